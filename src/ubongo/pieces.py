@@ -1,0 +1,175 @@
+"""The pieces of each edition, loaded from the data files in ``ubongo/data/pieces``.
+
+>>> classic = edition("classic")
+>>> [p.id for p in classic.pieces][:4]
+['A', 'B', 'C', 'D']
+>>> len(classic.piece("H").orientations), len(classic.piece("A").orientations)
+(1, 2)
+>>> edition("3d").piece("red4").size
+4
+>>> edition("extreme").piece(7).name
+'bee 4'
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cache, cached_property
+from importlib import resources
+from typing import Any
+
+from ubongo.geometry import SQUARE, Cell, Lattice, lattice
+
+Colour = tuple[int, int, int]
+
+EDITION_NAMES = ("classic", "3d", "extreme", "trigo")
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One piece: a set of cells on a lattice, with the name and colour players know it by."""
+
+    id: str
+    cells: frozenset[Cell]
+    lattice: Lattice
+    reflections: bool = True
+    number: int = 0
+    name: str = ""
+    colour: Colour = (128, 128, 128)
+    colour_name: str = ""
+
+    @property
+    def size(self) -> int:
+        return len(self.cells)
+
+    @cached_property
+    def allowed_transforms(self) -> tuple[int, ...]:
+        """Indices into ``lattice.transforms`` that may be applied to this piece."""
+        if self.reflections:
+            return tuple(range(len(self.lattice.transforms)))
+        return self.lattice.rotations
+
+    @cached_property
+    def orientation_transforms(self) -> tuple[int, ...]:
+        """For each distinct orientation, the first transform index that produces it."""
+        seen: set[frozenset[Cell]] = set()
+        firsts: list[int] = []
+        for i in self.allowed_transforms:
+            shape = self.lattice.orient(self.cells, i)
+            if shape not in seen:
+                seen.add(shape)
+                firsts.append(i)
+        return tuple(firsts)
+
+    @cached_property
+    def orientations(self) -> tuple[frozenset[Cell], ...]:
+        """The distinct shapes this piece takes when turned (and flipped where allowed), normalized."""
+        return tuple(self.lattice.orient(self.cells, i) for i in self.orientation_transforms)
+
+    def __repr__(self) -> str:
+        return f"<Piece {self.id} {self.name or ''} ({self.size} {self.lattice.name} cells)>"
+
+
+def make_piece(
+    id: str,
+    cells: Iterable[Sequence[int]],
+    lattice_name: str,
+    *,
+    reflections: bool = True,
+    number: int = 0,
+    name: str = "",
+    colour: Colour = (128, 128, 128),
+    colour_name: str = "",
+) -> Piece:
+    """Build a piece, validating its cells (non-empty, on the lattice, distinct, connected)."""
+    lat = lattice(lattice_name)
+    raw = [tuple(c) for c in cells]
+    if not raw:
+        raise ValueError(f"piece {id!r} has no cells")
+    for c in raw:
+        if not lat.is_cell(c):
+            raise ValueError(f"piece {id!r}: {list(c)} is not a cell of the {lat.name} lattice")
+    if len(set(raw)) != len(raw):
+        raise ValueError(f"piece {id!r} lists a cell twice")
+    if not lat.is_connected(raw):
+        raise ValueError(f"piece {id!r} is not connected")
+    return Piece(
+        id=id,
+        cells=lat.normalize(raw),
+        lattice=lat,
+        reflections=reflections,
+        number=number,
+        name=name,
+        colour=colour,
+        colour_name=colour_name,
+    )
+
+
+@dataclass(frozen=True)
+class Edition:
+    """An edition's pieces and the shape of its areas.
+
+    ``layers`` is how many layers an area is filled to: 1 for the flat editions, 2 for 3D, where
+    the area is drawn on the square lattice and filled with cubes.
+    """
+
+    name: str
+    lattice: Lattice
+    pieces: tuple[Piece, ...]
+    layers: int = 1
+    source: str = ""
+    _by_id: dict[str, Piece] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._by_id.update({p.id: p for p in self.pieces})
+
+    @property
+    def area_lattice(self) -> Lattice:
+        """The lattice an area is drawn on (3D: the square cells of the board)."""
+        return SQUARE if self.layers > 1 else self.lattice
+
+    def piece(self, id: str | int) -> Piece:
+        """The piece with this id; numbers may be given as ints (extreme 1-10, trigo 1-7)."""
+        key = str(id)
+        try:
+            return self._by_id[key]
+        except KeyError:
+            known = ", ".join(p.id for p in self.pieces)
+            raise KeyError(f"no piece {key!r} in {self.name} (pieces: {known})") from None
+
+    def has_piece(self, id: str | int) -> bool:
+        return str(id) in self._by_id
+
+
+def _edition_from_json(data: dict[str, Any]) -> Edition:
+    lat = lattice(data["lattice"])
+    pieces = tuple(
+        make_piece(
+            str(p["id"]),
+            p["cells"],
+            lat.name,
+            reflections=bool(data["reflections"]),
+            number=int(p["number"]),
+            name=p["name"],
+            colour=(p["colour"][0], p["colour"][1], p["colour"][2]),
+            colour_name=p.get("colour_name", ""),
+        )
+        for p in data["pieces"]
+    )
+    layers = 2 if lat.name == "cube" else 1
+    return Edition(data["edition"], lat, pieces, layers=layers, source=data.get("source", ""))
+
+
+@cache
+def edition(name: str) -> Edition:
+    """The edition called ``name``: classic, 3d, extreme or trigo."""
+    if name not in EDITION_NAMES:
+        raise ValueError(f"unknown edition {name!r}; expected one of {', '.join(EDITION_NAMES)}")
+    text = resources.files("ubongo").joinpath(f"data/pieces/{name}.json").read_text("utf-8")
+    return _edition_from_json(json.loads(text))
+
+
+def editions() -> tuple[Edition, ...]:
+    return tuple(edition(n) for n in EDITION_NAMES)
