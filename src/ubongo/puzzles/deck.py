@@ -1,0 +1,246 @@
+"""Decks: the boards and cards of an edition, with their areas and tasks.
+
+A :class:`Deck` is a list of :class:`Card` (a Classic or 3D *board*, an Extreme or Trigo *card*);
+each card has two :class:`Side` objects; each side one :class:`~ubongo.board.Area` (Trigo: two
+regions) and its :class:`Task` list. A task is chosen by a *key*:
+
+=========  ===================  =================================================
+edition    side names           task keys
+=========  ===================  =================================================
+classic    ``A`` (3 tiles),     die faces ``"1"`` .. ``"6"``, one task each
+           ``B`` (4 tiles)
+3d         level colours        die faces ``"1"`` .. ``"6"``; one task may carry
+           ``green`` .. ``red``  several faces
+extreme    ``A``, ``B``         corners ``upper-left``, ``upper-right``,
+                                ``lower-left``, ``lower-right``
+trigo      ``easy``, ``hard``   ``"card"`` (the card's only task)
+=========  ===================  =================================================
+
+The JSON format is documented in ``docs/deck-format.md``.
+
+>>> from ubongo.board import Area
+>>> task = Task(keys=("1",), pieces=("B", "C"), solutions=2, nodes=9, difficulty=1.0)
+>>> side = Side("A", Area.from_rows(["###", "###"]), (task,))
+>>> side.task("1").pieces
+('B', 'C')
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from ubongo.board import Area
+from ubongo.geometry import Cell
+from ubongo.pieces import Edition, Piece, edition
+
+FORMAT = "ubongo-deck"
+VERSION = 1
+
+DIE_FACES = ("1", "2", "3", "4", "5", "6")
+CORNERS = ("upper-left", "upper-right", "lower-left", "lower-right")
+CARD_KEY = "card"
+LEVELS = ("green", "yellow", "orange", "red")
+
+
+class DeckError(ValueError):
+    """A deck file that cannot be read: says what is wrong and where."""
+
+
+@dataclass(frozen=True)
+class Task:
+    """The pieces to place on a side's area, and what the solver measured about it."""
+
+    keys: tuple[str, ...]
+    pieces: tuple[str, ...]
+    solutions: int
+    nodes: int
+    difficulty: float
+    features: dict[str, float] = field(default_factory=dict, compare=False, hash=False)
+
+
+@dataclass(frozen=True)
+class Side:
+    """One face of a board or card: its name (``A``/``B``, a 3D level, ``easy``/``hard``)."""
+
+    name: str
+    area: Area
+    tasks: tuple[Task, ...]
+
+    def task(self, key: str) -> Task:
+        """The task selected by a die face, a corner or ``card``."""
+        for t in self.tasks:
+            if key in t.keys:
+                return t
+        keys = ", ".join(k for t in self.tasks for k in t.keys)
+        raise KeyError(f"side {self.name} has no task {key!r} (keys: {keys})")
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        return tuple(k for t in self.tasks for k in t.keys)
+
+
+@dataclass(frozen=True)
+class Card:
+    """A double-sided board (Classic, 3D) or card (Extreme, Trigo), numbered from 1."""
+
+    number: int
+    sides: tuple[Side, ...]
+
+    def side(self, name: str) -> Side:
+        for s in self.sides:
+            if s.name == name:
+                return s
+        raise KeyError(f"card {self.number} has no side {name!r}")
+
+
+@dataclass(frozen=True)
+class Deck:
+    """All the boards or cards of one edition, made from ``seed``."""
+
+    edition: str
+    seed: int
+    cards: tuple[Card, ...]
+    generator: str = ""
+
+    @property
+    def pieces(self) -> Edition:
+        return edition(self.edition)
+
+    def task_pieces(self, task: Task) -> list[Piece]:
+        ed = self.pieces
+        return [ed.piece(p) for p in task.pieces]
+
+    def sides(self, name: str) -> list[tuple[Card, Side]]:
+        """Every (card, side) with this side name, in card order."""
+        return [(c, s) for c in self.cards for s in c.sides if s.name == name]
+
+    @property
+    def task_count(self) -> int:
+        return sum(len(s.tasks) for c in self.cards for s in c.sides)
+
+    # --- JSON -------------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "edition": self.edition,
+            "seed": self.seed,
+            "generator": self.generator,
+            "cards": [
+                {
+                    "number": c.number,
+                    "sides": [
+                        {
+                            "name": s.name,
+                            "area": [list(cell) for cell in sorted(s.area.cells)],
+                            "tasks": [
+                                {
+                                    "keys": list(t.keys),
+                                    "pieces": list(t.pieces),
+                                    "solutions": t.solutions,
+                                    "nodes": t.nodes,
+                                    "difficulty": round(t.difficulty, 3),
+                                    "features": {k: round(v, 4) for k, v in sorted(t.features.items())},
+                                }
+                                for t in s.tasks
+                            ],
+                        }
+                        for s in c.sides
+                    ],
+                }
+                for c in self.cards
+            ],
+        }
+
+    def dumps(self) -> str:
+        """Compact JSON: one card per line, so that diffs of regenerated decks stay readable."""
+        data = self.to_json()
+        cards = data.pop("cards")
+        head = json.dumps(data)[:-1]
+        body = ",\n".join("  " + json.dumps(c, separators=(",", ":")) for c in cards)
+        return f'{head}, "cards": [\n{body}\n]}}\n'
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(self.dumps(), encoding="utf-8")
+
+    @classmethod
+    def from_json(cls, data: Any) -> Deck:
+        """Read a deck, checking its structure; raises :class:`DeckError` with the place at fault."""
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise DeckError(f"not a deck: expected an object with \"format\": \"{FORMAT}\"")
+        if data.get("version") != VERSION:
+            raise DeckError(f"unsupported deck version {data.get('version')!r} (this program reads {VERSION})")
+        try:
+            ed = edition(str(data["edition"]))
+        except ValueError as e:
+            raise DeckError(str(e)) from None
+        except KeyError:
+            raise DeckError("deck has no \"edition\"") from None
+        cards = []
+        try:
+            for ci, c in enumerate(data["cards"]):
+                sides = []
+                for si, s in enumerate(c["sides"]):
+                    where = f"card {ci + 1} side {si + 1}"
+                    cells: list[Cell] = [tuple(int(v) for v in cell) for cell in s["area"]]
+                    for cell in cells:
+                        if not ed.area_lattice.is_cell(cell):
+                            raise DeckError(f"{where}: {list(cell)} is not a {ed.area_lattice.name} cell")
+                    tasks = []
+                    for t in s["tasks"]:
+                        for p in t["pieces"]:
+                            if not ed.has_piece(p):
+                                raise DeckError(f"{where}: unknown {ed.name} piece {p!r}")
+                        tasks.append(
+                            Task(
+                                keys=tuple(str(k) for k in t["keys"]),
+                                pieces=tuple(str(p) for p in t["pieces"]),
+                                solutions=int(t["solutions"]),
+                                nodes=int(t["nodes"]),
+                                difficulty=float(t["difficulty"]),
+                                features={str(k): float(v) for k, v in t.get("features", {}).items()},
+                            )
+                        )
+                    area = Area(ed.area_lattice, frozenset(cells), ed.layers)
+                    sides.append(Side(str(s["name"]), area, tuple(tasks)))
+                cards.append(Card(int(c.get("number", ci + 1)), tuple(sides)))
+        except (KeyError, TypeError, ValueError) as e:
+            if isinstance(e, DeckError):
+                raise
+            raise DeckError(f"malformed deck: {type(e).__name__}: {e}") from None
+        return cls(ed.name, int(data.get("seed", 0)), tuple(cards), str(data.get("generator", "")))
+
+    @classmethod
+    def loads(cls, text: str) -> Deck:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise DeckError(f"not JSON: {e}") from None
+        return cls.from_json(data)
+
+    @classmethod
+    def load(cls, path: str | Path) -> Deck:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as e:
+            raise DeckError(f"cannot read {path}: {e.strerror}") from None
+        return cls.loads(text)
+
+
+@cache
+def standard_deck(edition_name: str) -> Deck:
+    """The deck shipped with the package for an edition (made by ``ubongo deck generate``)."""
+    text = resources.files("ubongo").joinpath(f"data/decks/{edition_name}.json").read_text("utf-8")
+    return Deck.loads(text)
+
+
+def key_sequence(edition_name: str) -> Sequence[str]:
+    """The keys a die roll or a corner schedule chooses from."""
+    return {"classic": DIE_FACES, "3d": DIE_FACES, "extreme": CORNERS, "trigo": (CARD_KEY,)}[edition_name]
