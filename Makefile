@@ -8,7 +8,8 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test setup lint typecheck pytest bench clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml scripts/system-packages.txt
+	scripts/install-system-packages
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
