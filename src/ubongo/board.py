@@ -41,7 +41,9 @@ class Area:
     @classmethod
     def from_rows(cls, rows: Sequence[str], lattice: Lattice = SQUARE, layers: int = 1) -> Area:
         """A square area from picture rows, ``#`` for a cell, top row first."""
-        cells = frozenset((x, y) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch == "#")
+        cells = frozenset(
+            (x, y) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch == "#"
+        )
         return cls(lattice, cells, layers)
 
     @property
@@ -141,36 +143,58 @@ def check_cover(area: Area, pieces: Sequence[Piece], placements: Sequence[Placem
         if pl.piece in placed:
             return Verdict(False, "duplicate_piece", f"piece {pl.piece} is placed twice")
         if pl.transform not in piece.allowed_transforms:
-            why = "cannot be mirrored" if 0 <= pl.transform < len(piece.lattice.transforms) else "has no such turn"
+            why = (
+                "cannot be mirrored"
+                if 0 <= pl.transform < len(piece.lattice.transforms)
+                else "has no such turn"
+            )
             return Verdict(False, "bad_transform", f"piece {pl.piece} {why}")
-        if piece.lattice is not area.piece_lattice or len(pl.offset) != piece.lattice.translation_dims:
-            return Verdict(False, "bad_position", f"piece {pl.piece} has a position of the wrong shape")
+        if (
+            piece.lattice is not area.piece_lattice
+            or len(pl.offset) != piece.lattice.translation_dims
+        ):
+            return Verdict(
+                False, "bad_position", f"piece {pl.piece} has a position of the wrong shape"
+            )
         placed[pl.piece] = pl.cells(piece)
     missing = [p.id for p in pieces if p.id not in placed]
     if missing:
         names = ", ".join(missing)
-        return Verdict(False, "missing_piece", f"piece{'s' if len(missing) > 1 else ''} {names} {'are' if len(missing) > 1 else 'is'} not placed")
+        several = len(missing) > 1
+        return Verdict(
+            False,
+            "missing_piece",
+            f"piece{'s' if several else ''} {names} {'are' if several else 'is'} not placed",
+        )
     solid = area.solid
     for pid, cells in placed.items():
         outside = sorted(cells - solid)
         if outside:
-            where = "goes higher than the top level" if area.layers > 1 and any(
-                c[2] >= area.layers for c in outside
-            ) else "sticks out of the area"
+            where = (
+                "goes higher than the top level"
+                if area.layers > 1 and any(c[2] >= area.layers for c in outside)
+                else "sticks out of the area"
+            )
             return Verdict(False, "outside", f"piece {pid} {where} at {_fmt(outside[0])}")
     owner: dict[Cell, str] = {}
     for pid, cells in placed.items():
         for c in sorted(cells):
             if c in owner:
-                return Verdict(False, "overlap", f"pieces {owner[c]} and {pid} overlap at {_fmt(c)}")
+                return Verdict(
+                    False, "overlap", f"pieces {owner[c]} and {pid} overlap at {_fmt(c)}"
+                )
             owner[c] = pid
     holes = sorted(solid - owner.keys())
     if holes:
         n = len(holes)
-        return Verdict(False, "uncovered", f"{n} cell{'s' if n > 1 else ''} not covered, e.g. {_fmt(holes[0])}")
+        return Verdict(
+            False, "uncovered", f"{n} cell{'s' if n > 1 else ''} not covered, e.g. {_fmt(holes[0])}"
+        )
     return COVERED
 
 
-def placements_of(pieces: Mapping[str, Piece], solution: Mapping[str, frozenset[Cell]]) -> list[Placement]:
+def placements_of(
+    pieces: Mapping[str, Piece], solution: Mapping[str, frozenset[Cell]]
+) -> list[Placement]:
     """Turn a solver solution (piece id -> cells) into placements."""
     return [Placement.covering(pieces[pid], cells) for pid, cells in solution.items()]

@@ -54,7 +54,9 @@ class Transform:
         n = len(self.matrix)
         return Transform(
             tuple(
-                tuple(sum(other.matrix[i][k] * self.matrix[k][j] for k in range(n)) for j in range(n))
+                tuple(
+                    sum(other.matrix[i][k] * self.matrix[k][j] for k in range(n)) for j in range(n)
+                )
                 for i in range(n)
             )
         )
@@ -147,7 +149,7 @@ class Lattice:
         return tuple(c + o for c, o in zip(cell[:d], offset, strict=True)) + cell[d:]
 
     def anchor(self, cells: Iterable[Cell]) -> Cell:
-        """The smallest translation coordinates among ``cells`` (the corner of their bounding box)."""
+        """The smallest translation coordinates among ``cells`` (their bounding box's corner)."""
         cells = list(cells)
         return tuple(min(c[i] for c in cells) for i in range(self.translation_dims))
 
@@ -185,7 +187,9 @@ class Lattice:
         parts.sort(key=lambda p: (-len(p), min(p)))
         return parts
 
-    def canonical(self, cells: Iterable[Cell], transforms: Iterable[int] | None = None) -> tuple[Cell, ...]:
+    def canonical(
+        self, cells: Iterable[Cell], transforms: Iterable[int] | None = None
+    ) -> tuple[Cell, ...]:
         """A representative of ``cells`` up to translation and the given transforms (default: all).
 
         Two shapes are congruent exactly when their canonical forms are equal.
@@ -361,7 +365,9 @@ def lattice(name: str) -> Lattice:
     try:
         return LATTICES[name]
     except KeyError:
-        raise ValueError(f"unknown lattice {name!r}; expected one of {', '.join(LATTICES)}") from None
+        raise ValueError(
+            f"unknown lattice {name!r}; expected one of {', '.join(LATTICES)}"
+        ) from None
 
 
 def bounding_box(points: Iterable[Point]) -> tuple[float, float, float, float]:

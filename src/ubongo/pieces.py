@@ -65,7 +65,7 @@ class Piece:
 
     @cached_property
     def orientations(self) -> tuple[frozenset[Cell], ...]:
-        """The distinct shapes this piece takes when turned (and flipped where allowed), normalized."""
+        """The distinct shapes this piece takes when turned (and flipped if allowed), normalized."""
         return tuple(self.lattice.orient(self.cells, i) for i in self.orientation_transforms)
 
     def __repr__(self) -> str:

@@ -147,7 +147,9 @@ class Deck:
                                     "solutions": t.solutions,
                                     "nodes": t.nodes,
                                     "difficulty": round(t.difficulty, 3),
-                                    "features": {k: round(v, 4) for k, v in sorted(t.features.items())},
+                                    "features": {
+                                        k: round(v, 4) for k, v in sorted(t.features.items())
+                                    },
                                 }
                                 for t in s.tasks
                             ],
@@ -172,17 +174,19 @@ class Deck:
 
     @classmethod
     def from_json(cls, data: Any) -> Deck:
-        """Read a deck, checking its structure; raises :class:`DeckError` with the place at fault."""
+        """Read a deck, checking its structure; a :class:`DeckError` names the place at fault."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise DeckError(f"not a deck: expected an object with \"format\": \"{FORMAT}\"")
+            raise DeckError(f'not a deck: expected an object with "format": "{FORMAT}"')
         if data.get("version") != VERSION:
-            raise DeckError(f"unsupported deck version {data.get('version')!r} (this program reads {VERSION})")
+            raise DeckError(
+                f"unsupported deck version {data.get('version')!r} (this program reads {VERSION})"
+            )
         try:
             ed = edition(str(data["edition"]))
         except ValueError as e:
             raise DeckError(str(e)) from None
         except KeyError:
-            raise DeckError("deck has no \"edition\"") from None
+            raise DeckError('deck has no "edition"') from None
         cards = []
         try:
             for ci, c in enumerate(data["cards"]):
@@ -192,7 +196,9 @@ class Deck:
                     cells: list[Cell] = [tuple(int(v) for v in cell) for cell in s["area"]]
                     for cell in cells:
                         if not ed.area_lattice.is_cell(cell):
-                            raise DeckError(f"{where}: {list(cell)} is not a {ed.area_lattice.name} cell")
+                            raise DeckError(
+                                f"{where}: {list(cell)} is not a {ed.area_lattice.name} cell"
+                            )
                     tasks = []
                     for t in s["tasks"]:
                         for p in t["pieces"]:
@@ -205,7 +211,9 @@ class Deck:
                                 solutions=int(t["solutions"]),
                                 nodes=int(t["nodes"]),
                                 difficulty=float(t["difficulty"]),
-                                features={str(k): float(v) for k, v in t.get("features", {}).items()},
+                                features={
+                                    str(k): float(v) for k, v in t.get("features", {}).items()
+                                },
                             )
                         )
                     area = Area(ed.area_lattice, frozenset(cells), ed.layers)
@@ -243,4 +251,6 @@ def standard_deck(edition_name: str) -> Deck:
 
 def key_sequence(edition_name: str) -> Sequence[str]:
     """The keys a die roll or a corner schedule chooses from."""
-    return {"classic": DIE_FACES, "3d": DIE_FACES, "extreme": CORNERS, "trigo": (CARD_KEY,)}[edition_name]
+    return {"classic": DIE_FACES, "3d": DIE_FACES, "extreme": CORNERS, "trigo": (CARD_KEY,)}[
+        edition_name
+    ]
