@@ -33,6 +33,7 @@ pytest: setup
 test: lint typecheck pytest
 
 bench: setup
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python bench/solver.py
 
 clean:

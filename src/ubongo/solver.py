@@ -2,16 +2,29 @@
 
 The search is the one a person does with real pieces, made systematic:
 
-1. Number the cells of the area. A placement of a piece is then a bitmask of cells.
-2. Take the first cell that is still empty.  Whatever covers it, that cell is the
-   placement's first cell (all earlier cells are already full), so only placements that
-   *start* there need to be tried.
-3. Try each unused piece in each of its placements starting there that does not overlap,
-   and go on from the next empty cell.  When every cell is full, that is a solution.
+1. Look at the first empty cell, reading the area in a fixed order.  Every cell before it is
+   full, so whatever piece covers it has its own first cell there: only placements that
+   *start* at that cell need to be tried.
+2. Try each unused piece in each of its placements that start there and overlap nothing, and
+   go on from the next empty cell.  When no cell is empty, that is a solution.
+3. Give up on a placement at once when it seals off an empty region that no choice of the
+   remaining pieces can fill: a region's size must be a sum of some of their sizes (one cell
+   cannot take a triomino; two pentominoes cannot fill 7 cells).
 
-Placements are computed once per problem.  Before searching, the total size must match;
-during the search a placement that leaves an empty pocket too small for every remaining
-piece is skipped.
+What makes this fast in Python is the representation.  A cell is one bit of an integer, so a
+set of cells is an ``int`` and "overlaps", "covers", "is full" are single ``&``, ``|`` and
+``==`` operations.  The bits are laid out on a grid: a cell's bit number is its coordinates
+read as the digits of a mixed-radix number, the shortest side of the area varying fastest
+(so the first empty cell moves along the short side, which keeps the fronts of the search
+short).  Each digit has a margin wider than any piece, so that a piece pushed over an edge
+lands in the margin instead of wrapping round to the other side.  On such a grid, moving a
+piece is a shift, ``shape << k``, and the neighbours of a whole set of cells are a few shifts
+of it, so an empty region is found by growing a bitmask, not by walking cell by cell.
+
+Before the search, the placements are computed at once for every position: the anchors where
+a shape fits are those ``k`` for which every cell ``k + offset`` of the shape is in the area,
+i.e. the AND of the area shifted right by each offset.  The search then only indexes a table
+of placements by their first cell.
 
 >>> from ubongo.pieces import edition
 >>> from ubongo.board import Area
@@ -19,18 +32,21 @@ piece is skipped.
 >>> area = Area.from_rows([".##..", "####.", ".####", ".###."])
 >>> task = [classic.piece(p) for p in "DIG"]
 >>> count(area, task)
-2
+1
 >>> sorted(solve(area, task))
 ['D', 'G', 'I']
+>>> search_stats(area, task)
+SearchStats(solutions=1, nodes=21)
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ubongo.board import Area
-from ubongo.geometry import Cell, Lattice
+from ubongo.geometry import TRIANGLE, Cell, Lattice
 from ubongo.pieces import Piece
 
 Solution = dict[str, frozenset[Cell]]
@@ -42,6 +58,132 @@ class SearchStats:
 
     solutions: int
     nodes: int
+
+
+# --- where each cell's bit is ------------------------------------------------------------
+
+
+def _digits(lattice: Lattice, cell: Cell) -> tuple[int, ...]:
+    """A cell's position as grid coordinates: a triangle's kind folds into its first coordinate
+    (``2a + s``), so up and down triangles alternate along it; other cells are their own."""
+    if lattice is TRIANGLE:
+        return (2 * cell[0] + cell[2], cell[1])
+    return cell
+
+
+def _kind(lattice: Lattice, digits: Sequence[int]) -> int:
+    """Cells a translation can carry onto each other have the same kind (a triangle's s)."""
+    return digits[0] & 1 if lattice is TRIANGLE else 0
+
+
+def _spread(lattice: Lattice, cell_sets: Iterable[Iterable[Cell]]) -> int:
+    """The largest extent of any of the cell sets along any grid coordinate."""
+    widest = 1
+    for cells in cell_sets:
+        digits = [_digits(lattice, c) for c in cells]
+        for axis in range(len(digits[0]) if digits else 0):
+            values = [d[axis] for d in digits]
+            widest = max(widest, max(values) - min(values) + 1)
+    return widest
+
+
+class _Grid:
+    """The bit layout of one area: ``bit[cell]`` is the cell's bit number.
+
+    ``margin`` is the width of the empty border after each row (and layer); it must be at
+    least the widest piece.
+    """
+
+    def __init__(self, lattice: Lattice, cells: Iterable[Cell], margin: int) -> None:
+        self.lattice = lattice
+        cells = sorted(cells)
+        digits = [_digits(lattice, c) for c in cells]
+        axes = range(len(digits[0]))
+        low = [min(d[a] for d in digits) for a in axes]
+        extent = [max(d[a] for d in digits) - low[a] + 1 for a in axes]
+        self.strides = [0] * len(extent)
+        stride = 1
+        for a in sorted(axes, key=lambda a: (extent[a], a)):  # shortest side fastest
+            self.strides[a] = stride
+            stride *= extent[a] + margin
+        self.low = low
+        self.bit = {c: self.number(d) for c, d in zip(cells, digits, strict=True)}
+        self.cell_at = {b: c for c, b in self.bit.items()}
+        self.area = sum(1 << b for b in self.bit.values())
+        self.kinds: dict[int, int] = {}
+        for d, b in zip(digits, self.bit.values(), strict=True):
+            k = _kind(lattice, d)
+            self.kinds[k] = self.kinds.get(k, 0) | 1 << b
+        self.steps = self._steps()
+
+    def number(self, digits: Sequence[int]) -> int:
+        return sum((d - lo) * s for d, lo, s in zip(digits, self.low, self.strides, strict=True))
+
+    def offset(self, digits: Sequence[int]) -> int:
+        """How far apart, in bits, two cells are whose coordinates differ by ``digits``."""
+        return sum(d * s for d, s in zip(digits, self.strides, strict=True))
+
+    def _steps(self) -> tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]:
+        """For each kind of cell: its cells, and the shifts (left, right) to its neighbours."""
+        steps = []
+        for kind, cells in sorted(self.kinds.items()):
+            ref = next(c for c in self.bit if _kind(self.lattice, _digits(self.lattice, c)) == kind)
+            here = _digits(self.lattice, ref)
+            deltas = [
+                self.offset([n - h for n, h in zip(_digits(self.lattice, nb), here, strict=True)])
+                for nb in self.lattice.neighbours(ref)
+            ]
+            left = tuple(sorted(d for d in deltas if d > 0))
+            right = tuple(sorted(-d for d in deltas if d < 0))
+            steps.append((cells if len(self.kinds) > 1 else -1, left, right))
+        return tuple(steps)
+
+    def next_to(self, cells: int) -> int:
+        """The cells adjacent to some of ``cells`` (also margin bits: mask them off)."""
+        out = 0
+        for kind_cells, left, right in self.steps:
+            some = cells & kind_cells
+            for s in left:
+                out |= some << s
+            for s in right:
+                out |= some >> s
+        return out
+
+    def cells_of(self, mask: int) -> frozenset[Cell]:
+        cells = []
+        while mask:
+            low = mask & -mask
+            cells.append(self.cell_at[low.bit_length() - 1])
+            mask ^= low
+        return frozenset(cells)
+
+
+# --- the pieces' shapes on a grid ---------------------------------------------------------
+
+
+@lru_cache(maxsize=4096)
+def _orientations(piece: Piece) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Each orientation of ``piece`` as the grid coordinates of its cells."""
+    lat = piece.lattice
+    return tuple(tuple(_digits(lat, c) for c in shape) for shape in piece.orientations)
+
+
+@lru_cache(maxsize=16384)
+def _shapes(piece: Piece, strides: tuple[int, ...]) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
+    """Each orientation as (kind of its first cell, shape mask from bit 0, cell offsets).
+
+    The first cell is the one with the lowest bit; the others are at positive offsets."""
+    shapes = []
+    for digits in _orientations(piece):
+        numbers = [sum(d * s for d, s in zip(ds, strides, strict=True)) for ds in digits]
+        first = min(numbers)
+        kind = _kind(piece.lattice, digits[numbers.index(first)])
+        offsets = tuple(sorted(n - first for n in numbers))
+        shapes.append((kind, sum(1 << o for o in offsets), offsets[1:]))
+    return tuple(shapes)
+
+
+# --- the problem and its search -------------------------------------------------------------
 
 
 class ExactCover:
@@ -57,145 +199,169 @@ class ExactCover:
         candidates: Mapping[str, Sequence[frozenset[Cell]]],
         lattice: Lattice,
     ) -> None:
-        self.cells = sorted(cells)
-        self.lattice = lattice
-        self.piece_ids = list(candidates)
-        index = {c: i for i, c in enumerate(self.cells)}
-        self.full = (1 << len(self.cells)) - 1
-        sizes = [len(next(iter(cands), ())) for cands in candidates.values()]
-        self.sizes = sizes
-        self.feasible = sum(sizes) == len(self.cells) and all(candidates.values())
-        # by_first[cell] = [(piece number, (mask, ...)), ...] for placements starting at cell
-        first: list[dict[int, list[int]]] = [{} for _ in self.cells]
-        for p, pid in enumerate(self.piece_ids):
-            for cand in candidates[pid]:
-                mask = 0
-                for c in cand:
-                    mask |= 1 << index[c]
-                low = (mask & -mask).bit_length() - 1
-                first[low].setdefault(p, []).append(mask)
-        self.by_first: list[tuple[tuple[int, tuple[int, ...]], ...]] = [
-            tuple((p, tuple(ms)) for p, ms in sorted(d.items())) for d in first
-        ]
-        # neighbour masks for the pocket check
-        self.neighbours = [
-            sum(1 << index[n] for n in lattice.neighbours(c) if n in index) for c in self.cells
-        ]
+        margin = _spread(lattice, (c for cands in candidates.values() for c in cands))
+        grid = _Grid(lattice, cells, margin) if cells else None
+        placements: list[list[int]] = []
+        sizes = []
+        for cands in candidates.values():
+            sizes.append(len(next(iter(cands), ())))
+            masks = []
+            for cand in cands:
+                if grid is None or not cand <= grid.bit.keys():
+                    raise ValueError("a candidate covers a cell outside the cells to fill")
+                masks.append(sum(1 << grid.bit[c] for c in cand))
+            placements.append(masks)
+        self._setup(lattice, list(candidates), sizes, grid, placements)
 
     @classmethod
     def for_area(cls, area: Area, pieces: Sequence[Piece]) -> ExactCover:
         """All placements of each piece inside the area."""
-        solid = area.solid
         lat = area.piece_lattice
-        cands: dict[str, list[frozenset[Cell]]] = {}
+        ids: list[str] = []
         for piece in pieces:
             if piece.lattice is not lat:
-                raise ValueError(f"piece {piece.id} is on the {piece.lattice.name} lattice, the area needs {lat.name}")
-            if piece.id in cands:
+                raise ValueError(
+                    f"piece {piece.id} is on the {piece.lattice.name} lattice, "
+                    f"the area needs {lat.name}"
+                )
+            if piece.id in ids:
                 raise ValueError(f"piece {piece.id} is listed twice")
-            found: list[frozenset[Cell]] = []
-            d = lat.translation_dims
-            for shape in piece.orientations:
-                # put the shape's first cell on each cell of the same kind (a triangle's s)
-                first = min(shape)
-                for target in solid:
-                    if target[d:] != first[d:]:
-                        continue
-                    offset = tuple(t - f for t, f in zip(target[:d], first[:d], strict=True))
-                    placed = frozenset(lat.translate(c, offset) for c in shape)
-                    if placed <= solid:
-                        found.append(placed)
-            cands[piece.id] = found
-        return cls(sorted(solid), cands, lat)
+            ids.append(piece.id)
+        solid = area.solid
+        margin = max((_widest(p) for p in pieces), default=1)
+        grid = _Grid(lat, solid, margin) if solid else None
+        placements: list[list[int]] = []
+        if grid is not None:
+            strides = tuple(grid.strides)
+            area_bits = grid.area
+            for piece in pieces:
+                masks = []
+                for kind, shape, offsets in _shapes(piece, strides):
+                    fits = grid.kinds.get(kind, 0)
+                    for o in offsets:
+                        fits &= area_bits >> o
+                    while fits:
+                        low = fits & -fits
+                        masks.append(shape * low)
+                        fits ^= low
+                placements.append(masks)
+        else:
+            placements = [[] for _ in pieces]
+        self = cls.__new__(cls)
+        self._setup(lat, ids, [p.size for p in pieces], grid, placements)
+        return self
 
-    def _pocket_ok(self, covered: int, placed: int, smallest: int) -> bool:
-        """False if placing ``placed`` sealed off an empty pocket smaller than ``smallest``."""
-        nbrs = self.neighbours
-        empty = self.full & ~covered
-        # empty cells bordering the new piece
-        border = 0
-        m = placed
-        while m:
-            low = m & -m
-            border |= nbrs[low.bit_length() - 1]
-            m ^= low
-        border &= empty
-        seen = 0
-        while border:
-            seed = border & -border
-            region = seed
-            frontier = seed
-            size = 1
-            while frontier and size < smallest:
-                grow = 0
-                while frontier:
-                    low = frontier & -frontier
-                    grow |= nbrs[low.bit_length() - 1]
-                    frontier ^= low
-                grow &= empty & ~region
-                region |= grow
-                size = region.bit_count()
-                frontier = grow
-            if size < smallest:
-                return False
-            seen |= region
-            border &= ~seen
-        return True
-
-    def _search(self, limit: int | None, collect: bool) -> Iterator[tuple[int, ...]]:
-        """Yield solutions as tuples of masks (one per piece, in piece order)."""
-        by_first = self.by_first
-        sizes = self.sizes
-        n = len(self.piece_ids)
-        chosen = [0] * n
+    def _setup(
+        self,
+        lattice: Lattice,
+        piece_ids: list[str],
+        sizes: list[int],
+        grid: _Grid | None,
+        placements: list[list[int]],
+    ) -> None:
+        self.lattice = lattice
+        self.piece_ids = piece_ids
+        self.sizes = sizes
         self.nodes = 0
+        self._grid = grid
+        self.cells = sorted(grid.bit) if grid else []
+        self.feasible = sum(sizes) == len(self.cells) and all(placements)
+        # starting_at[k]: ((piece number, its bit, (placement masks whose lowest bit is k)), ...)
+        table: dict[int, dict[int, list[int]]] = {}
+        for p, masks in enumerate(placements):
+            for mask in masks:
+                table.setdefault((mask & -mask).bit_length() - 1, {}).setdefault(p, []).append(mask)
+        size = grid.area.bit_length() if grid else 0
+        self._starting_at: list[tuple[tuple[int, int, tuple[int, ...]], ...]] = [()] * size
+        for k, by_piece in table.items():
+            self._starting_at[k] = tuple(
+                (p, 1 << p, tuple(ms)) for p, ms in sorted(by_piece.items())
+            )
+        self._sums: dict[int, int] = {0: 1}
+
+    def _sizes_from(self, left: int) -> int:
+        """The sizes some of the pieces in ``left`` (a set of piece numbers) add up to, as a
+        set of bits: bit ``n`` is set when some of them have ``n`` cells in all."""
+        sums = self._sums.get(left)
+        if sums is None:
+            low = left & -left
+            rest = self._sizes_from(left ^ low)
+            sums = rest | rest << self.sizes[low.bit_length() - 1]
+            self._sums[left] = sums
+        return sums
+
+    def _search(self) -> Iterator[list[int]]:
+        """Yield each solution as the list of placement masks, by piece number."""
+        self.nodes = 0
+        grid = self._grid
         if not self.feasible:
             return
-        full = self.full
-        pocket_ok = self._pocket_ok
+        if grid is None:  # nothing to fill, and no pieces to fill it with
+            yield []
+            return
+        starting_at = self._starting_at
+        area = grid.area
+        next_to = grid.next_to
+        sizes_from = self._sizes_from
+        chosen = [0] * len(self.piece_ids)
 
-        def smallest_left(used: int) -> int:
-            return min((sizes[p] for p in range(n) if not used >> p & 1), default=0)
+        def fillable(empty: int, placed: int, sizes: int) -> bool:
+            """Whether each empty region next to ``placed`` has a size in ``sizes``."""
+            border = next_to(placed) & empty
+            while border:
+                region = border & -border
+                while True:
+                    grown = (region | next_to(region)) & empty
+                    if grown == region:
+                        break
+                    region = grown
+                if not sizes >> region.bit_count() & 1:
+                    return False
+                border &= ~region
+            return True
 
-        def rec(covered: int, used: int) -> Iterator[tuple[int, ...]]:
-            if covered == full:
-                yield tuple(chosen)
+        def fill(covered: int, left: int) -> Iterator[list[int]]:
+            if covered == area:
+                yield chosen
                 return
-            cell = ((covered + 1) & ~covered).bit_length() - 1
-            for p, masks in by_first[cell]:
-                if used >> p & 1:
+            empty = area & ~covered
+            first = (empty & -empty).bit_length() - 1
+            for p, bit, masks in starting_at[first]:
+                if not left & bit:
                     continue
-                used2 = used | 1 << p
-                smallest = smallest_left(used2)
+                rest = left ^ bit
+                sizes = sizes_from(rest)
                 for mask in masks:
                     if covered & mask:
                         continue
                     self.nodes += 1
-                    now = covered | mask
-                    if smallest > 1 and not pocket_ok(now, mask, smallest):
+                    if rest and not fillable(empty ^ mask, mask, sizes):
                         continue
                     chosen[p] = mask
-                    yield from rec(now, used2)
+                    yield from fill(covered | mask, rest)
 
-        yield from rec(0, 0)
-
-    def _decode(self, masks: tuple[int, ...]) -> Solution:
-        return {
-            pid: frozenset(c for i, c in enumerate(self.cells) if mask >> i & 1)
-            for pid, mask in zip(self.piece_ids, masks, strict=True)
-        }
+        yield from fill(0, (1 << len(self.piece_ids)) - 1)
 
     def solutions(self) -> Iterator[Solution]:
-        for masks in self._search(None, True):
-            yield self._decode(masks)
+        """Every solution, each a map piece id -> the cells it covers."""
+        grid = self._grid
+        for masks in self._search():
+            assert grid is not None
+            yield {pid: grid.cells_of(m) for pid, m in zip(self.piece_ids, masks, strict=True)}
 
     def stats(self, limit: int | None = None) -> SearchStats:
+        """Count the solutions (up to ``limit``) and the placements tried on the way."""
         found = 0
-        for _ in self._search(limit, False):
+        for _ in self._search():
             found += 1
             if limit is not None and found >= limit:
                 break
         return SearchStats(found, self.nodes)
+
+
+@lru_cache(maxsize=4096)
+def _widest(piece: Piece) -> int:
+    return _spread(piece.lattice, piece.orientations)
 
 
 def solutions(area: Area, pieces: Sequence[Piece]) -> Iterator[Solution]:
