@@ -1,0 +1,51 @@
+// Tiny DOM helpers: the client has no UI framework.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+type Attrs = Record<string, string | number | boolean | null | undefined>;
+
+export function svg(tag: string, attrs: Attrs = {}): SVGElement {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v !== null && v !== undefined && v !== false) el.setAttribute(k, String(v));
+  }
+  return el;
+}
+
+type Child = Node | string | number | null | undefined | false;
+
+/** h("button.primary", {onclick: f, type: "button"}, "Start") */
+export function h<K extends keyof HTMLElementTagNameMap>(
+  spec: K | `${K}.${string}` | `${K}#${string}`,
+  props: Record<string, unknown> = {},
+  ...children: (Child | Child[])[]
+): HTMLElementTagNameMap[K] {
+  const [tagAndId, ...classes] = spec.split(".");
+  const [tag, id] = tagAndId.split("#");
+  const el = document.createElement(tag as K);
+  if (id) el.id = id;
+  if (classes.length) el.className = classes.join(" ");
+  for (const [k, v] of Object.entries(props)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith("on") && typeof v === "function") {
+      el.addEventListener(k.slice(2), v as EventListener);
+    } else if (k === "class") {
+      el.className = [el.className, String(v)].filter(Boolean).join(" ");
+    } else if (k === "style" && typeof v === "object") {
+      Object.assign(el.style, v);
+    } else if (k in el && k !== "list" && k !== "form") {
+      (el as unknown as Record<string, unknown>)[k] = v;
+    } else {
+      el.setAttribute(k, v === true ? "" : String(v));
+    }
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : String(c));
+  }
+  return el;
+}
+
+export function clear(el: Element): void {
+  el.replaceChildren();
+}
