@@ -1,0 +1,708 @@
+"""The engine: one set of rules for every edition, the editions' differences as small policies.
+
+=============  =========================  ==========================  ===================
+edition        task chosen by             round timed by              scored with
+=============  =========================  ==========================  ===================
+classic, 3d    die roll                   hourglass, second chance    gems; playoff on a tie
+extreme        corner schedule            countdown after 1st finish  cards; tie round
+trigo          the card's only task       countdown after 1st finish  cards; tie shared
+=============  =========================  ==========================  ===================
+
+Every function here is pure: it takes a game and returns a new one, never reading a clock or
+a global random generator.  Random draws come from ``random.Random(f"{seed}:{what}:{n}")``, so
+the same seed and the same actions always give the same game.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from ubongo.board import check_cover
+from ubongo.puzzles.deck import CARD_KEY, CORNERS, DIE_FACES, Card, Deck, Side, Task, standard_deck
+
+from .actions import Action, Advance, GiveUp, SkipTask, StartRound, Submit
+from .errors import (
+    AlreadyFinished,
+    AlreadyGaveUp,
+    GameOver,
+    NoRound,
+    NotInRound,
+    NotSolo,
+    RoundRunning,
+    SettingsError,
+    TimeWentBackwards,
+    TooLate,
+    UnknownPiece,
+    UnknownPlayer,
+    WrongArrangement,
+)
+from .settings import Settings
+from .state import GEM_NAMES, GEM_SUPPLY, Entry, Event, Game, PlayerState, Round, RoundKind, Solo
+
+UPPER_RIGHT = "upper-right"
+
+# --- set-up ----------------------------------------------------------------------------------
+
+
+def new_game(settings: Settings, seed: int | str = 0, deck: Deck | None = None) -> Game:
+    """A game ready for its first :class:`StartRound`: boards dealt into stacks, gems laid out.
+
+    ``deck`` defaults to the deck the settings name (``settings.deck``, else the edition's
+    standard deck).  Raises :class:`SettingsError` for settings that do not make a game."""
+    s = settings.resolved()
+    if deck is None:
+        name = s.deck or s.edition
+        try:
+            deck = standard_deck(name)
+        except (FileNotFoundError, OSError, ValueError) as e:
+            raise SettingsError(f"cannot load deck {name!r}: {e}") from None
+    if deck.edition != s.edition:
+        raise SettingsError(f"a {deck.edition} deck cannot be used to play {s.edition}")
+    game = Game(s, str(seed), deck, players=[PlayerState(p, s.level_of(p)) for p in s.players])
+    rounds = _rounds(s)
+    if s.solo:
+        game.next_kind = "solo"
+        game.solo = Solo()
+        side = s.level_of(s.players[0])
+        pool = _playable(game, side)
+        if not pool:
+            raise SettingsError(f"the deck has no card with a playable {side} side")
+        _shuffle(game, pool, "stack")
+        if s.edition == "3d":
+            game.players[0].stack = pool
+        else:
+            game.stack = pool
+        return game
+    need = len(s.players) * rounds
+    if s.edition == "3d":
+        _deal_3d_stacks(game, rounds)
+    else:
+        assert s.side is not None
+        pool = _playable(game, s.side)
+        if len(pool) < need:
+            raise SettingsError(
+                f"{len(s.players)} players need {need} cards with a {s.side} side;"
+                f" the deck has {len(pool)}"
+            )
+        _shuffle(game, pool, "stack")
+        if s.edition == "classic":
+            game.stack = pool
+        else:
+            # Extreme: 16/24/32 cards for 2/3/4 players; Trigo: the rest go back at random
+            game.stack, game.box = pool[:need], sorted(pool[need:])
+    if s.gems:
+        game.display = {"sapphire": rounds, "amber": rounds}
+        game.bag = {g: GEM_SUPPLY[g] - game.display.get(g, 0) for g in GEM_NAMES}
+    return game
+
+
+def _rounds(s: Settings) -> int:
+    assert s.rounds is not None
+    return s.rounds
+
+
+def _rng(game: Game, *what: object) -> random.Random:
+    return random.Random(":".join([game.seed, *(str(w) for w in what)]))
+
+
+def _shuffle(game: Game, items: list[int], *what: object) -> None:
+    items.sort()
+    _rng(game, *what).shuffle(items)
+
+
+def _needed_keys(edition: str) -> tuple[str, ...]:
+    return {"classic": DIE_FACES, "3d": DIE_FACES, "extreme": CORNERS, "trigo": (CARD_KEY,)}[
+        edition
+    ]
+
+
+def _playable(game: Game, side: str) -> list[int]:
+    """Numbers of the cards whose ``side`` has a task for every key the edition may choose."""
+    need = set(_needed_keys(game.settings.edition))
+    return [
+        c.number
+        for c in game.deck.cards
+        for sd in c.sides
+        if sd.name == side and need <= set(sd.keys)
+    ]
+
+
+def _deal_3d_stacks(game: Game, rounds: int) -> None:
+    """Each player gets ``rounds`` boards of their level; a board goes to one player only.
+
+    Boards carry two levels, so this is a matching: slots (player, level) to boards, found
+    with augmenting paths over boards in a seeded random order."""
+    order = sorted({c.number for c in game.deck.cards})
+    _shuffle(game, order, "boards")
+    levels_of = {c.number: {sd.name for sd in c.sides} for c in game.deck.cards}
+    playable = {lv: set(_playable(game, lv)) for lv in {p.side for p in game.players}}
+    slots = [p for p in game.players for _ in range(rounds)]
+    owner: dict[int, int] = {}
+
+    def place(slot: int, seen: set[int]) -> bool:
+        level = slots[slot].side
+        for b in order:
+            if b in seen or b not in playable[level] or level not in levels_of[b]:
+                continue
+            seen.add(b)
+            if b not in owner or place(owner[b], seen):
+                owner[b] = slot
+                return True
+        return False
+
+    for i in range(len(slots)):
+        if not place(i, set()):
+            p = slots[i]
+            raise SettingsError(f"the deck has too few {p.side} boards to give everyone {rounds}")
+    position = {b: i for i, b in enumerate(order)}
+    for p in game.players:
+        p.stack = sorted(
+            (b for b, slot in owner.items() if slots[slot] is p), key=position.__getitem__
+        )
+    game.box = sorted(b for b in order if b not in owner)
+
+
+# --- applying actions ------------------------------------------------------------------------
+
+
+def apply(game: Game, action: Action) -> Game:
+    """The game after ``action``; ``game`` itself is never changed.
+
+    Raises a :class:`RuleError` subclass when the action is not allowed.  An ``Advance`` with
+    no deadline due returns ``game`` itself (nothing happened, nothing is logged)."""
+    if action.now != action.now or action.now in (float("inf"), float("-inf")):
+        raise TimeWentBackwards(f"{action.now} is not a time")
+    if game.now is not None and action.now < game.now:
+        raise TimeWentBackwards(f"time {action.now} is before the game's last time {game.now}")
+    if isinstance(action, Advance):
+        if game.phase != "playing" or game.deadline is None or game.deadline > action.now:
+            return game
+    elif game.phase == "over":
+        raise GameOver("the game is over")
+    g = _copy(game)
+    was_playing = g.phase == "playing"
+    _run_clock(g, action.now, inclusive=isinstance(action, Advance))
+    if isinstance(action, StartRound):
+        _start_round(g, action.now)
+    elif isinstance(action, Submit | GiveUp | SkipTask):
+        entry = _entry_for(g, action.player, was_playing)
+        if isinstance(action, Submit):
+            _submit(g, entry, action)
+        elif isinstance(action, GiveUp):
+            _give_up(g, entry, action.now)
+        else:
+            _skip(g, entry, action.now)
+    g.now = action.now
+    g.log = (*game.log, action)
+    return g
+
+
+def replay(
+    settings: Settings, seed: int | str, actions: Iterable[Action], deck: Deck | None = None
+) -> Game:
+    """The game that ``actions`` make from a new game: the same every time."""
+    game = new_game(settings, seed, deck)
+    for a in actions:
+        game = apply(game, a)
+    return game
+
+
+def _copy(game: Game) -> Game:
+    # the deck and the log are immutable: share them, copy everything else
+    return copy.deepcopy(game, {id(game.deck): game.deck, id(game.log): game.log})
+
+
+def _event(g: Game, event_kind: str, at: float, **data: Any) -> None:
+    g.events.append(Event(event_kind, at, data))
+
+
+def _entry_for(g: Game, player: str, was_playing: bool) -> Entry:
+    if player not in g.settings.players:
+        raise UnknownPlayer(f"{player!r} is not playing in this game")
+    if g.phase != "playing" or g.round is None:
+        if was_playing:
+            raise TooLate("time ran out before this action")
+        if g.phase == "over":
+            raise GameOver("the game is over")
+        raise NoRound("no round is running")
+    entry = g.round.entry(player)
+    if entry is None:
+        raise NotInRound(f"{player} is not in this {g.round.kind}")
+    if entry.finished_at is not None:
+        raise AlreadyFinished(f"{player} has already finished this {g.round.kind}")
+    if entry.gave_up:
+        raise AlreadyGaveUp(f"{player} gave up this {g.round.kind}")
+    return entry
+
+
+def _run_clock(g: Game, now: float, inclusive: bool) -> None:
+    """Handle every deadline before ``now`` (``inclusive``: also one exactly at ``now``)."""
+    while g.phase == "playing" and g.round is not None and g.round.deadline is not None:
+        at = g.round.deadline
+        if at > now or (at == now and not inclusive):
+            return
+        r = g.round
+        if r.kind == "solo":
+            _end_solo(g, at, "time")
+        elif (
+            r.kind == "round"
+            and g.settings.gems
+            and not r.finish_order
+            and g.settings.second_chance
+            and r.hourglass_turns == 1
+        ):
+            assert g.settings.hourglass is not None
+            r.hourglass_turns = 2
+            r.deadline = at + g.settings.hourglass
+            _event(g, "second_chance", at, round=r.number, deadline=r.deadline)
+        else:
+            _end_round(g, at)
+
+
+# --- rounds ----------------------------------------------------------------------------------
+
+
+def card(game: Game, number: int) -> Card:
+    """The deck's card (board) with this number."""
+    cards = game.deck.cards
+    if 0 < number <= len(cards) and cards[number - 1].number == number:
+        return cards[number - 1]
+    for c in cards:
+        if c.number == number:
+            return c
+    raise KeyError(f"no card {number}")
+
+
+def entry_task(game: Game, entry: Entry) -> tuple[Side, Task]:
+    """The side and task a round entry plays."""
+    side = card(game, entry.card).side(entry.side)
+    return side, side.task(entry.key)
+
+
+def _start_round(g: Game, now: float) -> None:
+    if g.phase == "playing":
+        assert g.round is not None
+        raise RoundRunning(f"{g.round.kind} {g.round.number} is still running")
+    s = g.settings
+    kind: RoundKind = g.next_kind
+    n = len(g.players)
+    if kind == "round":
+        number = g.rounds_played + 1
+        starter = (number - 1) % n if s.gems else 0
+        seats = [g.players[(starter + i) % n] for i in range(n)]
+        r = Round(kind, number, now, [])
+        if s.gems:
+            # the die roller rotates to the left every round
+            r.roller = seats[0].id
+            r.die = _rng(g, "die", number).choice(DIE_FACES)
+            key = r.die
+            r.deadline = now + _hourglass(s)
+            r.hourglass_turns = 1
+        elif s.edition == "extreme":
+            key = CORNERS[(number - 1) % len(CORNERS)]
+            r.deadline = None if s.round_limit is None else now + s.round_limit
+        else:
+            key = CARD_KEY
+            r.deadline = None if s.round_limit is None else now + s.round_limit
+        for p in seats:
+            r.entries.append(Entry(p.id, _draw(g, p, ("round", number)), p.side, key))
+        r.entries.sort(key=lambda e: s.players.index(e.player))
+    elif kind == "playoff":
+        number = 1
+        tied = [g.player(pid) for pid in g.tied]
+        r = Round(kind, number, now, [])
+        r.roller = tied[0].id
+        r.die = _rng(g, "die", "playoff").choice(DIE_FACES)
+        taken: set[int] = set()
+        for p in tied:
+            b = _draw(g, p, ("playoff",), avoid=taken)
+            taken.add(b)
+            r.entries.append(Entry(p.id, b, p.side, r.die))
+        r.deadline = None if s.playoff_limit is None else now + s.playoff_limit
+    elif kind == "tie-round":
+        r = Round(kind, 1, now, [])
+        key = UPPER_RIGHT if s.edition == "extreme" else CARD_KEY
+        for pid, number_ in _tie_round_cards(g):
+            r.entries.append(Entry(pid, number_, g.player(pid).side, key))
+        r.deadline = None if s.playoff_limit is None else now + s.playoff_limit
+    else:
+        assert g.solo is not None
+        g.solo.started_at = now
+        r = Round("solo", 1, now, [])
+        p = g.players[0]
+        r.entries.append(Entry(p.id, 0, p.side, ""))
+        _next_solo_task(g, r.entries[0])
+        target = s.solo_target or 0
+        r.deadline = now + 60.0 * target if s.solo_goal == "time" else None
+    g.round = r
+    g.phase = "playing"
+    _event(
+        g,
+        "round_started",
+        now,
+        kind=r.kind,
+        round=r.number,
+        roller=r.roller,
+        die=r.die,
+        deadline=r.deadline,
+        tasks={e.player: {"card": e.card, "side": e.side, "key": e.key} for e in r.entries},
+    )
+
+
+def _hourglass(s: Settings) -> float:
+    assert s.hourglass is not None
+    return s.hourglass
+
+
+def _draw(g: Game, p: PlayerState, why: tuple[object, ...], avoid: set[int] | None = None) -> int:
+    """The next board or card for ``p``: their own stack (3D) or the shared one.
+
+    When it is empty: 3D takes an unused board of the level from the box, then a used one;
+    the shared stack is refilled by shuffling the discard pile."""
+    avoid = avoid or set()
+    if g.settings.edition == "3d":
+        if p.stack:
+            return p.stack.pop(0)
+        playable = set(_playable(g, p.side))
+        for pile in (g.box, g.discard):
+            choices = [b for b in pile if b in playable and b not in avoid]
+            if choices:
+                b = _rng(g, "extra", *why, p.id).choice(sorted(choices))
+                pile.remove(b)
+                return b
+        raise SettingsError(f"no {p.side} board left to draw")
+    if not g.stack:
+        g.reshuffles += 1
+        g.stack = [b for b in g.discard if b not in avoid]
+        g.discard = [b for b in g.discard if b in avoid]
+        _shuffle(g, g.stack, "reshuffle", g.reshuffles)
+        if not g.stack:
+            raise SettingsError("no card left to draw")
+    return g.stack.pop(0)
+
+
+def _tie_round_cards(g: Game) -> list[tuple[str, int]]:
+    """For each tied player, the top card of the pile of the player to their left.
+
+    A player to the left with no card left to take is passed over for the next one to the left."""
+    n = len(g.players)
+    taken: dict[str, int] = {}
+    out = []
+    for pid in g.tied:
+        i = g.settings.players.index(pid)
+        for step in range(1, n + 1):
+            left = g.players[(i + step) % n]
+            used = taken.get(left.id, 0)
+            if used < len(left.cards):
+                out.append((pid, left.cards[-1 - used]))
+                taken[left.id] = used + 1
+                break
+    return out
+
+
+def _submit(g: Game, entry: Entry, action: Submit) -> None:
+    ed = g.deck.pieces
+    for pl in action.placements:
+        if not ed.has_piece(pl.piece):
+            raise UnknownPiece(f"{ed.name} has no piece {pl.piece!r}")
+    side, task = entry_task(g, entry)
+    verdict = check_cover(side.area, g.deck.task_pieces(task), action.placements)
+    if not verdict:
+        raise WrongArrangement(verdict)
+    r = g.round
+    assert r is not None
+    now = action.now
+    entry.finished_at = now
+    r.finish_order.append(entry.player)
+    entry.place = len(r.finish_order)
+    _event(
+        g, "finished", now, player=entry.player, place=entry.place, card=entry.card, key=entry.key
+    )
+    s = g.settings
+    if r.kind == "solo":
+        assert g.solo is not None
+        g.solo.solved += 1
+        g.discard.append(entry.card)
+        if s.solo_goal == "tasks" and g.solo.solved >= (s.solo_target or 0):
+            _end_solo(g, now, "target")
+        else:
+            _next_solo_task(g, entry)
+        return
+    if r.kind in ("playoff", "tie-round"):
+        _end_round(g, now)
+        return
+    if not s.gems and entry.place == 1:
+        if s.variant == "only-first":
+            # only the first finisher scores: nothing is left to play for
+            _end_round(g, now)
+            return
+        assert s.countdown is not None
+        r.deadline = now + s.countdown
+        _event(g, "countdown", now, player=entry.player, deadline=r.deadline)
+    if not any(e.active for e in r.entries):
+        _end_round(g, now)
+
+
+def _give_up(g: Game, entry: Entry, now: float) -> None:
+    r = g.round
+    assert r is not None
+    entry.gave_up = True
+    _event(g, "gave_up", now, player=entry.player)
+    if r.kind == "solo":
+        _end_solo(g, now, "stopped")
+    elif not any(e.active for e in r.entries):
+        _end_round(g, now)
+
+
+def _skip(g: Game, entry: Entry, now: float) -> None:
+    r = g.round
+    assert r is not None
+    if r.kind != "solo" or g.solo is None:
+        raise NotSolo("only a solo player puts a task aside")
+    g.solo.skipped += 1
+    g.discard.append(entry.card)
+    _event(g, "task_skipped", now, player=entry.player, card=entry.card, key=entry.key)
+    _next_solo_task(g, entry)
+
+
+def _next_solo_task(g: Game, entry: Entry) -> None:
+    assert g.solo is not None
+    n = g.solo.drawn
+    g.solo.drawn += 1
+    p = g.players[0]
+    entry.card = _draw(g, p, ("solo", n))
+    ed = g.settings.edition
+    if ed in ("classic", "3d"):
+        entry.key = _rng(g, "die", "solo", n).choice(DIE_FACES)
+    elif ed == "extreme":
+        entry.key = CORNERS[n % len(CORNERS)]
+    else:
+        entry.key = CARD_KEY
+    entry.finished_at = None
+    entry.place = None
+    if g.round is not None and g.round.kind == "solo":
+        g.round.finish_order.clear()
+        _event(g, "task_drawn", g.now or 0.0, player=p.id, card=entry.card, key=entry.key)
+
+
+def _end_solo(g: Game, at: float, why: str) -> None:
+    assert g.solo is not None and g.round is not None
+    g.solo.ended_at = at
+    g.round.ended_at = at
+    g.round.deadline = None
+    g.phase = "over"
+    g.winners = [g.players[0].id]
+    _event(g, "solo_over", at, why=why, **solo_record(g))
+
+
+def solo_record(game: Game) -> dict[str, Any]:
+    """The solo result: tasks solved and put aside, seconds played, and whether the goal was met."""
+    solo = game.solo
+    assert solo is not None
+    s = game.settings
+    end = solo.ended_at if solo.ended_at is not None else game.now
+    elapsed = 0.0 if solo.started_at is None or end is None else end - solo.started_at
+    target = s.solo_target or 0
+    done = solo.solved >= target if s.solo_goal == "tasks" else solo.ended_at is not None
+    return {
+        "goal": s.solo_goal,
+        "target": target,
+        "solved": solo.solved,
+        "skipped": solo.skipped,
+        "seconds": elapsed,
+        "complete": done,
+    }
+
+
+def _end_round(g: Game, at: float) -> None:
+    r = g.round
+    assert r is not None
+    r.ended_at = at
+    r.deadline = None
+    g.phase = "waiting"
+    s = g.settings
+    if r.kind in ("playoff", "tie-round"):
+        winners = r.finish_order[:1] or list(g.tied)
+        for e in r.entries:
+            if r.kind == "playoff":
+                g.discard.append(e.card)
+        _event(g, f"{r.kind}_ended", at, winner=r.finish_order[0] if r.finish_order else None)
+        _game_over(g, at, winners)
+        return
+    if s.gems:
+        _reward_gems(g, r, at)
+        for e in r.entries:
+            # Classic: onto the shared discard pile; 3D: back in the box (kept apart as used)
+            g.discard.append(e.card)
+    else:
+        _award_cards(g, r, at)
+    g.rounds_played += 1
+    if g.rounds_played < _rounds(s):
+        g.next_kind = "round"
+        return
+    scores = g.scores()
+    best = max(scores.values())
+    tied = [pid for pid in s.players if scores[pid] == best]
+    if len(tied) == 1 or s.tie_break == "shared":
+        _game_over(g, at, tied)
+        return
+    g.tied = tied
+    if s.tie_break == "tie-round":
+        cards = _tie_round_cards(g)
+        if len(cards) < len(tied):
+            _event(g, "tie", at, players=tied, scores=scores, resolved="shared (no cards to play)")
+            _game_over(g, at, tied)
+            return
+    g.next_kind = "playoff" if s.tie_break == "playoff" else "tie-round"
+    _event(g, "tie", at, players=tied, scores=scores, next=g.next_kind)
+
+
+def _game_over(g: Game, at: float, winners: Sequence[str]) -> None:
+    g.phase = "over"
+    g.winners = list(winners)
+    _event(g, "game_over", at, winners=list(winners), scores=g.scores())
+
+
+def _bag_draw(g: Game, *what: object) -> str:
+    gems = [gem for gem in GEM_NAMES for _ in range(g.bag.get(gem, 0))]
+    assert gems, "the bag cannot run out: 40 gems start in it and at most 36 are drawn"
+    gem = _rng(g, "bag", *what).choice(gems)
+    g.bag[gem] -= 1
+    return gem
+
+
+def _reward_gems(g: Game, r: Round, at: float) -> None:
+    """1st: a sapphire from the display and a bag gem; 2nd: an amber and a bag gem; 3rd, 4th:
+    a bag gem.  Display gems of the round that nobody claimed go into the bag."""
+    rewards: dict[str, list[str]] = {}
+    for place, pid in enumerate(r.finish_order, start=1):
+        got = []
+        display_gem = {1: "sapphire", 2: "amber"}.get(place)
+        if display_gem is not None:
+            g.display[display_gem] -= 1
+            got.append(display_gem)
+        got.append(_bag_draw(g, r.number, place))
+        p = g.player(pid)
+        for gem in got:
+            p.gems[gem] += 1
+        rewards[pid] = got
+    returned = []
+    for place, gem in ((1, "sapphire"), (2, "amber")):
+        if len(r.finish_order) < place:
+            g.display[gem] -= 1
+            g.bag[gem] += 1
+            returned.append(gem)
+    _event(g, "gems", at, round=r.number, rewards=rewards, to_bag=returned, display=dict(g.display))
+
+
+def _award_cards(g: Game, r: Round, at: float) -> None:
+    """The first finisher keeps their card; others who finished in time keep theirs; the rest
+    hand theirs to the first.  Only-first variant: only the first keeps a card."""
+    s = g.settings
+    first = r.finish_order[0] if r.finish_order else None
+    only_first = s.variant == "only-first"
+    kept: dict[str, int] = {}
+    handed: dict[str, int] = {}
+    discarded: dict[str, int] = {}
+    order = sorted(r.entries, key=lambda e: (e.player != first, s.players.index(e.player)))
+    for e in order:
+        if e.player == first or (e.finished_at is not None and not only_first):
+            g.player(e.player).cards.append(e.card)
+            kept[e.player] = e.card
+        elif first is not None and (not only_first or s.others_cards == "to-first"):
+            g.player(first).cards.append(e.card)
+            handed[e.player] = e.card
+        else:
+            g.discard.append(e.card)
+            discarded[e.player] = e.card
+    _event(
+        g, "cards", at, round=r.number, first=first, kept=kept, handed=handed, discarded=discarded
+    )
+
+
+# --- what players see ------------------------------------------------------------------------
+
+
+def task_json(game: Game, entry: Entry) -> dict[str, Any]:
+    """A player's task as JSON: card, side, key, pieces and area cells (what is printed)."""
+    side, task = entry_task(game, entry)
+    return {
+        "card": entry.card,
+        "side": entry.side,
+        "key": entry.key,
+        "pieces": list(task.pieces),
+        "area": [list(c) for c in sorted(side.area.cells)],
+        "layers": side.area.layers,
+        "difficulty": task.difficulty,
+    }
+
+
+def view(game: Game, player: str | None = None) -> dict[str, Any]:
+    """The public snapshot of ``game`` as ``player`` sees it (``None``: a spectator).
+
+    Everybody sees the phase, the clock, scores, gems, won cards, the display, how many gems
+    are in the bag and cards in the stack, and who has finished.  A player sees their own task;
+    a spectator sees every task.  Nobody sees the seed, the order of the stack or the bag's
+    draws."""
+    s = game.settings
+    r = game.round
+    out: dict[str, Any] = {
+        "edition": s.edition,
+        "mode": s.mode,
+        "phase": game.phase,
+        "now": game.now,
+        "deadline": game.deadline,
+        "rounds": s.rounds,
+        "rounds_played": game.rounds_played,
+        "next": game.next_kind if game.phase == "waiting" else None,
+        "you": player,
+        "players": [
+            {
+                "id": p.id,
+                "side": p.side,
+                "score": p.score(s.gems),
+                "gems": dict(p.gems) if s.gems else None,
+                "cards": len(p.cards),
+                "top_card": p.cards[-1] if p.cards else None,
+            }
+            for p in game.players
+        ],
+        "display": dict(game.display),
+        "bag": sum(game.bag.values()),
+        "stack": len(game.stack) if s.edition != "3d" else None,
+        "tied": list(game.tied),
+        "winners": list(game.winners),
+        "round": None,
+        "solo": solo_record(game) if game.solo is not None else None,
+    }
+    if r is not None:
+        rv: dict[str, Any] = {
+            "kind": r.kind,
+            "number": r.number,
+            "roller": r.roller,
+            "die": r.die,
+            "started_at": r.started_at,
+            "ended_at": r.ended_at,
+            "hourglass_turns": r.hourglass_turns,
+            "finish_order": list(r.finish_order),
+            "entries": [
+                {
+                    "player": e.player,
+                    "card": e.card,
+                    "finished_at": e.finished_at,
+                    "place": e.place,
+                    "gave_up": e.gave_up,
+                }
+                for e in r.entries
+            ],
+        }
+        if player is None:
+            rv["tasks"] = {e.player: task_json(game, e) for e in r.entries}
+        else:
+            mine = r.entry(player)
+            rv["task"] = task_json(game, mine) if mine is not None else None
+        out["round"] = rv
+    return out
