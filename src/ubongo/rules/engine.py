@@ -334,7 +334,7 @@ def _start_round(g: Game, now: float) -> None:
         r = Round("solo", 1, now, [])
         p = g.players[0]
         r.entries.append(Entry(p.id, 0, p.side, ""))
-        _next_solo_task(g, r.entries[0])
+        _next_solo_task(g, r.entries[0], now)
         target = s.solo_target or 0
         r.deadline = now + 60.0 * target if s.solo_goal == "time" else None
     g.round = r
@@ -429,7 +429,7 @@ def _submit(g: Game, entry: Entry, action: Submit) -> None:
         if s.solo_goal == "tasks" and g.solo.solved >= (s.solo_target or 0):
             _end_solo(g, now, "target")
         else:
-            _next_solo_task(g, entry)
+            _next_solo_task(g, entry, now)
         return
     if r.kind in ("playoff", "tie-round"):
         _end_round(g, now)
@@ -465,10 +465,10 @@ def _skip(g: Game, entry: Entry, now: float) -> None:
     g.solo.skipped += 1
     g.discard.append(entry.card)
     _event(g, "task_skipped", now, player=entry.player, card=entry.card, key=entry.key)
-    _next_solo_task(g, entry)
+    _next_solo_task(g, entry, now)
 
 
-def _next_solo_task(g: Game, entry: Entry) -> None:
+def _next_solo_task(g: Game, entry: Entry, at: float) -> None:
     assert g.solo is not None
     n = g.solo.drawn
     g.solo.drawn += 1
@@ -485,7 +485,7 @@ def _next_solo_task(g: Game, entry: Entry) -> None:
     entry.place = None
     if g.round is not None and g.round.kind == "solo":
         g.round.finish_order.clear()
-        _event(g, "task_drawn", g.now or 0.0, player=p.id, card=entry.card, key=entry.key)
+        _event(g, "task_drawn", at, player=p.id, card=entry.card, key=entry.key)
 
 
 def _end_solo(g: Game, at: float, why: str) -> None:

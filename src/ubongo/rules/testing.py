@@ -61,7 +61,7 @@ def _grow(pieces: list[Piece], rng: random.Random) -> frozenset[Cell]:
     return frozenset(covered)
 
 
-def _flat_side(name: str, ed_name: str, rng: random.Random, difficulty: float) -> Side:
+def _flat_side(name: str, ed_name: str, rng: random.Random, variant: int) -> Side:
     ed = edition(ed_name)
     count = SIDE_PIECES[ed_name][name]
     ids = rng.sample([p.id for p in ed.pieces], count)
@@ -75,9 +75,10 @@ def _flat_side(name: str, ed_name: str, rng: random.Random, difficulty: float) -
     else:
         cells = _grow(pieces, rng)
     area = Area(ed.area_lattice, cells, ed.layers)
-    task = Task(
-        KEYS[ed_name], tuple(sorted(ids, key=lambda i: ed.piece(i).number)), 1, 1, difficulty
-    )
+    # difficulty is in expected seconds for a median player, like the shipped decks'
+    difficulty = 8.0 * count * (1.0 + 0.25 * variant)
+    ordered = tuple(sorted(ids, key=lambda i: ed.piece(i).number))
+    task = Task(KEYS[ed_name], ordered, 1, 1, difficulty)
     return Side(name, area, (task,))
 
 
@@ -109,13 +110,13 @@ def fixture_deck(edition_name: str, cards: int | None = None, seed: int = 0) -> 
             sides = []
             for level in (LEVELS[(number - 1) % 4], LEVELS[number % 4]):
                 area, ids = boxes[rng.randrange(len(boxes))]
-                task = Task(DIE_FACES, ids, 1, 1, 1.0 + 0.5 * len(ids))
+                task = Task(DIE_FACES, ids, 1, 1, 15.0 * len(ids))
                 sides.append(Side(level, area, (task,)))
             out.append(Card(number, tuple(sides)))
     else:
         names = tuple(SIDE_PIECES[edition_name])
         # a small pool of distinct sides, reused across cards, keeps building cheap
-        pool = {nm: [_flat_side(nm, edition_name, rng, 1.0 + i) for i in range(2)] for nm in names}
+        pool = {nm: [_flat_side(nm, edition_name, rng, i) for i in range(2)] for nm in names}
         for number in range(1, n + 1):
             out.append(Card(number, tuple(pool[nm][number % 2] for nm in names)))
     return Deck(edition_name, seed, tuple(out), generator="ubongo.rules.testing")
