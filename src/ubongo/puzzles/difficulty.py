@@ -1,0 +1,165 @@
+"""How hard a task is: measured features and a score in expected seconds.
+
+The score of a task is the **time a median player needs to solve it, in seconds**, from a
+small model over features measured on the task (``docs/difficulty.md`` derives it and shows how
+the grades of the standard decks separate).  Bots use it to decide how long they take.
+
+Features (all solver-independent facts about the task, so that a faster solver gives the same
+deck):
+
+============  =================================================================================
+pieces        number of pieces in the task
+cells         cells to fill (3D: cubes of the two-layer solid)
+solutions     number of exact covers (every placement counted; symmetric copies too)
+placements    mean number of places each piece fits in the area on its own
+bits          ``sum(log2(placements of piece)) - log2(solutions)``: how many yes/no questions a
+              player must settle to find a solution among all ways of putting the pieces down
+flips         fewest pieces that must be turned over (mirrored) in any solution
+compactness   boundary edges of the area over the fewest possible for that many cells (1 = round)
+regions       separate parts of the area (Trigo: 2)
+============  =================================================================================
+
+The solver's node count is stored with each task too (``Task.nodes``) but is not part of the
+score: it measures the solver, and changes whenever the solver's search gets smarter.
+
+>>> from ubongo.board import Area
+>>> from ubongo.pieces import edition
+>>> classic = edition("classic")
+>>> area = Area.from_rows([".##..", "####.", ".####", ".###."])
+>>> f = measure(area, [classic.piece(p) for p in "DIG"], solutions=1)
+>>> f["pieces"], f["cells"], f["solutions"]
+(3.0, 13.0, 1.0)
+>>> 10 < expected_seconds(f, "square") < 60
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+
+from ubongo.board import Area
+from ubongo.geometry import Cell, Lattice
+from ubongo.pieces import Piece
+
+#: seconds a median player spends per piece on picking it up, turning it and putting it down
+SECONDS_PER_PIECE = 3.0
+#: seconds per bit of search (one yes/no question about where a piece goes)
+SECONDS_PER_BIT = 1.2
+#: extra share of time per piece that has to be turned over
+FLIP_SHARE = 0.12
+#: how much harder the same search is on each lattice (turning a polycube in the hand is slow)
+LATTICE_FACTOR = {"square": 1.0, "hexagon": 1.1, "triangle": 1.15, "cube": 1.35}
+
+
+def placements(area: Area, piece: Piece) -> list[frozenset[Cell]]:
+    """Every way ``piece`` fits in ``area`` on its own (turned, flipped if allowed, moved).
+
+    >>> from ubongo.pieces import edition
+    >>> len(placements(Area.from_rows(["###", "###"]), edition("classic").piece("A")))
+    7
+    """
+    solid = area.solid
+    lat = piece.lattice
+    d = lat.translation_dims
+    found: set[frozenset[Cell]] = set()
+    for shape in piece.orientations:
+        first = min(shape)
+        for target in solid:
+            if target[d:] != first[d:]:
+                continue
+            offset = tuple(t - f for t, f in zip(target[:d], first[:d], strict=True))
+            placed = frozenset(lat.translate(c, offset) for c in shape)
+            if placed <= solid:
+                found.add(placed)
+    return sorted(found, key=sorted)
+
+
+def perimeter(lat: Lattice, cells: Iterable[Cell]) -> int:
+    """Number of cell edges on the boundary of ``cells``."""
+    s = set(cells)
+    return sum(1 for c in s for n in lat.neighbours(c) if n not in s)
+
+
+def least_perimeter(lat: Lattice, n: int) -> int:
+    """The smallest boundary (in edges) of ``n`` connected cells (known closed forms)."""
+    if n <= 0:
+        return 0
+    if lat.name == "hexagon":
+        return 2 * math.ceil(math.sqrt(12 * n - 3))
+    if lat.name == "triangle":
+        p = math.ceil(math.sqrt(6 * n))
+        return p + (p - n) % 2  # a polyiamond's perimeter has the parity of its size
+    return 2 * math.ceil(2 * math.sqrt(n))
+
+
+def compactness(area: Area) -> float:
+    """Boundary of the area's regions over the least possible one: 1.0 is as round as it gets."""
+    lat = area.lattice
+    actual = sum(perimeter(lat, r) for r in area.regions)
+    best = sum(least_perimeter(lat, len(r)) for r in area.regions)
+    return actual / best if best else 1.0
+
+
+def mirrored(piece: Piece, cells: Iterable[Cell]) -> bool:
+    """Whether ``cells`` can only be covered by ``piece`` turned over (not by a rotation)."""
+    lat = piece.lattice
+    shape = lat.normalize(cells)
+    return all(lat.orient(piece.cells, t) != shape for t in lat.rotations)
+
+
+def fewest_flips(
+    pieces: Sequence[Piece], solutions: Iterable[Mapping[str, frozenset[Cell]]]
+) -> int:
+    """The fewest pieces that must be turned over in any of ``solutions`` (0 if there are none)."""
+    by_id = {p.id: p for p in pieces}
+    best: int | None = None
+    for sol in solutions:
+        n = sum(1 for pid, cells in sol.items() if mirrored(by_id[pid], cells))
+        best = n if best is None else min(best, n)
+        if best == 0:
+            break
+    return best or 0
+
+
+def measure(
+    area: Area,
+    pieces: Sequence[Piece],
+    *,
+    solutions: int,
+    nodes: int = 0,
+    flips: int = 0,
+    placement_counts: Mapping[str, int] | None = None,
+) -> dict[str, float]:
+    """The features of a task (see the module docs); ``placement_counts`` may be precomputed."""
+    counts = [
+        placement_counts[p.id] if placement_counts is not None else len(placements(area, p))
+        for p in pieces
+    ]
+    bits = sum(math.log2(max(c, 1)) for c in counts) - math.log2(max(solutions, 1))
+    return {
+        "pieces": float(len(pieces)),
+        "cells": float(area.size),
+        "solutions": float(solutions),
+        "nodes": float(nodes),
+        "placements": sum(counts) / max(len(counts), 1),
+        "bits": max(bits, 0.0),
+        "flips": float(flips),
+        "compactness": compactness(area),
+        "regions": float(len(area.regions)),
+    }
+
+
+def expected_seconds(features: Mapping[str, float], lattice_name: str) -> float:
+    """The score: seconds a median player needs for a task with these features.
+
+    ``(3 s x pieces + 1.2 s x bits) x (1 + 0.12 x flips) x lattice factor``; a ragged area
+    (compactness above 1) hides its corners less, so it is not penalised further: its cost is
+    already in ``bits`` (fewer placements, fewer questions).
+    """
+    base = SECONDS_PER_PIECE * features["pieces"] + SECONDS_PER_BIT * features["bits"]
+    return base * (1 + FLIP_SHARE * features["flips"]) * LATTICE_FACTOR[lattice_name]
+
+
+def piece_lattice_name(area: Area) -> str:
+    return area.piece_lattice.name

@@ -1,0 +1,552 @@
+"""The deck generator: whole decks for every edition, shaped like the real game's.
+
+``generate_deck(edition, seed)`` returns a :class:`~ubongo.puzzles.deck.Deck`; the same seed
+always gives the same deck.  Every task in it has been solved by the solver, and carries its
+solution count, the solver's node count and its difficulty (see
+:mod:`ubongo.puzzles.difficulty`).
+
+How an area is made, so that few solver calls are wasted:
+
+* **Flat editions** (Classic, Extreme, Trigo): draw the side's first piece set, then put its
+  pieces down one at a time, each touching the ones already down along as many edges as
+  possible (with a little random slack, so areas are compact but not all blobs).  The union is
+  the area, and the first task is solvable by construction.  Trigo does this twice, for its two
+  separate regions.
+* **3D**: the area is a polyomino of 6, 7 or 8 cells filled on two levels; all such shapes
+  within the real boards' bounding boxes are listed once, then drawn from, compact ones first.
+* The other tasks of a side are the other piece sets with the right total size, tried in a
+  random order; cheap checks come before the solver: every piece must fit somewhere in the
+  area, and on squares and triangles a two-colouring (chessboard; up/down triangles) must
+  balance.  A side that cannot get its tasks is dropped and another area drawn.
+
+Areas of a deck are distinct up to rotation and reflection (3D: up to rotation and reflection
+too, because turning the two-layer solid upside down mirrors its footprint).  The one exception
+is forced by counting: the 3D green level needs 36 sides of 6 cells, and only 34 hexominoes fit
+the real boards' bounding boxes, so a few green shapes come back with different tasks.
+
+>>> deck = generate_deck("trigo", seed=1, cards=2)
+>>> [s.name for s in deck.cards[0].sides], len(deck.cards[0].side("hard").area.regions)
+(['easy', 'hard'], 2)
+>>> generate_deck("trigo", seed=1, cards=2).dumps() == deck.dumps()
+True
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+
+from ubongo.board import Area
+from ubongo.geometry import SQUARE, TRIANGLE, Cell, Lattice
+from ubongo.pieces import Edition, Piece, edition
+from ubongo.puzzles.deck import CARD_KEY, CORNERS, DIE_FACES, LEVELS, Card, Deck, Side, Task
+from ubongo.puzzles.difficulty import (
+    expected_seconds,
+    fewest_flips,
+    measure,
+    placements,
+)
+from ubongo.solver import search_stats, solutions
+
+GENERATOR = "ubongo-generator/1"
+
+#: the seeds the shipped standard decks were made from (``ubongo deck generate --edition E``)
+STANDARD_SEEDS: dict[str, int] = {"classic": 1, "3d": 3, "extreme": 5, "trigo": 7}
+
+#: cards (boards) in a full deck
+CARD_COUNTS: dict[str, int] = {"classic": 36, "3d": 72, "extreme": 32, "trigo": 32}
+
+#: 3D: cells of the area, pieces per task, tasks per side, and how many sides get one task fewer
+#: (so that the deck has the real game's 671 tasks: 36 x 4 + 176 + 176 + 175)
+CUBE_LEVELS: dict[str, tuple[int, int, int, int]] = {
+    "green": (6, 3, 4, 0),
+    "yellow": (7, 4, 5, 4),
+    "orange": (8, 4, 5, 4),
+    "red": (8, 4, 5, 5),
+}
+#: 3D boards: the two levels on each board, and how many boards of each pair (72 in all)
+CUBE_BOARD_PAIRS = (
+    (("green", "orange"), 18),
+    (("green", "red"), 18),
+    (("yellow", "orange"), 18),
+    (("yellow", "red"), 18),
+)
+#: 3D footprints: the smaller side of the bounding box within 2..4, the larger within 3..5
+CUBE_BOX = ((2, 4), (3, 5))
+
+#: flat sides: name, pieces per task, tasks per side, keys, area sizes with weights
+FLAT_SIDES: dict[str, tuple[tuple[str, int, tuple[tuple[str, ...], ...], dict[int, int]], ...]] = {
+    "classic": (
+        ("A", 3, tuple((f,) for f in DIE_FACES), {11: 2, 12: 3, 13: 3, 14: 2}),
+        ("B", 4, tuple((f,) for f in DIE_FACES), {15: 2, 16: 3, 17: 3, 18: 2}),
+    ),
+    "extreme": (
+        ("A", 3, tuple((c,) for c in CORNERS), {10: 2, 11: 3, 12: 2}),
+        ("B", 4, tuple((c,) for c in CORNERS), {14: 2, 15: 3, 16: 2}),
+    ),
+    "trigo": (
+        ("easy", 4, ((CARD_KEY,),), {}),
+        ("hard", 6, ((CARD_KEY,),), {}),
+    ),
+}
+
+Progress = Callable[[int, int], None]
+
+
+class GenerationError(RuntimeError):
+    """The generator could not make a deck with these settings (never for the standard decks)."""
+
+
+@dataclass
+class Stats:
+    """What a generation run cost: solver calls, of which solvable, and areas drawn."""
+
+    solver_calls: int = 0
+    solvable: int = 0
+    areas: int = 0
+    pruned: int = 0
+    per_side: list[int] = field(default_factory=list)
+
+
+def generate_deck(
+    edition_name: str,
+    seed: int | None = None,
+    *,
+    cards: int | None = None,
+    progress: Progress | None = None,
+    stats: Stats | None = None,
+) -> Deck:
+    """A full deck for an edition (``cards`` limits the number of cards, for quick tries).
+
+    ``seed`` defaults to the edition's standard seed; ``progress(done, total)`` is called after
+    each side.
+    """
+    if edition_name not in CARD_COUNTS:
+        raise ValueError(
+            f"unknown edition {edition_name!r}; expected one of {', '.join(CARD_COUNTS)}"
+        )
+    if seed is None:
+        seed = STANDARD_SEEDS[edition_name]
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be a whole number >= 0, not {seed!r}")
+    n_cards = CARD_COUNTS[edition_name] if cards is None else cards
+    if n_cards < 1:
+        raise ValueError("a deck needs at least one card")
+    builder = _Builder(
+        edition(edition_name), random.Random(f"{edition_name}:{seed}"), stats or Stats(), progress
+    )
+    made = builder.cube_deck(n_cards) if edition_name == "3d" else builder.flat_deck(n_cards)
+    return Deck(edition_name, seed, tuple(made), GENERATOR)
+
+
+# --- shapes ----------------------------------------------------------------------------------
+
+
+def _kinds(lat: Lattice) -> list[tuple[int, ...]]:
+    """The kinds of cells of a lattice beyond their translation (triangles: up and down)."""
+    d = lat.translation_dims
+    origin: Cell = (0,) * d + ((0,) if lat is TRIANGLE else ())
+    return sorted({origin[d:]} | {n[d:] for n in lat.neighbours(origin)})
+
+
+def hole_free(lat: Lattice, cells: frozenset[Cell]) -> bool:
+    """Whether ``cells`` enclose no empty cell: their complement around them is connected."""
+    d = lat.translation_dims
+    lo = [min(c[i] for c in cells) - 1 for i in range(d)]
+    hi = [max(c[i] for c in cells) + 1 for i in range(d)]
+    box = [
+        tuple(t) + kind
+        for t in itertools.product(*(range(a, b + 1) for a, b in zip(lo, hi, strict=True)))
+        for kind in _kinds(lat)
+    ]
+    outside = [c for c in box if c not in cells]
+    return len(lat.components(outside)) == 1
+
+
+def shape_key(area: Area) -> tuple[tuple[Cell, ...], ...]:
+    """An area up to rotation, reflection and where its regions lie relative to each other."""
+    return tuple(sorted(area.lattice.canonical(r) for r in area.regions))
+
+
+def _colour(lat: Lattice, cell: Cell) -> int:
+    """+1 / -1 in the two-colouring used by the parity check (squares: chessboard)."""
+    if lat is TRIANGLE:
+        return 1 if cell[2] == 0 else -1
+    return 1 if (cell[0] + cell[1]) % 2 == 0 else -1
+
+
+def _imbalance(lat: Lattice, cells: frozenset[Cell]) -> int:
+    return abs(sum(_colour(lat, c) for c in cells))
+
+
+def _signs_reach(parts: Sequence[int], target: int) -> bool:
+    """Whether ``target`` is a sum of ``+-p`` over ``parts``."""
+    reach = {0}
+    for p in parts:
+        reach = {r + p for r in reach} | {r - p for r in reach}
+    return target in reach or -target in reach
+
+
+@cache
+def polyominoes(n: int) -> tuple[tuple[Cell, ...], ...]:
+    """Every hole-free polyomino of ``n`` cells up to rotation and reflection, in sorted order.
+
+    >>> len(polyominoes(4)), len(polyominoes(5))
+    (5, 12)
+    """
+    level: set[tuple[Cell, ...]] = {((0, 0),)}
+    for _ in range(n - 1):
+        bigger: set[tuple[Cell, ...]] = set()
+        for shape in level:
+            cells = set(shape)
+            for c in shape:
+                for nb in SQUARE.neighbours(c):
+                    if nb not in cells:
+                        bigger.add(SQUARE.canonical(cells | {nb}))
+        level = bigger
+    return tuple(sorted(s for s in level if hole_free(SQUARE, frozenset(s))))
+
+
+def _box(cells: Sequence[Cell]) -> tuple[int, int]:
+    w = max(c[0] for c in cells) - min(c[0] for c in cells) + 1
+    h = max(c[1] for c in cells) - min(c[1] for c in cells) + 1
+    return (w, h)
+
+
+def _cube_footprint_ok(shape: Sequence[Cell]) -> bool:
+    small, large = sorted(_box(shape))
+    return CUBE_BOX[0][0] <= small <= CUBE_BOX[0][1] and CUBE_BOX[1][0] <= large <= CUBE_BOX[1][1]
+
+
+def _face_groups(rng: random.Random, tasks: int) -> list[tuple[str, ...]]:
+    """Split the die faces 1-6 into ``tasks`` runs (several faces may share a task)."""
+    cuts = sorted(rng.sample(range(1, len(DIE_FACES)), tasks - 1))
+    bounds = [0, *cuts, len(DIE_FACES)]
+    return [DIE_FACES[a:b] for a, b in itertools.pairwise(bounds)]
+
+
+# --- the builder ------------------------------------------------------------------------------
+
+
+class _Builder:
+    def __init__(
+        self, ed: Edition, rng: random.Random, stats: Stats, progress: Progress | None
+    ) -> None:
+        self.ed = ed
+        self.rng = rng
+        self.stats = stats
+        self.progress = progress
+        self.lat = ed.area_lattice
+        self.used: set[tuple[tuple[Cell, ...], ...]] = set()
+        self.cube_used: set[tuple[Cell, ...]] = set()
+        self.chiral = {
+            p.id: len(p.orientations)
+            > len({p.lattice.orient(p.cells, t) for t in p.lattice.rotations})
+            for p in ed.pieces
+        }
+        self.done = 0
+        self.total = 0
+
+    def _tick(self) -> None:
+        self.done += 1
+        if self.progress is not None:
+            self.progress(self.done, self.total)
+
+    @cache  # noqa: B019 - one builder per deck; the cache dies with it
+    def piece_sets(self, k: int, total: int) -> tuple[tuple[Piece, ...], ...]:
+        """All sets of ``k`` different pieces with ``total`` cells, in edition order."""
+        return tuple(
+            s for s in itertools.combinations(self.ed.pieces, k) if sum(p.size for p in s) == total
+        )
+
+    # --- one task ---
+
+    def evaluate(self, area: Area, pieces: Sequence[Piece], counts: dict[str, int]) -> Task | None:
+        """Solve a task completely; None when it has no solution."""
+        self.stats.solver_calls += 1
+        found = search_stats(area, pieces)
+        if found.solutions == 0:
+            return None
+        self.stats.solvable += 1
+        flips = 0
+        if any(self.chiral[p.id] and p.reflections for p in pieces):
+            flips = fewest_flips(pieces, solutions(area, pieces))
+        features = measure(
+            area,
+            pieces,
+            solutions=found.solutions,
+            nodes=found.nodes,
+            flips=flips,
+            placement_counts=counts,
+        )
+        score = expected_seconds(features, area.piece_lattice.name)
+        return Task(
+            (), tuple(p.id for p in pieces), found.solutions, found.nodes, round(score, 3), features
+        )
+
+    def promising(
+        self, area: Area, pieces: Sequence[Piece], counts: dict[str, int], target: int | None
+    ) -> bool:
+        """Cheap checks before the solver: every piece fits somewhere; colours can balance."""
+        if any(counts[p.id] == 0 for p in pieces):
+            return False
+        if target is not None:
+            return _signs_reach([_imbalance(self.lat, p.cells) for p in pieces], target)
+        return True
+
+    def fill_side(
+        self, area: Area, sets: Sequence[tuple[Piece, ...]], wanted: int, tasks: list[Task]
+    ) -> list[Task] | None:
+        """Add tasks from ``sets`` (tried in order) until there are ``wanted``; None if too few."""
+        counts = {p.id: len(placements(area, p)) for p in self.ed.pieces}
+        parity = (
+            _imbalance(self.lat, area.cells)
+            if area.layers == 1 and self.lat in (SQUARE, TRIANGLE)
+            else None
+        )
+        for i, s in enumerate(sets):
+            if len(tasks) >= wanted:
+                break
+            if len(tasks) + len(sets) - i < wanted:
+                return None
+            if not self.promising(area, s, counts, parity):
+                self.stats.pruned += 1
+                continue
+            task = self.evaluate(area, s, counts)
+            if task is not None:
+                tasks.append(task)
+        return tasks if len(tasks) >= wanted else None
+
+    # --- flat editions ---
+
+    def grow(self, pieces: Sequence[Piece], slack: int) -> frozenset[Cell]:
+        """Put ``pieces`` down one by one, each touching the others along many edges."""
+        lat = self.lat
+        d = lat.translation_dims
+        order = list(pieces)
+        self.rng.shuffle(order)
+        first = order[0]
+        union: set[Cell] = set(first.orientations[self.rng.randrange(len(first.orientations))])
+        for piece in order[1:]:
+            frontier = sorted({n for c in union for n in lat.neighbours(c)} - union)
+            options: dict[frozenset[Cell], int] = {}
+            for shape in piece.orientations:
+                cells = sorted(shape)
+                for target in frontier:
+                    for sc in cells:
+                        if sc[d:] != target[d:]:
+                            continue
+                        offset = tuple(t - s for t, s in zip(target[:d], sc[:d], strict=True))
+                        placed = frozenset(lat.translate(c, offset) for c in cells)
+                        if placed in options or not placed.isdisjoint(union):
+                            continue
+                        options[placed] = sum(
+                            1 for c in placed for n in lat.neighbours(c) if n in union
+                        )
+            best = max(options.values())
+            good = sorted(
+                (cells for cells, touch in options.items() if touch >= best - slack), key=sorted
+            )
+            union |= self.rng.choice(good)
+        return frozenset(union)
+
+    def two_regions(self, pieces: Sequence[Piece]) -> frozenset[Cell] | None:
+        """Trigo: split the pieces in two groups, grow a region from each, set them side by side."""
+        order = list(pieces)
+        self.rng.shuffle(order)
+        cut = len(order) // 2
+        left, right = self.grow(order[:cut], 1), self.grow(order[cut:], 1)
+        if not (hole_free(self.lat, left) and hole_free(self.lat, right)):
+            return None
+        lat = self.lat
+
+        def extent(cells: frozenset[Cell]) -> tuple[float, float, float]:
+            pts = [p for c in cells for p in lat.outline(c)]
+            return (
+                min(p[0] for p in pts),
+                max(p[0] for p in pts),
+                sum(p[1] for p in pts) / len(pts),
+            )
+
+        _l_lo, l_hi, l_mid = extent(left)
+        _r_lo, _r_hi, r_mid = extent(right)
+        # screen displacement of one step along each translation axis
+        origin = next(iter(left))
+        x0, y0 = lat.outline(origin)[0]
+        dx_a = lat.outline(lat.translate(origin, (1, 0)))[0][0] - x0
+        dy_b = lat.outline(lat.translate(origin, (0, 1)))[0][1] - y0
+        # move the right region level with the left one, then one unit clear to its right
+        step_b = round((l_mid - r_mid) / dy_b)
+        moved = frozenset(lat.translate(c, (0, step_b)) for c in right)
+        step_a = math.ceil((l_hi + 1 - extent(moved)[0]) / dx_a)
+        moved = frozenset(lat.translate(c, (step_a, 0)) for c in moved)
+        area = left | moved
+        return area if len(lat.components(area)) == 2 else None
+
+    def flat_side(
+        self, name: str, k: int, keys: Sequence[tuple[str, ...]], sizes: dict[int, int]
+    ) -> Side:
+        everything = tuple(itertools.combinations(self.ed.pieces, k))
+        for _attempt in range(500):
+            self.stats.areas += 1
+            if sizes:
+                total = self.rng.choices(sorted(sizes), weights=[sizes[s] for s in sorted(sizes)])[
+                    0
+                ]
+                sets = self.piece_sets(k, total)
+            else:
+                first_pick = self.rng.choice(everything)
+                sets = self.piece_sets(k, sum(p.size for p in first_pick))
+            first = self.rng.choice(sets)
+            if self.ed.name == "trigo":
+                cells = self.two_regions(first)
+            else:
+                cells = self.grow(first, 1)
+                if not hole_free(self.lat, cells):
+                    cells = None
+            if cells is None:
+                continue
+            area = Area(self.lat, cells)
+            key = shape_key(area)
+            if key in self.used:
+                continue
+            others = [s for s in sets if s != first]
+            self.rng.shuffle(others)
+            counts = {p.id: len(placements(area, p)) for p in first}
+            head = self.evaluate(area, first, counts)
+            if head is None:  # cannot happen: the area is made of these pieces
+                raise GenerationError(f"{self.ed.name}: the pieces of a grown area do not fill it")
+            tasks = self.fill_side(area, others, len(keys), [head])
+            if tasks is None:
+                continue
+            self.used.add(key)
+            self.stats.per_side.append(len(tasks))
+            order = list(tasks[: len(keys)])
+            self.rng.shuffle(order)
+            return Side(
+                name, area, tuple(_with_keys(t, ks) for t, ks in zip(order, keys, strict=True))
+            )
+        raise GenerationError(f"{self.ed.name}: no area for side {name} after 500 tries")
+
+    def flat_deck(self, n_cards: int) -> list[Card]:
+        specs = FLAT_SIDES[self.ed.name]
+        self.total = n_cards * len(specs)
+        made = []
+        for number in range(1, n_cards + 1):
+            sides = []
+            for name, k, keys, sizes in specs:
+                sides.append(self.flat_side(name, k, keys, sizes))
+                self._tick()
+            made.append(Card(number, tuple(sides)))
+        return made
+
+    # --- 3D ---
+
+    def cube_sides(self, level: str, count: int) -> list[tuple[Area, list[Task]]]:
+        """``count`` sides of the level's cell count, each with as many tasks as the level wants.
+
+        Shapes are tried compact first (with noise, so that some ragged ones come in too).  When
+        there are not enough shapes (green), the mirror images of the shapes already used come
+        next (a different board to look at; the same puzzle turned upside down), and then
+        shapes again with task sets they have not had yet.
+        """
+        cells_n, k, wanted, _fewer = CUBE_LEVELS[level]
+        shapes = [s for s in polyominoes(cells_n) if _cube_footprint_ok(s)]
+        keyed = [(_perimeter(s) + 3 * self.rng.random(), s) for s in shapes]
+        keyed.sort()
+        order = [s for _, s in keyed]
+        sets = list(self.piece_sets(k, 2 * cells_n))
+        made: list[tuple[Area, list[Task]]] = []
+        had: dict[tuple[Cell, ...], set[tuple[str, ...]]] = {}
+        mirror = next(i for i, t in enumerate(SQUARE.transforms) if t.is_reflection)
+        for rounds in range(3):
+            for shape in order:
+                if len(made) >= count:
+                    return made
+                cells = frozenset(shape)
+                if rounds == 1:
+                    cells = SQUARE.orient(shape, mirror)
+                    if shape not in had or SQUARE.canonical(
+                        cells, SQUARE.rotations
+                    ) == SQUARE.canonical(shape, SQUARE.rotations):
+                        continue
+                if rounds == 0 and SQUARE.canonical(cells) in self.cube_used:
+                    continue
+                used = had.setdefault(shape, set()) if rounds != 1 else set()
+                fresh = [s for s in sets if tuple(p.id for p in s) not in used]
+                self.rng.shuffle(fresh)
+                self.stats.areas += 1
+                area = Area(SQUARE, self._landscape(cells), layers=2)
+                tasks = self.fill_side(area, fresh, wanted, [])
+                if tasks is None:
+                    continue
+                if rounds == 0:
+                    self.cube_used.add(SQUARE.canonical(cells))
+                used.update(t.pieces for t in tasks)
+                self.stats.per_side.append(len(tasks))
+                made.append((area, tasks))
+                self._tick()
+        if len(made) < count:
+            raise GenerationError(
+                f"3d: only {len(made)} of {count} {level} sides of {cells_n} cells"
+            )
+        return made
+
+    def _landscape(self, cells: frozenset[Cell]) -> frozenset[Cell]:
+        """The shape turned (not mirrored) at random, so that it is at least as wide as tall."""
+        turns = list(SQUARE.rotations)
+        self.rng.shuffle(turns)
+        for t in turns:
+            turned = SQUARE.orient(cells, t)
+            w, h = _box(sorted(turned))
+            if w >= h:
+                return turned
+        return cells
+
+    def cube_deck(self, n_cards: int) -> list[Card]:
+        pairs = [pair for pair, n in CUBE_BOARD_PAIRS for _ in range(n)]
+        self.rng.shuffle(pairs)
+        pairs = pairs[:n_cards]
+        need = {lv: sum(pair.count(lv) for pair in pairs) for lv in LEVELS}
+        self.total = 2 * len(pairs)
+        by_level: dict[str, list[tuple[Area, list[Task]]]] = {}
+        by_level["green"] = self.cube_sides("green", need["green"])
+        by_level["yellow"] = self.cube_sides("yellow", need["yellow"])
+        # orange and red share a cell count: make them together, the harder half is red
+        eight = self.cube_sides("orange", need["orange"] + need["red"])
+        eight.sort(key=lambda side: sum(t.difficulty for t in side[1]) / len(side[1]))
+        by_level["orange"], by_level["red"] = eight[: need["orange"]], eight[need["orange"] :]
+        sides: dict[str, list[Side]] = {}
+        for lv, made in by_level.items():
+            self.rng.shuffle(made)
+            fewer = CUBE_LEVELS[lv][3] if len(made) == 36 else 0
+            level_sides = []
+            for i, (area, tasks) in enumerate(made):
+                n = len(tasks) - 1 if i < fewer else len(tasks)
+                chosen = tasks[:n]
+                keys = _face_groups(self.rng, n)
+                level_sides.append(
+                    Side(
+                        lv,
+                        area,
+                        tuple(_with_keys(t, ks) for t, ks in zip(chosen, keys, strict=True)),
+                    )
+                )
+            sides[lv] = level_sides
+        cards = []
+        for number, pair in enumerate(pairs, start=1):
+            cards.append(Card(number, tuple(sides[lv].pop() for lv in pair)))
+        return cards
+
+
+def _perimeter(shape: Sequence[Cell]) -> int:
+    cells = set(shape)
+    return sum(1 for c in cells for n in SQUARE.neighbours(c) if n not in cells)
+
+
+def _with_keys(task: Task, keys: tuple[str, ...]) -> Task:
+    return Task(keys, task.pieces, task.solutions, task.nodes, task.difficulty, task.features)
