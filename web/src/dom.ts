@@ -14,15 +14,24 @@ export function svg(tag: string, attrs: Attrs = {}): SVGElement {
 
 type Child = Node | string | number | null | undefined | false;
 
-/** h("button.primary", {onclick: f, type: "button"}, "Start") */
-export function h<K extends keyof HTMLElementTagNameMap>(
-  spec: K | `${K}.${string}` | `${K}#${string}`,
+type TagOf<S extends string> = S extends `${infer T}.${string}`
+  ? TagOf<T>
+  : S extends `${infer T}#${string}`
+    ? T
+    : S;
+type ElementOf<S extends string> = TagOf<S> extends keyof HTMLElementTagNameMap
+  ? HTMLElementTagNameMap[TagOf<S>]
+  : HTMLElement;
+
+/** h("button.primary#start", {onclick: f, type: "button"}, "Start") */
+export function h<S extends string>(
+  spec: S,
   props: Record<string, unknown> = {},
   ...children: (Child | Child[])[]
-): HTMLElementTagNameMap[K] {
+): ElementOf<S> {
   const [tagAndId, ...classes] = spec.split(".");
   const [tag, id] = tagAndId.split("#");
-  const el = document.createElement(tag as K);
+  const el = document.createElement(tag) as ElementOf<S>;
   if (id) el.id = id;
   if (classes.length) el.className = classes.join(" ");
   for (const [k, v] of Object.entries(props)) {

@@ -1,10 +1,47 @@
+// The Ubongo web client: a tiny router over three screens (home, room, not found).
+// Rooms carry their own sub-screens (lobby, game, round result, game end, solo).
+
 import "./style.css";
-import { Board } from "./board";
-import { loadCatalogue } from "./catalogue";
+import { h } from "./dom";
+import { homeScreen } from "./home";
+import { roomScreen } from "./room";
+import { logo } from "./ui";
 
 const app = document.getElementById("app")!;
-loadCatalogue("classic").then((cat) => {
-  const b = new Board({ catalogue: cat, area: [[0,0],[1,0],[2,0],[0,1],[1,1],[2,1]], pieces: ["B", "C", "A"] });
-  app.appendChild(b.element);
-  b.attach();
+let dispose: (() => void) | null = null;
+
+function go(path: string, replace = false): void {
+  if (replace) history.replaceState(null, "", path);
+  else history.pushState(null, "", path);
+  route();
+}
+
+function route(): void {
+  dispose?.();
+  dispose = null;
+  const path = location.pathname;
+  const header = h("header.app-header", {}, logo());
+  const room = path.match(/^\/room\/([A-Za-z0-9]+)\/?$/);
+  let body: HTMLElement;
+  if (room) {
+    const screen = roomScreen(room[1].toUpperCase(), go);
+    dispose = screen.dispose;
+    body = screen.element;
+  } else if (path === "/" || path === "/index.html") {
+    body = homeScreen(go);
+  } else {
+    body = h("main.panel", {}, h("h1", {}, "Nothing here"), h("p", {}, h("a", { href: "/", "data-link": "" }, "Home")));
+  }
+  app.replaceChildren(header, body);
+  window.scrollTo(0, 0);
+}
+
+// links marked data-link navigate inside the app
+document.addEventListener("click", (e) => {
+  const a = (e.target as Element | null)?.closest?.("a[data-link]") as HTMLAnchorElement | null;
+  if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+  e.preventDefault();
+  go(a.getAttribute("href") ?? "/");
 });
+window.addEventListener("popstate", route);
+route();

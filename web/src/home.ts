@@ -1,0 +1,256 @@
+// Home: play solo, create a room, join one; how to play each edition with its real pieces.
+
+import { pieceSvg } from "./board";
+import { loadCatalogue } from "./catalogue";
+import { h } from "./dom";
+import { ApiError, api, saveName, saveTicket, savedName } from "./net";
+import { EDITIONS, editionInfo, toast } from "./ui";
+
+export interface Navigate {
+  (path: string): void;
+}
+
+interface CreateAnswer {
+  code: string;
+  seat: number;
+  token: string;
+  invite: string;
+}
+
+const PREFS_KEY = "ubongo.home";
+
+interface Prefs {
+  edition: string;
+  side: Record<string, string>;
+  goal: string;
+  amount: number;
+}
+
+function loadPrefs(): Prefs {
+  const base: Prefs = { edition: "classic", side: {}, goal: "time", amount: 5 };
+  try {
+    return { ...base, ...(JSON.parse(localStorage.getItem(PREFS_KEY) ?? "{}") as Partial<Prefs>) };
+  } catch {
+    return base;
+  }
+}
+
+export function homeScreen(go: Navigate): HTMLElement {
+  const prefs = loadPrefs();
+  const save = () => localStorage.setItem(PREFS_KEY, JSON.stringify(prefs));
+
+  const nameInput = h("input#name", {
+    type: "text",
+    value: savedName(),
+    placeholder: "Your name",
+    maxLength: 24,
+    autocomplete: "nickname",
+    "aria-label": "Your name",
+  });
+  const name = () => {
+    const n = nameInput.value.trim() || "Player";
+    saveName(n);
+    return n;
+  };
+
+  // --- edition picker (shared by solo and rooms) ---
+  const editionButtons = h("div.edition-picker", { role: "radiogroup", "aria-label": "Edition" });
+  const sideSelect = h("select#side", { "aria-label": "Side" });
+  const sideLabel = h("label.field", {}, h("span", {}, "Side"), sideSelect);
+  const howTo = h("section.howto", { "aria-live": "polite" });
+
+  const setEdition = (ed: string) => {
+    prefs.edition = ed;
+    save();
+    for (const b of editionButtons.querySelectorAll("button")) {
+      b.setAttribute("aria-checked", String(b.dataset.edition === ed));
+    }
+    const info = editionInfo(ed);
+    (sideLabel.firstChild as HTMLElement).textContent = info.sideWord;
+    sideSelect.replaceChildren(
+      ...info.sides.map((s) => h("option", { value: s.value }, s.label)),
+    );
+    sideSelect.value = prefs.side[ed] ?? info.sides[0].value;
+    drawHowTo(howTo, ed);
+  };
+  sideSelect.addEventListener("change", () => {
+    prefs.side[prefs.edition] = sideSelect.value;
+    save();
+  });
+
+  for (const info of EDITIONS.filter((e) => e.playable)) {
+    const pic = h("span.edition-pic");
+    loadCatalogue(info.name)
+      .then((cat) => {
+        for (const p of cat.pieces.slice(0, 3)) pic.appendChild(pieceSvg(cat, p.id));
+      })
+      .catch(() => undefined);
+    editionButtons.appendChild(
+      h(
+        "button.edition",
+        {
+          type: "button",
+          role: "radio",
+          "data-edition": info.name,
+          onclick: () => setEdition(info.name),
+        },
+        pic,
+        h("strong", {}, info.title),
+        h("small", {}, info.blurb),
+      ),
+    );
+  }
+
+  // --- solo ---
+  const goal = h(
+    "select#solo-goal",
+    { "aria-label": "Solo mode" },
+    h("option", { value: "time" }, "As many tasks as you can in…"),
+    h("option", { value: "tasks" }, "How fast can you solve…"),
+  );
+  const amount = h("select#solo-amount", { "aria-label": "Amount" });
+  const drawAmounts = () => {
+    const unit = goal.value === "time" ? "minutes" : "tasks";
+    amount.replaceChildren(...[5, 10, 20].map((n) => h("option", { value: String(n) }, `${n} ${unit}`)));
+    amount.value = String(prefs.amount);
+  };
+  goal.value = prefs.goal;
+  drawAmounts();
+  goal.addEventListener("change", () => {
+    prefs.goal = goal.value;
+    save();
+    drawAmounts();
+  });
+  amount.addEventListener("change", () => {
+    prefs.amount = Number(amount.value);
+    save();
+  });
+
+  const busy = (b: HTMLButtonElement, on: boolean) => {
+    b.disabled = on;
+    b.classList.toggle("busy", on);
+  };
+
+  const createRoom = async (mode: "solo" | "race", button: HTMLButtonElement) => {
+    busy(button, true);
+    try {
+      const settings: Record<string, unknown> = {
+        edition: prefs.edition,
+        mode,
+        side: sideSelect.value,
+      };
+      if (mode === "solo") {
+        settings.solo_goal = goal.value;
+        settings.solo_amount = Number(amount.value);
+      }
+      const r = await api.post<CreateAnswer>("/api/rooms", { name: name(), settings });
+      saveTicket({ code: r.code, seat: r.seat, token: r.token });
+      go(`/room/${r.code}`);
+    } catch (e) {
+      toast(e instanceof ApiError ? e.message : String(e), "bad");
+      busy(button, false);
+    }
+  };
+
+  const soloButton = h("button.primary#start-solo", { type: "button" }, "Play solo");
+  soloButton.addEventListener("click", () => createRoom("solo", soloButton));
+  const roomButton = h("button.primary#create-room", { type: "button" }, "Create a room");
+  roomButton.addEventListener("click", () => createRoom("race", roomButton));
+
+  const codeInput = h("input#join-code", {
+    type: "text",
+    placeholder: "Code or invite link",
+    "aria-label": "Room code or invite link",
+    autocapitalize: "characters",
+  });
+  const join = () => {
+    const raw = codeInput.value.trim();
+    const m = raw.match(/room\/([A-Za-z0-9]+)/);
+    const code = (m ? m[1] : raw).toUpperCase();
+    if (!/^[A-Z0-9]{3,12}$/.test(code)) {
+      toast("Type the room's code (e.g. K7QX) or paste its invite link.", "bad");
+      return;
+    }
+    name();
+    go(`/room/${code}`);
+  };
+  codeInput.addEventListener("keydown", (e) => {
+    if (e.key === "Enter") join();
+  });
+
+  const page = h(
+    "main.home",
+    {},
+    h(
+      "section.hero",
+      {},
+      h("h1", {}, "Ubongo"),
+      h("p.lead", {}, "The puzzle race: fill the area with your pieces before the others do."),
+    ),
+    h(
+      "section.panel.setup",
+      {},
+      h("h2", {}, "1 · Choose a game"),
+      editionButtons,
+      h("div.row", {}, h("label.field", {}, h("span", {}, "Your name"), nameInput), sideLabel),
+    ),
+    h(
+      "div.play-columns",
+      {},
+      h(
+        "section.panel.solo",
+        {},
+        h("h2", {}, "2 · Play solo"),
+        h("div.row", {}, h("label.field", {}, h("span", {}, "Mode"), goal), h("label.field", {}, h("span", {}, "Goal"), amount)),
+        soloButton,
+      ),
+      h(
+        "section.panel.rooms",
+        {},
+        h("h2", {}, "2 · Play with friends"),
+        h("p.muted", {}, "Up to 4 players on their own devices; bots fill empty seats."),
+        roomButton,
+        h(
+          "div.join",
+          {},
+          codeInput,
+          h("button#join", { type: "button", onclick: join }, "Join"),
+        ),
+      ),
+    ),
+    howTo,
+  );
+  setEdition(EDITIONS.some((e) => e.name === prefs.edition && e.playable) ? prefs.edition : "classic");
+  return page;
+}
+
+function drawHowTo(box: HTMLElement, edition: string): void {
+  const info = editionInfo(edition);
+  const pieces = h("div.howto-pieces");
+  box.replaceChildren(
+    h("h2", {}, `How to play ${info.title}`),
+    h("ol", {}, ...info.howTo.map((t) => h("li", {}, t))),
+    h("h3", {}, "Your pieces"),
+    pieces,
+    h(
+      "p.muted.keys",
+      {},
+      "Drag pieces onto the board; turn with R or the mouse wheel while dragging, flip with F. ",
+      "Without a mouse: 1–6 pick a piece, arrows move it, Enter puts it down, Esc sends it back.",
+    ),
+  );
+  loadCatalogue(edition)
+    .then((cat) => {
+      for (const p of cat.pieces) {
+        pieces.appendChild(
+          h(
+            "figure.howto-piece",
+            {},
+            pieceSvg(cat, p.id),
+            h("figcaption", {}, `${p.id} · ${p.colour_name}`),
+          ),
+        );
+      }
+    })
+    .catch(() => pieces.append(h("p.muted", {}, "The pieces could not be loaded.")));
+}

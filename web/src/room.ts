@@ -1,0 +1,792 @@
+// A room: join, lobby, the game, round results and the game's end, all from the room
+// snapshots the server sends (docs/protocol.md). The board of the running task is kept while
+// its task stays the same, so snapshots never disturb a player's pieces.
+
+import { Board, areaSvg } from "./board";
+import { type Catalogue, type Placement, loadCatalogue } from "./catalogue";
+import { h } from "./dom";
+import {
+  ApiError,
+  type Room,
+  RoomConnection,
+  type RoomEvent,
+  type Seat,
+  type Task,
+  type Verdict,
+  api,
+  forgetTicket,
+  saveName,
+  saveTicket,
+  savedName,
+  ticketFor,
+} from "./net";
+import type { Navigate } from "./home";
+import {
+  EDITIONS,
+  clock,
+  editionInfo,
+  gem,
+  gemRow,
+  keyBadge,
+  placeText,
+  toast,
+} from "./ui";
+
+const BOT_LEVELS = ["easy", "medium", "hard"];
+
+export function roomScreen(code: string, go: Navigate): { element: HTMLElement; dispose(): void } {
+  const root = h("main.room", { "data-code": code });
+  let view: RoomView | null = null;
+  const ticket = ticketFor(code);
+  if (ticket) {
+    view = new RoomView(root, code, go, true);
+  } else {
+    showJoin(root, code, go, () => {
+      view = new RoomView(root, code, go, !!ticketFor(code));
+    });
+  }
+  return {
+    element: root,
+    dispose: () => view?.dispose(),
+  };
+}
+
+function showJoin(root: HTMLElement, code: string, go: Navigate, joined: () => void): void {
+  const nameInput = h("input#join-name", {
+    type: "text",
+    value: savedName(),
+    placeholder: "Your name",
+    maxLength: 24,
+    "aria-label": "Your name",
+  });
+  const info = h("p.muted", {}, "Looking for the room…");
+  const joinButton = h("button.primary#take-seat", { type: "button" }, "Take a seat");
+  const watch = h("button#spectate", { type: "button" }, "Just watch");
+  joinButton.addEventListener("click", async () => {
+    joinButton.disabled = true;
+    const name = nameInput.value.trim() || "Player";
+    saveName(name);
+    try {
+      const r = await api.post<{ code: string; seat: number; token: string }>(
+        `/api/rooms/${code}/seats`,
+        { name },
+      );
+      saveTicket({ code: r.code, seat: r.seat, token: r.token });
+      joined();
+    } catch (e) {
+      joinButton.disabled = false;
+      toast(e instanceof ApiError ? e.message : String(e), "bad");
+    }
+  });
+  watch.addEventListener("click", () => joined());
+  root.replaceChildren(
+    h(
+      "section.panel.join-room",
+      {},
+      h("h1", {}, `Room ${code}`),
+      info,
+      h("label.field", {}, h("span", {}, "Your name"), nameInput),
+      h("div.row", {}, joinButton, watch),
+      h("p", {}, h("a", { href: "/", "data-link": "" }, "← Home")),
+    ),
+  );
+  api
+    .get<Room>(`/api/rooms/${code}`)
+    .then((room) => {
+      const ed = editionInfo(room.settings.edition);
+      const free = room.seats.filter((s) => s === null).length;
+      info.textContent =
+        room.phase === "lobby"
+          ? `${ed.title} · ${room.seats.filter(Boolean).length} seated · ${free} free`
+          : "The game is on: you can watch.";
+      if (room.phase !== "lobby" || free === 0) joinButton.disabled = true;
+      nameInput.focus();
+    })
+    .catch((e) => {
+      info.textContent = e instanceof ApiError && e.status === 404 ? "There is no room with this code." : "The room cannot be reached.";
+      joinButton.disabled = true;
+      watch.disabled = true;
+      void go;
+    });
+}
+
+interface RoundEnd {
+  round: number;
+  data: Record<string, unknown>;
+}
+
+class RoomView {
+  private conn: RoomConnection;
+  private room: Room | null = null;
+  private cat: Catalogue | null = null;
+  private board: Board | null = null;
+  private boardKey = "";
+  private finishedRounds = new Set<string>();
+  private lastRoundEnd: RoundEnd | null = null;
+  private timer: number;
+  private autoStarted = false;
+  private statusNote = "";
+  private events: RoomEvent[] = [];
+  private gameEl: HTMLElement | null = null;
+  private parts: Record<string, HTMLElement> = {};
+  private shownResultFor = -1;
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly code: string,
+    private readonly go: Navigate,
+    seated: boolean,
+  ) {
+    root.replaceChildren(h("p.loading", {}, "Connecting…"));
+    this.conn = new RoomConnection(code, seated ? ticketFor(code) : null, {
+      room: (room, ev) => this.onRoom(room, ev),
+      verdict: (v) => this.onVerdict(v),
+      error: (c, m, ref) => this.onError(c, m, ref),
+      status: (ok, note) => {
+        this.statusNote = note;
+        root.classList.toggle("offline", !ok);
+        if (note) toast(note, ok ? "" : "bad");
+      },
+    });
+    this.timer = window.setInterval(() => this.tick(), 200);
+  }
+
+  dispose(): void {
+    window.clearInterval(this.timer);
+    this.conn.close();
+    this.board?.destroy();
+  }
+
+  private get seat(): number | null {
+    return this.conn.seat;
+  }
+
+  private get isHost(): boolean {
+    return this.room !== null && this.seat !== null && this.room.host === this.seat;
+  }
+
+  private onError(code: string, message: string, ref: string | null): void {
+    if (code === "bad_token" || code === "no_room") {
+      forgetTicket(this.code);
+      this.root.replaceChildren(
+        h(
+          "section.panel",
+          {},
+          h("h1", {}, code === "no_room" ? "No such room" : "This seat is no longer yours"),
+          h("p", {}, message),
+          h("p", {}, h("a", { href: "/", "data-link": "" }, "← Home")),
+        ),
+      );
+      this.conn.close();
+      return;
+    }
+    if (ref === "submit") this.board?.setStatus(message, "bad");
+    else toast(message || code, "bad");
+  }
+
+  private onVerdict(v: Verdict): void {
+    if (!this.board) return;
+    if (v.ok) {
+      this.finishedRounds.add(this.boardKey);
+      this.board.lock(true);
+      this.board.setStatus("Ubongo! The area is covered.", "good");
+      this.celebrate();
+    } else {
+      this.board.setStatus(`Not yet: ${v.reason}`, "bad");
+    }
+  }
+
+  private celebrate(): void {
+    const burst = h("div.ubongo-burst", { "aria-hidden": "true" }, "Ubongo!");
+    this.gameEl?.appendChild(burst);
+    window.setTimeout(() => burst.remove(), 1600);
+  }
+
+  private onRoom(room: Room, ev: RoomEvent | null): void {
+    const editionChanged = this.room?.settings.edition !== room.settings.edition;
+    this.room = room;
+    if (ev) {
+      this.events.push(ev);
+      if (ev.kind === "round_ended") this.lastRoundEnd = { round: Number(ev.data.round), data: ev.data };
+      if (ev.kind === "rematch" || ev.kind === "game_started") {
+        this.lastRoundEnd = null;
+        this.finishedRounds.clear();
+      }
+    }
+    if (editionChanged || !this.cat) {
+      this.cat = null;
+      loadCatalogue(room.settings.edition)
+        .then((cat) => {
+          this.cat = cat;
+          this.render(null);
+        })
+        .catch((e) => toast(String(e), "bad"));
+    }
+    this.render(ev);
+  }
+
+  private render(ev: RoomEvent | null): void {
+    const room = this.room;
+    if (!room) return;
+    this.root.dataset.phase = room.phase;
+    if (room.phase === "lobby") {
+      this.dropGame();
+      if (room.settings.mode === "solo" && this.seat !== null) {
+        this.soloAutoStart(room);
+        this.root.replaceChildren(h("p.loading", {}, "Dealing your first task…"));
+        return;
+      }
+      this.root.replaceChildren(this.lobby(room));
+      return;
+    }
+    if (room.phase === "over") {
+      this.dropGame();
+      this.root.replaceChildren(this.gameEnd(room));
+      return;
+    }
+    if (!this.cat) {
+      this.root.replaceChildren(h("p.loading", {}, "Loading the pieces…"));
+      return;
+    }
+    this.drawGame(room, ev);
+  }
+
+  private dropGame(): void {
+    this.board?.destroy();
+    this.board = null;
+    this.boardKey = "";
+    this.gameEl = null;
+  }
+
+  private soloAutoStart(room: Room): void {
+    if (this.autoStarted) return;
+    this.autoStarted = true;
+    const seat = room.seats[this.seat ?? 0];
+    if (!seat?.ready) this.conn.send({ type: "ready", ready: true });
+    this.conn.send({ type: "start" });
+  }
+
+  // --- lobby --------------------------------------------------------------------------------
+
+  private lobby(room: Room): HTMLElement {
+    const host = this.isHost;
+    const me = this.seat !== null ? room.seats[this.seat] : null;
+    const info = editionInfo(room.settings.edition);
+    const send = (msg: Record<string, unknown>) => this.conn.send(msg);
+    const seats = h("ol.seats");
+    room.seats.forEach((s, i) => {
+      seats.appendChild(this.seatRow(room, s, i, host));
+    });
+
+    const invite = h("input#invite", { type: "text", readOnly: true, value: room.invite, "aria-label": "Invite link" });
+    const copy = h("button#copy-invite", { type: "button" }, "Copy link");
+    copy.addEventListener("click", async () => {
+      try {
+        await navigator.clipboard.writeText(room.invite);
+        toast("Invite link copied", "good");
+      } catch {
+        invite.select();
+        toast("Select the link and copy it", "");
+      }
+    });
+
+    const settings = h("div.settings");
+    const setting = (label: string, control: HTMLElement) =>
+      settings.append(h("label.field", {}, h("span", {}, label), control));
+    const select = (
+      id: string,
+      options: [string, string][],
+      value: string,
+      change: (v: string) => void,
+    ) => {
+      const s = h(`select#${id}` as "select", { disabled: !host });
+      for (const [v, l] of options) s.appendChild(h("option", { value: v }, l));
+      s.value = value;
+      s.addEventListener("change", () => change(s.value));
+      return s;
+    };
+    setting(
+      "Edition",
+      select(
+        "set-edition",
+        EDITIONS.filter((e) => e.playable).map((e) => [e.name, e.title]),
+        room.settings.edition,
+        (v) => send({ type: "settings", settings: { edition: v, side: editionInfo(v).sides[0].value } }),
+      ),
+    );
+    setting(
+      info.sideWord,
+      select(
+        "set-side",
+        info.sides.map((s) => [s.value, s.label]),
+        room.settings.side,
+        (v) => send({ type: "settings", settings: { side: v } }),
+      ),
+    );
+    const variants: [string, string][] = [["standard", "Standard rules"]];
+    if (room.settings.edition === "extreme") variants.push(["increased_difficulty", "Increased difficulty"]);
+    if (room.settings.edition === "trigo") variants.push(["expert", "Expert"]);
+    setting(
+      "Variant",
+      select("set-variant", variants, room.settings.variant, (v) =>
+        send({ type: "settings", settings: { variant: v } }),
+      ),
+    );
+    const gems = info.keyKind === "die";
+    const timeKey = gems ? "hourglass_seconds" : "countdown_seconds";
+    const timeValue = (room.settings[timeKey] as number | null) ?? null;
+    const times: [string, string][] = [["", "Rulebook default"]];
+    for (const t of gems ? [30, 45, 60, 90, 120, 180] : [10, 20, 30, 45, 60]) times.push([String(t), `${t} s`]);
+    setting(
+      gems ? "Hourglass" : "Countdown",
+      select("set-time", times, timeValue === null ? "" : String(timeValue), (v) =>
+        send({ type: "settings", settings: { [timeKey]: v === "" ? null : Number(v) } }),
+      ),
+    );
+    const roundsOptions: [string, string][] = [["", "Rulebook (" + (gems ? 9 : 8) + ")"]];
+    for (const n of [1, 2, 3, 4, 6]) roundsOptions.push([String(n), `${n}`]);
+    setting(
+      "Rounds",
+      select("set-rounds", roundsOptions, room.settings.rounds === null ? "" : String(room.settings.rounds), (v) =>
+        send({ type: "settings", settings: { rounds: v === "" ? null : Number(v) } }),
+      ),
+    );
+
+    const ready = h(
+      "button#ready",
+      { type: "button", class: me?.ready ? "on" : "" },
+      me?.ready ? "Ready ✓" : "I'm ready",
+    );
+    ready.addEventListener("click", () => send({ type: "ready", ready: !me?.ready }));
+    const people = room.seats.filter((s): s is Seat => !!s && s.kind === "person");
+    const allReady = people.every((s) => s.ready);
+    const seated = room.seats.filter(Boolean).length;
+    const start = h(
+      "button.primary#start",
+      { type: "button", disabled: !host || !allReady || seated < 2 },
+      "Start the game",
+    );
+    start.addEventListener("click", () => send({ type: "start" }));
+    const addBot = h("div.add-bot", {});
+    if (host && seated < 4) {
+      for (const level of BOT_LEVELS) {
+        addBot.appendChild(
+          h(
+            "button.small",
+            { type: "button", "data-add-bot": level, onclick: () => send({ type: "add_bot", level }) },
+            `+ ${level} bot`,
+          ),
+        );
+      }
+    }
+    const hint = !host
+      ? "The host starts the game when everyone is ready."
+      : seated < 2
+        ? "Invite someone or add a bot: a race needs 2 to 4 players."
+        : !allReady
+          ? "Waiting for everyone to be ready."
+          : "Everyone is ready.";
+
+    return h(
+      "section.panel.lobby",
+      {},
+      h("div.lobby-head", {}, h("h1", {}, `${info.title} · room ${room.code}`), h("a.small", { href: "/", "data-link": "" }, "Leave")),
+      h("div.invite", {}, invite, copy),
+      h("div.lobby-grid", {},
+        h("div", {}, h("h2", {}, "Players"), seats, addBot),
+        h("div", {}, h("h2", {}, "Settings"), settings, host ? null : h("p.muted", {}, "Only the host changes the settings.")),
+      ),
+      h("div.lobby-actions", {}, me ? ready : h("p.muted", {}, "You are watching."), start),
+      h("p.muted.hint", {}, hint),
+      this.statusNote ? h("p.bad", {}, this.statusNote) : null,
+    );
+  }
+
+  private seatRow(room: Room, s: Seat | null, i: number, host: boolean): HTMLElement {
+    if (!s) return h("li.seat.free", { "data-seat": i }, h("span.muted", {}, "free seat"));
+    const tags = [];
+    if (room.host === i) tags.push(h("span.tag", {}, "host"));
+    if (i === this.seat) tags.push(h("span.tag.you", {}, "you"));
+    if (!s.connected) tags.push(h("span.tag.bad", {}, "away"));
+    const li = h(
+      "li.seat",
+      { "data-seat": i, class: s.kind },
+      h("span.seat-name", {}, s.kind === "bot" ? "🤖 " : "", s.name),
+      ...tags,
+      s.kind === "person" ? h("span.ready-mark", { class: s.ready ? "yes" : "" }, s.ready ? "ready" : "not ready") : null,
+    );
+    if (s.kind === "bot" && host) {
+      const level = h("select.bot-level", { "aria-label": `level of ${s.name}` });
+      for (const l of BOT_LEVELS) level.appendChild(h("option", { value: l }, l));
+      level.value = s.level ?? "medium";
+      level.addEventListener("change", () => this.conn.send({ type: "bot_level", seat: i, level: level.value }));
+      li.append(
+        level,
+        h("button.small.remove-bot", { type: "button", onclick: () => this.conn.send({ type: "remove_bot", seat: i }) }, "remove"),
+      );
+    } else if (s.kind === "bot") {
+      li.append(h("span.tag", {}, s.level ?? ""));
+    }
+    return li;
+  }
+
+  // --- the game -----------------------------------------------------------------------------
+
+  private myTask(room: Room): Task | null {
+    if (this.seat === null || !room.game) return null;
+    return room.game.tasks[String(this.seat)] ?? null;
+  }
+
+  private drawGame(room: Room, ev: RoomEvent | null): void {
+    const game = room.game!;
+    const cat = this.cat!;
+    if (!this.gameEl || !this.root.contains(this.gameEl)) {
+      this.parts = {
+        top: h("header.game-top"),
+        main: h("section.game-main"),
+        side: h("aside.game-side"),
+        overlay: h("div.overlay-slot"),
+      };
+      this.gameEl = h("div.game", {}, this.parts.top, this.parts.main, this.parts.side, this.parts.overlay);
+      this.root.replaceChildren(this.gameEl);
+      this.boardKey = "";
+    }
+    const task = this.myTask(room);
+    const key = task ? JSON.stringify([game.round, task.card, task.side, task.key, task.pieces]) : "";
+    if (key !== this.boardKey) {
+      this.board?.destroy();
+      this.board = null;
+      this.boardKey = key;
+      this.parts.main.replaceChildren();
+      if (task && cat.layers === 1) {
+        this.board = new Board({
+          catalogue: cat,
+          area: task.area,
+          pieces: task.pieces,
+          onCovered: (pl) => this.submit(pl),
+          onChange: (_pl, covered) => {
+            if (!covered) this.board?.setStatus("");
+          },
+        });
+        const ubongo = h("button.primary.ubongo#ubongo", { type: "button" }, "Ubongo!");
+        ubongo.addEventListener("click", () => this.board && this.submit(this.board.placements()));
+        this.parts.main.append(this.board.element, h("div.main-actions", {}, ubongo));
+        this.board.attach();
+        this.board.setStatus(
+          "Drag the pieces onto the light area. R turns, F flips.",
+        );
+        window.setTimeout(() => this.board?.focus(), 0);
+      } else if (task) {
+        // Ubongo 3D has its own board (issue #7); this is where it goes
+        this.parts.main.append(h("div.panel", {}, "Ubongo 3D is played on the 3D board."));
+      } else {
+        this.parts.main.append(this.spectatorTables(room));
+      }
+    }
+    const mine = game.finished.find((f) => f.seat === this.seat);
+    if (this.board) {
+      const over = !["playing", "second_chance", "countdown", "playoff"].includes(game.stage);
+      this.board.lock(!!mine || over || this.finishedRounds.has(this.boardKey));
+      if (mine) this.board.setStatus(`Ubongo! You finished ${placeText(mine.place)}.`, "good");
+    }
+    this.drawTop(room);
+    this.drawSide(room);
+    this.drawOverlay(room, ev);
+    this.tick();
+  }
+
+  private submit(placements: Placement[]): void {
+    const room = this.room;
+    if (!room?.game || !this.board) return;
+    if (!this.conn.submit(room.game.round, placements)) {
+      this.board.setStatus("Not connected: trying again in a moment…", "bad");
+      return;
+    }
+    this.board.setStatus("Checking…");
+  }
+
+  private drawTop(room: Room): void {
+    const game = room.game!;
+    const ed = editionInfo(room.settings.edition);
+    const solo = game.solo;
+    const items: (HTMLElement | null)[] = [
+      h("a.back", { href: "/", "data-link": "", title: "Home", "aria-label": "Home" }, "⌂"),
+      h("div.round-info", {},
+        h("strong", {}, ed.title),
+        solo
+          ? h("span#solo-count", {}, `Solved ${solo.done}${solo.goal === "tasks" ? ` / ${solo.amount}` : ""} · skipped ${solo.skipped}`)
+          : h("span#round-no", {}, game.stage === "playoff" ? "Playoff" : `Round ${game.round} of ${game.rounds}`),
+      ),
+      solo ? null : keyBadge(room.settings.edition, game.key),
+      h("div.timer#timer", { "aria-live": "off" }),
+    ];
+    if (solo && this.seat !== null) {
+      const skip = h("button#skip", { type: "button" }, "Skip task");
+      skip.addEventListener("click", () => this.conn.send({ type: "skip", round: game.round }));
+      items.push(skip);
+    }
+    this.parts.top.replaceChildren(...items.filter((x): x is HTMLElement => !!x));
+    this.parts.timer = this.parts.top.querySelector("#timer") as HTMLElement;
+  }
+
+  private drawSide(room: Room): void {
+    const game = room.game!;
+    const blocks: HTMLElement[] = [];
+    if (game.display) {
+      const disp = h("div.display", {}, h("h3", {}, "Gem display"));
+      const row = h("div.gem-row");
+      for (const name of ["sapphire", "amber"]) row.append(h("span.gem-count", {}, gem(name), `×${game.display[name] ?? 0}`));
+      if (game.bag !== null) row.append(h("span.bag", { title: "gems in the bag" }, `👜 ${game.bag}`));
+      disp.append(row);
+      blocks.push(disp);
+    }
+    if (!game.solo) {
+      const list = h("ol.players");
+      room.seats.forEach((s, i) => {
+        if (!s) return;
+        const fin = game.finished.find((f) => f.seat === i);
+        const score = game.scores[String(i)];
+        const state = fin ? `finished ${placeText(fin.place)}` : game.stage === "between" ? "did not finish" : "working…";
+        list.append(
+          h(
+            "li.player",
+            { "data-seat": i, class: [fin ? "done" : "", i === this.seat ? "me" : ""].join(" ") },
+            h("span.player-name", {}, s.kind === "bot" ? "🤖 " : "", s.name, i === this.seat ? " (you)" : ""),
+            h("span.player-state", {}, state, s.connected ? "" : " · away"),
+            score
+              ? score.gems
+                ? h("span.player-score", {}, gemRow(score.gems), h("b", {}, ` ${score.points} pts`))
+                : h("span.player-score", {}, `🂠 ${score.cards} card${score.cards === 1 ? "" : "s"}`)
+              : null,
+          ),
+        );
+      });
+      blocks.push(h("div", {}, h("h3", {}, "Players"), list));
+    } else {
+      blocks.push(this.soloPanel(room));
+    }
+    this.parts.side.replaceChildren(...blocks);
+  }
+
+  private soloPanel(room: Room): HTMLElement {
+    const box = h("div.solo-panel", {}, h("h3", {}, "Solo"));
+    const s = room.game!.solo!;
+    box.append(
+      h("p", {}, s.goal === "time" ? `As many tasks as you can in ${s.amount} minutes.` : `Solve ${s.amount} tasks as fast as you can.`),
+      h("p.big#solo-done", {}, `${s.done}`, h("small", {}, " solved")),
+    );
+    return box;
+  }
+
+  private spectatorTables(room: Room): HTMLElement {
+    const grid = h("div.tables");
+    const cat = this.cat!;
+    for (const [seat, task] of Object.entries(room.game!.tasks)) {
+      if (!task || cat.layers > 1) continue;
+      const name = room.seats[Number(seat)]?.name ?? `seat ${seat}`;
+      grid.append(h("figure.table", {}, areaSvg(cat, task.area), h("figcaption", {}, name)));
+    }
+    return h("div", {}, h("h2", {}, "Watching"), grid);
+  }
+
+  private drawOverlay(room: Room, ev: RoomEvent | null): void {
+    const game = room.game!;
+    if (game.stage !== "between") {
+      this.parts.overlay.replaceChildren();
+      this.shownResultFor = -1;
+      return;
+    }
+    if (this.shownResultFor === game.round && !(ev && ev.kind === "round_ended")) return;
+    this.shownResultFor = game.round;
+    this.parts.overlay.replaceChildren(this.roundResult(room));
+  }
+
+  /** Round result: finish order, gems drawn one by one or cards handed over, your solution. */
+  private roundResult(room: Room): HTMLElement {
+    const game = room.game!;
+    const end = this.lastRoundEnd && this.lastRoundEnd.round === game.round ? this.lastRoundEnd.data : null;
+    const name = (seat: number | string) => room.seats[Number(seat)]?.name ?? `seat ${seat}`;
+    const order = h("ol.finish-order");
+    const finished = [...game.finished].sort((a, b) => a.place - b.place);
+    for (const f of finished) order.append(h("li", {}, h("b", {}, placeText(f.place)), " ", name(f.seat)));
+    if (!finished.length) order.append(h("li.muted", {}, "Nobody finished this time."));
+
+    const awards = h("div.awards");
+    let delay = 0;
+    const list = (end?.awards as Record<string, unknown>[] | undefined) ?? [];
+    for (const a of list) {
+      const who = a.seat ?? a.player;
+      const gems = (a.gems as string[] | undefined) ?? [];
+      const row = h("div.award", {}, h("span.award-name", {}, name(String(who))));
+      for (const g of gems) {
+        row.append(gem(g, "drop"));
+        (row.lastElementChild as HTMLElement).style.animationDelay = `${delay}ms`;
+        delay += 450;
+      }
+      const card = a.card as number | undefined;
+      const kind = a.kind as string | undefined;
+      if (kind || card !== undefined) {
+        const to = a.to !== undefined && a.to !== null ? ` → ${name(String(a.to))}` : "";
+        row.append(h("span.card-award", {}, `${kind ?? "card"} ${card ?? ""}${to}`));
+      }
+      awards.append(row);
+    }
+
+    const parts: (HTMLElement | null)[] = [
+      h("h2", {}, `Round ${game.round} is over`),
+      order,
+      list.length ? h("div", {}, h("h3", {}, "Rewards"), awards) : null,
+    ];
+    const solutions = (end?.solutions as Record<string, Placement[]> | undefined) ?? {};
+    const mine = this.seat !== null ? solutions[String(this.seat)] : undefined;
+    const task = this.myTask(room);
+    if (mine && task && this.cat && this.cat.layers === 1) {
+      parts.push(h("div.solution", {}, h("h3", {}, "A solution of your task"), areaSvg(this.cat, task.area, mine)));
+    }
+    parts.push(h("p.muted.next-round#next-round", {}, ""));
+    return h("div.overlay", { role: "dialog", "aria-label": "Round result" }, h("div.panel.round-result", {}, ...parts));
+  }
+
+  private tick(): void {
+    const room = this.room;
+    if (!room?.game) return;
+    const game = room.game;
+    const now = this.conn.now();
+    const timer = this.parts.timer;
+    if (timer) {
+      let text = "";
+      let cls = "";
+      const solo = game.solo;
+      if (solo) {
+        if (solo.ends_at) {
+          const left = (solo.ends_at - now) / 1000;
+          text = clock(left);
+          cls = left < 30 ? "urgent" : "";
+        } else if (solo.started_at) {
+          text = clock((now - solo.started_at) / 1000);
+        }
+      } else if (game.deadline) {
+        const left = (game.deadline - now) / 1000;
+        text = `${game.stage === "countdown" ? "⏱" : "⌛"} ${clock(left)}`;
+        cls = left < 10 ? "urgent" : game.stage === "countdown" ? "countdown" : "";
+      } else if (game.stage === "playing") {
+        text = editionInfo(room.settings.edition).keyKind === "die" ? "" : "no countdown yet";
+      }
+      timer.textContent = text;
+      timer.className = `timer ${cls}`;
+    }
+    const next = this.root.querySelector("#next-round");
+    if (next && game.next_round_at) {
+      next.textContent = `Next round in ${Math.max(0, Math.ceil((game.next_round_at - now) / 1000))} s`;
+    }
+  }
+
+  // --- the end ------------------------------------------------------------------------------
+
+  private gameEnd(room: Room): HTMLElement {
+    const game = room.game;
+    const over = [...this.events].reverse().find((e) => e.kind === "game_over");
+    const name = (seat: number | string) => room.seats[Number(seat)]?.name ?? `seat ${seat}`;
+    const page = h("section.panel.game-end");
+    if (room.settings.mode === "solo") {
+      page.append(this.soloEnd(room, over?.data ?? null));
+      return page;
+    }
+    const scores = game ? Object.entries(game.scores) : [];
+    scores.sort((a, b) => b[1].points - a[1].points);
+    const winners = ((over?.data.winners as number[] | undefined) ?? []).map(Number);
+    const playoff = this.events.some((e) => e.kind === "playoff");
+    const gems = room.settings.edition === "classic" || room.settings.edition === "3d";
+    const table = h(
+      "table.scores",
+      {},
+      h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, gems ? "Gems" : "Cards"), h("th", {}, "Points"))),
+      h(
+        "tbody",
+        {},
+        ...scores.map(([seat, sc]) =>
+          h(
+            "tr",
+            { class: winners.includes(Number(seat)) ? "winner" : "" },
+            h("td", {}, winners.includes(Number(seat)) ? "🏆 " : "", name(seat)),
+            h("td", {}, sc.gems ? gemRow(sc.gems) : `${sc.cards}`),
+            h("td", {}, String(sc.points)),
+          ),
+        ),
+      ),
+    );
+    const winnerText = winners.length
+      ? winners.length === 1
+        ? `${name(winners[0])} wins!`
+        : `${winners.map(name).join(" and ")} share the win!`
+      : "The game is over.";
+    page.append(
+      h("h1#winner", {}, winnerText),
+      playoff ? h("p.muted", {}, "It was a tie: a playoff round decided it.") : null as unknown as HTMLElement,
+      table,
+    );
+    const actions = h("div.row");
+    if (this.isHost) {
+      actions.append(h("button.primary#rematch", { type: "button", onclick: () => this.conn.send({ type: "rematch" }) }, "Rematch"));
+    } else if (this.seat !== null) {
+      actions.append(h("p.muted", {}, "The host can start a rematch."));
+    }
+    actions.append(h("a.button", { href: "/", "data-link": "" }, "Home"));
+    page.append(actions);
+    return page;
+  }
+
+  private soloEnd(room: Room, data: Record<string, unknown> | null): HTMLElement {
+    const s = room.settings;
+    const rec = (data?.record as Record<string, unknown> | null) ?? null;
+    const box = h("div.solo-end");
+    const done = rec ? Number(rec.solved ?? rec.score ?? rec.done ?? 0) : room.game?.solo?.done ?? 0;
+    const secs = rec ? Number(rec.seconds ?? 0) : 0;
+    box.append(
+      h("h1", {}, "Time's up!"),
+      h("p.big#solo-result", {}, s.solo_goal === "time" ? `${done} solved` : `${done} of ${s.solo_amount} in ${clock(secs)}`),
+    );
+    const again = h("button.primary#again", { type: "button" }, "Play again");
+    again.addEventListener("click", async () => {
+      try {
+        const r = await api.post<{ code: string; seat: number; token: string }>("/api/rooms", {
+          name: savedName() || "Player",
+          settings: { edition: s.edition, mode: "solo", side: s.side, solo_goal: s.solo_goal, solo_amount: s.solo_amount },
+        });
+        saveTicket({ code: r.code, seat: r.seat, token: r.token });
+        this.go(`/room/${r.code}`);
+      } catch (e) {
+        toast(String(e), "bad");
+      }
+    });
+    box.append(h("div.row", {}, again, h("a.button", { href: "/", "data-link": "" }, "Home")));
+    const boards = h("div.records");
+    box.append(boards);
+    const q = new URLSearchParams({ edition: s.edition, mode: s.solo_goal, amount: String(s.solo_amount), side: s.side });
+    api
+      .get<Record<string, unknown>[]>(`/api/leaderboard?${q}`)
+      .then((rows) => {
+        const table = h("table.leaderboard", {}, h("caption", {}, "Leaderboard"));
+        for (const r of rows.slice(0, 10)) {
+          table.append(h("tr", {}, h("td", {}, String(r.rank)), h("td", {}, String(r.name)), h("td", {}, String(r.score)), h("td", {}, clock(Number(r.seconds)))));
+        }
+        if (!rows.length) table.append(h("tr", {}, h("td.muted", {}, "No records yet.")));
+        boards.append(table);
+      })
+      .catch(() => undefined);
+    const me = savedName();
+    if (me) {
+      api
+        .get<Record<string, unknown>[]>(`/api/records?name=${encodeURIComponent(me)}`)
+        .then((rows) => {
+          const table = h("table.bests", {}, h("caption", {}, `Personal bests of ${me}`));
+          for (const r of rows) {
+            table.append(h("tr", {}, ...["edition", "mode", "amount", "side", "score"].map((k) => h("td", {}, String(r[k] ?? "")))));
+          }
+          boards.append(table);
+        })
+        .catch(() => undefined);
+    }
+    return box;
+  }
+}

@@ -1,0 +1,188 @@
+// Small shared pieces of the screens: edition facts, the die, corners, gems, times, toasts.
+
+import { h, svg } from "./dom";
+
+export interface EditionInfo {
+  name: string;
+  title: string;
+  blurb: string;
+  sides: { value: string; label: string }[];
+  sideWord: string;
+  keyKind: "die" | "corner" | "card";
+  playable: boolean; // in this client (3D has its own board, issue #7)
+  howTo: string[];
+}
+
+export const EDITIONS: EditionInfo[] = [
+  {
+    name: "classic",
+    title: "Classic",
+    blurb: "12 square tiles · boards with 3 or 4 tiles",
+    sides: [
+      { value: "A", label: "A · 3 tiles (easier)" },
+      { value: "B", label: "B · 4 tiles (harder)" },
+    ],
+    sideWord: "Board side",
+    keyKind: "die",
+    playable: true,
+    howTo: [
+      "Everyone gets a board; the die says which row of tiles to use.",
+      "Fill the light area exactly with those tiles: turn and flip them as you like, nothing may stick out.",
+      "Done? The area is checked and you call “Ubongo!”. The fastest take gems; most points after 9 rounds wins.",
+    ],
+  },
+  {
+    name: "extreme",
+    title: "Extreme",
+    blurb: "10 hexagon tiles · cards with 3 or 4 tiles",
+    sides: [
+      { value: "A", label: "A · 3 tiles (easier)" },
+      { value: "B", label: "B · 4 tiles (harder)" },
+    ],
+    sideWord: "Card side",
+    keyKind: "corner",
+    playable: true,
+    howTo: [
+      "Each round names a corner of the card; the tiles shown there are your task.",
+      "Cover the light hexagons exactly. The first to finish starts the countdown (20 s on A, 30 s on B).",
+      "Finish in time and you keep your card; otherwise it goes to the first. Most cards after 8 rounds wins.",
+    ],
+  },
+  {
+    name: "trigo",
+    title: "Trigo",
+    blurb: "7 triangle pieces · every card has two areas",
+    sides: [
+      { value: "easy", label: "Easier · 4 pieces" },
+      { value: "hard", label: "Harder · 6 pieces" },
+    ],
+    sideWord: "Card side",
+    keyKind: "card",
+    playable: true,
+    howTo: [
+      "Every card shows two areas and the numbered pieces to use: cover both areas exactly.",
+      "Pieces turn in steps of 60° and may be flipped; a triangle pointing up never lands on one pointing down.",
+      "The first to finish starts the countdown; finish in time to keep your card.",
+    ],
+  },
+  {
+    name: "3d",
+    title: "3D",
+    blurb: "8 polycubes · two layers high",
+    sides: [
+      { value: "green", label: "Green" },
+      { value: "yellow", label: "Yellow" },
+      { value: "orange", label: "Orange" },
+      { value: "red", label: "Red" },
+    ],
+    sideWord: "Level",
+    keyKind: "die",
+    playable: false,
+    howTo: ["Fill the area two layers high with polycubes (the 3D board comes separately)."],
+  },
+];
+
+export function editionInfo(name: string): EditionInfo {
+  return EDITIONS.find((e) => e.name === name) ?? EDITIONS[0];
+}
+
+const PIPS: Record<string, [number, number][]> = {
+  "1": [[2, 2]],
+  "2": [[1, 1], [3, 3]],
+  "3": [[1, 1], [2, 2], [3, 3]],
+  "4": [[1, 1], [3, 1], [1, 3], [3, 3]],
+  "5": [[1, 1], [3, 1], [2, 2], [1, 3], [3, 3]],
+  "6": [[1, 1], [3, 1], [1, 2], [3, 2], [1, 3], [3, 3]],
+};
+
+/** The die face (pips) or the corner in use, as a small picture with a text alternative. */
+export function keyBadge(edition: string, key: string | null): HTMLElement {
+  const info = editionInfo(edition);
+  const box = h("div.key-badge", { title: keyText(edition, key) });
+  if (!key) return box;
+  if (info.keyKind === "die" && PIPS[key]) {
+    const s = svg("svg", { viewBox: "0 0 4 4", class: "die", role: "img", "aria-label": `die ${key}` });
+    s.appendChild(svg("rect", { x: 0.2, y: 0.2, width: 3.6, height: 3.6, rx: 0.7, class: "die-body" }));
+    for (const [x, y] of PIPS[key]) s.appendChild(svg("circle", { cx: x, cy: y, r: 0.38, class: "pip" }));
+    box.appendChild(s);
+  } else if (info.keyKind === "corner") {
+    const s = svg("svg", { viewBox: "0 0 6 4", class: "corner", role: "img", "aria-label": key });
+    s.appendChild(svg("rect", { x: 0.2, y: 0.2, width: 5.6, height: 3.6, rx: 0.4, class: "card-body" }));
+    const [top, left] = [key.startsWith("upper"), key.endsWith("left")];
+    s.appendChild(
+      svg("circle", { cx: left ? 1.2 : 4.8, cy: top ? 1.2 : 2.8, r: 0.75, class: "corner-dot" }),
+    );
+    box.appendChild(s);
+  }
+  box.appendChild(h("span.key-text", {}, keyText(edition, key)));
+  return box;
+}
+
+export function keyText(edition: string, key: string | null): string {
+  if (!key) return "";
+  const kind = editionInfo(edition).keyKind;
+  if (kind === "die") return `Die: ${key}`;
+  if (kind === "corner") return `Corner: ${key.replace("-", " ")}`;
+  return "The card's task";
+}
+
+export const GEM_COLOURS: Record<string, string> = {
+  ruby: "#d7263d",
+  sapphire: "#1b63c6",
+  emerald: "#1f9e5a",
+  amber: "#f0a202",
+};
+export const GEM_VALUES: Record<string, number> = { ruby: 4, sapphire: 3, emerald: 2, amber: 1 };
+
+export function gem(name: string, extra = ""): HTMLElement {
+  const el = h(`span.gem.gem-${name}${extra ? "." + extra : ""}` as "span", { title: name });
+  const s = svg("svg", { viewBox: "0 0 10 10", "aria-hidden": "true" });
+  s.appendChild(svg("polygon", { points: "5,0.6 9.4,3.8 7.6,9.4 2.4,9.4 0.6,3.8", fill: GEM_COLOURS[name] ?? "#888" }));
+  s.appendChild(svg("polygon", { points: "5,0.6 7,3.8 5,9.4 3,3.8", fill: "rgba(255,255,255,0.28)" }));
+  el.appendChild(s);
+  el.appendChild(h("span.gem-letter", {}, name[0].toUpperCase()));
+  return el;
+}
+
+export function gemRow(gems: Record<string, number> | null | undefined): HTMLElement {
+  const row = h("span.gem-row");
+  if (!gems) return row;
+  for (const name of ["ruby", "sapphire", "emerald", "amber"]) {
+    const n = gems[name] ?? 0;
+    if (n > 0) row.append(h("span.gem-count", {}, gem(name), `×${n}`));
+  }
+  if (!row.childElementCount) row.append(h("span.muted", {}, "no gems yet"));
+  return row;
+}
+
+export function placeText(place: number): string {
+  const suffix = place === 1 ? "st" : place === 2 ? "nd" : place === 3 ? "rd" : "th";
+  return `${place}${suffix}`;
+}
+
+export function clock(seconds: number): string {
+  const s = Math.max(0, Math.ceil(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+let toastTimer: number | undefined;
+
+export function toast(text: string, kind: "" | "good" | "bad" = ""): void {
+  let el = document.getElementById("toast");
+  if (!el) {
+    el = h("div#toast", { role: "status", "aria-live": "polite" });
+    document.body.appendChild(el);
+  }
+  el.textContent = text;
+  el.dataset.kind = kind;
+  el.classList.add("show");
+  window.clearTimeout(toastTimer);
+  toastTimer = window.setTimeout(() => el!.classList.remove("show"), 3200);
+}
+
+export function logo(): HTMLElement {
+  const s = svg("svg", { viewBox: "0 0 5 3", class: "logo-mark", "aria-hidden": "true" });
+  s.appendChild(svg("path", { d: "M0 0h2v1h1v2H1V2H0z", fill: "#e1523a" }));
+  s.appendChild(svg("path", { d: "M2 0h3v1H4v2H3V1H2z", fill: "#2da2e2" }));
+  return h("a.logo", { href: "/", "data-link": "" }, s, h("span", {}, "Ubongo"));
+}
