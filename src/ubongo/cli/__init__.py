@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from ubongo import __version__
 
 #: subcommand modules, in the order ``ubongo --help`` lists them
-COMMANDS: tuple[str, ...] = ("deck", "serve")
+COMMANDS: tuple[str, ...] = ("solve", "demo", "deck", "serve")
 
 
 class CommandError(Exception):

@@ -1,0 +1,100 @@
+"""``ubongo solve FILE``: solve a puzzle file and show a solution, or count them.
+
+Exit status: 0 solved, 1 no solution, 2 a file that cannot be read (one line on stderr).
+
+    $ ubongo solve examples/classic.json --count
+    1
+    $ ubongo solve examples/extreme.json --json
+    {"solved": true, "pieces": [{"piece": 2, "cells": [[0, 3], [0, 4], [1, 2]], ...}, ...]}
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Mapping
+from typing import Any
+
+from ubongo.board import Placement
+from ubongo.cli import CommandError
+from ubongo.cli.picture import render, use_colour
+from ubongo.geometry import Cell
+from ubongo.puzzlefile import Puzzle, PuzzleFileError, id_to_json, load, loads
+from ubongo.solver import count, solve
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "solve",
+        help="solve a puzzle file",
+        description="Solve a puzzle file (docs/puzzle-format.md) and show one solution as a "
+        "picture, or count the solutions. Exit status 0: solved, 1: no solution, "
+        "2: the file cannot be read.",
+    )
+    parser.add_argument("file", help="the puzzle file (JSON), or - to read standard input")
+    parser.add_argument("--count", action="store_true", help="print the number of solutions")
+    parser.add_argument(
+        "--limit", type=int, metavar="N", help="with --count: stop counting at N solutions"
+    )
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument(
+        "--color",
+        "--colour",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="colour the picture (auto: on a terminal, unless NO_COLOR is set)",
+    )
+    parser.set_defaults(func=run)
+
+
+def read_puzzle(name: str) -> Puzzle:
+    """The puzzle in file ``name`` (``-``: standard input); a bad file is a CommandError."""
+    try:
+        if name == "-":
+            try:
+                return loads(sys.stdin.read())
+            except PuzzleFileError as e:
+                raise PuzzleFileError(f"<stdin>: {e}") from None
+        return load(name)
+    except PuzzleFileError as e:
+        raise CommandError(str(e)) from None
+
+
+def solution_json(puzzle: Puzzle, solution: Mapping[str, frozenset[Cell]]) -> dict[str, Any]:
+    """``{"solved": true, "pieces": [{"piece", "cells", "transform", "offset"}, ...]}``."""
+    out = []
+    for piece in puzzle.pieces:
+        cells = solution[piece.id]
+        placement = Placement.covering(piece, cells)
+        out.append(
+            {
+                "piece": id_to_json(piece.id),
+                "cells": [list(c) for c in sorted(cells)],
+                "transform": placement.transform,
+                "offset": list(placement.offset),
+            }
+        )
+    return {"solved": True, "pieces": out}
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.limit is not None and (not args.count or args.limit < 1):
+        raise CommandError("--limit goes with --count and is 1 or more")
+    puzzle = read_puzzle(args.file)
+    if args.count:
+        n = count(puzzle.area, puzzle.pieces, limit=args.limit)
+        print(json.dumps({"count": n}) if args.json else n)
+        return 0 if n else 1
+    solution = solve(puzzle.area, puzzle.pieces)
+    if args.json:
+        print(json.dumps(solution_json(puzzle, solution) if solution else {"solved": False}))
+    elif solution is None:
+        print("no solution")
+    else:
+        if puzzle.name:
+            print(puzzle.name)
+            print()
+        colour = use_colour(sys.stdout, args.color)
+        print(render(puzzle.area, puzzle.pieces, solution, colour=colour))
+    return 0 if solution else 1
