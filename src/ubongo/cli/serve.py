@@ -1,0 +1,54 @@
+"""``ubongo serve``: the game server at http://127.0.0.1:8000 (the web client, rooms, records)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from typing import Any
+
+from ubongo.cli import CommandError
+
+
+def register(subparsers: Any) -> None:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "serve",
+        help="run the game server",
+        description="Run the game server: the web client, rooms over WebSockets, stored games "
+        "and records. The database is a SQLite file in the user's data directory unless "
+        "--database-url (or $UBONGO_DATABASE_URL) names another, e.g. "
+        "postgresql+psycopg://user:pass@host/ubongo.",
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    parser.add_argument("--port", type=int, default=8000, help="port to listen on")
+    parser.add_argument("--database-url", default=None, help="SQLAlchemy database URL")
+    parser.add_argument(
+        "--public-url",
+        default=None,
+        help="the address players use, for invite links (default http://HOST:PORT)",
+    )
+    parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning"])
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if not 0 < args.port < 65536:
+        raise CommandError(f"no such port: {args.port}")
+    import uvicorn
+
+    from ubongo.server import create_app
+    from ubongo.server.rooms import ServerConfig
+
+    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    public = args.public_url or f"http://{args.host}:{args.port}"
+    app = create_app(args.database_url, ServerConfig(public_url=public.rstrip("/")))
+    print(f"Ubongo: open {public} in a browser (Ctrl-C stops the server)", flush=True)
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        ws_max_size=1 << 20,
+        ws_ping_interval=20,
+        ws_ping_timeout=20,
+    )
+    return 0

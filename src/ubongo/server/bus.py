@@ -1,0 +1,156 @@
+"""Room state and the fan-out of room events, behind one small interface.
+
+Handlers and rooms never keep rooms in a dict of their own or send events to sockets
+themselves: they go through a :class:`RoomHub`. Today there is :class:`MemoryHub`, which keeps
+everything in this process. A hub shared by several server processes (Redis: a hash per room
+for its state, a stream per room for its numbered events, pub/sub for the fan-out) implements the
+same methods; rules and handlers stay as they are.
+
+An event is numbered by the hub (``seq``, from 1 per room) and kept in a bounded log, so that a
+client that reconnects can be sent what it missed (:meth:`RoomHub.since`), or told to take a
+snapshot when the log no longer reaches back that far.
+
+>>> hub = MemoryHub(log_size=2)
+>>> got = []
+>>> sub = hub.subscribe("ROOM", got.append)
+>>> [hub.publish("ROOM", {"kind": k}).seq for k in "abc"]
+[1, 2, 3]
+>>> [e.data["kind"] for e in got]
+['a', 'b', 'c']
+>>> [e.seq for e in hub.since("ROOM", 1)]
+[2, 3]
+>>> hub.since("ROOM", 0) is None  # event 1 has left the log: take a snapshot
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar
+
+R = TypeVar("R")
+
+
+@dataclass(frozen=True)
+class Event:
+    """A room event as sent: its number, and the message (``data``) with ``seq`` inside."""
+
+    room: str
+    seq: int
+    data: dict[str, Any]
+    text: str = field(default="", compare=False)
+
+
+Listener = Callable[[Event], None]
+
+
+class Subscription:
+    """What :meth:`RoomHub.subscribe` returns; ``close()`` stops the deliveries."""
+
+    def __init__(self, close: Callable[[], None]) -> None:
+        self._close = close
+        self.closed = False
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self._close()
+
+
+class RoomHub(Protocol[R]):
+    """Where rooms live and how their events reach every connection that watches them."""
+
+    def add(self, code: str, room: R) -> None:
+        """Store a new room under its join code (``KeyError`` if the code is taken)."""
+
+    def get(self, code: str) -> R | None:
+        """The room with this code, or ``None``."""
+
+    def remove(self, code: str) -> None:
+        """Forget a room and its events; subscribers get nothing more."""
+
+    def codes(self) -> Iterator[str]:
+        """The codes of all rooms."""
+
+    def publish(self, code: str, data: dict[str, Any]) -> Event:
+        """Number ``data`` (adds ``seq``), keep it in the room's log and deliver it to every
+        subscriber of the room, in order."""
+
+    def last_seq(self, code: str) -> int:
+        """The number of the room's latest event (0 before the first)."""
+
+    def since(self, code: str, seq: int) -> list[Event] | None:
+        """The room's events after ``seq``, or ``None`` if the log no longer holds them all."""
+
+    def subscribe(self, code: str, listener: Listener) -> Subscription:
+        """Call ``listener`` with each event published to the room from now on."""
+
+
+class MemoryHub(Generic[R]):
+    """The in-process :class:`RoomHub`: a dict of rooms, a bounded deque of events per room."""
+
+    def __init__(self, log_size: int = 512) -> None:
+        self.log_size = log_size
+        self._rooms: dict[str, R] = {}
+        self._logs: dict[str, deque[Event]] = {}
+        self._seq: dict[str, int] = {}
+        self._listeners: dict[str, dict[int, Listener]] = {}
+        self._next_id = 0
+
+    def add(self, code: str, room: R) -> None:
+        if code in self._rooms:
+            raise KeyError(f"room {code} exists")
+        self._rooms[code] = room
+
+    def get(self, code: str) -> R | None:
+        return self._rooms.get(code)
+
+    def remove(self, code: str) -> None:
+        self._rooms.pop(code, None)
+        self._logs.pop(code, None)
+        self._seq.pop(code, None)
+        self._listeners.pop(code, None)
+
+    def codes(self) -> Iterator[str]:
+        return iter(list(self._rooms))
+
+    def publish(self, code: str, data: dict[str, Any]) -> Event:
+        seq = self._seq.get(code, 0) + 1
+        self._seq[code] = seq
+        message = {**data, "seq": seq}
+        # serialised once, sent to every subscriber as the same text
+        event = Event(code, seq, message, json.dumps(message, separators=(",", ":")))
+        log = self._logs.get(code)
+        if log is None:
+            log = self._logs[code] = deque(maxlen=self.log_size)
+        log.append(event)
+        for listener in list(self._listeners.get(code, {}).values()):
+            listener(event)
+        return event
+
+    def last_seq(self, code: str) -> int:
+        return self._seq.get(code, 0)
+
+    def since(self, code: str, seq: int) -> list[Event] | None:
+        log = self._logs.get(code, deque())
+        last = self._seq.get(code, 0)
+        if seq > last:
+            return None  # numbers this room never gave out: the client must resync
+        if seq == last:
+            return []
+        if not log or log[0].seq > seq + 1:
+            return None
+        return [e for e in log if e.seq > seq]
+
+    def subscribe(self, code: str, listener: Listener) -> Subscription:
+        self._next_id += 1
+        key = self._next_id
+        self._listeners.setdefault(code, {})[key] = listener
+
+        def close() -> None:
+            self._listeners.get(code, {}).pop(key, None)
+
+        return Subscription(close)

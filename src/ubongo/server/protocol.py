@@ -1,0 +1,217 @@
+"""The messages of ``docs/protocol.md`` as pydantic models, and the parsing of raw frames.
+
+Every client message is validated here before anything else sees it: a frame that is not JSON,
+too large, of an unknown ``type`` or with a bad field becomes a :class:`ProtocolError` with the
+code the protocol documents, and nothing else happens.
+
+>>> parse_client_message('{"type": "ping", "id": 1, "t": 5.0}')
+Ping(type='ping', id=1, t=5.0)
+>>> try:
+...     parse_client_message('{"type": "dance"}')
+... except ProtocolError as e:
+...     print(e.code)
+unknown_type
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+#: the largest frame a client may send (bytes of UTF-8 text)
+MAX_MESSAGE_BYTES = 16 * 1024
+
+EDITIONS = ("classic", "3d", "extreme", "trigo")
+BOT_LEVELS = ("easy", "medium", "hard")
+
+Level = Literal["easy", "medium", "hard"]
+
+
+class ProtocolError(Exception):
+    """A message that cannot be acted on; ``code`` is one of the protocol's error codes."""
+
+    def __init__(self, code: str, message: str, ref: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.ref = ref
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "error", "code": self.code, "message": self.message, "ref": self.ref}
+
+
+class Strict(BaseModel):
+    """Unknown fields are errors, so that typos are caught rather than ignored."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class SettingsPatch(Strict):
+    """Room settings, every field optional (``None`` = leave as it is / the default)."""
+
+    edition: Literal["classic", "3d", "extreme", "trigo"] | None = None
+    mode: Literal["race", "solo"] | None = None
+    variant: Literal["standard", "only-first"] | None = None
+    side: str | None = Field(default=None, max_length=16)
+    rounds: int | None = Field(default=None, ge=1, le=20)
+    hourglass_seconds: float | None = Field(default=None, ge=0.5, le=3600)
+    countdown_seconds: float | None = Field(default=None, ge=0.5, le=600)
+    solo_goal: Literal["time", "tasks"] | None = None
+    solo_amount: int | None = Field(default=None, ge=1, le=60)
+    seat_hold_seconds: float | None = Field(default=None, ge=0.2, le=600)
+    round_limit_seconds: float | None = Field(default=None, ge=1, le=3600)
+    seed: int | None = Field(default=None, ge=0, le=2**53)
+    between_seconds: float | None = Field(default=None, ge=0, le=60)
+
+
+# --- client -> server over the WebSocket ---------------------------------------------------
+
+
+class Hello(Strict):
+    type: Literal["hello"]
+    room: str = Field(min_length=1, max_length=16)
+    token: str | None = Field(default=None, min_length=8, max_length=128)
+    spectate: bool = False
+    last_seq: int | None = Field(default=None, ge=0)
+
+
+class Ping(Strict):
+    type: Literal["ping"]
+    id: int = Field(ge=0, le=2**53)
+    t: float
+
+
+class ChangeSettings(Strict):
+    type: Literal["settings"]
+    settings: SettingsPatch
+
+
+class ChooseSide(Strict):
+    type: Literal["choose_side"]
+    side: str = Field(min_length=1, max_length=16)
+
+
+class AddBot(Strict):
+    type: Literal["add_bot"]
+    level: Level = "medium"
+
+
+class RemoveBot(Strict):
+    type: Literal["remove_bot"]
+    seat: int = Field(ge=0, le=3)
+
+
+class BotLevel(Strict):
+    type: Literal["bot_level"]
+    seat: int = Field(ge=0, le=3)
+    level: Level
+
+
+class Ready(Strict):
+    type: Literal["ready"]
+    ready: bool = True
+
+
+class Start(Strict):
+    type: Literal["start"]
+
+
+class PlacementIn(Strict):
+    piece: str = Field(min_length=1, max_length=8)
+    transform: int = Field(ge=0, le=255)
+    offset: list[int] = Field(min_length=2, max_length=3)
+
+
+class Submit(Strict):
+    type: Literal["submit"]
+    turn: int = Field(ge=0, le=100000)
+    placements: list[PlacementIn] = Field(max_length=16)
+
+
+class Skip(Strict):
+    type: Literal["skip"]
+    turn: int = Field(ge=0, le=100000)
+
+
+class Rematch(Strict):
+    type: Literal["rematch"]
+
+
+class Leave(Strict):
+    type: Literal["leave"]
+
+
+ClientMessage = Annotated[
+    Hello
+    | Ping
+    | ChangeSettings
+    | ChooseSide
+    | AddBot
+    | RemoveBot
+    | BotLevel
+    | Ready
+    | Start
+    | Submit
+    | Skip
+    | Rematch
+    | Leave,
+    Field(discriminator="type"),
+]
+
+MESSAGE_TYPES = (
+    "hello",
+    "ping",
+    "settings",
+    "choose_side",
+    "add_bot",
+    "remove_bot",
+    "bot_level",
+    "ready",
+    "start",
+    "submit",
+    "skip",
+    "rematch",
+    "leave",
+)
+
+_client_adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+
+
+def _describe(error: ValidationError) -> str:
+    first = error.errors()[0]
+    where = ".".join(str(p) for p in first["loc"][1:]) or "message"
+    return f"{where}: {first['msg']}"
+
+
+def parse_client_message(raw: str | bytes) -> ClientMessage:
+    """A validated client message, or :class:`ProtocolError` saying what is wrong."""
+    size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "surrogatepass"))
+    if size > MAX_MESSAGE_BYTES:
+        raise ProtocolError("too_large", f"message of {size} bytes (at most {MAX_MESSAGE_BYTES})")
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise ProtocolError("bad_json", "not JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_json", "a message is a JSON object")
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in MESSAGE_TYPES:
+        raise ProtocolError("unknown_type", f"unknown message type {str(kind)[:32]!r}", ref=None)
+    try:
+        return _client_adapter.validate_python(data)
+    except ValidationError as e:
+        raise ProtocolError("bad_message", _describe(e), ref=kind) from None
+
+
+# --- HTTP bodies -----------------------------------------------------------------------------
+
+
+class CreateRoom(Strict):
+    name: str = Field(min_length=1, max_length=32)
+    settings: SettingsPatch = SettingsPatch()
+
+
+class TakeSeat(Strict):
+    name: str = Field(min_length=1, max_length=32)

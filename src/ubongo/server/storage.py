@@ -1,0 +1,364 @@
+"""Stored results: every finished game (so it replays) and the solo records.
+
+SQLAlchemy 2 with Alembic migrations (in ``ubongo/server/migrations``, run by
+:meth:`Storage.migrate` when the server starts). SQLite by default, in the user's data
+directory; PostgreSQL (psycopg 3) by URL, e.g. ``postgresql+psycopg://user@host/ubongo``.
+
+Every write is one transaction that is committed before the server tells anybody the game is
+over, so a server killed afterwards loses nothing.
+
+>>> import tempfile, os
+>>> url = "sqlite:///" + os.path.join(tempfile.mkdtemp(), "doc.sqlite3")
+>>> store = Storage(url)
+>>> store.migrate()
+>>> gid = store.save_game(GameRecord(room="ABCD", edition="classic", mode="solo",
+...     variant="standard", settings={}, seed=7, events=[], result={}, players=["Ada"],
+...     started_at=1.0, finished_at=2.0))
+>>> _ = store.save_solo_record(SoloRecord(game_id=gid, name="Ada", edition="classic",
+...     goal="time", amount=5, side="A", score=3, seconds=300.0, finished_at=2.0))
+>>> [(r["name"], r["score"]) for r in store.leaderboard("classic", "time", 5, "A")]
+[('Ada', 3)]
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    create_engine,
+    event,
+    func,
+    select,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class GameRow(Base):
+    """A finished game: enough to replay it (settings, seed, events) and its result."""
+
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room: Mapped[str] = mapped_column(String(16))
+    edition: Mapped[str] = mapped_column(String(16), index=True)
+    mode: Mapped[str] = mapped_column(String(8))
+    variant: Mapped[str] = mapped_column(String(32))
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    events: Mapped[list[Any]] = mapped_column(JSON)
+    result: Mapped[dict[str, Any]] = mapped_column(JSON)
+    players: Mapped[list[Any]] = mapped_column(JSON)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class SoloRecordRow(Base):
+    """One solo run's result: tasks done in the time (goal ``time``) or time for the tasks."""
+
+    __tablename__ = "solo_records"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    name: Mapped[str] = mapped_column(String(32), index=True)
+    edition: Mapped[str] = mapped_column(String(16))
+    goal: Mapped[str] = mapped_column(String(8))
+    amount: Mapped[int] = mapped_column(Integer)
+    side: Mapped[str] = mapped_column(String(16))
+    score: Mapped[int] = mapped_column(Integer)
+    seconds: Mapped[float] = mapped_column(Float)
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    room: str
+    edition: str
+    mode: str
+    variant: str
+    settings: dict[str, Any]
+    seed: int
+    events: list[Any]
+    result: dict[str, Any]
+    players: list[Any]
+    started_at: float
+    finished_at: float
+
+
+@dataclass(frozen=True)
+class SoloRecord:
+    game_id: int
+    name: str
+    edition: str
+    goal: str
+    amount: int
+    side: str
+    score: int
+    seconds: float
+    finished_at: float
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _dt(epoch_seconds: float) -> datetime:
+    return datetime.fromtimestamp(epoch_seconds, UTC)
+
+
+def _epoch(value: datetime) -> float:
+    if value.tzinfo is None:  # SQLite gives back naive datetimes: they were stored as UTC
+        value = value.replace(tzinfo=UTC)
+    return value.timestamp()
+
+
+def default_database_url() -> str:
+    """``sqlite:///<user data dir>/ubongo.sqlite3`` ($XDG_DATA_HOME/ubongo on Linux)."""
+    from platformdirs import user_data_dir
+
+    folder = Path(user_data_dir("ubongo", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'ubongo.sqlite3'}"
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; SQLite gets a journal that survives a killed process."""
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
+    if url.startswith("sqlite"):
+        path = url.split("///", 1)[-1]
+        if path and path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=FULL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+class Storage:
+    """The server's database: games, solo records, the leaderboard."""
+
+    def __init__(self, url: str | None = None) -> None:
+        self.url = url or os.environ.get("UBONGO_DATABASE_URL") or default_database_url()
+        self.engine = make_engine(self.url)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    def migrate(self) -> None:
+        """Bring the schema up to date (Alembic ``upgrade head``)."""
+        from alembic import command
+        from alembic.config import Config
+
+        config = Config()
+        config.set_main_option("script_location", "ubongo.server:migrations")
+        with self.engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def session(self) -> Session:
+        return self._sessions()
+
+    # --- writes: one transaction each ---------------------------------------------------------
+
+    def save_game(self, game: GameRecord) -> int:
+        row = GameRow(
+            room=game.room,
+            edition=game.edition,
+            mode=game.mode,
+            variant=game.variant,
+            settings=game.settings,
+            seed=game.seed,
+            events=game.events,
+            result=game.result,
+            players=game.players,
+            started_at=_dt(game.started_at),
+            finished_at=_dt(game.finished_at),
+        )
+        with self.session() as s, s.begin():
+            s.add(row)
+            s.flush()
+            return row.id
+
+    def save_solo_record(self, record: SoloRecord) -> int:
+        row = SoloRecordRow(
+            game_id=record.game_id,
+            name=record.name,
+            edition=record.edition,
+            goal=record.goal,
+            amount=record.amount,
+            side=record.side,
+            score=record.score,
+            seconds=record.seconds,
+            finished_at=_dt(record.finished_at),
+        )
+        with self.session() as s, s.begin():
+            s.add(row)
+            s.flush()
+            return row.id
+
+    def save_solo_game(self, game: GameRecord, record: SoloRecord) -> tuple[int, int]:
+        """A solo game and its record in one transaction: both are stored or neither."""
+        with self.session() as s, s.begin():
+            g = GameRow(
+                room=game.room,
+                edition=game.edition,
+                mode=game.mode,
+                variant=game.variant,
+                settings=game.settings,
+                seed=game.seed,
+                events=game.events,
+                result=game.result,
+                players=game.players,
+                started_at=_dt(game.started_at),
+                finished_at=_dt(game.finished_at),
+            )
+            s.add(g)
+            s.flush()
+            r = SoloRecordRow(
+                game_id=g.id,
+                name=record.name,
+                edition=record.edition,
+                goal=record.goal,
+                amount=record.amount,
+                side=record.side,
+                score=record.score,
+                seconds=record.seconds,
+                finished_at=_dt(record.finished_at),
+            )
+            s.add(r)
+            s.flush()
+            return g.id, r.id
+
+    # --- reads -------------------------------------------------------------------------------
+
+    @staticmethod
+    def _game_json(row: GameRow, full: bool) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": row.id,
+            "room": row.room,
+            "edition": row.edition,
+            "mode": row.mode,
+            "variant": row.variant,
+            "players": row.players,
+            "winners": row.result.get("winners", []),
+            "started_at": _epoch(row.started_at),
+            "finished_at": _epoch(row.finished_at),
+        }
+        if full:
+            data.update(settings=row.settings, seed=row.seed, events=row.events, result=row.result)
+        return data
+
+    def game(self, game_id: int) -> dict[str, Any] | None:
+        with self.session() as s:
+            row = s.get(GameRow, game_id)
+            return None if row is None else self._game_json(row, full=True)
+
+    def games(self, limit: int = 20) -> list[dict[str, Any]]:
+        with self.session() as s:
+            rows = s.scalars(select(GameRow).order_by(GameRow.id.desc()).limit(limit))
+            return [self._game_json(r, full=False) for r in rows]
+
+    @staticmethod
+    def _record_order(goal: str) -> Any:
+        # time goal: most tasks, then the earliest; tasks goal: least time, then the earliest
+        if goal == "time":
+            return (SoloRecordRow.score.desc(), SoloRecordRow.seconds, SoloRecordRow.id)
+        return (SoloRecordRow.seconds, SoloRecordRow.score.desc(), SoloRecordRow.id)
+
+    @staticmethod
+    def _record_json(row: SoloRecordRow) -> dict[str, Any]:
+        return {
+            "id": row.id,
+            "game_id": row.game_id,
+            "name": row.name,
+            "edition": row.edition,
+            "goal": row.goal,
+            "amount": row.amount,
+            "side": row.side,
+            "score": row.score,
+            "seconds": row.seconds,
+            "finished_at": _epoch(row.finished_at),
+        }
+
+    def leaderboard(
+        self, edition: str, goal: str, amount: int, side: str, limit: int = 20
+    ) -> list[dict[str, Any]]:
+        """The best runs of one kind, best first, numbered from 1 (one person may appear
+        several times, as on a paper list of records)."""
+        with self.session() as s:
+            rows = s.scalars(
+                select(SoloRecordRow)
+                .where(
+                    SoloRecordRow.edition == edition,
+                    SoloRecordRow.goal == goal,
+                    SoloRecordRow.amount == amount,
+                    SoloRecordRow.side == side,
+                )
+                .order_by(*self._record_order(goal))
+                .limit(limit)
+            )
+            return [{"rank": i, **self._record_json(r)} for i, r in enumerate(rows, 1)]
+
+    def personal_bests(self, name: str) -> list[dict[str, Any]]:
+        """For one display name, the best run of each (edition, goal, amount, side)."""
+        with self.session() as s:
+            kinds = s.execute(
+                select(
+                    SoloRecordRow.edition,
+                    SoloRecordRow.goal,
+                    SoloRecordRow.amount,
+                    SoloRecordRow.side,
+                    func.count(),
+                )
+                .where(SoloRecordRow.name == name)
+                .group_by(
+                    SoloRecordRow.edition,
+                    SoloRecordRow.goal,
+                    SoloRecordRow.amount,
+                    SoloRecordRow.side,
+                )
+                .order_by(
+                    SoloRecordRow.edition,
+                    SoloRecordRow.goal,
+                    SoloRecordRow.amount,
+                    SoloRecordRow.side,
+                )
+            ).all()
+            bests = []
+            for edition, goal, amount, side, runs in kinds:
+                best = s.scalars(
+                    select(SoloRecordRow)
+                    .where(
+                        SoloRecordRow.name == name,
+                        SoloRecordRow.edition == edition,
+                        SoloRecordRow.goal == goal,
+                        SoloRecordRow.amount == amount,
+                        SoloRecordRow.side == side,
+                    )
+                    .order_by(*self._record_order(goal))
+                    .limit(1)
+                ).one()
+                bests.append({**self._record_json(best), "runs": runs})
+            return bests

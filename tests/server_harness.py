@@ -1,0 +1,179 @@
+"""A real server in a subprocess, and a small WebSocket client that speaks docs/protocol.md.
+
+Used by tests/test_server_*.py and bench/server.py: no test double anywhere between the
+client and the rules.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from websockets.sync.client import ClientConnection, connect
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class ServerProcess:
+    """``ubongo serve`` on a free port; ``stop()`` ends it (``kill=True``: SIGKILL)."""
+
+    def __init__(self, database_url: str, port: int | None = None, log: Path | None = None):
+        self.port = port or free_port()
+        self.database_url = database_url
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.ws_url = f"ws://127.0.0.1:{self.port}/ws"
+        self.log_path = log
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout: float = 30.0) -> ServerProcess:
+        out = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                "import sys; from ubongo.cli import main; sys.exit(main())",
+                "serve",
+                "--port",
+                str(self.port),
+                "--database-url",
+                self.database_url,
+                "--log-level",
+                "warning",
+            ],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=env,
+            cwd=ROOT,
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                code = self.proc.returncode
+                raise RuntimeError(f"server exited with {code}; log {self.log_path}")
+            try:
+                self.get("/api/health")
+                return self
+            except (OSError, urllib.error.URLError):
+                time.sleep(0.1)
+        self.stop()
+        raise RuntimeError("server did not answer /api/health in time")
+
+    def stop(self, kill: bool = False) -> None:
+        if self.proc is None:
+            return
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL if kill else signal.SIGTERM)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.proc = None
+
+    def get(self, path: str) -> Any:
+        with urllib.request.urlopen(self.url + path, timeout=10) as r:
+            return json.loads(r.read())
+
+    def post(self, path: str, body: Any) -> tuple[int, Any]:
+        req = urllib.request.Request(
+            self.url + path,
+            data=json.dumps(body).encode(),
+            headers={"Content-Type": "application/json"},
+            method="POST",
+        )
+        try:
+            with urllib.request.urlopen(req, timeout=10) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read())
+
+    def create_room(self, name: str, **settings: Any) -> dict[str, Any]:
+        status, body = self.post("/api/rooms", {"name": name, "settings": settings})
+        assert status == 201, body
+        return dict(body)
+
+    def take_seat(self, code: str, name: str) -> dict[str, Any]:
+        status, body = self.post(f"/api/rooms/{code}/seats", {"name": name})
+        assert status == 201, body
+        return dict(body)
+
+
+class Client:
+    """One WebSocket; keeps the latest room snapshot and the last event number."""
+
+    def __init__(self, server: ServerProcess) -> None:
+        self.server = server
+        self.ws: ClientConnection = connect(server.ws_url, open_timeout=10, max_size=None)
+        self.room: dict[str, Any] | None = None
+        self.seq = 0
+        self.seat: int | None = None
+        self.events: list[dict[str, Any]] = []
+        self.inbox: list[dict[str, Any]] = []
+
+    def send(self, message: dict[str, Any] | str) -> None:
+        self.ws.send(message if isinstance(message, str) else json.dumps(message))
+
+    def recv(self, timeout: float = 10.0) -> dict[str, Any]:
+        msg: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
+        if msg["type"] == "event":
+            assert msg["seq"] == self.seq + 1, (msg["seq"], self.seq)
+            self.seq = msg["seq"]
+            self.room = msg["room"]
+            self.events.append(msg)
+        elif msg["type"] == "welcome":
+            self.seq = msg["seq"]
+            self.room = msg["room"]
+            self.seat = msg["seat"]
+        return msg
+
+    def wait(self, pred: Callable[[dict[str, Any]], bool], timeout: float = 20.0) -> dict[str, Any]:
+        """Read messages until one satisfies ``pred``; earlier ones are kept in ``inbox``."""
+        for i, m in enumerate(self.inbox):
+            if pred(m):
+                del self.inbox[i]
+                return m
+        end = time.monotonic() + timeout
+        while True:
+            left = end - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("no matching message")
+            m = self.recv(left)
+            if pred(m):
+                return m
+            if m["type"] != "event":
+                self.inbox.append(m)
+
+    def reply(self, message: dict[str, Any], kind: str, timeout: float = 10.0) -> dict[str, Any]:
+        """Send, then wait for the answer of type ``kind`` (``error``, ``verdict``, ...)."""
+        self.send(message)
+        return self.wait(lambda m: m["type"] in (kind, "error"), timeout)
+
+    def hello(self, code: str, token: str | None = None, **extra: Any) -> dict[str, Any]:
+        msg: dict[str, Any] = {"type": "hello", "room": code, **extra}
+        if token is not None:
+            msg["token"] = token
+        return self.reply(msg, "welcome")
+
+    def event(self, kind: str, timeout: float = 20.0) -> dict[str, Any]:
+        return self.wait(lambda m: m["type"] == "event" and m["kind"] == kind, timeout)
+
+    def close(self) -> None:
+        self.ws.close()
