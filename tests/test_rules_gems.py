@@ -187,18 +187,20 @@ def test_3d_too_few_boards_of_a_level() -> None:
 def test_display_empties_after_nine_rounds_and_gems_are_conserved() -> None:
     """ "The game ends after nine rounds - that is, when no more gems are left on the game round
     track", whatever happens in the rounds; and no gem is created or lost."""
+    checked = []
+
+    def check(g: Game, action: object, error: object) -> None:
+        assert g.gem_total() == GEM_SUPPLY
+        assert g.display["sapphire"] == g.display["amber"] == 9 - g.rounds_played
+        checked.append(action)
+
     for seed in range(6):
         game = classic(seed=seed)
-        seen = []
-
-        def check(g: Game, action: object, error: object) -> None:
-            assert g.gem_total() == GEM_SUPPLY
-            seen.append(g.rounds_played)
-
         final = play_game(game, seed, check)
         assert final.rounds_played == 9
         assert final.display == {"sapphire": 0, "amber": 0}
         assert final.gem_total() == GEM_SUPPLY
+    assert len(checked) > 6 * 9
 
 
 def test_score_example() -> None:

@@ -55,7 +55,7 @@ class Plan:
 
     player: str
     at: float
-    what: str  # "solve", "wrong-then-solve", "give-up", "skip"
+    what: str  # "solve", "wrong" (one piece left out), "wrong-then-solve", "give-up", "skip"
 
 
 def speed(seed: object, player: str) -> float:
@@ -124,8 +124,13 @@ def _play_round(game: Game, seed: object, act: Callable[[Game, Action], Game]) -
             game = _do(game, p, game.now, act)
         return game
     started = r.started_at
-    plans = sorted((plan(game, e, seed, tag) for e in r.entries), key=lambda p: (p.at, p.player))
-    for p in plans:
+    steps = []
+    for p in (plan(game, e, seed, tag) for e in r.entries):
+        if p.what == "wrong-then-solve":
+            steps.append(Plan(p.player, 0.6 * p.at, "wrong"))
+            p = Plan(p.player, p.at, "solve")
+        steps.append(p)
+    for p in sorted(steps, key=lambda p: (p.at, p.player)):
         if game.phase != "playing":
             break
         game = _do(game, p, started, act)
@@ -152,6 +157,8 @@ def _do(game: Game, p: Plan, base: float, act: Callable[[Game, Action], Game]) -
     if p.what == "skip":
         return act(game, SkipTask(p.player, at))
     placements = solution(game, entry)
+    if p.what == "wrong":
+        return act(game, Submit(p.player, placements[:-1], at))
     if p.what == "wrong-then-solve":
         game = act(game, Submit(p.player, placements[:-1], base + 0.6 * p.at))
     return act(game, Submit(p.player, placements, at))
