@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from ubongo import __version__
 
 #: subcommand modules, in the order ``ubongo --help`` lists them
-COMMANDS: tuple[str, ...] = ("solve", "demo", "deck", "serve")
+COMMANDS: tuple[str, ...] = ("solve", "demo", "deck", "serve", "simulate")
 
 
 class CommandError(Exception):

@@ -1,0 +1,208 @@
+"""``ubongo simulate``: play a whole game with simulated players and print what happens.
+
+::
+
+    ubongo simulate --edition classic --players 3 --seed 7
+    ubongo simulate --edition 3d --players 2 --level red --level green
+    ubongo simulate --edition extreme --players 4 --side B --variant only-first
+    ubongo simulate --edition trigo --solo --solo-goal tasks --solo-target 10
+
+The players solve each task with the solver and take a time drawn from the seed and the
+task's difficulty; sometimes they say "Ubongo!" with a wrong arrangement, sometimes they give
+up.  Times are game seconds from the first round's start.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any, TextIO
+
+from ubongo.cli import CommandError
+from ubongo.pieces import EDITION_NAMES
+from ubongo.puzzles.deck import Deck, DeckError
+from ubongo.rules import (
+    Action,
+    Event,
+    Game,
+    RuleError,
+    Settings,
+    Submit,
+    WrongArrangement,
+    card,
+    new_game,
+    solo_record,
+)
+from ubongo.rules.bots import play_game
+
+NAMES = ("Ann", "Ben", "Cleo", "Dev")
+ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = subparsers.add_parser(
+        "simulate",
+        help="play a whole game with simulated players",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--edition", required=True, choices=EDITION_NAMES)
+    p.add_argument("--players", type=int, default=None, help="1-4 (default 4, solo 1)")
+    p.add_argument("--seed", default="1", help="the game's seed (default 1)")
+    p.add_argument("--side", help="A or B (classic, extreme), easy or hard (trigo)")
+    p.add_argument(
+        "--level", action="append", default=[], help="3d level; once for all, or once per player"
+    )
+    p.add_argument("--variant", choices=("standard", "only-first"), default="standard")
+    p.add_argument("--hourglass", type=float, help="seconds per turn of the hourglass")
+    p.add_argument("--countdown", type=float, help="seconds of countdown after the first finisher")
+    p.add_argument("--rounds", type=int)
+    p.add_argument("--solo", action="store_true", help="the solo variant (one player)")
+    p.add_argument("--solo-goal", choices=("time", "tasks"), default="time")
+    p.add_argument("--solo-target", type=int, help="minutes (time goal) or tasks (tasks goal)")
+    p.add_argument("--deck", help="a deck file instead of the edition's standard deck")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    players = args.players if args.players is not None else (1 if args.solo else 4)
+    if not 1 <= players <= 4:
+        raise CommandError(f"--players must be 1-4, not {players}")
+    settings = Settings(
+        args.edition,
+        NAMES[:players],
+        mode="solo" if args.solo else "race",
+        side=args.side,
+        levels=tuple(args.level),
+        rounds=args.rounds,
+        hourglass=args.hourglass,
+        countdown=args.countdown,
+        variant=args.variant,
+        solo_goal=args.solo_goal,
+        solo_target=args.solo_target,
+    )
+    deck = None
+    if args.deck:
+        try:
+            deck = Deck.load(args.deck)
+        except DeckError as e:
+            raise CommandError(str(e)) from None
+    try:
+        game = new_game(settings, args.seed, deck)
+    except RuleError as e:
+        raise CommandError(str(e)) from None
+    except FileNotFoundError:
+        raise CommandError(f"no standard {args.edition} deck is installed; pass --deck") from None
+    try:
+        simulate(game, args.seed, sys.stdout)
+    except BrokenPipeError:  # the reader (e.g. head) has seen enough
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silences the flush at exit
+    return 0
+
+
+def simulate(game: Game, seed: object, out: TextIO) -> Game:
+    """Play ``game`` with bots, writing the round-by-round log to ``out``; return the end."""
+    s = game.settings
+    what = f"solo ({s.solo_goal} goal, target {s.solo_target})" if s.solo else "race"
+    sides = ", ".join(f"{p.id} {p.side}" for p in game.players)
+    print(f"Ubongo {s.edition} {what}, seed {seed}: {sides}", file=out)
+    printed = 0
+
+    def observe(g: Game, action: Action | None, error: RuleError | None) -> None:
+        nonlocal printed
+        if error is not None and isinstance(action, Submit):
+            reason = error.verdict.reason if isinstance(error, WrongArrangement) else str(error)
+            print(f"  {_t(action.now)} {action.player}: Ubongo? no - {reason}", file=out)
+            return
+        for event in g.events[printed:]:
+            for line in describe(g, event):
+                print(line, file=out)
+        printed = len(g.events)
+
+    final = play_game(game, seed, observe)
+    return final
+
+
+def _t(seconds: float) -> str:
+    return f"[{seconds:7.1f}s]"
+
+
+def _gems(gems: list[str] | dict[str, int]) -> str:
+    if isinstance(gems, dict):
+        return ", ".join(f"{n} {g}" for g, n in gems.items() if n) or "no gems"
+    return " + ".join(gems)
+
+
+def describe(game: Game, event: Event) -> list[str]:
+    """Readable lines for one event."""
+    d: dict[str, Any] = event.data
+    at = _t(event.at)
+    k = event.kind
+    if k == "round_started":
+        title = {
+            "round": f"Round {d['round']}",
+            "playoff": "Playoff",
+            "tie-round": "Tie round",
+            "solo": "Solo",
+        }[d["kind"]]
+        how = []
+        if d["die"] is not None:
+            how.append(f"{d['roller']} rolls {d['die']}")
+        if d["deadline"] is not None:
+            how.append(f"clock runs until {d['deadline']:.0f}s")
+        lines = [f"{title} {at}" + (": " + ", ".join(how) if how else "")]
+        for player, t in d["tasks"].items():
+            side = card(game, t["card"]).side(t["side"])
+            task = side.task(t["key"])
+            lines.append(
+                f"  {player}: card {t['card']} {t['side']} {t['key']}, pieces "
+                f"{' '.join(task.pieces)} ({side.area.size} cells, ~{task.difficulty:.0f}s)"
+            )
+        return lines
+    if k == "task_drawn":
+        return [f"  {at} {d['player']} draws card {d['card']} task {d['key']}"]
+    if k == "second_chance":
+        until = f"{d['deadline']:.0f}s"
+        return [f"  {at} the hourglass ran out, nobody finished: second chance until {until}"]
+    if k == "finished":
+        if game.settings.solo:
+            return [f"  {at} {d['player']}: Ubongo!"]
+        place = ORDINAL.get(d["place"], f"{d['place']}th")
+        return [f"  {at} {d['player']}: Ubongo! ({place})"]
+    if k == "countdown":
+        return [f"  {at} {d['player']} counts down until {d['deadline']:.0f}s"]
+    if k == "gave_up":
+        return [f"  {at} {d['player']} gives up"]
+    if k == "task_skipped":
+        return [f"  {at} {d['player']} puts card {d['card']} aside"]
+    if k == "gems":
+        parts = [f"{p} {_gems(g)}" for p, g in d["rewards"].items()] or ["nobody"]
+        back = f"; to the bag: {_gems(d['to_bag'])}" if d["to_bag"] else ""
+        disp = f"display {d['display']['sapphire']} sapphires, {d['display']['amber']} ambers"
+        return [f"  gems: {'; '.join(parts)}{back}; {disp}"]
+    if k == "cards":
+        parts = [f"{p} keeps {c}" for p, c in d["kept"].items()]
+        parts += [f"{p} hands {c} to {d['first']}" for p, c in d["handed"].items()]
+        parts += [f"{p}'s {c} out of play" for p, c in d["discarded"].items()]
+        return [f"  cards: {'; '.join(parts)}"]
+    if k == "tie":
+        then = d.get("next") or d.get("resolved")
+        return [f"Tie at {max(d['scores'].values())} between {', '.join(d['players'])}: {then}"]
+    if k in ("playoff_ended", "tie-round_ended"):
+        return [f"  {at} {d['winner'] or 'nobody'} wins the {k.split('_')[0]}"]
+    if k == "game_over":
+        lines = ["Final scores:"]
+        for p in game.players:
+            extra = _gems(p.gems) if game.settings.gems else f"{len(p.cards)} cards"
+            lines.append(f"  {p.id:5} {d['scores'][p.id]:3}  ({extra})")
+        label = "Winner: " if len(d["winners"]) == 1 else "Winners (shared): "
+        lines.append(label + ", ".join(d["winners"]))
+        return lines
+    if k == "solo_over":
+        r = solo_record(game)
+        return [
+            f"Solo over {at} ({d['why']}): {r['solved']} solved, {r['skipped']} put aside, "
+            f"{r['seconds']:.1f}s" + ("" if r["complete"] else " (goal not reached)")
+        ]
+    return [f"  {at} {k} {d}"]
