@@ -125,6 +125,10 @@ def render(
         lines = _levels(area, owner, ink, colour)
     else:
         lines = _plane(area.lattice, area.cells, owner, ink, colour)
+        while lines and not lines[-1]:  # the gaps between cells can leave empty edge rows
+            lines.pop()
+        while lines and not lines[0]:
+            lines.pop(0)
     if legend:
         lines += ["", *_legend(pieces, ink, colour)]
     return "\n".join(lines)
