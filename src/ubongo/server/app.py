@@ -172,12 +172,12 @@ class Server:
                 Placement(pl.piece, pl.transform, tuple(pl.offset)) for pl in msg.placements
             ]
             try:
-                verdict = rooms.submit(room, seat, msg.turn, placements, now)
+                verdict = rooms.submit(room, seat, msg.round, placements, now)
             except rules.RuleError as e:
                 conn.send_json(
                     {
                         "type": "verdict",
-                        "turn": msg.turn,
+                        "round": msg.round,
                         "ok": False,
                         "code": e.code,
                         "reason": str(e),
@@ -190,7 +190,7 @@ class Server:
             conn.send_json(
                 {
                     "type": "verdict",
-                    "turn": msg.turn,
+                    "round": msg.round,
                     "ok": verdict.ok,
                     "code": verdict.code,
                     "reason": verdict.reason,
@@ -212,7 +212,7 @@ class Server:
         elif isinstance(msg, p.Start):
             rooms.start(room, seat)
         elif isinstance(msg, p.Skip):
-            rooms.skip(room, seat, msg.turn, now)
+            rooms.skip(room, seat, msg.round, now)
         elif isinstance(msg, p.Rematch):
             rooms.rematch(room, seat)
         elif isinstance(msg, p.Leave):

@@ -126,13 +126,13 @@ class PlacementIn(Strict):
 
 class Submit(Strict):
     type: Literal["submit"]
-    turn: int = Field(ge=0, le=100000)
+    round: int = Field(ge=0, le=1000)
     placements: list[PlacementIn] = Field(max_length=16)
 
 
 class Skip(Strict):
     type: Literal["skip"]
-    turn: int = Field(ge=0, le=100000)
+    round: int = Field(ge=0, le=1000)
 
 
 class Rematch(Strict):

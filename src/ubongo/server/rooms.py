@@ -36,7 +36,7 @@ from ubongo.rules.settings import (
     SIDES,
 )
 
-from . import bots
+from . import bots, table
 from .bus import RoomHub
 from .clock import Clock
 from .protocol import ProtocolError, SettingsPatch
@@ -174,7 +174,8 @@ class Room:
     timer: asyncio.TimerHandle | None = field(default=None, repr=False)
     bot_timers: dict[int, asyncio.TimerHandle] = field(default_factory=dict, repr=False)
     idle_since: float | None = None
-    _view_cache: tuple[int, dict[str, Any]] | None = field(default=None, repr=False)
+    round_no: int = 0
+    _view_cache: tuple[Any, dict[str, Any]] | None = field(default=None, repr=False)
 
     def occupied(self) -> list[Seat]:
         return [s for s in self.seats if s is not None]
@@ -188,26 +189,6 @@ class Room:
     @property
     def capacity(self) -> int:
         return 1 if self.settings.solo else SEATS
-
-
-def _ms_view(view: dict[str, Any], clock: Clock) -> dict[str, Any]:
-    """The rules' view with its times (seconds on the server clock) in protocol milliseconds."""
-    for key in ("now", "deadline"):
-        view[key] = clock.ms(view.get(key))
-    r = view.get("round")
-    if r is not None:
-        r["started_at"] = clock.ms(r.get("started_at"))
-        r["ended_at"] = clock.ms(r.get("ended_at"))
-        for e in r.get("entries", []):
-            e["finished_at"] = clock.ms(e.get("finished_at"))
-    return view
-
-
-def _ms_data(data: dict[str, Any], clock: Clock) -> dict[str, Any]:
-    out = dict(data)
-    if isinstance(out.get("deadline"), int | float):
-        out["deadline"] = clock.ms(out["deadline"])
-    return out
 
 
 def load_deck(edition: str) -> Deck:
@@ -265,20 +246,17 @@ class Rooms:
 
     def snapshot(self, room: Room) -> dict[str, Any]:
         default_side = room.settings.side_or_default
-        game_json: dict[str, Any] | None = None
+        game_view: dict[str, Any] | None = None
         if room.game is not None:
+            key = (id(room.game), room.round_no, room.next_round_at, id(room.solutions))
             cache = room._view_cache
-            if cache is None or cache[0] != id(room.game):
-                game_json = _ms_view(rules.view(room.game, None), self.clock)
-                room._view_cache = (id(room.game), game_json)
+            if cache is None or cache[0] != key:
+                game_view = table.game_json(
+                    room.game, room.round_no, room.next_round_at, room.solutions
+                )
+                room._view_cache = (key, game_view)
             else:
-                game_json = cache[1]
-            game_json = {
-                **game_json,
-                "turn": room.turn,
-                "next_round_at": self.clock.ms(room.next_round_at),
-                "solutions": room.solutions,
-            }
+                game_view = cache[1]
         return {
             "code": room.code,
             "invite": room.invite,
@@ -290,7 +268,7 @@ class Rooms:
                 for s in room.seats[: room.capacity]
             ],
             "spectators": room.spectators,
-            "game": game_json,
+            "game": game_view,
             "game_id": room.game_id,
             "record": room.record,
         }
@@ -581,6 +559,7 @@ class Rooms:
         room.seed = seed
         room.started_at = now
         room.turn = 0
+        room.round_no = 0
         room.solutions = {}
         room.game_id = None
         room.record = None
@@ -590,15 +569,20 @@ class Rooms:
         self._act(room, rules.StartRound(now))
 
     def submit(
-        self, room: Room, seat: Seat | None, turn: int, placements: list[Placement], now: float
+        self,
+        room: Room,
+        seat: Seat | None,
+        round_no: int,
+        placements: list[Placement],
+        now: float,
     ) -> Verdict | None:
         """An "Ubongo!" received at ``now``. Returns the verdict for the sender; raises
         :class:`ProtocolError` for a message that cannot be a submission now."""
         if seat is None:
             raise ProtocolError("spectator", "spectators cannot act")
         self._need_phase(room, "playing")
-        if turn != room.turn:
-            raise ProtocolError("stale_round", f"this is turn {room.turn}, not {turn}")
+        if round_no != room.round_no:
+            raise ProtocolError("stale_round", f"this is round {room.round_no}, not {round_no}")
         action = rules.Submit(seat.player, tuple(placements), now)
         try:
             self._act(room, action)
@@ -606,12 +590,12 @@ class Rooms:
             return e.verdict
         return None
 
-    def skip(self, room: Room, seat: Seat | None, turn: int, now: float) -> None:
+    def skip(self, room: Room, seat: Seat | None, round_no: int, now: float) -> None:
         if seat is None:
             raise ProtocolError("spectator", "spectators cannot act")
         self._need_phase(room, "playing")
-        if turn != room.turn:
-            raise ProtocolError("stale_round", f"this is turn {room.turn}, not {turn}")
+        if round_no != room.round_no:
+            raise ProtocolError("stale_round", f"this is round {room.round_no}, not {round_no}")
         self._act(room, rules.SkipTask(seat.player, now))
 
     def rematch(self, room: Room, seat: Seat | None) -> None:
@@ -626,6 +610,7 @@ class Rooms:
         room.game = None
         room._view_cache = None
         room.turn = 0
+        room.round_no = 0
         room.next_round_at = None
         room.solutions = {}
         for s in room.occupied():
@@ -648,20 +633,27 @@ class Rooms:
         new = rules.apply(game, action)
         if new is game:
             return
-        was_round = game.round
         was_phase = game.phase
         room.game = new
         new_turn = False
+        awards: dict[str, Any] = {}
         for ev in new.events[len(game.events) :]:
             if ev.kind in ("round_started", "task_drawn"):
                 room.turn += 1
                 new_turn = True
                 if ev.kind == "round_started":
+                    room.round_no += 1
                     room.solutions = {}
                     room.next_round_at = None
-            self.publish(room, ev.kind, _ms_data(ev.data, self.clock), at=ev.at)
-        if was_phase == "playing" and new.phase != "playing" and new.round is not None:
-            self._round_ended(room, new, was_round)
+            got = table.awards(ev)
+            if got is not None:
+                awards = got
+            out = table.event(ev, room.round_no)
+            if out is not None:
+                self.publish(room, out[0], out[1], at=ev.at)
+        ended = was_phase == "playing" and new.phase != "playing" and new.round is not None
+        if ended and new.round is not None and new.round.kind != "solo":
+            self._round_ended(room, new, awards)
         if new.phase == "over":
             self._game_over(room)
             return
@@ -669,18 +661,17 @@ class Rooms:
             self._schedule_bots(room)
         self._schedule_clock(room)
 
-    def _round_ended(self, room: Room, game: rules.Game, was: rules.Round | None) -> None:
+    def _round_ended(self, room: Room, game: rules.Game, awards: dict[str, Any]) -> None:
         r = game.round
         assert r is not None
         for handle in room.bot_timers.values():
             handle.cancel()
         room.bot_timers.clear()
         solutions: dict[str, list[dict[str, Any]]] = {}
-        if r.kind != "solo":
-            for e in r.entries:
-                if e.finished_at is None:
-                    placements = bots.arrangement(game.deck, e.card, e.side, e.key)
-                    solutions[e.player] = [placement_to_json(p) for p in placements]
+        for e in r.entries:
+            if e.finished_at is None:
+                placements = bots.arrangement(game.deck, e.card, e.side, e.key)
+                solutions[e.player] = [placement_to_json(p) for p in placements]
         room.solutions = solutions
         if game.phase == "waiting":
             room.next_round_at = (r.ended_at or self.clock.now()) + room.settings.between_seconds
@@ -688,9 +679,10 @@ class Rooms:
             room,
             "round_ended",
             {
+                "round": room.round_no,
                 "kind": r.kind,
-                "round": r.number,
-                "finish_order": list(r.finish_order),
+                "finish_order": [int(p) for p in r.finish_order],
+                "awards": awards,
                 "solutions": solutions,
                 "next_round_at": self.clock.ms(room.next_round_at),
             },
@@ -791,7 +783,7 @@ class Rooms:
             return
         placements = bots.arrangement(game.deck, entry.card, entry.side, entry.key)
         try:
-            self.submit(room, seat, turn, placements, self.clock.now())
+            self.submit(room, seat, room.round_no, placements, self.clock.now())
         except (rules.RuleError, ProtocolError) as e:
             log.info("room %s: bot %s was refused: %s", room.code, seat.index, e)
 
@@ -856,8 +848,13 @@ class Rooms:
         room.record = record
         self.publish(
             room,
-            "stored",
-            {"game_id": room.game_id, "winners": result["winners"], "record": record},
+            "game_over",
+            {
+                "game_id": room.game_id,
+                "winners": result["winners"],
+                "scores": {str(k): v for k, v in result["scores"].items()},
+                "record": record,
+            },
         )
 
 
