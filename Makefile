@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml scripts/system-packages.txt
 setup: $(STAMP)
 
 run: setup
-	$(BIN)/ubongo demo
+	$(BIN)/ubongo serve
 
 lint: setup
 	$(BIN)/ruff check src tests bench
