@@ -289,3 +289,19 @@ def test_3d_playoff_uses_unused_boards_of_own_level() -> None:
     assert game.round is not None and game.round.kind == "playoff"
     for e, level in zip(game.round.entries, ("red", "green"), strict=True):
         assert e.card not in used and e.side == level
+
+
+def test_playoff_after_the_stack_ran_out_reshuffles_the_discard_pile() -> None:
+    """Choice (docs/rules.md): with 4 players the 36 boards are used up after 9 rounds; the
+    playoff's boards come from the discard pile shuffled into a new stack."""
+    game = new_game(Settings("classic", PLAYERS), 8, fixture_deck("classic", cards=36))
+    for i in range(9):
+        game = apply(game, StartRound(100.0 * i))
+        for p in PLAYERS:
+            game = apply(game, GiveUp(p, 100.0 * i + 1))
+    assert game.stack == [] and len(game.discard) == 36
+    assert game.next_kind == "playoff" and game.tied == list(PLAYERS)
+    assert game.display == {"sapphire": 0, "amber": 0} and game.bag["sapphire"] == 19
+    game = apply(game, StartRound(1000.0))
+    assert game.reshuffles == 1 and game.round is not None
+    assert len(game.stack) == 32 and len({e.card for e in game.round.entries}) == 4
