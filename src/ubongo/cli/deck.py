@@ -34,6 +34,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     deck = subparsers.add_parser(
         "deck", help="generate, show and print decks of boards and cards", description=__doc__
     )
+    # the dispatcher makes plain parsers; ours print usage mistakes as one line
+    deck.__class__ = _OneLineParser
     deck.set_defaults(func=_no_action)
     actions = deck.add_subparsers(dest="action", metavar="ACTION", parser_class=_OneLineParser)
 
