@@ -721,7 +721,7 @@ export function pieceShapeNodes(lattice: LatticeName, entry: PieceEntry, cells: 
 }
 
 /** A picture of one piece (the how-to, the tray of a finished round). */
-export function pieceSvg(cat: Catalogue, id: string, transform?: number): SVGSVGElement {
+export function pieceSvg(cat: Catalogue, id: string, transform?: number, unitRem = 1.1): SVGSVGElement {
   const entry = pieceOf(cat, id);
   const cells = entry.shapes[String(transform ?? entry.transforms[0])];
   const b = cellsBounds(cat.lattice, cells);
@@ -732,7 +732,9 @@ export function pieceSvg(cat: Catalogue, id: string, transform?: number): SVGSVG
     role: "img",
     "aria-label": `piece ${entry.id}, ${entry.colour_name} ${entry.name}`,
   }) as SVGSVGElement;
-  el.style.setProperty("--w", String(b.maxX - b.minX + 2 * pad));
+  // one size per unit edge, so that pictures of different pieces share a scale
+  el.style.width = `${(b.maxX - b.minX + 2 * pad) * unitRem}rem`;
+  el.style.height = `${(b.maxY - b.minY + 2 * pad) * unitRem}rem`;
   const g = svg("g", { class: "piece" });
   g.append(...pieceShapeNodes(cat.lattice, entry, cells));
   el.appendChild(g);

@@ -29,10 +29,12 @@ export function h<S extends string>(
   props: Record<string, unknown> = {},
   ...children: (Child | Child[])[]
 ): ElementOf<S> {
-  const [tagAndId, ...classes] = spec.split(".");
-  const [tag, id] = tagAndId.split("#");
+  // "tag", then any number of ".class" and one "#id", in any order
+  const tag = /^[a-z0-9]+/i.exec(spec)?.[0] ?? "div";
   const el = document.createElement(tag) as ElementOf<S>;
-  if (id) el.id = id;
+  const id = /#([\w-]+)/.exec(spec);
+  if (id) el.id = id[1];
+  const classes = [...spec.matchAll(/\.([\w-]+)/g)].map((m) => m[1]);
   if (classes.length) el.className = classes.join(" ");
   for (const [k, v] of Object.entries(props)) {
     if (v === null || v === undefined || v === false) continue;

@@ -82,7 +82,7 @@ export function homeScreen(go: Navigate): HTMLElement {
     const pic = h("span.edition-pic");
     loadCatalogue(info.name)
       .then((cat) => {
-        for (const p of cat.pieces.slice(0, 3)) pic.appendChild(pieceSvg(cat, p.id));
+        for (const p of cat.pieces.slice(0, 3)) pic.appendChild(pieceSvg(cat, p.id, undefined, 0.75));
       })
       .catch(() => undefined);
     editionButtons.appendChild(

@@ -47,6 +47,8 @@ export interface SoloState {
 }
 
 export interface GameView {
+  /** the number to send with submit and skip (the server's turn counter) */
+  turn: number;
   round: number;
   rounds: number;
   stage: string;
@@ -60,7 +62,8 @@ export interface GameView {
   bag: number | null;
   solo: SoloState | null;
   next_round_at?: number | null;
-  [more: string]: unknown;
+  solutions: Record<string, Placement[]>;
+  winners: number[];
 }
 
 export interface Settings {
@@ -88,6 +91,76 @@ export interface Room {
   spectators: number;
   game: GameView | null;
   game_id: number | null;
+  record?: Record<string, unknown> | null;
+}
+
+type Raw = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const GEM_EDITIONS = new Set(["classic", "3d"]);
+
+/**
+ * The game table in the shape the screens use. The server sends the rules' public view
+ * (ubongo.rules.view: players by id, the round with its entries and tasks); player ids are
+ * seat numbers as strings. A table already in the screens' shape passes through.
+ */
+export function normalizeGame(raw: Raw | null, edition: string): GameView | null {
+  if (!raw) return null;
+  if (raw.stage !== undefined && raw.finished !== undefined) {
+    return { turn: raw.turn ?? raw.round, solutions: {}, winners: [], ...raw } as unknown as GameView;
+  }
+  const r: Raw | null = raw.round ?? null;
+  const gems = GEM_EDITIONS.has(edition);
+  let stage = "playing";
+  if (raw.phase === "over") stage = "over";
+  else if (raw.phase === "waiting") stage = "between";
+  else if (r && (r.kind === "playoff" || r.kind === "tie-round")) stage = "playoff";
+  else if (r && gems && r.hourglass_turns > 0) stage = "second_chance";
+  else if (r && !gems && r.kind !== "solo" && (r.finish_order ?? []).length > 0) stage = "countdown";
+  const tasks: Record<string, Task | null> = {};
+  for (const [pid, t] of Object.entries((r?.tasks ?? {}) as Record<string, Task | null>)) tasks[pid] = t;
+  if (r?.task && raw.you !== null && raw.you !== undefined) tasks[String(raw.you)] = r.task as Task;
+  const finished: Finish[] = [];
+  for (const e of (r?.entries ?? []) as Raw[]) {
+    if (e.place !== null && e.place !== undefined) {
+      finished.push({ seat: Number(e.player), place: e.place, at: e.finished_at });
+    }
+  }
+  const scores: Record<string, Score> = {};
+  for (const p of (raw.players ?? []) as Raw[]) {
+    scores[String(p.id)] = { points: p.score, gems: p.gems ?? null, cards: p.cards ?? 0 };
+  }
+  let solo: SoloState | null = null;
+  if (raw.solo) {
+    const sr = raw.solo as Raw;
+    solo = {
+      goal: sr.goal,
+      amount: sr.target ?? sr.amount,
+      done: sr.solved ?? sr.done ?? 0,
+      skipped: sr.skipped ?? 0,
+      started_at: r?.started_at ?? null,
+      ends_at: sr.goal === "time" ? (raw.deadline ?? null) : null,
+    };
+  }
+  const firstTask = Object.values(tasks).find((t) => t);
+  const display = raw.display && Object.keys(raw.display).length ? raw.display : null;
+  return {
+    turn: raw.turn ?? r?.number ?? 0,
+    round: r?.number ?? raw.rounds_played ?? 0,
+    rounds: raw.rounds,
+    stage,
+    key: r?.die ?? firstTask?.key ?? null,
+    roller: r?.roller === null || r?.roller === undefined ? null : Number(r.roller),
+    deadline: raw.deadline ?? null,
+    tasks,
+    finished,
+    scores,
+    display: gems ? display : null,
+    bag: gems && display ? raw.bag : null,
+    solo,
+    next_round_at: raw.next_round_at ?? null,
+    solutions: (raw.solutions ?? {}) as Record<string, Placement[]>,
+    winners: ((raw.winners ?? []) as string[]).map(Number),
+  };
 }
 
 export interface RoomEvent {
@@ -285,7 +358,7 @@ export class RoomConnection {
       case "welcome": {
         this.seat = (msg.seat as number | null) ?? null;
         this.lastSeq = msg.seq as number;
-        this.room = msg.room as Room;
+        this.room = adaptRoom(msg.room as Raw);
         if (typeof msg.server_time === "number" && this.bestRtt === Infinity) {
           this.offset = msg.server_time - Date.now();
         }
@@ -297,7 +370,7 @@ export class RoomConnection {
         const seq = msg.seq as number;
         if (this.lastSeq !== null && seq <= this.lastSeq) return; // seen already
         this.lastSeq = seq;
-        this.room = msg.room as Room;
+        this.room = adaptRoom(msg.room as Raw);
         const ev: RoomEvent = {
           seq,
           at: msg.at as number,
@@ -329,4 +402,8 @@ export class RoomConnection {
         break;
     }
   }
+}
+
+export function adaptRoom(raw: Raw): Room {
+  return { ...raw, game: normalizeGame(raw.game, raw.settings?.edition ?? "classic") } as Room;
 }

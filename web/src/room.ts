@@ -115,6 +115,35 @@ interface RoundEnd {
   data: Record<string, unknown>;
 }
 
+interface Award {
+  seat: string;
+  gems?: string[];
+  kind?: string;
+  card?: number;
+  to?: string | null;
+}
+
+/** What the rules' "gems" and "cards" events gave out, as one row per player. */
+function awardsOf(ev: RoomEvent): Award[] {
+  const d = ev.data;
+  if (ev.kind === "gems") {
+    const rewards = (d.rewards ?? {}) as Record<string, string[]>;
+    return Object.entries(rewards).map(([seat, gems]) => ({ seat, gems }));
+  }
+  const out: Award[] = [];
+  const first = d.first === null || d.first === undefined ? null : String(d.first);
+  for (const [seat, card] of Object.entries((d.kept ?? {}) as Record<string, number>)) {
+    out.push({ seat, kind: "keeps card", card });
+  }
+  for (const [seat, card] of Object.entries((d.handed ?? {}) as Record<string, number>)) {
+    out.push({ seat, kind: "hands over card", card, to: first });
+  }
+  for (const [seat, card] of Object.entries((d.discarded ?? {}) as Record<string, number>)) {
+    out.push({ seat, kind: "discards card", card });
+  }
+  return out;
+}
+
 class RoomView {
   private conn: RoomConnection;
   private room: Room | null = null;
@@ -123,6 +152,7 @@ class RoomView {
   private boardKey = "";
   private finishedRounds = new Set<string>();
   private lastRoundEnd: RoundEnd | null = null;
+  private lastAwards: { round: number; list: Award[] } | null = null;
   private timer: number;
   private autoStarted = false;
   private statusNote = "";
@@ -208,6 +238,9 @@ class RoomView {
     if (ev) {
       this.events.push(ev);
       if (ev.kind === "round_ended") this.lastRoundEnd = { round: Number(ev.data.round), data: ev.data };
+      if (ev.kind === "gems" || ev.kind === "cards") {
+        this.lastAwards = { round: Number(ev.data.round), list: awardsOf(ev) };
+      }
       if (ev.kind === "rematch" || ev.kind === "game_started") {
         this.lastRoundEnd = null;
         this.finishedRounds.clear();
@@ -452,7 +485,7 @@ class RoomView {
       this.boardKey = "";
     }
     const task = this.myTask(room);
-    const key = task ? JSON.stringify([game.round, task.card, task.side, task.key, task.pieces]) : "";
+    const key = task ? JSON.stringify([game.turn, task.card, task.side, task.key, task.pieces]) : "";
     if (key !== this.boardKey) {
       this.board?.destroy();
       this.board = null;
@@ -498,7 +531,7 @@ class RoomView {
   private submit(placements: Placement[]): void {
     const room = this.room;
     if (!room?.game || !this.board) return;
-    if (!this.conn.submit(room.game.round, placements)) {
+    if (!this.conn.submit(room.game.turn, placements)) {
       this.board.setStatus("Not connected: trying again in a moment…", "bad");
       return;
     }
@@ -522,7 +555,7 @@ class RoomView {
     ];
     if (solo && this.seat !== null) {
       const skip = h("button#skip", { type: "button" }, "Skip task");
-      skip.addEventListener("click", () => this.conn.send({ type: "skip", round: game.round }));
+      skip.addEventListener("click", () => this.conn.send({ type: "skip", round: game.turn }));
       items.push(skip);
     }
     this.parts.top.replaceChildren(...items.filter((x): x is HTMLElement => !!x));
@@ -613,21 +646,18 @@ class RoomView {
 
     const awards = h("div.awards");
     let delay = 0;
-    const list = (end?.awards as Record<string, unknown>[] | undefined) ?? [];
+    const list = this.lastAwards && this.lastAwards.round === game.round ? this.lastAwards.list : [];
     for (const a of list) {
-      const who = a.seat ?? a.player;
-      const gems = (a.gems as string[] | undefined) ?? [];
-      const row = h("div.award", {}, h("span.award-name", {}, name(String(who))));
-      for (const g of gems) {
-        row.append(gem(g, "drop"));
-        (row.lastElementChild as HTMLElement).style.animationDelay = `${delay}ms`;
+      const row = h("div.award", {}, h("span.award-name", {}, name(a.seat)));
+      for (const g of a.gems ?? []) {
+        const el = gem(g, "drop");
+        el.style.animationDelay = `${delay}ms`;
+        row.append(el);
         delay += 450;
       }
-      const card = a.card as number | undefined;
-      const kind = a.kind as string | undefined;
-      if (kind || card !== undefined) {
-        const to = a.to !== undefined && a.to !== null ? ` → ${name(String(a.to))}` : "";
-        row.append(h("span.card-award", {}, `${kind ?? "card"} ${card ?? ""}${to}`));
+      if (a.kind) {
+        const to = a.to !== undefined && a.to !== null ? ` to ${name(a.to)}` : "";
+        row.append(h("span.card-award", {}, `${a.kind} ${a.card ?? ""}${to}`));
       }
       awards.append(row);
     }
@@ -637,7 +667,7 @@ class RoomView {
       order,
       list.length ? h("div", {}, h("h3", {}, "Rewards"), awards) : null,
     ];
-    const solutions = (end?.solutions as Record<string, Placement[]> | undefined) ?? {};
+    const solutions = (end?.solutions as Record<string, Placement[]> | undefined) ?? game.solutions;
     const mine = this.seat !== null ? solutions[String(this.seat)] : undefined;
     const task = this.myTask(room);
     if (mine && task && this.cat && this.cat.layers === 1) {
@@ -685,7 +715,7 @@ class RoomView {
 
   private gameEnd(room: Room): HTMLElement {
     const game = room.game;
-    const over = [...this.events].reverse().find((e) => e.kind === "game_over");
+    const over = [...this.events].reverse().find((e) => e.kind === "game_over" || e.kind === "solo_over");
     const name = (seat: number | string) => room.seats[Number(seat)]?.name ?? `seat ${seat}`;
     const page = h("section.panel.game-end");
     if (room.settings.mode === "solo") {
@@ -694,8 +724,10 @@ class RoomView {
     }
     const scores = game ? Object.entries(game.scores) : [];
     scores.sort((a, b) => b[1].points - a[1].points);
-    const winners = ((over?.data.winners as number[] | undefined) ?? []).map(Number);
-    const playoff = this.events.some((e) => e.kind === "playoff");
+    const winners = game?.winners.length
+      ? game.winners
+      : ((over?.data.winners as (number | string)[] | undefined) ?? []).map(Number);
+    const playoff = this.events.some((e) => e.kind === "playoff" || e.kind === "tie");
     const gems = room.settings.edition === "classic" || room.settings.edition === "3d";
     const table = h(
       "table.scores",
@@ -738,12 +770,12 @@ class RoomView {
 
   private soloEnd(room: Room, data: Record<string, unknown> | null): HTMLElement {
     const s = room.settings;
-    const rec = (data?.record as Record<string, unknown> | null) ?? null;
+    const rec = room.record ?? (data?.record as Record<string, unknown> | null) ?? data ?? null;
     const box = h("div.solo-end");
     const done = rec ? Number(rec.solved ?? rec.score ?? rec.done ?? 0) : room.game?.solo?.done ?? 0;
     const secs = rec ? Number(rec.seconds ?? 0) : 0;
     box.append(
-      h("h1", {}, "Time's up!"),
+      h("h1", {}, s.solo_goal === "time" ? "Time's up!" : "Done!"),
       h("p.big#solo-result", {}, s.solo_goal === "time" ? `${done} solved` : `${done} of ${s.solo_amount} in ${clock(secs)}`),
     );
     const again = h("button.primary#again", { type: "button" }, "Play again");
