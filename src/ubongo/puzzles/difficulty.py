@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
+from functools import cache
 
 from ubongo.board import Area
 from ubongo.geometry import Cell, Lattice
@@ -61,18 +62,54 @@ def placements(area: Area, piece: Piece) -> list[frozenset[Cell]]:
     """
     solid = area.solid
     lat = piece.lattice
-    d = lat.translation_dims
-    found: set[frozenset[Cell]] = set()
-    for shape in piece.orientations:
-        first = min(shape)
+    found = []
+    for first, rel in _relative_orientations(piece):
+        for target in sorted(solid):
+            if target[len(first) :] == first:
+                cells = [lat.translate(target, off) + kind for off, kind in rel]
+                if all(c in solid for c in cells):
+                    found.append(frozenset(cells))
+    return found
+
+
+def placement_count(area: Area, piece: Piece) -> int:
+    """``len(placements(area, piece))``, without building the placements (the generator's
+    cheap check and a difficulty feature, so it runs for every piece on every area drawn).
+
+    Distinct orientations are distinct shapes, so no placement is counted twice.
+    """
+    solid = area.solid
+    d = piece.lattice.translation_dims
+    n = 0
+    for first, rel in _relative_orientations(piece):
         for target in solid:
-            if target[d:] != first[d:]:
+            if target[d:] != first:
                 continue
-            offset = tuple(t - f for t, f in zip(target[:d], first[:d], strict=True))
-            placed = frozenset(lat.translate(c, offset) for c in shape)
-            if placed <= solid:
-                found.add(placed)
-    return sorted(found, key=sorted)
+            if d == 2:
+                x, y = target[0], target[1]
+                if all((x + off[0], y + off[1], *kind) in solid for off, kind in rel):
+                    n += 1
+            else:
+                x, y, z = target
+                if all((x + off[0], y + off[1], z + off[2]) in solid for off, _ in rel):
+                    n += 1
+    return n
+
+
+@cache
+def _relative_orientations(
+    piece: Piece,
+) -> tuple[tuple[tuple[int, ...], tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]], ...]:
+    """For each orientation: the kind of its first cell, and every cell as (translation from
+    the first cell, kind)."""
+    d = piece.lattice.translation_dims
+    out = []
+    for shape in piece.orientations:
+        cells = sorted(shape)
+        first = cells[0]
+        rel = tuple((tuple(c[i] - first[i] for i in range(d)), c[d:]) for c in cells)
+        out.append((first[d:], rel))
+    return tuple(out)
 
 
 def perimeter(lat: Lattice, cells: Iterable[Cell]) -> int:
@@ -133,7 +170,7 @@ def measure(
 ) -> dict[str, float]:
     """The features of a task (see the module docs); ``placement_counts`` may be precomputed."""
     counts = [
-        placement_counts[p.id] if placement_counts is not None else len(placements(area, p))
+        placement_counts[p.id] if placement_counts is not None else placement_count(area, p)
         for p in pieces
     ]
     bits = sum(math.log2(max(c, 1)) for c in counts) - math.log2(max(solutions, 1))
