@@ -19,6 +19,7 @@ from ubongo.puzzles.difficulty import (
     measure,
     mirrored,
     perimeter,
+    placement_count,
     placements,
 )
 from ubongo.puzzles.generator import STANDARD_SEEDS, Stats, generate_deck, hole_free, polyominoes
@@ -157,3 +158,14 @@ def test_measure_bits_fall_with_more_solutions() -> None:
     two = measure(area, pieces, solutions=2)
     assert one["bits"] - two["bits"] == pytest.approx(1.0)
     assert one["placements"] == pytest.approx(sum(len(placements(area, p)) for p in pieces) / 3)
+
+
+@pytest.mark.parametrize("name", ["classic", "3d", "extreme", "trigo"])
+def test_placement_count_agrees_with_the_placements(name: str) -> None:
+    deck = standard_deck(name)
+    for card in deck.cards[:3]:
+        for side in card.sides:
+            for piece in deck.pieces.pieces:
+                found = placements(side.area, piece)
+                assert len(set(found)) == len(found) == placement_count(side.area, piece)
+                assert all(cells <= side.area.solid for cells in found)

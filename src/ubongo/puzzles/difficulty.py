@@ -61,12 +61,15 @@ def placements(area: Area, piece: Piece) -> list[frozenset[Cell]]:
     7
     """
     solid = area.solid
-    lat = piece.lattice
+    d = piece.lattice.translation_dims
     found = []
     for first, rel in _relative_orientations(piece):
         for target in sorted(solid):
-            if target[len(first) :] == first:
-                cells = [lat.translate(target, off) + kind for off, kind in rel]
+            if target[d:] == first:
+                cells = [
+                    tuple(t + o for t, o in zip(target[:d], off, strict=True)) + kind
+                    for off, kind in rel
+                ]
                 if all(c in solid for c in cells):
                     found.append(frozenset(cells))
     return found
