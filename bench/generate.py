@@ -1,6 +1,7 @@
 """How fast is the deck generator?  Each standard deck, then all four, single process.
 
-Run with ``.venv/bin/python bench/generate.py [--repeat N]``.
+Run with ``.venv/bin/python bench/generate.py [--repeat N]``; ``--grades`` prints instead the
+difficulty table of docs/difficulty.md from the shipped standard decks.
 
 For each edition it generates the standard deck from its recorded seed (best of ``N`` runs),
 and as a reference, in the same process, times a plain solver pass over the same deck: one
@@ -15,11 +16,13 @@ The target (issue 3): all four decks, 1,423 tasks, in under 30 s on the 2-core m
 from __future__ import annotations
 
 import argparse
+import math
 import platform
+import statistics
 import sys
 import time
 
-from ubongo.puzzles.deck import Deck
+from ubongo.puzzles.deck import LEVELS, Deck, standard_deck
 from ubongo.puzzles.generator import STANDARD_SEEDS, Stats, generate_deck
 from ubongo.solver import search_stats
 
@@ -36,10 +39,50 @@ def solver_pass(deck: Deck) -> float:
     return time.perf_counter() - start
 
 
+def grades() -> None:
+    """The difficulty and solution counts of each side of the standard decks (markdown)."""
+    print(
+        "| deck | side | tasks | seconds p10 | median | p90 | solutions median | mean | max"
+        " | unique | bits median | needs a flip |"
+    )
+    print("|" + "---|" * 12)
+    logs: list[tuple[float, float]] = []
+    for name in EDITIONS:
+        deck = standard_deck(name)
+        names = list(dict.fromkeys(s.name for c in deck.cards for s in c.sides))
+        if name == "3d":
+            names = list(LEVELS)
+        for side_name in names:
+            tasks = [t for _, s in deck.sides(side_name) for t in s.tasks]
+            secs = [t.difficulty for t in tasks]
+            sols = [t.solutions for t in tasks]
+            p = statistics.quantiles(secs, n=10)
+            unique = sum(1 for n in sols if n == 1)
+            flips = sum(1 for t in tasks if t.features["flips"] > 0)
+            bits = statistics.median(t.features["bits"] for t in tasks)
+            print(
+                f"| {name} | {side_name} | {len(tasks)}"
+                f" | {p[0]:.1f} | {statistics.median(secs):.1f}"
+                f" | {p[-1]:.1f} | {statistics.median(sols):g} | {statistics.mean(sols):.1f}"
+                f" | {max(sols)} | {unique} ({unique / len(tasks):.0%}) | {bits:.1f}"
+                f" | {flips / len(tasks):.0%} |"
+            )
+            logs.extend((t.features["bits"], math.log2(max(t.nodes, 1))) for t in tasks)
+    xs, ys = zip(*logs, strict=True)
+    print(
+        f"\ncorrelation of bits with log2(solver nodes) over all tasks: "
+        f"{statistics.correlation(xs, ys):.2f}"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=1, help="runs per deck; the best is kept")
+    parser.add_argument("--grades", action="store_true", help="print the difficulty table instead")
     args = parser.parse_args(argv)
+    if args.grades:
+        grades()
+        return 0
     print(f"python {platform.python_version()} on {platform.machine()}, single process")
     header = (
         f"{'deck':<8} {'tasks':>6} {'seconds':>8} {'tasks/s':>8} {'solver pass s':>14}"
