@@ -432,7 +432,7 @@ class _Builder:
                     cells = None
             if cells is None:
                 continue
-            area = Area(self.lat, cells)
+            area = Area(self.lat, self.lat.normalize(cells))  # smallest coordinates 0
             key = shape_key(area)
             if key in self.used:
                 continue
