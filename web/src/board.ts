@@ -616,7 +616,7 @@ export class Board {
   }
 
   private tapPiece(p: PieceState): void {
-    this.select(this.selected === p && !p.offset ? null : p);
+    this.select(p);
     this.focus();
   }
 
@@ -626,6 +626,7 @@ export class Board {
     const cell = cellAt(this.lattice, pt);
     if (this.areaKeys.has(cellKey(cell)) || this.inFrame(pt)) this.placeOn(p, cell);
     else if (p.offset) this.toTray(p);
+    else this.select(null);
   }
 
   private key(e: KeyboardEvent): void {

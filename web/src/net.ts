@@ -106,7 +106,15 @@ const GEM_EDITIONS = new Set(["classic", "3d"]);
 export function normalizeGame(raw: Raw | null, edition: string): GameView | null {
   if (!raw) return null;
   if (raw.stage !== undefined && raw.finished !== undefined) {
-    return { turn: raw.turn ?? raw.round, solutions: {}, winners: [], ...raw } as unknown as GameView;
+    const display = raw.display && Object.keys(raw.display).length ? raw.display : null;
+    return {
+      turn: raw.turn ?? raw.round,
+      solutions: {},
+      winners: [],
+      ...raw,
+      display,
+      bag: display ? raw.bag : null,
+    } as unknown as GameView;
   }
   const r: Raw | null = raw.round ?? null;
   const gems = GEM_EDITIONS.has(edition);
@@ -406,4 +414,26 @@ export class RoomConnection {
 
 export function adaptRoom(raw: Raw): Room {
   return { ...raw, game: normalizeGame(raw.game, raw.settings?.edition ?? "classic") } as Room;
+}
+
+export interface EditionOptions {
+  sides: string[];
+  default_side: string;
+  per_player_side: boolean;
+  players: [number, number];
+  variants: string[];
+  rounds: number;
+  hourglass_seconds: number | null;
+  countdown_seconds: Record<string, number> | null;
+}
+
+let optionsPromise: Promise<Record<string, EditionOptions>> | null = null;
+
+/** What the server offers per edition (GET /api/options), fetched once. */
+export function loadOptions(): Promise<Record<string, EditionOptions>> {
+  if (!optionsPromise) {
+    optionsPromise = api.get<Record<string, EditionOptions>>("/api/options");
+    optionsPromise.catch(() => (optionsPromise = null));
+  }
+  return optionsPromise;
 }

@@ -12,8 +12,10 @@ import {
   type RoomEvent,
   type Seat,
   type Task,
+  type EditionOptions,
   type Verdict,
   api,
+  loadOptions,
   forgetTicket,
   saveName,
   saveTicket,
@@ -124,11 +126,10 @@ interface Award {
 }
 
 /** What the rules' "gems" and "cards" events gave out, as one row per player. */
-function awardsOf(ev: RoomEvent): Award[] {
-  const d = ev.data;
-  if (ev.kind === "gems") {
-    const rewards = (d.rewards ?? {}) as Record<string, string[]>;
-    return Object.entries(rewards).map(([seat, gems]) => ({ seat, gems }));
+function awardsOf(d: Record<string, unknown>): Award[] {
+  const gems = d.gems ?? d.rewards;
+  if (gems && typeof gems === "object") {
+    return Object.entries(gems as Record<string, string[]>).map(([seat, g]) => ({ seat, gems: g }));
   }
   const out: Award[] = [];
   const first = d.first === null || d.first === undefined ? null : String(d.first);
@@ -150,6 +151,7 @@ class RoomView {
   private cat: Catalogue | null = null;
   private board: Board | null = null;
   private boardKey = "";
+  private boardTurn = -1;
   private finishedRounds = new Set<string>();
   private lastRoundEnd: RoundEnd | null = null;
   private lastAwards: { round: number; list: Award[] } | null = null;
@@ -160,6 +162,7 @@ class RoomView {
   private gameEl: HTMLElement | null = null;
   private parts: Record<string, HTMLElement> = {};
   private shownResultFor = -1;
+  private options: Record<string, EditionOptions> | null = null;
 
   constructor(
     private readonly root: HTMLElement,
@@ -179,6 +182,12 @@ class RoomView {
       },
     });
     this.timer = window.setInterval(() => this.tick(), 200);
+    loadOptions()
+      .then((o) => {
+        this.options = o;
+        if (this.room?.phase === "lobby") this.render(null);
+      })
+      .catch(() => undefined);
   }
 
   dispose(): void {
@@ -215,7 +224,13 @@ class RoomView {
   }
 
   private onVerdict(v: Verdict): void {
+    this.root.dataset.lastVerdict = v.code;
     if (!this.board) return;
+    if (v.round !== this.boardTurn) {
+      // the verdict on a task that is gone already (solo: the next one is dealt)
+      if (v.ok) this.celebrate();
+      return;
+    }
     if (v.ok) {
       this.finishedRounds.add(this.boardKey);
       this.board.lock(true);
@@ -238,8 +253,8 @@ class RoomView {
     if (ev) {
       this.events.push(ev);
       if (ev.kind === "round_ended") this.lastRoundEnd = { round: Number(ev.data.round), data: ev.data };
-      if (ev.kind === "gems" || ev.kind === "cards") {
-        this.lastAwards = { round: Number(ev.data.round), list: awardsOf(ev) };
+      if (ev.kind === "round_ended" && ev.data.awards) {
+        this.lastAwards = { round: Number(ev.data.round), list: awardsOf(ev.data.awards as Record<string, unknown>) };
       }
       if (ev.kind === "rematch" || ev.kind === "game_started") {
         this.lastRoundEnd = null;
@@ -356,9 +371,12 @@ class RoomView {
         (v) => send({ type: "settings", settings: { side: v } }),
       ),
     );
-    const variants: [string, string][] = [["standard", "Standard rules"]];
-    if (room.settings.edition === "extreme") variants.push(["increased_difficulty", "Increased difficulty"]);
-    if (room.settings.edition === "trigo") variants.push(["expert", "Expert"]);
+    const opts = this.options?.[room.settings.edition];
+    const variantNames: Record<string, string> = {
+      standard: "Standard rules",
+      "only-first": room.settings.edition === "trigo" ? "Expert: only the first wins a card" : "Increased difficulty: only the first keeps a card",
+    };
+    const variants: [string, string][] = (opts?.variants ?? ["standard"]).map((v) => [v, variantNames[v] ?? v]);
     setting(
       "Variant",
       select("set-variant", variants, room.settings.variant, (v) =>
@@ -369,7 +387,7 @@ class RoomView {
     const timeKey = gems ? "hourglass_seconds" : "countdown_seconds";
     const timeValue = (room.settings[timeKey] as number | null) ?? null;
     const times: [string, string][] = [["", "Rulebook default"]];
-    for (const t of gems ? [30, 45, 60, 90, 120, 180] : [10, 20, 30, 45, 60]) times.push([String(t), `${t} s`]);
+    for (const t of gems ? [15, 30, 45, 60, 90, 120, 180] : [10, 20, 30, 45, 60]) times.push([String(t), `${t} s`]);
     setting(
       gems ? "Hourglass" : "Countdown",
       select("set-time", times, timeValue === null ? "" : String(timeValue), (v) =>
@@ -394,9 +412,10 @@ class RoomView {
     const people = room.seats.filter((s): s is Seat => !!s && s.kind === "person");
     const allReady = people.every((s) => s.ready);
     const seated = room.seats.filter(Boolean).length;
+    const minPlayers = Math.max(2, opts?.players?.[0] ?? 2);
     const start = h(
       "button.primary#start",
-      { type: "button", disabled: !host || !allReady || seated < 2 },
+      { type: "button", disabled: !host || !allReady || seated < minPlayers },
       "Start the game",
     );
     start.addEventListener("click", () => send({ type: "start" }));
@@ -414,7 +433,7 @@ class RoomView {
     }
     const hint = !host
       ? "The host starts the game when everyone is ready."
-      : seated < 2
+      : seated < minPlayers
         ? "Invite someone or add a bot: a race needs 2 to 4 players."
         : !allReady
           ? "Waiting for everyone to be ready."
@@ -490,14 +509,26 @@ class RoomView {
       this.board?.destroy();
       this.board = null;
       this.boardKey = key;
+      this.boardTurn = game.turn;
       this.parts.main.replaceChildren();
       if (task && cat.layers === 1) {
+        // the arrangement survives a reload (the round goes on meanwhile)
+        const saveKey = `ubongo.arrangement.${this.code}`;
+        let initial: Placement[] = [];
+        try {
+          const saved = JSON.parse(sessionStorage.getItem(saveKey) ?? "null") as { key: string; placements: Placement[] } | null;
+          if (saved && saved.key === key) initial = saved.placements;
+        } catch {
+          initial = [];
+        }
         this.board = new Board({
           catalogue: cat,
           area: task.area,
           pieces: task.pieces,
+          initial,
           onCovered: (pl) => this.submit(pl),
-          onChange: (_pl, covered) => {
+          onChange: (pl, covered) => {
+            sessionStorage.setItem(saveKey, JSON.stringify({ key, placements: pl }));
             if (!covered) this.board?.setStatus("");
           },
         });

@@ -1,0 +1,82 @@
+"""A new player opens the home page, starts a solo task and solves it by dragging pieces."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from conftest import Server, shot
+from playwright.sync_api import Page, expect
+from webplay import drag_into_place, keyboard_into_place, solution
+
+
+def start_solo(page: Page, server: Server, edition_name: str, side: str | None = None) -> None:
+    page.goto(server.url + "/")
+    expect(page.locator("h1")).to_have_text("Ubongo")
+    page.fill("#name", "Ada")
+    page.click(f'button.edition[data-edition="{edition_name}"]')
+    expect(page.locator(".howto h2")).to_contain_text("How to play")
+    expect(page.locator(".howto-piece")).not_to_have_count(0)
+    if side:
+        page.select_option("#side", side)
+    shot(page, f"home-{edition_name}")
+    page.click("#start-solo")
+    expect(page.locator(".game-main .board-svg")).to_be_visible()
+    expect(page.locator("#solo-count")).to_contain_text("Solved 0")
+
+
+@pytest.mark.parametrize("edition_name", ["classic", "extreme", "trigo"])
+def test_solo_task_solved_by_dragging(page: Page, server: Server, edition_name: str) -> None:
+    start_solo(page, server, edition_name)
+    shot(page, f"solo-{edition_name}-task")
+    placements = solution(page, edition_name)
+
+    # one piece down is not a cover: the server says why not, and play goes on
+    drag_into_place(page, edition_name, placements[0])
+    page.click("#ubongo")
+    status = page.locator(".game-main .board-status")
+    expect(status).to_have_attribute("data-kind", "bad")
+    expect(status).to_contain_text(re.compile("not placed"))
+    shot(page, f"solo-{edition_name}-why-not")
+
+    for pl in placements[1:-1]:
+        drag_into_place(page, edition_name, pl)
+    shot(page, f"solo-{edition_name}-almost")
+    # the last piece covers the area: the client sends it by itself
+    drag_into_place(page, edition_name, placements[-1], last=True)
+    expect(page.locator("main.room")).to_have_attribute("data-last-verdict", "covered")
+    expect(page.locator("#solo-count")).to_contain_text("Solved 1")
+    shot(page, f"solo-{edition_name}-ubongo")
+    # a new task is dealt, with every piece back in the tray
+    expect(page.locator(".game-main g[data-state=placed]")).to_have_count(0)
+
+
+def test_keyboard_play_and_skip(page: Page, server: Server) -> None:
+    start_solo(page, server, "classic", side="B")
+    page.click("#skip")
+    expect(page.locator("#solo-count")).to_contain_text("skipped 1")
+    placements = solution(page, "classic")
+    order = page.eval_on_selector_all(
+        ".game-main g[data-piece]", "els => els.map(e => e.dataset.piece)"
+    )
+    for i, pl in enumerate(placements):
+        last = i == len(placements) - 1
+        keyboard_into_place(page, "classic", pl, order.index(pl.piece), last=last)
+    expect(page.locator("main.room")).to_have_attribute("data-last-verdict", "covered")
+    expect(page.locator("#solo-count")).to_contain_text("Solved 1")
+
+
+def test_pieces_go_back_to_the_tray_and_overhang_is_shown(page: Page, server: Server) -> None:
+    start_solo(page, server, "extreme")
+    placements = solution(page, "extreme")
+    pl = placements[0]
+    drag_into_place(page, "extreme", pl)
+    # drag the same piece one cell left of its place: still on the board, maybe hanging out
+    g = page.locator(f'.game-main g[data-piece="{pl.piece}"]')
+    page.keyboard.press("Escape")
+    expect(g).to_have_attribute("data-state", "tray")
+    drag_into_place(page, "extreme", pl)
+    for _ in range(4):
+        page.keyboard.press("ArrowLeft")
+    expect(page.locator(".game-main .mark-outside").first).to_be_visible()
+    shot(page, "solo-extreme-overhang")

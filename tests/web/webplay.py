@@ -1,0 +1,138 @@
+"""How a test plays a task in the browser the way a person does: tap a piece, turn it with
+R/F, drag it onto the area (or steer it with the keyboard). Where each piece goes comes from
+the solver; the area and the pieces are read from the page, as the player sees them."""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+from ubongo.board import Area, Placement
+from ubongo.catalogue import edition_catalogue
+from ubongo.geometry import Cell
+from ubongo.pieces import edition
+from ubongo.solver import solve
+
+# the centre of an SVG polygon in page pixels
+CENTRE_JS = """el => {
+  const m = el.getScreenCTM();
+  let x = 0, y = 0;
+  const pts = [...el.points];
+  for (const p of pts) {
+    const q = new DOMPoint(p.x, p.y).matrixTransform(m);
+    x += q.x; y += q.y;
+  }
+  return [x / pts.length, y / pts.length];
+}"""
+
+
+def key(cell: Cell) -> str:
+    return ",".join(str(c) for c in cell)
+
+
+def board_task(page: Page) -> tuple[frozenset[Cell], list[str]]:
+    """The area cells and the task's pieces, as drawn on the page's board."""
+    cells = page.eval_on_selector_all(
+        ".game-main [data-area-cell]", "els => els.map(e => e.dataset.areaCell)"
+    )
+    pieces = page.eval_on_selector_all(
+        ".game-main g[data-piece]", "els => els.map(e => e.dataset.piece)"
+    )
+    return frozenset(tuple(int(v) for v in c.split(",")) for c in cells), pieces
+
+
+def solution(page: Page, edition_name: str) -> list[Placement]:
+    """Placements covering the board's area, from the solver."""
+    ed = edition(edition_name)
+    cells, pieces = board_task(page)
+    assert cells and pieces, "no task on the board"
+    area = Area(ed.area_lattice, cells)
+    found = solve(area, [ed.piece(p) for p in pieces])
+    assert found is not None, f"the solver finds no solution for {sorted(cells)} with {pieces}"
+    return [Placement.covering(ed.piece(pid), shape) for pid, shape in found.items()]
+
+
+def key_presses(cat: dict[str, Any], start: int, goal: int) -> list[str]:
+    """The shortest sequence of R (rotate) and F (flip) presses from one transform to another."""
+    tables = {"r": cat["rotate"], "f": cat["flip"]}
+    seen = {start: ""}
+    todo = deque([start])
+    while todo:
+        t = todo.popleft()
+        if t == goal:
+            return list(seen[t])
+        for k, table in tables.items():
+            if table is not None and table[t] not in seen:
+                seen[table[t]] = seen[t] + k
+                todo.append(table[t])
+    raise AssertionError(f"transform {goal} cannot be reached from {start}")
+
+
+def piece(page: Page, pid: str) -> Any:
+    return page.locator(f'.game-main g[data-piece="{pid}"]')
+
+
+def centre(page: Page, selector: str) -> tuple[float, float]:
+    x, y = page.eval_on_selector(selector, CENTRE_JS)
+    return float(x), float(y)
+
+
+def select_and_turn(page: Page, cat: dict[str, Any], pl: Placement) -> None:
+    """Tap the piece (selects it) and press R/F until it shows the placement's transform."""
+    g = piece(page, pl.piece)
+    x, y = centre(page, f'.game-main g[data-piece="{pl.piece}"] polygon')
+    page.mouse.click(x, y)
+    expect(g).to_have_class("piece selected")
+    now = int(g.get_attribute("data-transform") or 0)
+    for k in key_presses(cat, now, pl.transform):
+        page.keyboard.press(k)
+    expect(g).to_have_attribute("data-transform", str(pl.transform))
+
+
+def drag_into_place(page: Page, edition_name: str, pl: Placement, last: bool = False) -> None:
+    """Turn the piece, then drag it by one of its cells onto the area cell it must cover.
+
+    ``last``: this piece completes the cover, after which the board may be gone already."""
+    cat = edition_catalogue(edition_name)
+    select_and_turn(page, cat, pl)
+    entry = next(p for p in cat["pieces"] if p["id"] == pl.piece)
+    grab = entry["shapes"][str(pl.transform)][0]
+    target = [c + o for c, o in zip(grab, pl.offset, strict=False)] + grab[len(pl.offset) :]
+    sx, sy = centre(page, f'.game-main g[data-piece="{pl.piece}"] polygon[data-cell="{key(grab)}"]')
+    tx, ty = centre(page, f'.game-main polygon[data-area-cell="{key(tuple(target))}"]')
+    page.mouse.move(sx, sy)
+    page.mouse.down()
+    page.mouse.move(sx + 12, sy + 8, steps=3)
+    page.mouse.move(tx, ty, steps=10)
+    page.mouse.up()
+    if last:
+        return
+    g = piece(page, pl.piece)
+    expect(g).to_have_attribute("data-offset", key(pl.offset))
+    expect(g).to_have_attribute("data-state", "placed")
+
+
+def keyboard_into_place(
+    page: Page, edition_name: str, pl: Placement, index: int, last: bool = False
+) -> None:
+    """Squares only: pick the piece with its number key, turn it, Enter, then arrow keys."""
+    cat = edition_catalogue(edition_name)
+    page.locator(".game-main .board-svg").focus()
+    page.keyboard.press(str(index + 1))
+    g = piece(page, pl.piece)
+    expect(g).to_have_class("piece selected")
+    now = int(g.get_attribute("data-transform") or 0)
+    for k in key_presses(cat, now, pl.transform):
+        page.keyboard.press(k)
+    page.keyboard.press("Enter")
+    expect(g).to_have_attribute("data-state", "placed")
+    x, y = (int(v) for v in (g.get_attribute("data-offset") or "").split(","))
+    dx, dy = pl.offset[0] - x, pl.offset[1] - y
+    for _ in range(abs(dx)):
+        page.keyboard.press("ArrowRight" if dx > 0 else "ArrowLeft")
+    for _ in range(abs(dy)):
+        page.keyboard.press("ArrowDown" if dy > 0 else "ArrowUp")
+    if not last:
+        expect(g).to_have_attribute("data-offset", key(pl.offset))

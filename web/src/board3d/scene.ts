@@ -1,0 +1,377 @@
+// The three.js scene of the 3D board: the board with the task's area and its two levels, the
+// pieces as coloured cubes with their labels, the piece in hand above its landing place (the
+// "ghost"), faults in red, and a camera that orbits within limits or looks straight down.
+//
+// Coordinates: a cube cell (x, y, z) (see shapes.ts) is drawn at world (x, z, y) + 0.5, so
+// three.js's y axis is up, the rows of the area run towards the camera's start position, and
+// a look from above shows the area as the 2D editions show theirs. The scene draws what it is
+// given (`update`) and renders on demand; it owns no game state.
+
+import * as THREE from "three";
+import { OrbitControls } from "three/examples/jsm/controls/OrbitControls.js";
+import type { Cube, Fault } from "./shapes";
+
+export interface DrawnPiece {
+  id: string;
+  label: string;
+  colour: string;
+  cells: Cube[];
+  faults: Fault[];
+}
+
+export interface SceneModel {
+  placed: DrawnPiece[];
+  /** the piece in hand: drawn `lift` levels above `cells`, where it would land */
+  held: (DrawnPiece & { lift: number }) | null;
+  covered: boolean;
+}
+
+const BOARD = 0x27495f;
+const AREA = 0xf6edd5;
+const AREA_LINE = 0xb69f68;
+const GOOD = 0x1f9e5a;
+const BAD = 0xc8102e;
+const CUBE = 0.96;
+
+const MIN_POLAR = 0.0001; // straight down is the top view
+const MAX_POLAR = 1.25; // never below the board's edge
+const START_POLAR = 0.85;
+
+export class Scene3D {
+  readonly canvas: HTMLCanvasElement;
+  private readonly renderer: THREE.WebGLRenderer;
+  private readonly scene = new THREE.Scene();
+  private readonly camera: THREE.PerspectiveCamera;
+  private readonly controls: OrbitControls;
+  private readonly piecesGroup = new THREE.Group();
+  private readonly outline: THREE.Group;
+  private readonly rails: THREE.MeshStandardMaterial;
+  private readonly box = new THREE.BoxGeometry(CUBE, CUBE, CUBE);
+  private readonly edges = new THREE.EdgesGeometry(this.box);
+  private readonly faultBox = new THREE.BoxGeometry(1.02, 1.02, 1.02);
+  private readonly materials = new Map<string, THREE.Material>();
+  private readonly labels = new Map<string, THREE.SpriteMaterial>();
+  private readonly raycaster = new THREE.Raycaster();
+  private readonly floor = new THREE.Plane(new THREE.Vector3(0, 1, 0), 0);
+  private readonly centre: THREE.Vector3;
+  private readonly distance: number;
+  private frame = 0;
+  private topView = false;
+  private saved: { position: THREE.Vector3 } | null = null;
+
+  constructor(
+    private readonly container: HTMLElement,
+    area: number[][],
+    private readonly layers: number,
+  ) {
+    this.renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
+    this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
+    this.canvas = this.renderer.domElement;
+    this.canvas.className = "board3d-canvas";
+    container.appendChild(this.canvas);
+    this.scene.background = new THREE.Color(0xdfe7ed);
+
+    const xs = area.map((c) => c[0]);
+    const ys = area.map((c) => c[1]);
+    const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs) + 1, Math.min(...ys), Math.max(...ys) + 1];
+    this.centre = new THREE.Vector3((minX + maxX) / 2, layers * 0.35, (minY + maxY) / 2);
+    const radius = Math.hypot(maxX - minX, maxY - minY) / 2 + 1.6;
+
+    this.camera = new THREE.PerspectiveCamera(38, 1, 0.1, 200);
+    this.distance = radius / Math.sin(THREE.MathUtils.degToRad(19)) * 0.95;
+    this.controls = new OrbitControls(this.camera, this.canvas);
+    this.controls.enablePan = false;
+    this.controls.minPolarAngle = MIN_POLAR;
+    this.controls.maxPolarAngle = MAX_POLAR;
+    this.controls.minDistance = this.distance * 0.55;
+    this.controls.maxDistance = this.distance * 1.6;
+    this.controls.target.copy(this.centre);
+    this.placeCamera(START_POLAR, 0, this.distance);
+    this.controls.addEventListener("change", () => this.render());
+
+    this.scene.add(new THREE.HemisphereLight(0xffffff, 0x8090a0, 1.6));
+    const sun = new THREE.DirectionalLight(0xffffff, 1.7);
+    sun.position.set(this.centre.x - 4, 12, this.centre.z + 7);
+    sun.target.position.copy(this.centre);
+    this.scene.add(sun, sun.target);
+
+    // the board, the area's cells and grid lines
+    const pad = 1.1;
+    const plate = new THREE.Mesh(
+      new THREE.BoxGeometry(maxX - minX + 2 * pad, 0.3, maxY - minY + 2 * pad),
+      new THREE.MeshStandardMaterial({ color: BOARD, roughness: 0.9 }),
+    );
+    plate.position.set(this.centre.x, -0.151, this.centre.z);
+    this.scene.add(plate);
+    const cellGeometry = new THREE.PlaneGeometry(1, 1).rotateX(-Math.PI / 2);
+    const cellMaterial = new THREE.MeshStandardMaterial({ color: AREA, roughness: 1 });
+    const grid: number[] = [];
+    for (const [x, y] of area) {
+      const m = new THREE.Mesh(cellGeometry, cellMaterial);
+      m.position.set(x + 0.5, 0.001, y + 0.5);
+      this.scene.add(m);
+      grid.push(x, 0.004, y, x + 1, 0.004, y, x, 0.004, y, x, 0.004, y + 1);
+      grid.push(x + 1, 0.004, y, x + 1, 0.004, y + 1, x, 0.004, y + 1, x + 1, 0.004, y + 1);
+    }
+    const gridGeometry = new THREE.BufferGeometry();
+    gridGeometry.setAttribute("position", new THREE.Float32BufferAttribute(grid, 3));
+    this.scene.add(new THREE.LineSegments(gridGeometry, new THREE.LineBasicMaterial({ color: 0xd9cba6 })));
+
+    // the area's outline as rails on the board, and faintly at the top of every level
+    this.rails = new THREE.MeshStandardMaterial({ color: AREA_LINE, roughness: 0.6 });
+    this.outline = new THREE.Group();
+    const inside = new Set(area.map((c) => `${c[0]},${c[1]}`));
+    const boundary: [number, number, number, number][] = [];
+    for (const [x, y] of area) {
+      if (!inside.has(`${x},${y - 1}`)) boundary.push([x, y, x + 1, y]);
+      if (!inside.has(`${x},${y + 1}`)) boundary.push([x, y + 1, x + 1, y + 1]);
+      if (!inside.has(`${x - 1},${y}`)) boundary.push([x, y, x, y + 1]);
+      if (!inside.has(`${x + 1},${y}`)) boundary.push([x + 1, y, x + 1, y + 1]);
+    }
+    const rail = new THREE.BoxGeometry(1.08, 0.06, 0.08);
+    for (const [x1, y1, x2, y2] of boundary) {
+      const m = new THREE.Mesh(rail, this.rails);
+      m.position.set((x1 + x2) / 2, 0.03, (y1 + y2) / 2);
+      if (x1 === x2) m.rotation.y = Math.PI / 2;
+      this.outline.add(m);
+    }
+    this.scene.add(this.outline);
+    const levels: number[] = [];
+    const corners = new Set<string>();
+    for (const [x1, y1, x2, y2] of boundary) {
+      for (let level = 1; level <= layers; level++) levels.push(x1, level, y1, x2, level, y2);
+      corners.add(`${x1},${y1}`);
+      corners.add(`${x2},${y2}`);
+    }
+    for (const k of corners) {
+      const [x, y] = k.split(",").map(Number);
+      levels.push(x, 0, y, x, layers, y);
+    }
+    const levelGeometry = new THREE.BufferGeometry();
+    levelGeometry.setAttribute("position", new THREE.Float32BufferAttribute(levels, 3));
+    const levelLines = new THREE.LineSegments(
+      levelGeometry,
+      new THREE.LineDashedMaterial({ color: 0x5b7f96, dashSize: 0.18, gapSize: 0.12, transparent: true, opacity: 0.75 }),
+    );
+    levelLines.computeLineDistances();
+    this.scene.add(levelLines);
+
+    this.scene.add(this.piecesGroup);
+    this.resize();
+  }
+
+  // --- camera -----------------------------------------------------------------------------
+
+  private placeCamera(polar: number, azimuth: number, distance: number): void {
+    const offset = new THREE.Vector3().setFromSphericalCoords(distance, polar, azimuth);
+    this.camera.position.copy(this.centre).add(offset);
+    this.camera.lookAt(this.centre);
+    this.controls.update();
+  }
+
+  private spherical(): THREE.Spherical {
+    return new THREE.Spherical().setFromVector3(this.camera.position.clone().sub(this.controls.target));
+  }
+
+  /** Look straight down at the area (true) or back to where the camera was. */
+  setTopView(on: boolean): void {
+    if (on === this.topView) return;
+    this.topView = on;
+    const s = this.spherical();
+    if (on) {
+      this.saved = { position: this.camera.position.clone() };
+      // the azimuth is kept at a multiple of 90 degrees so the rows stay level on screen
+      const az = Math.round(s.theta / (Math.PI / 2)) * (Math.PI / 2);
+      this.placeCamera(MIN_POLAR, az, s.radius);
+    } else {
+      if (this.saved) this.camera.position.copy(this.saved.position);
+      else this.placeCamera(START_POLAR, s.theta, s.radius);
+      this.controls.update();
+    }
+    this.render();
+  }
+
+  isTopView(): boolean {
+    return this.topView;
+  }
+
+  /** Go round the board by `steps` eighths of a turn (keyboard and buttons). */
+  orbit(steps: number): void {
+    const s = this.spherical();
+    this.topView = false;
+    this.placeCamera(s.phi < 0.05 ? START_POLAR : s.phi, s.theta + (steps * Math.PI) / 4, s.radius);
+    this.render();
+  }
+
+  /**
+   * How many quarter turns the camera has gone round the board, clockwise seen from above
+   * (0: it looks at the area from the front, where the rows end).
+   */
+  quadrant(): number {
+    const theta = this.spherical().theta; // 0 at +z (the front), growing towards +x
+    // going from the front towards +x (the right) is anticlockwise seen from above
+    return ((-Math.round(theta / (Math.PI / 2)) % 4) + 4) % 4;
+  }
+
+  // --- drawing ----------------------------------------------------------------------------
+
+  private material(colour: string, kind: "solid" | "ghost" | "edge" | "fault"): THREE.Material {
+    const key = `${kind}:${colour}`;
+    let m = this.materials.get(key);
+    if (!m) {
+      const c = new THREE.Color(colour);
+      if (kind === "solid") m = new THREE.MeshStandardMaterial({ color: c, roughness: 0.55, metalness: 0.05 });
+      else if (kind === "ghost")
+        m = new THREE.MeshStandardMaterial({ color: c, transparent: true, opacity: 0.38, depthWrite: false });
+      else if (kind === "fault")
+        m = new THREE.MeshBasicMaterial({ color: c, transparent: true, opacity: 0.45, depthWrite: false });
+      else m = new THREE.LineBasicMaterial({ color: c });
+      this.materials.set(key, m);
+    }
+    return m;
+  }
+
+  private label(text: string, colour: string): THREE.Sprite {
+    const key = `${text}:${colour}`;
+    let m = this.labels.get(key);
+    if (!m) {
+      const canvas = document.createElement("canvas");
+      canvas.width = 128;
+      canvas.height = 72;
+      const g = canvas.getContext("2d")!;
+      g.fillStyle = "rgba(255,255,255,0.92)";
+      g.strokeStyle = colour;
+      g.lineWidth = 8;
+      g.beginPath();
+      g.roundRect(6, 6, 116, 60, 16);
+      g.fill();
+      g.stroke();
+      g.fillStyle = "#1d2b36";
+      g.font = "bold 40px system-ui, sans-serif";
+      g.textAlign = "center";
+      g.textBaseline = "middle";
+      g.fillText(text, 64, 38);
+      const texture = new THREE.CanvasTexture(canvas);
+      texture.colorSpace = THREE.SRGBColorSpace;
+      m = new THREE.SpriteMaterial({ map: texture, depthTest: false });
+      this.labels.set(key, m);
+    }
+    const s = new THREE.Sprite(m);
+    s.scale.set(0.95, 0.53, 1);
+    s.renderOrder = 10;
+    return s;
+  }
+
+  private cubes(p: DrawnPiece, kind: "solid" | "ghost", lift = 0): THREE.Group {
+    const g = new THREE.Group();
+    g.userData.piece = p.id;
+    const colour = p.colour;
+    p.cells.forEach((c, i) => {
+      const fault = p.faults[i];
+      const at = new THREE.Vector3(c[0] + 0.5, c[2] + 0.5 + lift, c[1] + 0.5);
+      const body = kind === "ghost" && fault ? this.material("#c8102e", "ghost") : this.material(colour, kind);
+      const m = new THREE.Mesh(this.box, body);
+      m.position.copy(at);
+      m.userData.piece = p.id;
+      g.add(m);
+      const edgeColour = fault ? "#c8102e" : kind === "ghost" ? colour : "#1d2b36";
+      const e = new THREE.LineSegments(this.edges, this.material(edgeColour, "edge"));
+      e.position.copy(at);
+      g.add(e);
+      if (fault && kind === "solid") {
+        const f = new THREE.Mesh(this.faultBox, this.material("#c8102e", "fault"));
+        f.position.copy(at);
+        g.add(f);
+      }
+    });
+    return g;
+  }
+
+  private labelAt(p: DrawnPiece, lift: number): THREE.Sprite {
+    // above the piece's highest cube nearest its middle
+    const top = Math.max(...p.cells.map((c) => c[2]));
+    const mx = p.cells.reduce((s, c) => s + c[0], 0) / p.cells.length;
+    const my = p.cells.reduce((s, c) => s + c[1], 0) / p.cells.length;
+    const best = p.cells
+      .filter((c) => c[2] === top)
+      .sort((a, b) => (a[0] - mx) ** 2 + (a[1] - my) ** 2 - ((b[0] - mx) ** 2 + (b[1] - my) ** 2))[0];
+    const s = this.label(p.label, p.colour);
+    s.position.set(best[0] + 0.5, top + 1.3 + lift, best[1] + 0.5);
+    return s;
+  }
+
+  update(model: SceneModel): void {
+    for (const child of [...this.piecesGroup.children]) this.piecesGroup.remove(child);
+    for (const p of model.placed) {
+      this.piecesGroup.add(this.cubes(p, "solid"));
+      this.piecesGroup.add(this.labelAt(p, 0));
+    }
+    if (model.held) {
+      const h = model.held;
+      this.piecesGroup.add(this.cubes(h, "ghost"));
+      const inHand = this.cubes({ ...h, faults: h.cells.map(() => null) }, "solid", h.lift);
+      inHand.userData.held = true;
+      this.piecesGroup.add(inHand);
+      this.piecesGroup.add(this.labelAt(h, h.lift));
+    }
+    this.rails.color.set(model.covered ? GOOD : AREA_LINE);
+    this.render();
+  }
+
+  // --- pointer ------------------------------------------------------------------------------
+
+  /** The placed piece under a screen point, and the board cell under it. */
+  pick(clientX: number, clientY: number): { piece: string | null; cell: [number, number] | null } {
+    const r = this.canvas.getBoundingClientRect();
+    const ndc = new THREE.Vector2(((clientX - r.left) / r.width) * 2 - 1, -((clientY - r.top) / r.height) * 2 + 1);
+    this.raycaster.setFromCamera(ndc, this.camera);
+    let piece: string | null = null;
+    for (const hit of this.raycaster.intersectObjects(this.piecesGroup.children, true)) {
+      if (hit.object instanceof THREE.Mesh && hit.object.userData.piece && !hit.object.parent?.userData.held) {
+        piece = hit.object.userData.piece as string;
+        break;
+      }
+    }
+    const p = new THREE.Vector3();
+    const cell = this.raycaster.ray.intersectPlane(this.floor, p)
+      ? ([Math.floor(p.x), Math.floor(p.z)] as [number, number])
+      : null;
+    return { piece, cell };
+  }
+
+  // --- life cycle ---------------------------------------------------------------------------
+
+  resize(): void {
+    const w = Math.max(1, this.container.clientWidth);
+    const h = Math.max(1, this.container.clientHeight);
+    this.renderer.setSize(w, h, false);
+    this.camera.aspect = w / h;
+    this.camera.updateProjectionMatrix();
+    this.render();
+  }
+
+  /** Draw at the next animation frame (once, however often it is asked). */
+  render(): void {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.renderer.render(this.scene, this.camera);
+    });
+  }
+
+  dispose(): void {
+    cancelAnimationFrame(this.frame);
+    this.controls.dispose();
+    this.scene.traverse((o) => {
+      if (o instanceof THREE.Mesh || o instanceof THREE.LineSegments) o.geometry.dispose();
+    });
+    for (const m of this.materials.values()) m.dispose();
+    for (const m of this.labels.values()) {
+      m.map?.dispose();
+      m.dispose();
+    }
+    this.renderer.dispose();
+    this.renderer.forceContextLoss();
+    this.canvas.remove();
+  }
+}
