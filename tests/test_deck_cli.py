@@ -73,16 +73,19 @@ def test_show_draws_a_board(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["deck", "show", str(DECKS / "classic.json"), "--board", "2"]) == 0
     out = capsys.readouterr().out
     assert "board 2, side A" in out and "board 2, side B" in out
-    assert "[]" in out  # the area's cells
+    assert "...." in out  # the area's cells, without colour
+    assert "\x1b[" not in out
     assert "board 3" not in out
+    assert out.count("solution") == 12  # six tasks a side
 
 
-def test_show_draws_hexagons_and_triangles(capsys: pytest.CaptureFixture[str]) -> None:
-    main(["deck", "show", str(DECKS / "extreme.json"), "--board", "1"])
-    main(["deck", "show", str(DECKS / "trigo.json"), "--board", "1"])
+@pytest.mark.parametrize("name", ["3d", "extreme", "trigo"])
+def test_show_draws_every_lattice_in_colour(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    main(["deck", "show", str(DECKS / f"{name}.json"), "--board", "1", "--colour", "always"])
     out = capsys.readouterr().out
-    assert "()" in out and "upper-left" in out
-    assert "▲" in out and "▼" in out
+    assert "\x1b[48;2;" in out  # cells painted
+    keys = {"3d": "1", "extreme": "upper-left", "trigo": "card"}[name]
+    assert keys in out
 
 
 @pytest.mark.skipif(
@@ -142,6 +145,7 @@ def _one_line_error(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
         (["deck", "print", str(DECKS / "classic.json")], "-o"),
         (["deck"], "generate, show or print"),
         (["deck", "frobnicate"], "invalid choice"),
+        (["deck", "show", str(DECKS / "classic.json"), "--colour", "pink"], "invalid choice"),
     ],
 )
 def test_bad_arguments_give_one_line(

@@ -17,7 +17,9 @@ import time
 from pathlib import Path
 from typing import NoReturn, TextIO
 
+from ubongo.board import Area
 from ubongo.cli import CommandError
+from ubongo.cli.picture import render, use_colour
 from ubongo.puzzles.deck import Card, Deck, DeckError, Side
 from ubongo.puzzles.generator import CARD_COUNTS, STANDARD_SEEDS, GenerationError, generate_deck
 
@@ -52,6 +54,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     show = actions.add_parser("show", help="draw a deck's boards in the terminal")
     show.add_argument("file", help="a deck file (JSON)")
     show.add_argument("--board", help="only this board or card (numbered from 1)")
+    show.add_argument(
+        "--colour",
+        "--color",
+        dest="color",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="colour the pictures (auto: on a terminal, unless NO_COLOR is set)",
+    )
     show.set_defaults(func=_show)
 
     prt = actions.add_parser("print", help="write a printable print-and-play PDF at real size")
@@ -167,23 +177,26 @@ def _chosen_cards(deck: Deck, board: str | None) -> list[Card]:
 def _show(args: argparse.Namespace) -> int:
     deck = _load(args.file)
     cards = _chosen_cards(deck, args.board)
+    colour = use_colour(sys.stdout, args.color)
     print(
         f"{deck.edition} deck, seed {deck.seed}: {len(deck.cards)} cards, {deck.task_count} tasks"
     )
     for card in cards:
         for side in card.sides:
             print()
-            print(side_text(deck, card, side))
+            print(side_text(deck, card, side, colour=colour))
     return 0
 
 
-def side_text(deck: Deck, card: Card, side: Side) -> str:
-    """A side as text: a heading, the area drawn in cells, and one line per task."""
-    lines = [
-        f"{_card_word(deck.edition)} {card.number}, side {side.name}: "
-        f"{len(side.area.cells)} cells{' on two levels' if side.area.layers > 1 else ''}"
-    ]
-    lines.extend("  " + row for row in cells_text(side.area.lattice.name, side.area.cells))
+def side_text(deck: Deck, card: Card, side: Side, *, colour: bool = False) -> str:
+    """A side as text: a heading, the area (drawn by :mod:`ubongo.cli.picture`; a 3D area as
+    its footprint) and one line per task."""
+    area = side.area
+    layers = " on two levels" if area.layers > 1 else ""
+    word = _card_word(deck.edition)
+    lines = [f"{word} {card.number}, side {side.name}: {len(area.cells)} cells{layers}"]
+    flat = Area(area.lattice, area.cells) if area.layers > 1 else area
+    lines.append(render(flat, [], None, colour=colour, legend=False))
     for task in side.tasks:
         names = ", ".join(p.name or p.id for p in deck.task_pieces(task))
         plural = "s" if task.solutions != 1 else ""
@@ -192,35 +205,6 @@ def side_text(deck: Deck, card: Card, side: Side) -> str:
             f"({task.solutions} solution{plural}, about {task.difficulty:.0f} s)"
         )
     return "\n".join(lines)
-
-
-def cells_text(lattice_name: str, cells: frozenset[tuple[int, ...]]) -> list[str]:
-    """Rows of characters for some cells: squares ``[]``, hexagons ``()`` in offset rows,
-    triangles ``▲`` and ``▼``.
-
-    >>> cells_text("square", frozenset({(0, 0), (1, 0), (1, 1)}))
-    ['[][]', '  []']
-    """
-    spots: dict[tuple[int, int], str] = {}
-    for c in cells:
-        if lattice_name == "hexagon":
-            spots[(c[1], 2 * c[0] + c[1])] = "()"
-        elif lattice_name == "triangle":
-            a, b, s = c
-            spots[(-b, 2 * a + b + s)] = "▼" if s else "▲"  # rows run down, b runs up
-        else:
-            spots[(c[1], 2 * c[0])] = "[]"
-    low = min(col for _, col in spots)
-    rows: dict[int, dict[int, str]] = {}
-    for (r, col), text in spots.items():
-        rows.setdefault(r, {})[col - low] = text
-    out = []
-    for r in sorted(rows):
-        line = ""
-        for col, text in sorted(rows[r].items()):
-            line = line.ljust(col) + text
-        out.append(line)
-    return out
 
 
 def _card_word(edition: str) -> str:
