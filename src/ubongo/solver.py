@@ -41,7 +41,7 @@ SearchStats(solutions=1, nodes=21)
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -114,7 +114,7 @@ class _Grid:
         for d, b in zip(digits, self.bit.values(), strict=True):
             k = _kind(lattice, d)
             self.kinds[k] = self.kinds.get(k, 0) | 1 << b
-        self.steps = self._steps()
+        self.next_to = self._neighbourhood()
 
     def number(self, digits: Sequence[int]) -> int:
         return sum((d - lo) * s for d, lo, s in zip(digits, self.low, self.strides, strict=True))
@@ -123,31 +123,49 @@ class _Grid:
         """How far apart, in bits, two cells are whose coordinates differ by ``digits``."""
         return sum(d * s for d, s in zip(digits, self.strides, strict=True))
 
-    def _steps(self) -> tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]:
-        """For each kind of cell: its cells, and the shifts (left, right) to its neighbours."""
-        steps = []
-        for kind, cells in sorted(self.kinds.items()):
-            ref = next(c for c in self.bit if _kind(self.lattice, _digits(self.lattice, c)) == kind)
-            here = _digits(self.lattice, ref)
-            deltas = [
-                self.offset([n - h for n, h in zip(_digits(self.lattice, nb), here, strict=True)])
-                for nb in self.lattice.neighbours(ref)
-            ]
-            left = tuple(sorted(d for d in deltas if d > 0))
-            right = tuple(sorted(-d for d in deltas if d < 0))
-            steps.append((cells if len(self.kinds) > 1 else -1, left, right))
-        return tuple(steps)
+    def _neighbourhood(self) -> Callable[[int], int]:
+        """A function giving the cells next to a set of cells, margin bits included.
 
-    def next_to(self, cells: int) -> int:
-        """The cells adjacent to some of ``cells`` (also margin bits: mask them off)."""
-        out = 0
-        for kind_cells, left, right in self.steps:
-            some = cells & kind_cells
-            for s in left:
-                out |= some << s
-            for s in right:
-                out |= some >> s
-        return out
+        Each direction to a neighbour is one shift of the whole set.  On the square, hexagon
+        and cube grids every cell has the same directions; a triangle's depend on its kind
+        (up or down), so those shifts apply to that kind's cells only."""
+        lat = self.lattice
+        deltas: dict[int, set[int]] = {}
+        for kind in self.kinds:
+            ref = next(c for c in self.bit if _kind(lat, _digits(lat, c)) == kind)
+            here = _digits(lat, ref)
+            deltas[kind] = {
+                self.offset([n - h for n, h in zip(_digits(lat, nb), here, strict=True)])
+                for nb in lat.neighbours(ref)
+            }
+        common = set.intersection(*deltas.values())
+        ways = sorted(d for d in common if d > 0)
+        if len(deltas) == 1 and len(ways) == 2 and common == {*ways, *(-d for d in ways)}:
+            a, b = ways  # squares
+            return lambda m: m << a | m >> a | m << b | m >> b
+        if len(deltas) == 1 and len(ways) == 3 and common == {*ways, *(-d for d in ways)}:
+            a, b, c = ways  # hexagons, cubes
+            return lambda m: m << a | m >> a | m << b | m >> b | m << c | m >> c
+        if len(deltas) == 2 and len(common) == 2 and all(len(d) == 3 for d in deltas.values()):
+            # triangles: two neighbours along a row, then one across a horizontal edge
+            (side,) = (d for d in common if d > 0)
+            (up_across,) = deltas[0] - common
+            ups, downs = self.kinds[0], self.kinds[1]
+            if up_across < 0:
+                across = -up_across
+                return lambda m: m << side | m >> side | (m & downs) << across | (m & ups) >> across
+            across = up_across
+            return lambda m: m << side | m >> side | (m & ups) << across | (m & downs) >> across
+        steps = [(self.kinds[k], d) for k, ds in deltas.items() for d in ds]
+
+        def next_to(cells: int) -> int:
+            out = 0
+            for kind_cells, d in steps:
+                some = cells & kind_cells
+                out |= some << d if d > 0 else some >> -d
+            return out
+
+        return next_to
 
     def cells_of(self, mask: int) -> frozenset[Cell]:
         cells = []
@@ -278,6 +296,7 @@ class ExactCover:
                 (p, 1 << p, tuple(ms)) for p, ms in sorted(by_piece.items())
             )
         self._sums: dict[int, int] = {0: 1}
+        self._cap = 2 * max(sizes, default=0)
 
     def _sizes_from(self, left: int) -> int:
         """The sizes some of the pieces in ``left`` (a set of piece numbers) add up to, as a
@@ -290,38 +309,111 @@ class ExactCover:
             self._sums[left] = sums
         return sums
 
-    def _search(self) -> Iterator[list[int]]:
-        """Yield each solution as the list of placement masks, by piece number."""
+    def _fillable(self, empty: int, placed: int, sizes: int) -> bool:
+        """Whether each small empty region next to ``placed`` has a size in ``sizes`` (a set of
+        bits, as from :meth:`_sizes_from`).
+
+        A region is grown from a cell by adding all its neighbours at once, until it stops
+        growing (closed: check its size) or has more cells than twice the largest piece (big
+        regions rarely fail the test, and growing them costs more than it saves)."""
+        assert self._grid is not None
+        next_to = self._grid.next_to
+        cap = self._cap
+        border = next_to(placed) & empty
+        while border:
+            region = border & -border
+            size = 1
+            while size <= cap:
+                grown = (region | next_to(region)) & empty
+                if grown == region:
+                    if not sizes >> size & 1:
+                        return False
+                    break
+                region = grown
+                size = region.bit_count()
+            border &= ~region
+        return True
+
+    def _count(self, limit: int) -> int:
+        """The number of solutions, or some number >= ``limit`` when there are that many.
+
+        Counting needs no list of solutions, and the number of ways to finish from a state
+        (cells covered, pieces left) is the same however the state was reached, so each is
+        worked out once and remembered.  (Only exact numbers are remembered: a count cut
+        short by the limit is not.)"""
         self.nodes = 0
         grid = self._grid
         if not self.feasible:
-            return
+            return 0
         if grid is None:  # nothing to fill, and no pieces to fill it with
+            return 1
+        starting_at = self._starting_at
+        area = grid.area
+        sizes_from = self._sizes_from
+        fillable = self._fillable
+        pieces = len(self.piece_ids)
+        known: dict[int, int] = {}
+        nodes = 0
+
+        def ways(covered: int, left: int, need: int) -> int:
+            nonlocal nodes
+            if covered == area:
+                return 1
+            empty = area & ~covered
+            first = (empty & -empty).bit_length() - 1
+            total = 0
+            for _, bit, masks in starting_at[first]:
+                if not left & bit:
+                    continue
+                rest = left ^ bit
+                sizes = sizes_from(rest)
+                for mask in masks:
+                    if covered & mask:
+                        continue
+                    nodes += 1
+                    state = (covered | mask) << pieces | rest
+                    n = known.get(state)
+                    if n is None:
+                        if rest and not fillable(empty ^ mask, mask, sizes):
+                            n = 0
+                        else:
+                            n = ways(covered | mask, rest, need - total)
+                            if total + n >= need:
+                                return total + n
+                        known[state] = n
+                    total += n
+                    if total >= need:
+                        return total
+            return total
+
+        try:
+            return ways(0, (1 << pieces) - 1, limit)
+        finally:
+            self.nodes = nodes
+
+    def _search(self) -> Iterator[list[int]]:
+        """Yield each solution as the list of placement masks, by piece number.
+
+        The same search as :meth:`_count`, remembering only the dead ends."""
+        grid = self._grid
+        if not self.feasible:
+            return
+        if grid is None:
             yield []
             return
         starting_at = self._starting_at
         area = grid.area
-        next_to = grid.next_to
         sizes_from = self._sizes_from
-        chosen = [0] * len(self.piece_ids)
-
-        def fillable(empty: int, placed: int, sizes: int) -> bool:
-            """Whether each empty region next to ``placed`` has a size in ``sizes``."""
-            border = next_to(placed) & empty
-            while border:
-                region = border & -border
-                while True:
-                    grown = (region | next_to(region)) & empty
-                    if grown == region:
-                        break
-                    region = grown
-                if not sizes >> region.bit_count() & 1:
-                    return False
-                border &= ~region
-            return True
+        fillable = self._fillable
+        pieces = len(self.piece_ids)
+        chosen = [0] * pieces
+        dead: set[int] = set()  # states (cells covered, pieces left) with no way to finish
+        found = 0
 
         def fill(covered: int, left: int) -> Iterator[list[int]]:
+            nonlocal found
             if covered == area:
+                found += 1
                 yield chosen
                 return
             empty = area & ~covered
@@ -334,13 +426,19 @@ class ExactCover:
                 for mask in masks:
                     if covered & mask:
                         continue
-                    self.nodes += 1
+                    state = (covered | mask) << pieces | rest
+                    if state in dead:
+                        continue
                     if rest and not fillable(empty ^ mask, mask, sizes):
+                        dead.add(state)
                         continue
                     chosen[p] = mask
+                    before = found
                     yield from fill(covered | mask, rest)
+                    if found == before:
+                        dead.add(state)
 
-        yield from fill(0, (1 << len(self.piece_ids)) - 1)
+        yield from fill(0, (1 << pieces) - 1)
 
     def solutions(self) -> Iterator[Solution]:
         """Every solution, each a map piece id -> the cells it covers."""
@@ -350,13 +448,9 @@ class ExactCover:
             yield {pid: grid.cells_of(m) for pid, m in zip(self.piece_ids, masks, strict=True)}
 
     def stats(self, limit: int | None = None) -> SearchStats:
-        """Count the solutions (up to ``limit``) and the placements tried on the way."""
-        found = 0
-        for _ in self._search():
-            found += 1
-            if limit is not None and found >= limit:
-                break
-        return SearchStats(found, self.nodes)
+        """Count the solutions (stopping at ``limit``) and the placements tried on the way."""
+        found = self._count(limit if limit is not None else 1 << 62)
+        return SearchStats(min(found, limit) if limit is not None else found, self.nodes)
 
 
 @lru_cache(maxsize=4096)
