@@ -30,7 +30,7 @@ const BOARD = 0x27495f;
 const AREA = 0xf6edd5;
 const AREA_LINE = 0xb69f68;
 const GOOD = 0x1f9e5a;
-const BAD = 0xc8102e;
+const BAD = "#c8102e";
 const CUBE = 0.96;
 
 const MIN_POLAR = 0.0001; // straight down is the top view
@@ -62,7 +62,7 @@ export class Scene3D {
   constructor(
     private readonly container: HTMLElement,
     area: number[][],
-    private readonly layers: number,
+    layers: number,
   ) {
     this.renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
@@ -269,17 +269,17 @@ export class Scene3D {
     p.cells.forEach((c, i) => {
       const fault = p.faults[i];
       const at = new THREE.Vector3(c[0] + 0.5, c[2] + 0.5 + lift, c[1] + 0.5);
-      const body = kind === "ghost" && fault ? this.material("#c8102e", "ghost") : this.material(colour, kind);
+      const body = kind === "ghost" && fault ? this.material(BAD, "ghost") : this.material(colour, kind);
       const m = new THREE.Mesh(this.box, body);
       m.position.copy(at);
       m.userData.piece = p.id;
       g.add(m);
-      const edgeColour = fault ? "#c8102e" : kind === "ghost" ? colour : "#1d2b36";
+      const edgeColour = fault ? BAD : kind === "ghost" ? colour : "#1d2b36";
       const e = new THREE.LineSegments(this.edges, this.material(edgeColour, "edge"));
       e.position.copy(at);
       g.add(e);
       if (fault && kind === "solid") {
-        const f = new THREE.Mesh(this.faultBox, this.material("#c8102e", "fault"));
+        const f = new THREE.Mesh(this.faultBox, this.material(BAD, "fault"));
         f.position.copy(at);
         g.add(f);
       }

@@ -1,0 +1,511 @@
+// The Ubongo 3D board: the same interface as the flat board (board.ts), drawn with three.js.
+//
+// A piece is in the tray, on the board, or in hand. The piece in hand hovers over the area
+// above the place where it would land (its "ghost"); arrows, the mouse or taps move it, R T Y
+// (or the buttons) turn it, Enter or a click puts it down. Picking a piece on the board takes
+// it back in hand; the pieces that rested on it fall. Faults (sticking out, too high) are shown
+// in red and never forbidden. When every piece is down and both levels of the area are filled
+// exactly, `onCovered` gets the arrangement as placements (ubongo.board.Placement).
+
+import type { BoardOptions } from "../board";
+import type { PieceEntry, Placement } from "../catalogue";
+import { pieceOf } from "../catalogue";
+import { h } from "../dom";
+import { type Action, keyAction, listenPointer, toolbar, viewButtons } from "./input";
+import { pieceIsoSvg } from "./iso";
+import type { Scene3D, SceneModel } from "./scene";
+import {
+  type Cube,
+  check,
+  cubeKey,
+  faultOf,
+  landingZ,
+  shapeOf,
+  shortLabel,
+  translate,
+  turned,
+} from "./shapes";
+
+interface PieceState {
+  entry: PieceEntry;
+  label: string;
+  transform: number;
+  /** the offset of its bounding box's corner on the board, or null (tray or in hand) */
+  place: Cube | null;
+  button: HTMLButtonElement;
+}
+
+interface Hand {
+  piece: PieceState;
+  x: number;
+  y: number;
+  /** where it was taken from, to go back there when another piece is taken */
+  from: { transform: number; place: Cube } | null;
+}
+
+/** How far a piece in hand may wander beyond the area's edge (in cubes). */
+const MARGIN = 3;
+
+export class Board3D {
+  readonly element: HTMLElement;
+  private readonly stage: HTMLElement;
+  private readonly tray: HTMLElement;
+  private readonly hint: HTMLElement;
+  private readonly statusEl: HTMLElement;
+  private readonly topButton: HTMLButtonElement | null = null;
+  private readonly pieces: PieceState[];
+  private readonly area: Set<string>;
+  private readonly layers: number;
+  private readonly bounds: { minX: number; maxX: number; minY: number; maxY: number };
+  private hand: Hand | null = null;
+  private scene: Scene3D | null = null;
+  private locked: boolean;
+  private destroyed = false;
+  private lastCoveredKey = "";
+  private resizeObserver: ResizeObserver | null = null;
+
+  constructor(private readonly opts: BoardOptions) {
+    const cat = opts.catalogue;
+    this.layers = Math.max(1, cat.layers);
+    this.locked = !!opts.readonly;
+    this.area = new Set(opts.area.map((c) => `${c[0]},${c[1]}`));
+    const xs = opts.area.map((c) => c[0]);
+    const ys = opts.area.map((c) => c[1]);
+    this.bounds = { minX: Math.min(...xs), maxX: Math.max(...xs), minY: Math.min(...ys), maxY: Math.max(...ys) };
+
+    this.element = h("div.board.board3d", { "data-layers": this.layers });
+    this.stage = h("div.board3d-stage", {
+      tabindex: opts.readonly ? "-1" : "0",
+      role: "application",
+      "aria-label": `3D board: fill the area ${this.layers} levels high. Keys: 1 to ${opts.pieces.length} take a piece, arrows move it, R T Y turn it, Enter puts it down, Esc puts it back, V top view`,
+    });
+    this.tray = h("div.board3d-tray", { role: "group", "aria-label": "Your pieces" });
+    this.hint = h("div.board3d-hint", { "aria-live": "polite" });
+    this.statusEl = h("div.board-status", { "aria-live": "polite" });
+
+    const labels = opts.pieces.map((id) => shortLabel(pieceOf(cat, id)));
+    const unique = new Set(labels).size === labels.length;
+    this.pieces = opts.pieces.map((id, i) => {
+      const entry = pieceOf(cat, id);
+      const button = h("button.tray-piece", { type: "button", "data-piece": id });
+      button.addEventListener("click", () => this.act({ kind: "select", index: i }));
+      return { entry, label: unique ? labels[i] : id, transform: entry.transforms[0], place: null, button };
+    });
+    for (const pl of opts.initial ?? []) {
+      const p = this.pieces.find((x) => x.entry.id === pl.piece);
+      if (p && pl.offset.length === 3) {
+        p.transform = pl.transform;
+        p.place = [pl.offset[0], pl.offset[1], pl.offset[2]];
+      }
+    }
+    this.tray.append(...this.pieces.map((p) => p.button));
+
+    this.element.append(this.stage);
+    if (!opts.readonly) {
+      const view = viewButtons((a) => this.act(a));
+      this.topButton = view.top;
+      this.stage.append(view.element);
+      this.element.append(this.tray, toolbar((a) => this.act(a)), this.hint, this.statusEl);
+      this.stage.addEventListener("keydown", (e) => this.key(e));
+      this.tray.addEventListener("keydown", (e) => this.key(e));
+      listenPointer(this.stage, {
+        hover: (x, y) => this.hover(x, y),
+        tap: (x, y, touch) => this.tap(x, y, touch),
+      });
+    }
+    // three.js is loaded with the first 3D board only, so the flat editions never wait for it
+    import("./scene")
+      .then(({ Scene3D }) => {
+        if (this.destroyed) return;
+        this.scene = new Scene3D(this.stage, opts.area, this.layers);
+        this.element.dataset.ready = "true";
+        this.redraw();
+      })
+      .catch((e: unknown) => {
+        this.stage.append(h("p.board3d-error", {}, `This browser cannot draw the 3D board (${String(e)}).`));
+      });
+    this.changed(false);
+  }
+
+  // --- the interface shared with the flat board ----------------------------------------------
+
+  placements(): Placement[] {
+    return this.pieces
+      .filter((p) => p.place !== null)
+      .map((p) => ({ piece: p.entry.id, transform: p.transform, offset: [...p.place!] }));
+  }
+
+  lock(locked: boolean): void {
+    this.locked = locked;
+    this.element.classList.toggle("locked", locked);
+    if (locked && this.hand) {
+      this.putBack();
+      this.changed();
+    }
+  }
+
+  arrange(placements: Placement[]): void {
+    this.hand = null;
+    for (const p of this.pieces) {
+      const pl = placements.find((x) => x.piece === p.entry.id);
+      p.place = pl ? [pl.offset[0], pl.offset[1], pl.offset[2]] : null;
+      if (pl) p.transform = pl.transform;
+    }
+    this.changed();
+  }
+
+  attach(): void {
+    if (typeof ResizeObserver === "undefined") return;
+    this.resizeObserver = new ResizeObserver(() => this.scene?.resize());
+    this.resizeObserver.observe(this.stage);
+  }
+
+  destroy(): void {
+    this.destroyed = true;
+    this.resizeObserver?.disconnect();
+    this.scene?.dispose();
+    this.scene = null;
+    this.element.remove();
+  }
+
+  focus(): void {
+    this.stage.focus({ preventScroll: true });
+  }
+
+  setStatus(text: string, kind: "" | "good" | "bad" = ""): void {
+    this.statusEl.textContent = text;
+    this.statusEl.dataset.kind = kind;
+  }
+
+  // --- state ------------------------------------------------------------------------------
+
+  private cells(p: PieceState, transform = p.transform): Cube[] {
+    return shapeOf(p.entry, transform);
+  }
+
+  private occupied(except: PieceState | null = null): Set<string> {
+    const out = new Set<string>();
+    for (const p of this.pieces) {
+      if (p.place && p !== except) for (const c of translate(this.cells(p), p.place)) out.add(cubeKey(c));
+    }
+    return out;
+  }
+
+  /** Where the piece in hand would land. */
+  private landing(hand: Hand): Cube {
+    const z = landingZ(this.cells(hand.piece), hand.x, hand.y, this.occupied(hand.piece));
+    return [hand.x, hand.y, z];
+  }
+
+  /** Pieces resting on nothing fall, lowest first (after a piece is taken away). */
+  private settle(): void {
+    const placed = this.pieces.filter((p) => p.place).sort((a, b) => a.place![2] - b.place![2]);
+    for (const p of placed) {
+      const others = this.occupied(p);
+      const shape = this.cells(p);
+      const at = p.place!;
+      while (at[2] > 0 && shape.every((c) => !others.has(cubeKey([c[0] + at[0], c[1] + at[1], c[2] + at[2] - 1])))) {
+        at[2] -= 1;
+      }
+    }
+  }
+
+  private footprint(p: PieceState, transform = p.transform): { w: number; d: number } {
+    const cells = this.cells(p, transform);
+    return { w: Math.max(...cells.map((c) => c[0])) + 1, d: Math.max(...cells.map((c) => c[1])) + 1 };
+  }
+
+  private clampHand(hand: Hand): void {
+    const { w, d } = this.footprint(hand.piece);
+    const b = this.bounds;
+    hand.x = Math.max(b.minX - MARGIN, Math.min(b.maxX + MARGIN - w + 1, hand.x));
+    hand.y = Math.max(b.minY - MARGIN, Math.min(b.maxY + MARGIN - d + 1, hand.y));
+  }
+
+  /** Take a piece in hand: from the tray (over the middle of the area) or off the board. */
+  private take(p: PieceState): void {
+    if (this.hand?.piece === p) return;
+    if (this.hand) this.putBack();
+    if (p.place) {
+      const from = { transform: p.transform, place: p.place };
+      this.hand = { piece: p, x: p.place[0], y: p.place[1], from };
+      p.place = null;
+      this.settle();
+    } else {
+      const { w, d } = this.footprint(p);
+      const b = this.bounds;
+      this.hand = {
+        piece: p,
+        x: Math.floor((b.minX + b.maxX + 1 - w) / 2),
+        y: Math.floor((b.minY + b.maxY + 1 - d) / 2),
+        from: null,
+      };
+    }
+  }
+
+  /** The piece in hand goes back where it came from if that place is still free, else to the tray. */
+  private putBack(): void {
+    const hand = this.hand;
+    if (!hand) return;
+    this.hand = null;
+    const p = hand.piece;
+    if (hand.from) {
+      const occ = this.occupied(p);
+      const free = translate(this.cells(p, hand.from.transform), hand.from.place).every((c) => !occ.has(cubeKey(c)));
+      if (free) {
+        p.transform = hand.from.transform;
+        p.place = hand.from.place;
+        return;
+      }
+    }
+    p.place = null;
+  }
+
+  private drop(): void {
+    const hand = this.hand;
+    if (!hand) return;
+    hand.piece.place = this.landing(hand);
+    this.hand = null;
+  }
+
+  private turn(turn: "spin" | "tip" | "roll", back: boolean): void {
+    const hand = this.hand;
+    if (!hand) return;
+    const p = hand.piece;
+    const before = this.footprint(p);
+    const view = this.scene?.quadrant() ?? 0;
+    p.transform = turned(p.entry, p.transform, turn, back ? 3 : 1, view);
+    // keep the middle of the footprint where it was
+    const after = this.footprint(p);
+    hand.x += Math.round((before.w - after.w) / 2);
+    hand.y += Math.round((before.d - after.d) / 2);
+    this.clampHand(hand);
+  }
+
+  private move(dx: number, dy: number): void {
+    const hand = this.hand;
+    if (!hand) return;
+    // arrows move as seen from the camera: "up" is away from it
+    let [u, v] = [dx, dy];
+    const q = this.scene?.quadrant() ?? 0;
+    for (let i = 0; i < q; i++) [u, v] = [-v, u];
+    hand.x += u;
+    hand.y += v;
+    this.clampHand(hand);
+  }
+
+  /** Put the footprint's middle of the piece in hand over a board cell. */
+  private moveTo(cell: [number, number]): boolean {
+    const hand = this.hand;
+    if (!hand) return false;
+    const { w, d } = this.footprint(hand.piece);
+    const [x, y] = [cell[0] - Math.floor((w - 1) / 2), cell[1] - Math.floor((d - 1) / 2)];
+    const moved = x !== hand.x || y !== hand.y;
+    hand.x = x;
+    hand.y = y;
+    this.clampHand(hand);
+    return moved;
+  }
+
+  // --- input --------------------------------------------------------------------------------
+
+  private act(a: Action): void {
+    if (a.kind === "topView") {
+      const on = !(this.scene?.isTopView() ?? false);
+      this.scene?.setTopView(on);
+      this.topButton?.setAttribute("aria-pressed", String(on));
+      this.focus();
+      return;
+    }
+    if (a.kind === "orbit") {
+      this.scene?.orbit(a.steps);
+      this.topButton?.setAttribute("aria-pressed", "false");
+      this.focus();
+      return;
+    }
+    if (this.locked) return;
+    switch (a.kind) {
+      case "select":
+        this.take(this.pieces[a.index]);
+        break;
+      case "next": {
+        const i = this.hand ? this.pieces.indexOf(this.hand.piece) : -1;
+        const n = this.pieces.length;
+        this.take(this.pieces[(i + (a.back ? n - 1 : 1) + n) % n]);
+        break;
+      }
+      case "turn":
+        this.turn(a.turn, a.back);
+        break;
+      case "move":
+        this.move(a.dx, a.dy);
+        break;
+      case "drop":
+        if (this.hand) this.drop();
+        else {
+          const first = this.pieces.find((p) => !p.place);
+          if (first) this.take(first);
+        }
+        break;
+      case "tray":
+        if (this.hand) {
+          this.hand.piece.place = null;
+          this.hand = null;
+        }
+        break;
+      case "clear":
+        this.hand = null;
+        for (const p of this.pieces) p.place = null;
+        break;
+    }
+    this.changed();
+    this.focus();
+  }
+
+  private key(e: KeyboardEvent): void {
+    const onButton = (e.target as Element | null)?.closest?.("button");
+    if (onButton && (e.key === "Enter" || e.key === " ")) return; // the button's own click
+    const a = keyAction(e, this.pieces.length);
+    if (!a) return;
+    e.preventDefault();
+    this.act(a);
+  }
+
+  private hover(clientX: number, clientY: number): void {
+    if (!this.hand || this.locked || !this.scene) return;
+    const { cell } = this.scene.pick(clientX, clientY);
+    if (cell && this.moveTo(cell)) this.changed();
+  }
+
+  private tap(clientX: number, clientY: number, touch: boolean): void {
+    this.focus();
+    if (this.locked || !this.scene) return;
+    const { piece, cell } = this.scene.pick(clientX, clientY);
+    if (this.hand) {
+      // touch: the first tap shows where the piece goes, a second tap there puts it down
+      const moved = cell ? this.moveTo(cell) : false;
+      if (!touch || !moved) this.drop();
+    } else if (piece) {
+      const p = this.pieces.find((x) => x.entry.id === piece);
+      if (p) this.take(p);
+    }
+    this.changed();
+  }
+
+  // --- drawing and reporting -------------------------------------------------------------
+
+  private model(): SceneModel {
+    const placed = this.pieces
+      .filter((p) => p.place)
+      .map((p) => {
+        const cells = translate(this.cells(p), p.place!);
+        return {
+          id: p.entry.id,
+          label: p.label,
+          colour: p.entry.colour,
+          cells,
+          faults: cells.map((c) => faultOf(c, this.area, this.layers)),
+        };
+      });
+    let held: SceneModel["held"] = null;
+    if (this.hand) {
+      const p = this.hand.piece;
+      const cells = translate(this.cells(p), this.landing(this.hand));
+      held = {
+        id: p.entry.id,
+        label: p.label,
+        colour: p.entry.colour,
+        cells,
+        faults: cells.map((c) => faultOf(c, this.area, this.layers)),
+        lift: Math.max(1.6, this.layers + 1.2 - Math.min(...cells.map((c) => c[2]))),
+      };
+    }
+    const covered = this.element.classList.contains("covered");
+    return { placed, held, covered };
+  }
+
+  private redraw(): void {
+    this.scene?.update(this.model());
+  }
+
+  private describe(p: PieceState): string {
+    return `${p.label} (${p.entry.colour_name} ${p.entry.size})`;
+  }
+
+  /** After every action: gravity, faults, the tray, the scene, and the covered check. */
+  private changed(report = true): void {
+    this.settle();
+    const placed = this.pieces
+      .filter((p) => p.place)
+      .map((p) => ({ id: p.entry.id, cells: translate(this.cells(p), p.place!) }));
+    const inTray = this.pieces.length - placed.length;
+    const result = check(placed, this.area, this.layers, inTray);
+    this.element.classList.toggle("covered", result.covered);
+    this.element.dataset.covered = String(result.covered);
+    this.element.dataset.held = this.hand?.piece.entry.id ?? "";
+
+    for (const p of this.pieces) {
+      const inHand = this.hand?.piece === p;
+      const state = inHand ? "held" : p.place ? "placed" : "tray";
+      const b = p.button;
+      b.dataset.state = state;
+      b.dataset.transform = String(p.transform);
+      const where = inHand ? this.landing(this.hand!) : p.place;
+      b.dataset.offset = where ? where.join(",") : "";
+      b.classList.toggle("selected", inHand);
+      b.classList.toggle("faulty", result.outside.includes(p.entry.id) || result.tooHigh.includes(p.entry.id));
+      b.setAttribute("aria-pressed", String(inHand));
+      const n = this.pieces.indexOf(p) + 1;
+      b.title = `${n}: piece ${p.entry.id}, ${state === "held" ? "in hand" : state === "placed" ? "on the board" : "in the tray"}`;
+      b.replaceChildren(
+        pieceIsoSvg(this.opts.catalogue, p.entry.id, p.transform, 0.62),
+        h("span.tray-label", {}, h("kbd", {}, String(n)), " ", p.label),
+      );
+    }
+
+    // one line on what matters now: the piece in hand, or what is wrong
+    const name = (id: string) => this.describe(this.pieces.find((p) => p.entry.id === id)!);
+    let hint = "";
+    let bad = false;
+    if (this.hand) {
+      const cells = translate(this.cells(this.hand.piece), this.landing(this.hand));
+      const faults = cells.map((c) => faultOf(c, this.area, this.layers));
+      const who = this.describe(this.hand.piece);
+      if (faults.includes("outside")) {
+        hint = `${who} would stick out of the area here.`;
+        bad = true;
+      } else if (faults.includes("too_high")) {
+        hint = `${who} would go higher than level ${this.layers} here.`;
+        bad = true;
+      } else {
+        hint = `${who} in hand: arrows move it, R T Y turn it, Enter puts it down.`;
+      }
+    } else if (result.outside.length) {
+      hint = `${result.outside.map(name).join(", ")} ${result.outside.length > 1 ? "stick" : "sticks"} out of the area.`;
+      bad = true;
+    } else if (result.tooHigh.length) {
+      hint = `${result.tooHigh.map(name).join(", ")} ${result.tooHigh.length > 1 ? "go" : "goes"} higher than level ${this.layers}.`;
+      bad = true;
+    } else if (!result.covered && !this.locked) {
+      hint = inTray
+        ? `Fill the area ${this.layers} levels high. Take a piece: click it or press its number.`
+        : `${result.holes} ${result.holes === 1 ? "space is" : "spaces are"} still empty.`;
+    }
+    this.hint.textContent = hint;
+    this.hint.dataset.kind = bad ? "bad" : "";
+    this.redraw();
+
+    if (!report) return;
+    const placements = this.placements();
+    this.opts.onChange?.(placements, result.covered);
+    if (result.covered) {
+      const key = JSON.stringify(placements);
+      if (key !== this.lastCoveredKey) {
+        this.lastCoveredKey = key;
+        this.opts.onCovered?.(placements);
+      }
+    } else {
+      this.lastCoveredKey = "";
+    }
+  }
+}

@@ -1,0 +1,145 @@
+// Input for the 3D board: keys, on-screen buttons and the pointer all become the same few
+// actions, so keyboard-only and touch play do exactly what the mouse does.
+
+import { h } from "../dom";
+import type { Turn } from "./shapes";
+
+export type Action =
+  | { kind: "select"; index: number }
+  | { kind: "next"; back: boolean }
+  | { kind: "turn"; turn: Turn; back: boolean }
+  | { kind: "move"; dx: number; dy: number }
+  | { kind: "drop" }
+  | { kind: "tray" }
+  | { kind: "clear" }
+  | { kind: "topView" }
+  | { kind: "orbit"; steps: number };
+
+const TURN_KEYS: Record<string, Turn> = { r: "spin", t: "tip", y: "roll" };
+
+/** The action of a key press, or null for keys the board leaves alone. */
+export function keyAction(e: KeyboardEvent, pieces: number): Action | null {
+  if (e.altKey || e.ctrlKey || e.metaKey) return null;
+  const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+  const digit = Number.parseInt(k, 10);
+  if (!Number.isNaN(digit) && digit >= 1 && digit <= pieces) return { kind: "select", index: digit - 1 };
+  if (k in TURN_KEYS) return { kind: "turn", turn: TURN_KEYS[k], back: e.shiftKey };
+  switch (k) {
+    case "n":
+      return { kind: "next", back: e.shiftKey };
+    case "ArrowLeft":
+      return { kind: "move", dx: -1, dy: 0 };
+    case "ArrowRight":
+      return { kind: "move", dx: 1, dy: 0 };
+    case "ArrowUp":
+      return { kind: "move", dx: 0, dy: -1 };
+    case "ArrowDown":
+      return { kind: "move", dx: 0, dy: 1 };
+    case "Enter":
+    case " ":
+      return { kind: "drop" };
+    case "Escape":
+    case "Backspace":
+    case "Delete":
+      return { kind: "tray" };
+    case "v":
+      return { kind: "topView" };
+    case "[":
+    case ",":
+      return { kind: "orbit", steps: -1 };
+    case "]":
+    case ".":
+      return { kind: "orbit", steps: 1 };
+    default:
+      return null;
+  }
+}
+
+function tool(label: string, title: string, name: string, act: () => void): HTMLButtonElement {
+  const b = h("button", { type: "button", class: `tool tool-${name}`, title, "aria-label": title });
+  b.innerHTML = label;
+  b.addEventListener("click", act);
+  return b;
+}
+
+/** The buttons: turns about the three axes (both ways), moves, put down, back to the tray. */
+export function toolbar(act: (a: Action) => void): HTMLElement {
+  const turns = h("div.tool-group.turns", { role: "group", "aria-label": "Turn the piece in hand" });
+  const turnNames: [Turn, string, string, string][] = [
+    ["spin", "R", "⟳", "Spin"],
+    ["tip", "T", "⤵", "Tip"],
+    ["roll", "Y", "↷", "Roll"],
+  ];
+  for (const [turn, key, icon, word] of turnNames) {
+    turns.append(
+      tool(`${icon} <span>${word}</span>`, `${word} the piece in hand (${key})`, `${turn}`, () =>
+        act({ kind: "turn", turn, back: false }),
+      ),
+      tool("↺", `${word} it the other way (Shift+${key})`, `${turn}-back`, () => act({ kind: "turn", turn, back: true })),
+    );
+  }
+  const pad = h("div.tool-group.move-pad", { role: "group", "aria-label": "Move the piece in hand" });
+  const moves: [string, string, number, number][] = [
+    ["←", "left", -1, 0],
+    ["↑", "back", 0, -1],
+    ["↓", "forward", 0, 1],
+    ["→", "right", 1, 0],
+  ];
+  for (const [icon, word, dx, dy] of moves) {
+    pad.append(tool(icon, `Move it ${word} (arrow key)`, `move-${word}`, () => act({ kind: "move", dx, dy })));
+  }
+  const place = h("div.tool-group.place", { role: "group", "aria-label": "Put the piece" });
+  place.append(
+    tool("⤓ <span>Put down</span>", "Put the piece in hand down (Enter)", "drop", () => act({ kind: "drop" })),
+    tool("↩ <span>Tray</span>", "Put the piece in hand back in the tray (Esc)", "tray", () => act({ kind: "tray" })),
+    tool("✕ <span>Clear</span>", "Put every piece back in the tray", "clear", () => act({ kind: "clear" })),
+  );
+  return h("div.board-tools.board3d-tools", {}, turns, pad, place);
+}
+
+/** The view buttons drawn over the scene: top view and going round the board. */
+export function viewButtons(act: (a: Action) => void): { element: HTMLElement; top: HTMLButtonElement } {
+  const top = tool("⬒ <span>Top view</span>", "Look from above (V)", "top-view", () => act({ kind: "topView" }));
+  top.setAttribute("aria-pressed", "false");
+  const element = h(
+    "div.board3d-view",
+    {},
+    tool("⟲", "Go round the board to the left ([)", "orbit-left", () => act({ kind: "orbit", steps: -1 })),
+    top,
+    tool("⟳", "Go round the board to the right (])", "orbit-right", () => act({ kind: "orbit", steps: 1 })),
+  );
+  return { element, top };
+}
+
+export interface PointerHandlers {
+  /** a mouse moves over the scene without a button down */
+  hover(clientX: number, clientY: number): void;
+  /** a press and release without dragging (dragging turns the camera) */
+  tap(clientX: number, clientY: number, touch: boolean): void;
+}
+
+const DRAG_PX = 6;
+
+export function listenPointer(target: HTMLElement, handlers: PointerHandlers): void {
+  let down: { x: number; y: number; id: number; moved: boolean } | null = null;
+  target.addEventListener("pointerdown", (e) => {
+    if (e.button > 0) return;
+    down = { x: e.clientX, y: e.clientY, id: e.pointerId, moved: false };
+  });
+  target.addEventListener("pointermove", (e) => {
+    if (down && e.pointerId === down.id) {
+      if (Math.hypot(e.clientX - down.x, e.clientY - down.y) > DRAG_PX) down.moved = true;
+      return;
+    }
+    if (e.pointerType === "mouse" && e.buttons === 0) handlers.hover(e.clientX, e.clientY);
+  });
+  target.addEventListener("pointerup", (e) => {
+    const d = down;
+    down = null;
+    if (!d || e.pointerId !== d.id || d.moved) return;
+    handlers.tap(e.clientX, e.clientY, e.pointerType !== "mouse");
+  });
+  target.addEventListener("pointercancel", () => {
+    down = null;
+  });
+}
