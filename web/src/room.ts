@@ -2,7 +2,8 @@
 // snapshots the server sends (docs/protocol.md). The board of the running task is kept while
 // its task stays the same, so snapshots never disturb a player's pieces.
 
-import { Board, areaSvg } from "./board";
+import { areaSvg } from "./board";
+import { type BoardLike, boardHint, createBoard } from "./board3d"; // 3D board (issue #7)
 import { type Catalogue, type Placement, loadCatalogue } from "./catalogue";
 import { h } from "./dom";
 import {
@@ -149,7 +150,7 @@ class RoomView {
   private conn: RoomConnection;
   private room: Room | null = null;
   private cat: Catalogue | null = null;
-  private board: Board | null = null;
+  private board: BoardLike | null = null; // flat or 3D (board3d/index.ts)
   private boardKey = "";
   private boardTurn = -1;
   private finishedRounds = new Set<string>();
@@ -511,7 +512,7 @@ class RoomView {
       this.boardKey = key;
       this.boardTurn = game.turn;
       this.parts.main.replaceChildren();
-      if (task && cat.layers === 1) {
+      if (task) {
         // the arrangement survives a reload (the round goes on meanwhile)
         const saveKey = `ubongo.arrangement.${this.code}`;
         let initial: Placement[] = [];
@@ -521,7 +522,7 @@ class RoomView {
         } catch {
           initial = [];
         }
-        this.board = new Board({
+        this.board = createBoard({
           catalogue: cat,
           area: task.area,
           pieces: task.pieces,
@@ -536,13 +537,8 @@ class RoomView {
         ubongo.addEventListener("click", () => this.board && this.submit(this.board.placements()));
         this.parts.main.append(this.board.element, h("div.main-actions", {}, ubongo));
         this.board.attach();
-        this.board.setStatus(
-          "Drag the pieces onto the light area. R turns, F flips.",
-        );
+        this.board.setStatus(boardHint(cat.layers));
         window.setTimeout(() => this.board?.focus(), 0);
-      } else if (task) {
-        // Ubongo 3D has its own board (issue #7); this is where it goes
-        this.parts.main.append(h("div.panel", {}, "Ubongo 3D is played on the 3D board."));
       } else {
         this.parts.main.append(this.spectatorTables(room));
       }
