@@ -70,15 +70,19 @@ export const EDITIONS: EditionInfo[] = [
     title: "3D",
     blurb: "8 polycubes · two layers high",
     sides: [
-      { value: "green", label: "Green" },
-      { value: "yellow", label: "Yellow" },
-      { value: "orange", label: "Orange" },
-      { value: "red", label: "Red" },
+      { value: "green", label: "Level 1 · Green (3 pieces)" },
+      { value: "yellow", label: "Level 2 · Yellow (4 pieces)" },
+      { value: "orange", label: "Level 3 · Orange (4 pieces)" },
+      { value: "red", label: "Level 4 · Red (4 pieces)" },
     ],
     sideWord: "Level",
     keyKind: "die",
-    playable: false,
-    howTo: ["Fill the area two layers high with polycubes (the 3D board comes separately)."],
+    playable: true, // the 3D board: web/src/board3d (issue #7)
+    howTo: [
+      "Everyone plays boards of their own level; the die says which pieces to use.",
+      "Fill the light area exactly two levels high: turn the pieces every way (no mirror images), nothing may stick out or go higher.",
+      "The fastest take gems; the others get a second chance. Most points after 9 rounds wins.",
+    ],
   },
 ];
 
