@@ -81,7 +81,7 @@ export const EDITIONS: EditionInfo[] = [
     howTo: [
       "Everyone plays boards of their own level; the die says which pieces to use.",
       "Fill the light area exactly two levels high: turn the pieces every way (no mirror images), nothing may stick out or go higher.",
-      "The fastest take gems; the others get a second chance. Most points after 9 rounds wins.",
+      "The fastest take gems; if nobody finishes in time, everyone gets a second chance. Most points after 9 rounds wins.",
     ],
   },
 ];
