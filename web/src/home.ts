@@ -1,6 +1,6 @@
 // Home: play solo, create a room, join one; how to play each edition with its real pieces.
 
-import { pieceSvg } from "./board";
+import { KEYS_3D, piecePicture as pieceSvg } from "./board3d"; // 3D pictures (issue #7)
 import { loadCatalogue } from "./catalogue";
 import { h } from "./dom";
 import { ApiError, api, saveName, saveTicket, savedName } from "./net";
@@ -235,8 +235,12 @@ function drawHowTo(box: HTMLElement, edition: string): void {
     h(
       "p.muted.keys",
       {},
-      "Drag pieces onto the board; turn with R or the mouse wheel while dragging, flip with F. ",
-      "Without a mouse: 1–6 pick a piece, arrows move it, Enter puts it down, Esc sends it back.",
+      ...(edition === "3d" // issue #7
+        ? [KEYS_3D]
+        : [
+            "Drag pieces onto the board; turn with R or the mouse wheel while dragging, flip with F. ",
+            "Without a mouse: 1–6 pick a piece, arrows move it, Enter puts it down, Esc sends it back.",
+          ]),
     ),
   );
   loadCatalogue(edition)
