@@ -2,12 +2,13 @@
 // board (board.ts) and the 3D board both have, and the choice between them by edition.
 
 import "./board3d.css";
-import { Board, type BoardOptions } from "../board";
-import type { Placement } from "../catalogue";
+import { Board, type BoardOptions, pieceSvg } from "../board";
+import type { Catalogue, Placement } from "../catalogue";
 import { Board3D } from "./board3d";
+import { pieceIsoSvg } from "./iso";
 
 export { Board3D } from "./board3d";
-export { pieceIsoSvg } from "./iso";
+export { pieceIsoSvg };
 
 /** What a game screen needs from a board, whichever edition it is. */
 export interface BoardLike {
@@ -28,7 +29,17 @@ export function createBoard(opts: BoardOptions): BoardLike {
 
 /** The first line a player reads under a new board. */
 export function boardHint(layers: number): string {
-  return layers > 1
-    ? "Take a piece (click it or press its number), turn it with R T Y, move it with the arrows, put it down with Enter."
-    : "Drag the pieces onto the light area. R turns, F flips.";
+  // the 3D board writes its own hints under the scene
+  return layers > 1 ? "" : "Drag the pieces onto the light area. R turns, F flips.";
 }
+
+/** A picture of one piece: isometric cubes for Ubongo 3D, the flat drawing otherwise. */
+export function piecePicture(cat: Catalogue, id: string, transform?: number, unitRem?: number): SVGSVGElement {
+  return cat.layers > 1 ? pieceIsoSvg(cat, id, transform, unitRem) : pieceSvg(cat, id, transform, unitRem);
+}
+
+/** How the 3D board is played with keys and buttons (the how-to). */
+export const KEYS_3D =
+  "Click a piece or press its number to take it; move it with the mouse or the arrows; turn it with R (spin), " +
+  "T (tip) and Y (roll), Shift turns the other way; click or Enter puts it down where the ghost shows, Esc sends it " +
+  "back. Drag the background to look round the board, V looks from above. Every key has a button for touch.";
