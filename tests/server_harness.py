@@ -121,7 +121,10 @@ class Client:
 
     def __init__(self, server: ServerProcess) -> None:
         self.server = server
-        self.ws: ClientConnection = connect(server.ws_url, open_timeout=10, max_size=None)
+        # entered as a context manager (closed by close()), as websockets asks
+        self.ws: ClientConnection = connect(
+            server.ws_url, open_timeout=10, max_size=None
+        ).__enter__()
         self.room: dict[str, Any] | None = None
         self.seq = 0
         self.seat: int | None = None
@@ -139,13 +142,15 @@ class Client:
             self.room = msg["room"]
             self.events.append(msg)
         elif msg["type"] == "welcome":
-            self.seq = msg["seq"]
+            if not msg.get("resumed"):  # else the missed events follow, numbered on from ours
+                self.seq = msg["seq"]
             self.room = msg["room"]
             self.seat = msg["seat"]
         return msg
 
     def wait(self, pred: Callable[[dict[str, Any]], bool], timeout: float = 20.0) -> dict[str, Any]:
-        """Read messages until one satisfies ``pred``; earlier ones are kept in ``inbox``."""
+        """The first message, in arrival order, that satisfies ``pred``: from ``inbox`` (read
+        earlier, not taken yet), else read on; messages passed over stay in ``inbox``."""
         for i, m in enumerate(self.inbox):
             if pred(m):
                 del self.inbox[i]
@@ -158,13 +163,16 @@ class Client:
             m = self.recv(left)
             if pred(m):
                 return m
-            if m["type"] != "event":
-                self.inbox.append(m)
+            self.inbox.append(m)
 
     def reply(self, message: dict[str, Any], kind: str, timeout: float = 10.0) -> dict[str, Any]:
-        """Send, then wait for the answer of type ``kind`` (``error``, ``verdict``, ...)."""
+        """Send, then wait for the answer: a message of type ``kind`` (``verdict``, ``pong``
+        ...), an event of kind ``kind``, or an error."""
         self.send(message)
-        return self.wait(lambda m: m["type"] in (kind, "error"), timeout)
+        return self.wait(
+            lambda m: m["type"] in (kind, "error") or (m["type"] == "event" and m["kind"] == kind),
+            timeout,
+        )
 
     def hello(self, code: str, token: str | None = None, **extra: Any) -> dict[str, Any]:
         msg: dict[str, Any] = {"type": "hello", "room": code, **extra}
@@ -177,3 +185,18 @@ class Client:
 
     def close(self) -> None:
         self.ws.close()
+
+
+def solution(task: dict[str, Any], edition_name: str) -> list[dict[str, Any]]:
+    """Placements that cover a task as the snapshot gives it (found by the solver)."""
+    from ubongo.board import Area, placements_of
+    from ubongo.pieces import edition
+    from ubongo.rules.actions import placement_to_json
+    from ubongo.solver import solve
+
+    ed = edition(edition_name)
+    area = Area(ed.area_lattice, frozenset(tuple(c) for c in task["area"]), task["layers"])
+    pieces = [ed.piece(p) for p in task["pieces"]]
+    found = solve(area, pieces)
+    assert found is not None, task
+    return [placement_to_json(p) for p in placements_of({p.id: p for p in pieces}, found)]

@@ -20,7 +20,7 @@ from pydantic import ValidationError
 from starlette.websockets import WebSocketState
 
 from ubongo import __version__, rules
-from ubongo.board import COVERED, Placement
+from ubongo.board import COVERED, Placement, Verdict
 from ubongo.pieces import EDITION_NAMES
 from ubongo.rules.settings import (
     DEFAULT_COUNTDOWN,
@@ -171,32 +171,28 @@ class Server:
             placements = [
                 Placement(pl.piece, pl.transform, tuple(pl.offset)) for pl in msg.placements
             ]
-            try:
-                verdict = rooms.submit(room, seat, msg.round, placements, now)
-            except rules.RuleError as e:
+
+            def verdict(v: Verdict, code: str | None = None) -> None:
                 conn.send_json(
                     {
                         "type": "verdict",
                         "round": msg.round,
-                        "ok": False,
-                        "code": e.code,
-                        "reason": str(e),
+                        "ok": v.ok,
+                        "code": code or v.code,
+                        "reason": v.reason,
                         "received_at": self.clock.ms(now),
                     }
                 )
+
+            try:
+                wrong = rooms.submit(
+                    room, seat, msg.round, placements, now, on_accept=lambda: verdict(COVERED)
+                )
+            except rules.RuleError as e:  # too late, already finished: no finish
+                verdict(Verdict(False, e.code, str(e)))
                 return
-            if verdict is None:  # a Verdict is falsy when wrong: test for None
-                verdict = COVERED
-            conn.send_json(
-                {
-                    "type": "verdict",
-                    "round": msg.round,
-                    "ok": verdict.ok,
-                    "code": verdict.code,
-                    "reason": verdict.reason,
-                    "received_at": self.clock.ms(now),
-                }
-            )
+            if wrong is not None:
+                verdict(wrong)
         elif isinstance(msg, p.ChangeSettings):
             rooms.change_settings(room, seat, msg.settings)
         elif isinstance(msg, p.ChooseSide):

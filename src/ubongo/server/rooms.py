@@ -86,8 +86,11 @@ class RoomSettings:
     def patched(self, patch: SettingsPatch) -> RoomSettings:
         changes = {k: v for k, v in patch.model_dump(exclude_unset=True).items()}
         out = replace(self, **changes)
-        if "edition" in changes and "side" not in changes:
-            out.side = None  # a side of another edition means nothing here
+        if "edition" in changes and changes["edition"] != self.edition:
+            # a side or a timer of another edition means nothing here
+            for name in ("side", "hourglass_seconds", "countdown_seconds"):
+                if name not in changes:
+                    setattr(out, name, None)
         return out
 
     def to_json(self) -> dict[str, Any]:
@@ -112,8 +115,8 @@ class RoomSettings:
             side=None if three_d else self.side,
             levels=levels if three_d else (),
             rounds=self.rounds,
-            hourglass=self.hourglass_seconds if self.edition in GEM_EDITIONS else None,
-            countdown=self.countdown_seconds if self.edition not in GEM_EDITIONS else None,
+            hourglass=self.hourglass_seconds,
+            countdown=self.countdown_seconds,
             variant="only-first" if self.variant in ("only-first", "expert") else "standard",
             round_limit=self.round_limit_seconds,
             playoff_limit=self.round_limit_seconds,
@@ -575,9 +578,13 @@ class Rooms:
         round_no: int,
         placements: list[Placement],
         now: float,
+        on_accept: Callable[[], None] | None = None,
     ) -> Verdict | None:
-        """An "Ubongo!" received at ``now``. Returns the verdict for the sender; raises
-        :class:`ProtocolError` for a message that cannot be a submission now."""
+        """An "Ubongo!" received at ``now``. Returns ``None`` if it finished the task (after
+        calling ``on_accept`` *before* the events it causes are published, so the sender hears
+        its verdict first), else the cover check's verdict; raises :class:`ProtocolError` for a
+        message that cannot be a submission now and :class:`~ubongo.rules.RuleError` for one
+        the rules refuse (too late, already finished)."""
         if seat is None:
             raise ProtocolError("spectator", "spectators cannot act")
         self._need_phase(room, "playing")
@@ -585,7 +592,7 @@ class Rooms:
             raise ProtocolError("stale_round", f"this is round {room.round_no}, not {round_no}")
         action = rules.Submit(seat.player, tuple(placements), now)
         try:
-            self._act(room, action)
+            self._act(room, action, on_accept)
         except rules.WrongArrangement as e:
             return e.verdict
         return None
@@ -624,13 +631,17 @@ class Rooms:
             handle.cancel()
         room.bot_timers.clear()
 
-    def _act(self, room: Room, action: rules.Action) -> None:
+    def _act(
+        self, room: Room, action: rules.Action, on_accept: Callable[[], None] | None = None
+    ) -> None:
         """Apply an action with the rules, publish what it caused, set the next timers.
 
         A :class:`~ubongo.rules.RuleError` propagates with the room unchanged."""
         game = room.game
         assert game is not None
         new = rules.apply(game, action)
+        if on_accept is not None:
+            on_accept()
         if new is game:
             return
         was_phase = game.phase
