@@ -4,6 +4,8 @@
 import "./board3d.css";
 import { Board, type BoardOptions, pieceSvg } from "../board";
 import type { Catalogue, Placement } from "../catalogue";
+import { h } from "../dom";
+import { editionInfo } from "../ui";
 import { Board3D } from "./board3d";
 import { pieceIsoSvg } from "./iso";
 
@@ -43,3 +45,17 @@ export const KEYS_3D =
   "Click a piece or press its number to take it; move it with the mouse or the arrows; turn it with R (spin), " +
   "T (tip) and Y (roll), Shift turns the other way; click or Enter puts it down where the ghost shows, Esc sends it " +
   "back. Drag the background to look round the board, V looks from above. Every key has a button for touch.";
+
+/** Ubongo 3D lobby: every player chooses their own level (the only edition where they may differ). */
+export function levelPicker(current: string, choose: (level: string) => void): HTMLElement {
+  const select = h("select#my-level", { "aria-label": "Your level" });
+  for (const s of editionInfo("3d").sides) select.append(h("option", { value: s.value }, s.label));
+  select.value = current;
+  select.addEventListener("change", () => choose(select.value));
+  return h("label.field", {}, h("span", {}, "Your level"), select);
+}
+
+/** A seat's level as a small coloured tag. */
+export function levelTag(level: string | null): HTMLElement {
+  return h("span.tag.level-tag", { "data-level": level ?? "" }, level ?? "");
+}
