@@ -3,7 +3,7 @@
 // its task stays the same, so snapshots never disturb a player's pieces.
 
 import { areaSvg } from "./board";
-import { type BoardLike, boardHint, createBoard } from "./board3d"; // 3D board (issue #7)
+import { type BoardLike, boardHint, createBoard, levelPicker, levelTag } from "./board3d"; // 3D board (issue #7)
 import { type Catalogue, type Placement, loadCatalogue } from "./catalogue";
 import { h } from "./dom";
 import {
@@ -363,6 +363,10 @@ class RoomView {
         (v) => send({ type: "settings", settings: { edition: v, side: editionInfo(v).sides[0].value } }),
       ),
     );
+    // Ubongo 3D: each player also chooses their own level (issue #7)
+    if (room.settings.edition === "3d" && me) {
+      settings.append(levelPicker(me.side ?? room.settings.side, (side) => send({ type: "choose_side", side })));
+    }
     setting(
       info.sideWord,
       select(
@@ -459,6 +463,7 @@ class RoomView {
     if (!s) return h("li.seat.free", { "data-seat": i }, h("span.muted", {}, "free seat"));
     const tags = [];
     if (room.host === i) tags.push(h("span.tag", {}, "host"));
+    if (room.settings.edition === "3d") tags.push(levelTag(s.side)); // issue #7
     if (i === this.seat) tags.push(h("span.tag.you", {}, "you"));
     if (!s.connected) tags.push(h("span.tag.bad", {}, "away"));
     const li = h(
