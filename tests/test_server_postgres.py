@@ -1,0 +1,164 @@
+"""Storage and a served solo game on a real PostgreSQL server started here.
+
+Debian's ``postgresql`` package (scripts/system-packages.txt) provides the binaries; the
+cluster lives in a temporary folder owned by the ``postgres`` user, on a free port, and is
+stopped at the end. Nothing is skipped: if PostgreSQL cannot start, these tests fail.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from server_harness import Client, ServerProcess, free_port, solution
+
+from ubongo.server.storage import GameRecord, SoloRecord, Storage
+
+
+def _pg_bin() -> Path:
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    if not found:
+        raise RuntimeError(
+            "PostgreSQL is not installed: `make setup` installs Debian's postgresql package"
+        )
+    return Path(found[-1]).parent
+
+
+def _as_postgres(*cmd: str) -> list[str]:
+    # PostgreSQL refuses to run as root; the tests (and CI) run as root
+    if os.geteuid() == 0:
+        return ["runuser", "-u", "postgres", "--", *cmd]
+    return list(cmd)
+
+
+@pytest.fixture(scope="module")
+def postgres_url() -> Iterator[str]:
+    bindir = _pg_bin()
+    folder = Path(tempfile.mkdtemp(prefix="ubongo-pg-"))
+    data = folder / "data"
+    if os.geteuid() == 0:
+        shutil.chown(folder, "postgres", "postgres")
+    port = free_port()
+    log = folder / "pg.log"
+    subprocess.run(
+        _as_postgres(str(bindir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust"),
+        check=True,
+        capture_output=True,
+    )
+    started = subprocess.run(
+        _as_postgres(
+            str(bindir / "pg_ctl"),
+            "-D",
+            str(data),
+            "-l",
+            str(log),
+            "-w",
+            "-t",
+            "60",
+            "-o",
+            f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=on",
+            "start",
+        ),
+        capture_output=True,
+        text=True,
+    )
+    if started.returncode != 0:
+        text = log.read_text() if log.exists() else ""
+        raise RuntimeError(f"PostgreSQL did not start: {started.stderr}\n{text}")
+    try:
+        subprocess.run(
+            _as_postgres(
+                str(bindir / "createdb"),
+                "-h",
+                "127.0.0.1",
+                "-p",
+                str(port),
+                "-U",
+                "postgres",
+                "ubongo",
+            ),
+            check=True,
+            capture_output=True,
+        )
+        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/ubongo"
+    finally:
+        subprocess.run(
+            _as_postgres(str(bindir / "pg_ctl"), "-D", str(data), "-m", "fast", "-w", "stop"),
+            capture_output=True,
+        )
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_storage_on_postgresql(postgres_url: str) -> None:
+    store = Storage(postgres_url)
+    store.migrate()
+    store.migrate()
+    game = GameRecord(
+        room="PGPG1",
+        edition="trigo",
+        mode="race",
+        variant="only-first",
+        settings={"rules": {"edition": "trigo"}},
+        seed=2**47 + 1,  # seeds are 48-bit: BIGINT
+        events=[{"type": "start_round", "now": 1.0}],
+        result={"winners": [0, 1]},
+        players=[{"seat": 0, "name": "Ada"}, {"seat": 1, "name": "Bob"}],
+        started_at=1_700_000_000.25,
+        finished_at=1_700_000_100.5,
+    )
+    gid = store.save_game(game)
+    back = store.game(gid)
+    assert back is not None
+    assert back["seed"] == 2**47 + 1 and back["winners"] == [0, 1]
+    assert back["finished_at"] == pytest.approx(1_700_000_100.5)
+    for name, score in [("Ada", 4), ("Bob", 6)]:
+        store.save_solo_game(
+            game, SoloRecord(0, name, "trigo", "time", 20, "easy", score, 1200.0, 1.0)
+        )
+    board = store.leaderboard("trigo", "time", 20, "easy")
+    assert [(r["name"], r["score"]) for r in board] == [("Bob", 6), ("Ada", 4)]
+    with pytest.raises(Exception, match=r"(?i)null"):
+        store.save_solo_game(
+            game,
+            SoloRecord(0, None, "trigo", "time", 20, "easy", 1, 1.0, 1.0),  # type: ignore[arg-type]
+        )
+    assert len(store.games(100)) == 3  # the failed transaction left no game behind
+    store.close()
+
+
+def test_a_solo_game_served_on_postgresql_survives_a_restart(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    srv = ServerProcess(postgres_url, log=tmp_path / "a.log").start()
+    try:
+        room = srv.create_room(
+            "Pia", edition="classic", mode="solo", solo_goal="tasks", solo_amount=1, side="B"
+        )
+        c = Client(srv)
+        c.hello(room["code"], room["token"])
+        c.send({"type": "start"})
+        game = c.event("round_started")["room"]["game"]
+        task = game["tasks"]["0"]
+        verdict = c.reply(
+            {"type": "submit", "round": game["round"], "placements": solution(task, "classic")},
+            "verdict",
+        )
+        assert verdict["ok"], verdict
+        over = c.event("game_over")
+        assert over["data"]["record"]["solved"] == 1
+        c.close()
+    finally:
+        srv.stop(kill=True)
+    srv = ServerProcess(postgres_url, log=tmp_path / "b.log").start()
+    try:
+        board = srv.get("/api/leaderboard?edition=classic&goal=tasks&amount=1&side=B")
+        assert [r["name"] for r in board] == ["Pia"]
+        assert srv.get(f"/api/games/{over['data']['game_id']}")["mode"] == "solo"
+    finally:
+        srv.stop()
