@@ -668,6 +668,14 @@ class RoomView {
 
   /** Round result: finish order, gems drawn one by one or cards handed over, your solution. */
   private roundResult(room: Room): HTMLElement {
+    return h(
+      "div.overlay",
+      { role: "dialog", "aria-label": "Round result" },
+      h("div.panel.round-result", {}, ...this.roundResultParts(room), h("p.muted.next-round#next-round", {}, "")),
+    );
+  }
+
+  private roundResultParts(room: Room): HTMLElement[] {
     const game = room.game!;
     const end = this.lastRoundEnd && this.lastRoundEnd.round === game.round ? this.lastRoundEnd.data : null;
     const name = (seat: number | string) => room.seats[Number(seat)]?.name ?? `seat ${seat}`;
@@ -695,7 +703,7 @@ class RoomView {
     }
 
     const parts: (HTMLElement | null)[] = [
-      h("h2", {}, `Round ${game.round} is over`),
+      h("h2", {}, room.phase === "over" ? `The last round` : `Round ${game.round} is over`),
       order,
       list.length ? h("div", {}, h("h3", {}, "Rewards"), awards) : null,
     ];
@@ -705,8 +713,7 @@ class RoomView {
     if (mine && task && this.cat && this.cat.layers === 1) {
       parts.push(h("div.solution", {}, h("h3", {}, "A solution of your task"), areaSvg(this.cat, task.area, mine)));
     }
-    parts.push(h("p.muted.next-round#next-round", {}, ""));
-    return h("div.overlay", { role: "dialog", "aria-label": "Round result" }, h("div.panel.round-result", {}, ...parts));
+    return parts.filter((x): x is HTMLElement => !!x);
   }
 
   private tick(): void {
@@ -786,9 +793,12 @@ class RoomView {
       : "The game is over.";
     page.append(
       h("h1#winner", {}, winnerText),
-      playoff ? h("p.muted", {}, "It was a tie: a playoff round decided it.") : null as unknown as HTMLElement,
       table,
     );
+    if (playoff) page.append(h("p.muted", {}, "It was a tie: a playoff round decided it."));
+    if (game && this.lastRoundEnd) {
+      page.append(h("section.round-result.last-round", {}, ...this.roundResultParts(room)));
+    }
     const actions = h("div.row");
     if (this.isHost) {
       actions.append(h("button.primary#rematch", { type: "button", onclick: () => this.conn.send({ type: "rematch" }) }, "Rematch"));

@@ -1,0 +1,114 @@
+"""Two people in two browsers and a bot play a room game to the end; a reload mid-round
+resumes the same round with the same pieces where they were."""
+
+from __future__ import annotations
+
+import re
+
+from conftest import Server, shot
+from playwright.sync_api import Browser, Page, expect
+from webplay import drag_into_place, solution
+
+
+def new_page(browser: Browser, errors: list[str]) -> Page:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return page
+
+
+def test_room_game_with_two_people_and_a_bot(browser: Browser, server: Server) -> None:
+    errors: list[str] = []
+    ada = new_page(browser, errors)
+    bob = new_page(browser, errors)
+    # a phone-sized second player, to see the small-screen layout too
+    bob.set_viewport_size({"width": 420, "height": 860})
+
+    ada.goto(server.url + "/")
+    ada.fill("#name", "Ada")
+    ada.click('button.edition[data-edition="classic"]')
+    ada.click("#create-room")
+    expect(ada.locator(".lobby")).to_be_visible()
+    invite = ada.locator("#invite").input_value()
+    assert re.search(r"/room/[A-Z0-9]+$", invite), invite
+
+    # short game: two rounds, a 15 s hourglass; an easy bot takes the third seat
+    ada.select_option("#set-rounds", "2")
+    expect(ada.locator("#set-rounds")).to_have_value("2")
+    ada.select_option("#set-time", "15")
+    expect(ada.locator("#set-time")).to_have_value("15")
+    ada.click('button[data-add-bot="easy"]')
+    expect(ada.locator(".seat.bot")).to_have_count(1)
+
+    bob.goto(invite)
+    bob.fill("#join-name", "Bob")
+    bob.click("#take-seat")
+    expect(bob.locator(".lobby")).to_be_visible()
+    expect(ada.locator(".seat.person")).to_have_count(2)
+    bob.click("#ready")
+    ada.click("#ready")
+    expect(ada.locator("#start")).to_be_enabled()
+    shot(ada, "room-lobby")
+    shot(bob, "room-lobby-phone")
+    ada.click("#start")
+
+    for page in (ada, bob):
+        expect(page.locator(".game-main .board-svg")).to_be_visible()
+        expect(page.locator("#round-no")).to_have_text("Round 1 of 2")
+    expect(ada.locator(".game-top .key-badge")).to_contain_text("Die")
+    shot(ada, "room-game")
+    shot(bob, "room-game-phone")
+
+    # Bob puts one piece down, then reloads: same round, same task, the piece still there
+    bob_plan = solution(bob, "classic")
+    drag_into_place(bob, "classic", bob_plan[0])
+    area_before = bob.eval_on_selector_all(
+        ".game-main [data-area-cell]", "els => els.map(e => e.dataset.areaCell)"
+    )
+    bob.reload()
+    expect(bob.locator(".game-main .board-svg")).to_be_visible()
+    expect(bob.locator("#round-no")).to_have_text("Round 1 of 2")
+    area_after = bob.eval_on_selector_all(
+        ".game-main [data-area-cell]", "els => els.map(e => e.dataset.areaCell)"
+    )
+    assert area_after == area_before
+    moved = bob.locator(f'.game-main g[data-piece="{bob_plan[0].piece}"]')
+    expect(moved).to_have_attribute("data-state", "placed")
+
+    # Ada solves her task and is among the finishers
+    plan = solution(ada, "classic")
+    for i, pl in enumerate(plan):
+        drag_into_place(ada, "classic", pl, last=i == len(plan) - 1)
+    expect(ada.locator("main.room")).to_have_attribute("data-last-verdict", "covered")
+    expect(ada.locator(".game-main .board-status")).to_contain_text(re.compile(r"finished \d"))
+    expect(bob.locator('.player[data-seat="0"] .player-state')).to_contain_text("finished")
+    shot(bob, "room-opponent-finished-phone")
+
+    # the hourglass runs out: Bob sees the round result with a solution of his task
+    for page in (ada, bob):
+        expect(page.locator(".round-result")).to_be_visible(timeout=30_000)
+    expect(bob.locator(".round-result .finish-order")).to_contain_text("Ada")
+    expect(bob.locator(".round-result .solution svg")).to_be_visible()
+    expect(ada.locator(".round-result .award").first).to_be_visible()
+    ada.wait_for_timeout(1500)  # the gems drop in one by one
+    shot(ada, "room-round-result")
+    shot(bob, "room-round-result-phone")
+
+    # round 2: Ada solves again; then the game ends with scores, a winner and the last round
+    expect(ada.locator("#round-no")).to_have_text("Round 2 of 2", timeout=20_000)
+    expect(ada.locator(".round-result")).to_have_count(0)
+    plan = solution(ada, "classic")
+    for i, pl in enumerate(plan):
+        drag_into_place(ada, "classic", pl, last=i == len(plan) - 1)
+    for page in (ada, bob):
+        expect(page.locator("#winner")).to_be_visible(timeout=20_000)
+        expect(page.locator("table.scores tbody tr")).to_have_count(3)
+        expect(page.locator(".game-end .last-round .finish-order")).to_contain_text("Ada")
+    expect(ada.locator("#winner")).to_contain_text("wins")
+    shot(ada, "room-game-end")
+    ada.click("#rematch")
+    for page in (ada, bob):
+        expect(page.locator(".lobby")).to_be_visible()
+    assert not errors, errors
+    ada.context.close()
+    bob.context.close()
