@@ -96,16 +96,17 @@ class _Grid:
 
     def __init__(self, lattice: Lattice, cells: Iterable[Cell], margin: int) -> None:
         self.lattice = lattice
-        cells = sorted(cells)
+        self.cells = cells = sorted(cells)
         digits = [_digits(lattice, c) for c in cells]
         axes = range(len(digits[0]))
         low = [min(d[a] for d in digits) for a in axes]
         extent = [max(d[a] for d in digits) - low[a] + 1 for a in axes]
-        self.strides = [0] * len(extent)
+        strides = [0] * len(extent)
         stride = 1
         for a in sorted(axes, key=lambda a: (extent[a], a)):  # shortest side fastest
-            self.strides[a] = stride
+            strides[a] = stride
             stride *= extent[a] + margin
+        self.strides = tuple(strides)
         self.low = low
         self.bit = {c: self.number(d) for c, d in zip(cells, digits, strict=True)}
         self.cell_at = {b: c for c, b in self.bit.items()}
@@ -176,6 +177,12 @@ class _Grid:
         return frozenset(cells)
 
 
+@lru_cache(maxsize=1024)
+def _grid(lattice: Lattice, cells: frozenset[Cell], margin: int) -> _Grid:
+    """The grid of an area; cached, as one area is usually searched with many piece sets."""
+    return _Grid(lattice, cells, margin)
+
+
 # --- the pieces' shapes on a grid ---------------------------------------------------------
 
 
@@ -218,17 +225,18 @@ class ExactCover:
         lattice: Lattice,
     ) -> None:
         margin = _spread(lattice, (c for cands in candidates.values() for c in cands))
-        grid = _Grid(lattice, cells, margin) if cells else None
-        placements: list[list[int]] = []
+        grid = _grid(lattice, frozenset(cells), margin) if cells else None
+        placements: list[dict[int, list[int]]] = []
         sizes = []
         for cands in candidates.values():
             sizes.append(len(next(iter(cands), ())))
-            masks = []
+            by_first: dict[int, list[int]] = {}
             for cand in cands:
                 if grid is None or not cand <= grid.bit.keys():
                     raise ValueError("a candidate covers a cell outside the cells to fill")
-                masks.append(sum(1 << grid.bit[c] for c in cand))
-            placements.append(masks)
+                mask = sum(1 << grid.bit[c] for c in cand)
+                by_first.setdefault((mask & -mask).bit_length() - 1, []).append(mask)
+            placements.append(by_first)
         self._setup(lattice, list(candidates), sizes, grid, placements)
 
     @classmethod
@@ -247,24 +255,20 @@ class ExactCover:
             ids.append(piece.id)
         solid = area.solid
         margin = max((_widest(p) for p in pieces), default=1)
-        grid = _Grid(lat, solid, margin) if solid else None
-        placements: list[list[int]] = []
+        grid = _grid(lat, solid, margin) if solid else None
+        placements: list[dict[int, list[int]]] = [{} for _ in pieces]
         if grid is not None:
-            strides = tuple(grid.strides)
+            strides = grid.strides
             area_bits = grid.area
-            for piece in pieces:
-                masks = []
+            for piece, by_first in zip(pieces, placements, strict=True):
                 for kind, shape, offsets in _shapes(piece, strides):
                     fits = grid.kinds.get(kind, 0)
                     for o in offsets:
                         fits &= area_bits >> o
                     while fits:
                         low = fits & -fits
-                        masks.append(shape * low)
+                        by_first.setdefault(low.bit_length() - 1, []).append(shape * low)
                         fits ^= low
-                placements.append(masks)
-        else:
-            placements = [[] for _ in pieces]
         self = cls.__new__(cls)
         self._setup(lat, ids, [p.size for p in pieces], grid, placements)
         return self
@@ -275,64 +279,38 @@ class ExactCover:
         piece_ids: list[str],
         sizes: list[int],
         grid: _Grid | None,
-        placements: list[list[int]],
+        placements: list[dict[int, list[int]]],
     ) -> None:
+        """``placements[p][k]``: the masks of piece ``p``'s placements whose lowest bit is k."""
         self.lattice = lattice
         self.piece_ids = piece_ids
         self.sizes = sizes
         self.nodes = 0
         self._grid = grid
-        self.cells = sorted(grid.bit) if grid else []
+        self.cells = list(grid.cells) if grid else []
         self.feasible = sum(sizes) == len(self.cells) and all(placements)
-        # starting_at[k]: ((piece number, its bit, (placement masks whose lowest bit is k)), ...)
-        table: dict[int, dict[int, list[int]]] = {}
-        for p, masks in enumerate(placements):
-            for mask in masks:
-                table.setdefault((mask & -mask).bit_length() - 1, {}).setdefault(p, []).append(mask)
-        size = grid.area.bit_length() if grid else 0
-        self._starting_at: list[tuple[tuple[int, int, tuple[int, ...]], ...]] = [()] * size
-        for k, by_piece in table.items():
-            self._starting_at[k] = tuple(
-                (p, 1 << p, tuple(ms)) for p, ms in sorted(by_piece.items())
-            )
-        self._sums: dict[int, int] = {0: 1}
-        self._cap = 2 * max(sizes, default=0)
+        # starting_at[k]: [(piece number, its bit, placements of it starting at k), ...]
+        self._starting_at: list[list[tuple[int, int, list[int]]]] = [
+            [] for _ in range(grid.area.bit_length() if grid else 0)
+        ]
+        for p, by_first in enumerate(placements):
+            for k, masks in by_first.items():
+                self._starting_at[k].append((p, 1 << p, masks))
+        # pieces of one cell, which fit in any hole (custom pieces may be that small)
+        self._monominoes = sum(1 << p for p, size in enumerate(sizes) if size == 1)
+        # every placement of each piece, to see at once whether the last piece fits the hole
+        self._fits = [
+            frozenset(m for ms in by_first.values() for m in ms) for by_first in placements
+        ]
 
-    def _sizes_from(self, left: int) -> int:
-        """The sizes some of the pieces in ``left`` (a set of piece numbers) add up to, as a
-        set of bits: bit ``n`` is set when some of them have ``n`` cells in all."""
-        sums = self._sums.get(left)
-        if sums is None:
-            low = left & -left
-            rest = self._sizes_from(left ^ low)
-            sums = rest | rest << self.sizes[low.bit_length() - 1]
-            self._sums[left] = sums
-        return sums
+    def _walled_in(self, empty: int, placed: int) -> int:
+        """Empty cells next to ``placed`` with no empty neighbour: holes of one cell.
 
-    def _fillable(self, empty: int, placed: int, sizes: int) -> bool:
-        """Whether each small empty region next to ``placed`` has a size in ``sizes`` (a set of
-        bits, as from :meth:`_sizes_from`).
-
-        A region is grown from a cell by adding all its neighbours at once, until it stops
-        growing (closed: check its size) or has more cells than twice the largest piece (big
-        regions rarely fail the test, and growing them costs more than it saves)."""
+        Found for all such cells at once: a cell of ``empty`` is walled in when it is not among
+        the neighbours of ``empty``.  Only those next to the new piece can be new ones."""
         assert self._grid is not None
         next_to = self._grid.next_to
-        cap = self._cap
-        border = next_to(placed) & empty
-        while border:
-            region = border & -border
-            size = 1
-            while size <= cap:
-                grown = (region | next_to(region)) & empty
-                if grown == region:
-                    if not sizes >> size & 1:
-                        return False
-                    break
-                region = grown
-                size = region.bit_count()
-            border &= ~region
-        return True
+        return next_to(placed) & empty & ~next_to(empty)
 
     def _count(self, limit: int) -> int:
         """The number of solutions, or some number >= ``limit`` when there are that many.
@@ -349,24 +327,28 @@ class ExactCover:
             return 1
         starting_at = self._starting_at
         area = grid.area
-        sizes_from = self._sizes_from
-        fillable = self._fillable
+        walled_in = self._walled_in
+        monominoes = self._monominoes
+        fits = self._fits
         pieces = len(self.piece_ids)
         known: dict[int, int] = {}
         nodes = 0
 
         def ways(covered: int, left: int, need: int) -> int:
             nonlocal nodes
-            if covered == area:
-                return 1
             empty = area & ~covered
+            if not left & (left - 1):  # one piece left: it must fill the hole exactly
+                if empty in fits[left.bit_length() - 1]:
+                    nodes += 1
+                    return 1
+                return 0
             first = (empty & -empty).bit_length() - 1
             total = 0
             for _, bit, masks in starting_at[first]:
                 if not left & bit:
                     continue
                 rest = left ^ bit
-                sizes = sizes_from(rest)
+                holes_fatal = not rest & monominoes
                 for mask in masks:
                     if covered & mask:
                         continue
@@ -374,7 +356,7 @@ class ExactCover:
                     state = (covered | mask) << pieces | rest
                     n = known.get(state)
                     if n is None:
-                        if rest and not fillable(empty ^ mask, mask, sizes):
+                        if holes_fatal and walled_in(empty ^ mask, mask):
                             n = 0
                         else:
                             n = ways(covered | mask, rest, need - total)
@@ -403,8 +385,8 @@ class ExactCover:
             return
         starting_at = self._starting_at
         area = grid.area
-        sizes_from = self._sizes_from
-        fillable = self._fillable
+        walled_in = self._walled_in
+        monominoes = self._monominoes
         pieces = len(self.piece_ids)
         chosen = [0] * pieces
         dead: set[int] = set()  # states (cells covered, pieces left) with no way to finish
@@ -422,14 +404,14 @@ class ExactCover:
                 if not left & bit:
                     continue
                 rest = left ^ bit
-                sizes = sizes_from(rest)
+                holes_fatal = rest and not rest & monominoes
                 for mask in masks:
                     if covered & mask:
                         continue
                     state = (covered | mask) << pieces | rest
                     if state in dead:
                         continue
-                    if rest and not fillable(empty ^ mask, mask, sizes):
+                    if holes_fatal and walled_in(empty ^ mask, mask):
                         dead.add(state)
                         continue
                     chosen[p] = mask
