@@ -26,8 +26,10 @@ import {
 import type { Navigate } from "./home";
 import {
   EDITIONS,
+  cardIcon,
   clock,
   editionInfo,
+  hourglass,
   gem,
   gemRow,
   keyBadge,
@@ -469,7 +471,7 @@ class RoomView {
     const li = h(
       "li.seat",
       { "data-seat": i, class: s.kind },
-      h("span.seat-name", {}, s.kind === "bot" ? "🤖 " : "", s.name),
+      h("span.seat-name", {}, s.name),
       ...tags,
       s.kind === "person" ? h("span.ready-mark", { class: s.ready ? "yes" : "" }, s.ready ? "ready" : "not ready") : null,
     );
@@ -583,7 +585,7 @@ class RoomView {
           : h("span#round-no", {}, game.stage === "playoff" ? "Playoff" : `Round ${game.round} of ${game.rounds}`),
       ),
       solo ? null : keyBadge(room.settings.edition, game.key),
-      h("div.timer#timer", { "aria-live": "off" }),
+      h("div.timer#timer", { "aria-live": "off" }, hourglass(), h("span.timer-text")),
     ];
     if (solo && this.seat !== null) {
       const skip = h("button#skip", { type: "button" }, "Skip task");
@@ -601,7 +603,7 @@ class RoomView {
       const disp = h("div.display", {}, h("h3", {}, "Gem display"));
       const row = h("div.gem-row");
       for (const name of ["sapphire", "amber"]) row.append(h("span.gem-count", {}, gem(name), `×${game.display[name] ?? 0}`));
-      if (game.bag !== null) row.append(h("span.bag", { title: "gems in the bag" }, `👜 ${game.bag}`));
+      if (game.bag !== null) row.append(h("span.bag", { title: "gems in the bag" }, `${game.bag} in the bag`));
       disp.append(row);
       blocks.push(disp);
     }
@@ -616,12 +618,12 @@ class RoomView {
           h(
             "li.player",
             { "data-seat": i, class: [fin ? "done" : "", i === this.seat ? "me" : ""].join(" ") },
-            h("span.player-name", {}, s.kind === "bot" ? "🤖 " : "", s.name, i === this.seat ? " (you)" : ""),
+            h("span.player-name", {}, s.name, i === this.seat ? " (you)" : ""),
             h("span.player-state", {}, state, s.connected ? "" : " · away"),
             score
               ? score.gems
                 ? h("span.player-score", {}, gemRow(score.gems), h("b", {}, ` ${score.points} pts`))
-                : h("span.player-score", {}, `🂠 ${score.cards} card${score.cards === 1 ? "" : "s"}`)
+                : h("span.player-score", {}, cardIcon(), `${score.cards} card${score.cards === 1 ? "" : "s"}`)
               : null,
           ),
         );
@@ -736,13 +738,15 @@ class RoomView {
         }
       } else if (game.deadline) {
         const left = (game.deadline - now) / 1000;
-        text = `${game.stage === "countdown" ? "⏱" : "⌛"} ${clock(left)}`;
+        text = clock(left);
         cls = left < 10 ? "urgent" : game.stage === "countdown" ? "countdown" : "";
       } else if (game.stage === "playing") {
         text = editionInfo(room.settings.edition).keyKind === "die" ? "" : "no countdown yet";
       }
-      timer.textContent = text;
+      const label = timer.querySelector(".timer-text");
+      if (label) label.textContent = text;
       timer.className = `timer ${cls}`;
+      timer.classList.toggle("empty", !text);
     }
     const next = this.root.querySelector("#next-round");
     if (next && game.next_round_at) {
@@ -779,7 +783,7 @@ class RoomView {
           h(
             "tr",
             { class: winners.includes(Number(seat)) ? "winner" : "" },
-            h("td", {}, winners.includes(Number(seat)) ? "🏆 " : "", name(seat)),
+            h("td", {}, winners.includes(Number(seat)) ? h("span.star", { "aria-label": "winner" }, "★ ") : "", name(seat)),
             h("td", {}, sc.gems ? gemRow(sc.gems) : `${sc.cards}`),
             h("td", {}, String(sc.points)),
           ),

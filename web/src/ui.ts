@@ -190,3 +190,20 @@ export function logo(): HTMLElement {
   s.appendChild(svg("path", { d: "M2 0h3v1H4v2H3V1H2z", fill: "#2da2e2" }));
   return h("a.logo", { href: "/", "data-link": "" }, s, h("span", {}, "Ubongo"));
 }
+
+/** An hourglass, the sand running (CSS) while a round's clock runs. */
+export function hourglass(): SVGElement {
+  const s = svg("svg", { viewBox: "0 0 10 14", class: "hourglass", "aria-hidden": "true" });
+  s.appendChild(svg("path", { d: "M1 0.5h8M1 13.5h8", class: "hg-frame" }));
+  s.appendChild(svg("path", { d: "M2 1c0 4 3 4.5 3 6s-3 2-3 6h6c0-4-3-4.5-3-6s3-2 3-6z", class: "hg-glass" }));
+  s.appendChild(svg("path", { d: "M3 3.2h4c-0.6 1.6-2 2.2-2 3.2c0-1-1.4-1.6-2-3.2z", class: "hg-sand-top" }));
+  s.appendChild(svg("path", { d: "M2.6 12.6h4.8c-0.4-1.6-1.6-2.6-2.4-2.6s-2 1-2.4 2.6z", class: "hg-sand-bottom" }));
+  return s;
+}
+
+/** A small card (Extreme, Trigo scores). */
+export function cardIcon(): SVGElement {
+  const s = svg("svg", { viewBox: "0 0 10 14", class: "card-icon", "aria-hidden": "true" });
+  s.appendChild(svg("rect", { x: 0.7, y: 0.7, width: 8.6, height: 12.6, rx: 1.4 }));
+  return s;
+}

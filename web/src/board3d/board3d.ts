@@ -73,7 +73,11 @@ export class Board3D {
     const ys = opts.area.map((c) => c[1]);
     this.bounds = { minX: Math.min(...xs), maxX: Math.max(...xs), minY: Math.min(...ys), maxY: Math.max(...ys) };
 
-    this.element = h("div.board.board3d", { "data-layers": this.layers });
+    // the area on the element too: what the player sees, for assistive tools and tests
+    this.element = h("div.board.board3d", {
+      "data-layers": this.layers,
+      "data-area": opts.area.map((c) => `${c[0]},${c[1]}`).join(";"),
+    });
     this.stage = h("div.board3d-stage", {
       tabindex: opts.readonly ? "-1" : "0",
       role: "application",
@@ -471,20 +475,24 @@ export class Board3D {
       const cells = translate(this.cells(this.hand.piece), this.landing(this.hand));
       const faults = cells.map((c) => faultOf(c, this.area, this.layers));
       const who = this.describe(this.hand.piece);
-      if (faults.includes("outside")) {
-        hint = `${who} would stick out of the area here.`;
-        bad = true;
-      } else if (faults.includes("too_high")) {
-        hint = `${who} would go higher than level ${this.layers} here.`;
+      const wrong = [
+        faults.includes("outside") ? "stick out of the area" : "",
+        faults.includes("too_high") ? `go higher than level ${this.layers}` : "",
+      ].filter(Boolean);
+      if (wrong.length) {
+        hint = `${who} would ${wrong.join(" and ")} here.`;
         bad = true;
       } else {
         hint = `${who} in hand: arrows move it, R T Y turn it, Enter puts it down.`;
       }
-    } else if (result.outside.length) {
-      hint = `${result.outside.map(name).join(", ")} ${result.outside.length > 1 ? "stick" : "sticks"} out of the area.`;
-      bad = true;
-    } else if (result.tooHigh.length) {
-      hint = `${result.tooHigh.map(name).join(", ")} ${result.tooHigh.length > 1 ? "go" : "goes"} higher than level ${this.layers}.`;
+    } else if (result.outside.length || result.tooHigh.length) {
+      const out = result.outside.length
+        ? `${result.outside.map(name).join(", ")} ${result.outside.length > 1 ? "stick" : "sticks"} out of the area.`
+        : "";
+      const high = result.tooHigh.length
+        ? `${result.tooHigh.map(name).join(", ")} ${result.tooHigh.length > 1 ? "go" : "goes"} higher than level ${this.layers}.`
+        : "";
+      hint = [out, high].filter(Boolean).join(" ");
       bad = true;
     } else if (!result.covered && !this.locked) {
       hint = inTray
