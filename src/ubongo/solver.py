@@ -327,42 +327,52 @@ class ExactCover:
             return 1
         starting_at = self._starting_at
         area = grid.area
-        walled_in = self._walled_in
+        next_to = grid.next_to
         monominoes = self._monominoes
         fits = self._fits
         pieces = len(self.piece_ids)
-        known: dict[int, int] = {}
+        above = area.bit_length()
+        known: dict[int, int] = {}  # (cells covered | pieces left << above) -> ways to finish
         nodes = 0
 
         def ways(covered: int, left: int, need: int) -> int:
             nonlocal nodes
             empty = area & ~covered
-            if not left & (left - 1):  # one piece left: it must fill the hole exactly
-                if empty in fits[left.bit_length() - 1]:
-                    nodes += 1
-                    return 1
-                return 0
             first = (empty & -empty).bit_length() - 1
             total = 0
             for _, bit, masks in starting_at[first]:
                 if not left & bit:
                     continue
                 rest = left ^ bit
+                if not rest & (rest - 1):  # one piece after this: it must fit the hole exactly
+                    last = fits[rest.bit_length() - 1]
+                    for mask in masks:
+                        if not covered & mask:
+                            nodes += 1
+                            if empty ^ mask in last:
+                                nodes += 1
+                                total += 1
+                    if total >= need:
+                        return total
+                    continue
                 holes_fatal = not rest & monominoes
+                tag = rest << above  # the pieces left, as bits above the cells
                 for mask in masks:
                     if covered & mask:
                         continue
                     nodes += 1
-                    state = (covered | mask) << pieces | rest
-                    n = known.get(state)
+                    after = covered | mask
+                    n = known.get(after | tag)
                     if n is None:
-                        if holes_fatal and walled_in(empty ^ mask, mask):
+                        # a hole of one cell next to the new piece: no piece fits it
+                        hole = empty ^ mask
+                        if holes_fatal and next_to(mask) & hole & ~next_to(hole):
                             n = 0
                         else:
-                            n = ways(covered | mask, rest, need - total)
+                            n = ways(after, rest, need - total)
                             if total + n >= need:
                                 return total + n
-                        known[state] = n
+                        known[after | tag] = n
                     total += n
                     if total >= need:
                         return total
