@@ -344,13 +344,13 @@ class ExactCover:
                 if not left & bit:
                     continue
                 rest = left ^ bit
-                if not rest & (rest - 1):  # one piece after this: it must fit the hole exactly
-                    last = fits[rest.bit_length() - 1]
+                if not rest & (rest - 1):  # at most one piece after this: it must fit the hole
+                    last = fits[rest.bit_length() - 1] if rest else frozenset([0])
                     for mask in masks:
                         if not covered & mask:
                             nodes += 1
                             if empty ^ mask in last:
-                                nodes += 1
+                                nodes += 1 if rest else 0  # the last piece, placed
                                 total += 1
                     if total >= need:
                         return total
