@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup lint typecheck pytest bench clean
+.PHONY: run test setup web lint typecheck pytest bench clean
 
 $(STAMP): pyproject.toml scripts/system-packages.txt
 	scripts/install-system-packages
@@ -17,7 +17,24 @@ $(STAMP): pyproject.toml scripts/system-packages.txt
 
 setup: $(STAMP)
 
-run: setup
+# The web client (web/): npm packages from package-lock.json, then a Vite build into web/dist,
+# redone only when its sources change (stamp files).
+WEB_SOURCES := $(shell find web/src -type f 2>/dev/null) web/index.html web/package.json \
+	web/package-lock.json web/tsconfig.json web/vite.config.ts
+WEB_DEPS := web/node_modules/.installed
+WEB_BUILT := web/dist/.built
+
+$(WEB_DEPS): web/package.json web/package-lock.json
+	cd web && npm ci --no-audit --no-fund
+	touch $@
+
+$(WEB_BUILT): $(WEB_DEPS) $(WEB_SOURCES)
+	cd web && npm run build
+	touch $@
+
+web: $(WEB_BUILT)
+
+run: setup web
 	$(BIN)/ubongo serve
 
 lint: setup
@@ -27,7 +44,7 @@ lint: setup
 typecheck: setup
 	$(BIN)/mypy
 
-pytest: setup
+pytest: setup web
 	$(BIN)/pytest -q
 
 test: lint typecheck pytest
@@ -37,4 +54,4 @@ bench: setup
 	$(BIN)/python bench/solver.py
 
 clean:
-	rm -rf $(VENV) build src/*.egg-info
+	rm -rf $(VENV) build src/*.egg-info web/node_modules web/dist
