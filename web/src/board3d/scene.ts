@@ -75,10 +75,10 @@ export class Scene3D {
     const ys = area.map((c) => c[1]);
     const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs) + 1, Math.min(...ys), Math.max(...ys) + 1];
     this.centre = new THREE.Vector3((minX + maxX) / 2, layers * 0.35, (minY + maxY) / 2);
-    const radius = Math.hypot(maxX - minX, maxY - minY) / 2 + 1.6;
+    const radius = Math.hypot(maxX - minX, maxY - minY) / 2 + 0.9;
 
     this.camera = new THREE.PerspectiveCamera(38, 1, 0.1, 200);
-    this.distance = radius / Math.sin(THREE.MathUtils.degToRad(19)) * 0.95;
+    this.distance = (radius / Math.sin(THREE.MathUtils.degToRad(19))) * 0.78;
     this.controls = new OrbitControls(this.camera, this.canvas);
     this.controls.enablePan = false;
     this.controls.minPolarAngle = MIN_POLAR;
