@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from conftest import Server, shot
 from playwright.sync_api import Browser, Page, expect
+from webharness import Server, shot
 from webplay import drag_into_place, solution
 
 
