@@ -7,24 +7,33 @@ The search is the one a person does with real pieces, made systematic:
    *start* at that cell need to be tried.
 2. Try each unused piece in each of its placements that start there and overlap nothing, and
    go on from the next empty cell.  When no cell is empty, that is a solution.
-3. Give up on a placement at once when it seals off an empty region that no choice of the
-   remaining pieces can fill: a region's size must be a sum of some of their sizes (one cell
-   cannot take a triomino; two pentominoes cannot fill 7 cells).
+3. Give up early where it is cheap to see that nothing can follow: the pieces' sizes must
+   add up to the area; a placement that walls in a single empty cell is hopeless (no piece
+   is that small); when one piece is left, the hole must be exactly one of its placements,
+   which is a single set lookup.
+4. Remember what has been worked out.  The same state (cells covered, pieces left) is
+   reached by different placements of the same pieces, so the number of ways to finish from
+   it is computed once (when counting) or its being a dead end is (when listing solutions).
 
 What makes this fast in Python is the representation.  A cell is one bit of an integer, so a
 set of cells is an ``int`` and "overlaps", "covers", "is full" are single ``&``, ``|`` and
 ``==`` operations.  The bits are laid out on a grid: a cell's bit number is its coordinates
 read as the digits of a mixed-radix number, the shortest side of the area varying fastest
-(so the first empty cell moves along the short side, which keeps the fronts of the search
-short).  Each digit has a margin wider than any piece, so that a piece pushed over an edge
-lands in the margin instead of wrapping round to the other side.  On such a grid, moving a
-piece is a shift, ``shape << k``, and the neighbours of a whole set of cells are a few shifts
-of it, so an empty region is found by growing a bitmask, not by walking cell by cell.
+(so the first empty cell moves along the short side, which keeps the front of the search
+short; in 3D that is usually the two layers).  Each digit has a margin as wide as the widest
+piece, so that a piece pushed over an edge lands in the margin instead of wrapping round to
+the other side.  On such a grid, moving a piece is a shift, ``shape << k``, and the
+neighbours of a whole set of cells are a few shifts of it: walled-in cells are found for the
+whole area at once.
 
-Before the search, the placements are computed at once for every position: the anchors where
-a shape fits are those ``k`` for which every cell ``k + offset`` of the shape is in the area,
-i.e. the AND of the area shifted right by each offset.  The search then only indexes a table
-of placements by their first cell.
+Before the search, the placements are found for every position at once: the anchors where a
+shape fits are the ``k`` for which every cell ``k + offset`` of the shape is in the area, i.e.
+the AND of the area shifted right by each offset.  The search then only indexes a table of
+placements by their first cell.
+
+Checking every sealed-off region against the sizes the remaining pieces can add up to
+(subset sums) was tried and measured: it saves 5-10% of the nodes and costs more than that
+in time, on Ubongo tasks and on the pentomino rectangle alike (see docs/performance.md).
 
 >>> from ubongo.pieces import edition
 >>> from ubongo.board import Area
@@ -303,15 +312,6 @@ class ExactCover:
             frozenset(m for ms in by_first.values() for m in ms) for by_first in placements
         ]
 
-    def _walled_in(self, empty: int, placed: int) -> int:
-        """Empty cells next to ``placed`` with no empty neighbour: holes of one cell.
-
-        Found for all such cells at once: a cell of ``empty`` is walled in when it is not among
-        the neighbours of ``empty``.  Only those next to the new piece can be new ones."""
-        assert self._grid is not None
-        next_to = self._grid.next_to
-        return next_to(placed) & empty & ~next_to(empty)
-
     def _count(self, limit: int) -> int:
         """The number of solutions, or some number >= ``limit`` when there are that many.
 
@@ -364,7 +364,8 @@ class ExactCover:
                     after = covered | mask
                     n = known.get(after | tag)
                     if n is None:
-                        # a hole of one cell next to the new piece: no piece fits it
+                        # an empty cell next to the new piece, with no empty neighbour: no
+                        # piece fits there (all neighbours of all empty cells in one go)
                         hole = empty ^ mask
                         if holes_fatal and next_to(mask) & hole & ~next_to(hole):
                             n = 0
@@ -395,7 +396,7 @@ class ExactCover:
             return
         starting_at = self._starting_at
         area = grid.area
-        walled_in = self._walled_in
+        next_to = grid.next_to
         monominoes = self._monominoes
         pieces = len(self.piece_ids)
         chosen = [0] * pieces
@@ -421,7 +422,8 @@ class ExactCover:
                     state = (covered | mask) << pieces | rest
                     if state in dead:
                         continue
-                    if holes_fatal and walled_in(empty ^ mask, mask):
+                    hole = empty ^ mask
+                    if holes_fatal and next_to(mask) & hole & ~next_to(hole):
                         dead.add(state)
                         continue
                     chosen[p] = mask
