@@ -6,6 +6,10 @@ import { h } from "./dom";
 import { homeScreen } from "./home";
 import { roomScreen } from "./room";
 import { logo } from "./ui";
+import { cellAt, nearestTranslation, outline, translationVector } from "./geometry";
+
+// the lattice formulas, for the browser console and for tests/web/test_geometry.py
+Object.assign(window, { ubongoGeometry: { outline, cellAt, nearestTranslation, translationVector } });
 
 const app = document.getElementById("app")!;
 let dispose: (() => void) | null = null;
