@@ -44,7 +44,7 @@ interface Hand {
 }
 
 /** How far a piece in hand may wander beyond the area's edge (in cubes). */
-const MARGIN = 3;
+const MARGIN = 2;
 
 export class Board3D {
   readonly element: HTMLElement;
@@ -421,7 +421,8 @@ export class Board3D {
         colour: p.entry.colour,
         cells,
         faults: cells.map((c) => faultOf(c, this.area, this.layers)),
-        lift: Math.max(1.6, this.layers + 1.2 - Math.min(...cells.map((c) => c[2]))),
+        // just above the top level, so it never hides what is below it
+        lift: Math.max(1.2, this.layers + 0.35 - Math.min(...cells.map((c) => c[2]))),
       };
     }
     const covered = this.element.classList.contains("covered");

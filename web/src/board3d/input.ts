@@ -72,10 +72,12 @@ export function toolbar(act: (a: Action) => void): HTMLElement {
   ];
   for (const [turn, key, icon, word] of turnNames) {
     turns.append(
-      tool(`${icon} <span>${word}</span>`, `${word} the piece in hand (${key})`, `${turn}`, () =>
+      tool(`${icon}<sub>${key}</sub> <span>${word}</span>`, `${word} the piece in hand (${key})`, `${turn}`, () =>
         act({ kind: "turn", turn, back: false }),
       ),
-      tool("↺", `${word} it the other way (Shift+${key})`, `${turn}-back`, () => act({ kind: "turn", turn, back: true })),
+      tool(`↺<sub>${key}</sub>`, `${word} it the other way (Shift+${key})`, `${turn}-back`, () =>
+        act({ kind: "turn", turn, back: true }),
+      ),
     );
   }
   const pad = h("div.tool-group.move-pad", { role: "group", "aria-label": "Move the piece in hand" });

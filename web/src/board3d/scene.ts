@@ -223,8 +223,7 @@ export class Scene3D {
       if (kind === "solid") m = new THREE.MeshStandardMaterial({ color: c, roughness: 0.55, metalness: 0.05 });
       else if (kind === "ghost")
         m = new THREE.MeshStandardMaterial({ color: c, transparent: true, opacity: 0.38, depthWrite: false });
-      else if (kind === "fault")
-        m = new THREE.MeshBasicMaterial({ color: c, transparent: true, opacity: 0.45, depthWrite: false });
+      else if (kind === "fault") m = new THREE.MeshBasicMaterial({ map: stripes(colour), transparent: true, depthWrite: false });
       else m = new THREE.LineBasicMaterial({ color: c });
       this.materials.set(key, m);
     }
@@ -374,4 +373,25 @@ export class Scene3D {
     this.renderer.forceContextLoss();
     this.canvas.remove();
   }
+}
+
+/** Diagonal stripes in a colour on white: the fault mark, unlike any piece's plain colour. */
+function stripes(colour: string): THREE.CanvasTexture {
+  const canvas = document.createElement("canvas");
+  canvas.width = 64;
+  canvas.height = 64;
+  const g = canvas.getContext("2d")!;
+  g.fillStyle = "rgba(255,255,255,0.55)";
+  g.fillRect(0, 0, 64, 64);
+  g.strokeStyle = colour;
+  g.lineWidth = 9;
+  for (let i = -64; i <= 128; i += 21) {
+    g.beginPath();
+    g.moveTo(i, 0);
+    g.lineTo(i + 64, 64);
+    g.stroke();
+  }
+  const texture = new THREE.CanvasTexture(canvas);
+  texture.colorSpace = THREE.SRGBColorSpace;
+  return texture;
 }
