@@ -30,12 +30,14 @@ divided by ubongo's (above 1: ubongo is faster).
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ubongo.board import Area
 from ubongo.geometry import SQUARE, Cell, Lattice
@@ -91,7 +93,7 @@ def _lay_down(ed: Edition, pieces: Sequence[Piece], rng: random.Random) -> set[C
 
 def _flat_area(size: int, rng: random.Random) -> frozenset[Cell]:
     """A compact random polyomino of ``size`` squares."""
-    cells = {(0, 0)}
+    cells: set[Cell] = {(0, 0)}
     while len(cells) < size:
         border = sorted({n for c in cells for n in SQUARE.neighbours(c)} - cells)
         weights = [sum(n in cells for n in SQUARE.neighbours(b)) ** 2 for b in border]
@@ -216,21 +218,23 @@ def count_xcover(puzzle: Puzzle) -> int:
     return sum(1 for _ in xcover.covers(xcover_options(puzzle)))
 
 
-def count_cpsat(puzzle: Puzzle) -> int:
+def count_cpsat(puzzle: Puzzle, time_limit: float = 60.0) -> int | None:
+    """The number of solutions, or None when CP-SAT has not enumerated them all within
+    ``time_limit`` seconds."""
     from ortools.sat.python import cp_model  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
     model = cp_model.CpModel()
-    covering: dict[Cell, list[object]] = {c: [] for c in puzzle.cells}
+    covering: dict[Cell, list[Any]] = {c: [] for c in puzzle.cells}
     for pid, placements in puzzle.options.items():
         chosen = []
         for i, cells in enumerate(placements):
-            var = model.NewBoolVar(f"{pid}{i}")
+            var = model.new_bool_var(f"{pid}{i}")
             chosen.append(var)
             for c in cells:
                 covering[c].append(var)
-        model.AddExactlyOne(chosen)
+        model.add_exactly_one(chosen)
     for vars_ in covering.values():
-        model.AddExactlyOne(vars_)
+        model.add_exactly_one(vars_)
 
     class Counter(cp_model.CpSolverSolutionCallback):  # type: ignore[misc, unused-ignore]
         def __init__(self) -> None:
@@ -243,18 +247,23 @@ def count_cpsat(puzzle: Puzzle) -> int:
     solver = cp_model.CpSolver()
     solver.parameters.enumerate_all_solutions = True
     solver.parameters.num_workers = 1
+    solver.parameters.max_time_in_seconds = time_limit
     counter = Counter()
-    solver.Solve(model, counter)
+    status = solver.solve(model, counter)
+    if status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+        return None
     return counter.found
 
 
 # --- timing --------------------------------------------------------------------------------
 
 
-def timed(fn: Callable[[Puzzle], int], puzzle: Puzzle, repeat: int) -> tuple[int, float]:
+def timed(
+    fn: Callable[[Puzzle], int | None], puzzle: Puzzle, repeat: int
+) -> tuple[int | None, float]:
     """The count, and the best of ``repeat`` wall-clock times."""
     best = float("inf")
-    result = 0
+    result: int | None = 0
     for _ in range(repeat):
         start = time.perf_counter()
         result = fn(puzzle)
@@ -264,10 +273,10 @@ def timed(fn: Callable[[Puzzle], int], puzzle: Puzzle, repeat: int) -> tuple[int
 
 def fmt(seconds: float) -> str:
     if seconds < 1e-3:
-        return f"{seconds * 1e6:7.0f} us"
+        return f"{seconds * 1e6:.0f} us"
     if seconds < 1:
-        return f"{seconds * 1e3:7.2f} ms"
-    return f"{seconds:7.2f} s "
+        return f"{seconds * 1e3:.2f} ms"
+    return f"{seconds:.2f} s"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -276,9 +285,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--no-cpsat", action="store_true", help="skip OR-Tools CP-SAT")
     parser.add_argument("--no-pentominoes", action="store_true", help="skip the 6x10 row")
+    parser.add_argument(
+        "--cpsat-limit", type=float, default=60.0, help="CP-SAT seconds per puzzle (default 60)"
+    )
     args = parser.parse_args(argv)
 
-    solvers: dict[str, Callable[[Puzzle], int]] = {"ubongo": count_ubongo}
+    solvers: dict[str, Callable[[Puzzle], int | None]] = {"ubongo": count_ubongo}
     try:
         import xcover  # type: ignore[import-not-found, import-untyped, unused-ignore]  # noqa: F401
 
@@ -289,7 +301,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             from ortools.sat.python import cp_model  # type: ignore[import-not-found, import-untyped, unused-ignore]  # noqa: F401
 
-            solvers["cp-sat"] = count_cpsat
+            solvers["cp-sat"] = functools.partial(count_cpsat, time_limit=args.cpsat_limit)
         except ImportError:
             print("ortools is not installed (pip install -e '.[bench]'): left out")
 
@@ -319,25 +331,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("-" * len(header))
     for label, puzzles in rows:
         times: dict[str, list[float]] = {n: [] for n in names}
+        gave_up: set[str] = set()
         solutions = nodes = 0
         for puzzle in puzzles:
             repeat = 1 if puzzle.area is None else 5
-            counts = {}
+            counts: dict[str, int | None] = {}
             for n, fn in solvers.items():
                 counts[n], seconds = timed(fn, puzzle, repeat if n != "cp-sat" else 1)
                 times[n].append(seconds)
-            if len(set(counts.values())) != 1:
+                if counts[n] is None:
+                    gave_up.add(n)
+            if len({c for c in counts.values() if c is not None}) != 1:
                 print(f"MISMATCH in {label}: {counts}")
                 return 1
-            solutions += counts["ubongo"]
+            solutions += counts["ubongo"] or 0
             if puzzle.area is not None:
                 nodes += ExactCover.for_area(puzzle.area, puzzle.pieces).stats().nodes
             else:
                 nodes += ExactCover(puzzle.cells, puzzle.options, puzzle.lattice).stats().nodes
         medians = {n: statistics.median(t) for n, t in times.items()}
         line = f"{label:<18} {len(puzzles):>7} {solutions:>9} {nodes:>9} "
-        line += " ".join(f"{fmt(medians[n]):>10}" for n in names)
-        line += "".join(f" {medians[n] / medians['ubongo']:>13.1f}x" for n in names[1:])
+        line += " ".join(f"{('>' if n in gave_up else '') + fmt(medians[n]):>10}" for n in names)
+        for n in names[1:]:
+            ratio = f"{medians[n] / medians['ubongo']:.1f}x"
+            line += f" {('>' if n in gave_up else '') + ratio:>14}"
         print(line, flush=True)
     return 0
 

@@ -20,8 +20,8 @@ set of cells is an ``int`` and "overlaps", "covers", "is full" are single ``&``,
 ``==`` operations.  The bits are laid out on a grid: a cell's bit number is its coordinates
 read as the digits of a mixed-radix number, the shortest side of the area varying fastest
 (so the first empty cell moves along the short side, which keeps the front of the search
-short; in 3D that is usually the two layers).  Each digit has a margin as wide as the widest
-piece, so that a piece pushed over an edge lands in the margin instead of wrapping round to
+short; in 3D that is usually the two layers).  Each digit has a margin almost as wide as the
+widest piece, so that a piece pushed over an edge lands in the margin instead of wrapping round to
 the other side.  On such a grid, moving a piece is a shift, ``shape << k``, and the
 neighbours of a whole set of cells are a few shifts of it: walled-in cells are found for the
 whole area at once.
@@ -100,7 +100,8 @@ class _Grid:
     """The bit layout of one area: ``bit[cell]`` is the cell's bit number.
 
     ``margin`` is the width of the empty border after each row (and layer); it must be at
-    least the widest piece.
+    least the widest piece's extent less one (a piece's cells lie at most that far on either
+    side of its first cell), and at least one, so that neighbours do not wrap round either.
     """
 
     def __init__(self, lattice: Lattice, cells: Iterable[Cell], margin: int) -> None:
@@ -233,7 +234,7 @@ class ExactCover:
         candidates: Mapping[str, Sequence[frozenset[Cell]]],
         lattice: Lattice,
     ) -> None:
-        margin = _spread(lattice, (c for cands in candidates.values() for c in cands))
+        margin = max(1, _spread(lattice, (c for cands in candidates.values() for c in cands)) - 1)
         grid = _grid(lattice, frozenset(cells), margin) if cells else None
         placements: list[dict[int, list[int]]] = []
         sizes = []
@@ -263,7 +264,7 @@ class ExactCover:
                 raise ValueError(f"piece {piece.id} is listed twice")
             ids.append(piece.id)
         solid = area.solid
-        margin = max((_widest(p) for p in pieces), default=1)
+        margin = max(1, max((_widest(p) for p in pieces), default=1) - 1)
         grid = _grid(lat, solid, margin) if solid else None
         placements: list[dict[int, list[int]]] = [{} for _ in pieces]
         if grid is not None:
