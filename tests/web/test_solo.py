@@ -80,3 +80,25 @@ def test_pieces_go_back_to_the_tray_and_overhang_is_shown(page: Page, server: Se
         page.keyboard.press("ArrowLeft")
     expect(page.locator(".game-main .mark-outside").first).to_be_visible()
     shot(page, "solo-extreme-overhang")
+
+
+def test_solo_run_of_five_tasks_ends_with_a_record(page: Page, server: Server) -> None:
+    page.goto(server.url + "/")
+    page.fill("#name", "Runner")
+    page.click('button.edition[data-edition="classic"]')
+    page.select_option("#solo-goal", "tasks")
+    page.select_option("#solo-amount", "5")
+    page.click("#start-solo")
+    for done in range(5):
+        expect(page.locator("#solo-count")).to_contain_text(f"Solved {done} / 5")
+        plan = solution(page, "classic")
+        for i, pl in enumerate(plan):
+            drag_into_place(page, "classic", pl, last=i == len(plan) - 1)
+    # the run is over: the result, the leaderboard with this run, the personal bests
+    expect(page.locator("#solo-result")).to_contain_text("5 of 5")
+    expect(page.locator("table.leaderboard")).to_contain_text("Runner")
+    expect(page.locator("table.bests")).to_contain_text("Classic A, 5 tasks")
+    shot(page, "solo-end")
+    page.click("a.button[href='/']")
+    expect(page.locator(".home-records table.leaderboard")).to_contain_text("Runner")
+    shot(page, "home-with-records")

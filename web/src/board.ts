@@ -181,17 +181,23 @@ export class Board {
 
   /** Fit the tray beside the area when the board is wide, below it when it is tall. */
   attach(): void {
-    if (this.opts.trayless || typeof ResizeObserver === "undefined") return;
-    this.resizeObserver = new ResizeObserver(() => {
+    if (this.opts.trayless) return;
+    const fit = () => {
       const rect = this.element.getBoundingClientRect();
+      if (rect.width === 0) return;
       const below = rect.width < rect.height * 1.25 || rect.width < 560;
       if (below !== this.trayBelow) {
         this.trayBelow = below;
         this.layout();
         this.redrawAll();
       }
-    });
-    this.resizeObserver.observe(this.element);
+    };
+    // decide now, before the first paint, so that pieces do not jump once shown
+    fit();
+    if (typeof ResizeObserver !== "undefined") {
+      this.resizeObserver = new ResizeObserver(fit);
+      this.resizeObserver.observe(this.element);
+    }
   }
 
   destroy(): void {

@@ -4,6 +4,7 @@ import { KEYS_3D, piecePicture as pieceSvg } from "./board3d"; // 3D pictures (i
 import { loadCatalogue } from "./catalogue";
 import { h } from "./dom";
 import { ApiError, api, saveName, saveTicket, savedName } from "./net";
+import { leaderboard } from "./records";
 import { EDITIONS, editionInfo, toast } from "./ui";
 
 export interface Navigate {
@@ -72,6 +73,7 @@ export function homeScreen(go: Navigate): HTMLElement {
     );
     sideSelect.value = prefs.side[ed] ?? info.sides[0].value;
     drawHowTo(howTo, ed);
+    drawRecords();
   };
   sideSelect.addEventListener("change", () => {
     prefs.side[prefs.edition] = sideSelect.value;
@@ -125,6 +127,14 @@ export function homeScreen(go: Navigate): HTMLElement {
     prefs.amount = Number(amount.value);
     save();
   });
+
+  const records = h("div.home-records");
+  const drawRecords = () => {
+    records.replaceChildren(
+      leaderboard(prefs.edition, goal.value, Number(amount.value), sideSelect.value, savedName()),
+    );
+  };
+  for (const el of [goal, amount, sideSelect]) el.addEventListener("change", drawRecords);
 
   const busy = (b: HTMLButtonElement, on: boolean) => {
     b.disabled = on;
@@ -203,6 +213,7 @@ export function homeScreen(go: Navigate): HTMLElement {
         h("h2", {}, "2 · Play solo"),
         h("div.row", {}, h("label.field", {}, h("span", {}, "Mode"), goal), h("label.field", {}, h("span", {}, "Goal"), amount)),
         soloButton,
+        records,
       ),
       h(
         "section.panel.rooms",

@@ -24,6 +24,7 @@ import {
   ticketFor,
 } from "./net";
 import type { Navigate } from "./home";
+import { leaderboard, personalBests } from "./records";
 import {
   EDITIONS,
   cardIcon,
@@ -838,33 +839,15 @@ class RoomView {
       }
     });
     box.append(h("div.row", {}, again, h("a.button", { href: "/", "data-link": "" }, "Home")));
-    const boards = h("div.records");
-    box.append(boards);
-    const q = new URLSearchParams({ edition: s.edition, mode: s.solo_goal, amount: String(s.solo_amount), side: s.side });
-    api
-      .get<Record<string, unknown>[]>(`/api/leaderboard?${q}`)
-      .then((rows) => {
-        const table = h("table.leaderboard", {}, h("caption", {}, "Leaderboard"));
-        for (const r of rows.slice(0, 10)) {
-          table.append(h("tr", {}, h("td", {}, String(r.rank)), h("td", {}, String(r.name)), h("td", {}, String(r.score)), h("td", {}, clock(Number(r.seconds)))));
-        }
-        if (!rows.length) table.append(h("tr", {}, h("td.muted", {}, "No records yet.")));
-        boards.append(table);
-      })
-      .catch(() => undefined);
     const me = savedName();
-    if (me) {
-      api
-        .get<Record<string, unknown>[]>(`/api/records?name=${encodeURIComponent(me)}`)
-        .then((rows) => {
-          const table = h("table.bests", {}, h("caption", {}, `Personal bests of ${me}`));
-          for (const r of rows) {
-            table.append(h("tr", {}, ...["edition", "mode", "amount", "side", "score"].map((k) => h("td", {}, String(r[k] ?? "")))));
-          }
-          boards.append(table);
-        })
-        .catch(() => undefined);
-    }
+    box.append(
+      h(
+        "div.records",
+        {},
+        leaderboard(s.edition, s.solo_goal, s.solo_amount, s.side, me),
+        me ? personalBests(me) : null,
+      ),
+    );
     return box;
   }
 }

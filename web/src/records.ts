@@ -1,0 +1,70 @@
+// Solo records: the local leaderboard of one kind of run and a player's personal bests
+// (GET /api/leaderboard, GET /api/records), drawn as small tables.
+
+import { h } from "./dom";
+import { api } from "./net";
+import { clock, editionInfo } from "./ui";
+
+export interface RecordRow {
+  rank?: number;
+  name: string;
+  edition: string;
+  goal: string;
+  amount: number;
+  side: string;
+  score: number;
+  seconds: number;
+  runs?: number;
+}
+
+/** "7 solved" for a timed run, "3:12" for a run of a number of tasks. */
+export function resultText(r: { goal: string; score: number; seconds: number; amount: number }): string {
+  if (r.goal === "time") return `${r.score} solved`;
+  return r.score >= r.amount ? clock(r.seconds) : `${r.score} of ${r.amount}`;
+}
+
+export function runName(r: { edition: string; goal: string; amount: number; side: string }): string {
+  const info = editionInfo(r.edition);
+  const side = info.sides.find((s) => s.value === r.side)?.label.split(" ·")[0] ?? r.side;
+  const what = r.goal === "time" ? `${r.amount} min` : `${r.amount} tasks`;
+  return `${info.title} ${side}, ${what}`;
+}
+
+/** The leaderboard of one kind of run, filled in when the server answers. */
+export function leaderboard(edition: string, goal: string, amount: number, side: string, me = ""): HTMLElement {
+  const table = h("table.leaderboard", {}, h("caption", {}, "Leaderboard"));
+  const q = new URLSearchParams({ edition, goal, mode: goal, amount: String(amount), side, limit: "10" });
+  api
+    .get<RecordRow[]>(`/api/leaderboard?${q}`)
+    .then((rows) => {
+      for (const r of rows) {
+        table.append(
+          h(
+            "tr",
+            { class: r.name === me ? "me" : "" },
+            h("td.rank", {}, String(r.rank ?? "")),
+            h("td", {}, r.name),
+            h("td.result", {}, resultText(r)),
+          ),
+        );
+      }
+      if (!rows.length) table.append(h("tr", {}, h("td.muted", {}, "No records yet: be the first.")));
+    })
+    .catch(() => table.append(h("tr", {}, h("td.muted", {}, "Records are not available."))));
+  return table;
+}
+
+/** A player's best run of every kind they played. */
+export function personalBests(name: string): HTMLElement {
+  const table = h("table.bests", {}, h("caption", {}, `Personal bests of ${name}`));
+  api
+    .get<RecordRow[]>(`/api/records?name=${encodeURIComponent(name)}`)
+    .then((rows) => {
+      for (const r of rows) {
+        table.append(h("tr", {}, h("td", {}, runName(r)), h("td.result", {}, resultText(r)), h("td.muted", {}, r.runs ? `${r.runs} run${r.runs === 1 ? "" : "s"}` : "")));
+      }
+      if (!rows.length) table.append(h("tr", {}, h("td.muted", {}, "No solo runs yet.")));
+    })
+    .catch(() => undefined);
+  return table;
+}
