@@ -55,7 +55,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ubongo.board import Area
-from ubongo.geometry import TRIANGLE, Cell, Lattice
+from ubongo.geometry import CUBE, TRIANGLE, Cell, Lattice
 from ubongo.pieces import Piece
 
 Solution = dict[str, frozenset[Cell]]
@@ -306,8 +306,12 @@ class ExactCover:
         for p, by_first in enumerate(placements):
             for k, masks in by_first.items():
                 self._starting_at[k].append((p, 1 << p, masks))
-        # pieces of one cell, which fit in any hole (custom pieces may be that small)
-        self._monominoes = sum(1 << p for p, size in enumerate(sizes) if size == 1)
+        # The pieces that can fill a hole of one cell: those of one cell (custom pieces may be
+        # that small).  In 3D, all of them, which turns the test off: a cube has six
+        # neighbours and is rarely walled in, so there the test costs more time than it saves
+        # (measured: docs/performance.md).
+        monominoes = sum(1 << p for p, size in enumerate(sizes) if size == 1)
+        self._hole_fillers = -1 if lattice is CUBE else monominoes
         # every placement of each piece, to see at once whether the last piece fits the hole
         self._fits = [
             frozenset(m for ms in by_first.values() for m in ms) for by_first in placements
@@ -329,7 +333,7 @@ class ExactCover:
         starting_at = self._starting_at
         area = grid.area
         next_to = grid.next_to
-        monominoes = self._monominoes
+        hole_fillers = self._hole_fillers
         fits = self._fits
         pieces = len(self.piece_ids)
         above = area.bit_length()
@@ -356,7 +360,7 @@ class ExactCover:
                     if total >= need:
                         return total
                     continue
-                holes_fatal = not rest & monominoes
+                holes_fatal = not rest & hole_fillers
                 tag = rest << above  # the pieces left, as bits above the cells
                 for mask in masks:
                     if covered & mask:
@@ -398,7 +402,7 @@ class ExactCover:
         starting_at = self._starting_at
         area = grid.area
         next_to = grid.next_to
-        monominoes = self._monominoes
+        hole_fillers = self._hole_fillers
         pieces = len(self.piece_ids)
         chosen = [0] * pieces
         dead: set[int] = set()  # states (cells covered, pieces left) with no way to finish
@@ -416,7 +420,7 @@ class ExactCover:
                 if not left & bit:
                     continue
                 rest = left ^ bit
-                holes_fatal = rest and not rest & monominoes
+                holes_fatal = rest and not rest & hole_fillers
                 for mask in masks:
                     if covered & mask:
                         continue
