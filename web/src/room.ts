@@ -166,6 +166,7 @@ class RoomView {
   private gameEl: HTMLElement | null = null;
   private parts: Record<string, HTMLElement> = {};
   private shownResultFor = -1;
+  private soloRecords: HTMLElement | null = null;
   private options: Record<string, EditionOptions> | null = null;
 
   constructor(
@@ -643,6 +644,18 @@ class RoomView {
       h("p", {}, s.goal === "time" ? `As many tasks as you can in ${s.amount} minutes.` : `Solve ${s.amount} tasks as fast as you can.`),
       h("p.big#solo-done", {}, `${s.done}`, h("small", {}, " solved")),
     );
+    // the records of this kind of run, fetched once per room
+    if (!this.soloRecords) {
+      const st = room.settings;
+      const me = savedName();
+      this.soloRecords = h(
+        "div.solo-records",
+        {},
+        leaderboard(st.edition, st.solo_goal, st.solo_amount, st.side, me),
+        me ? personalBests(me) : null,
+      );
+    }
+    box.append(this.soloRecords);
     return box;
   }
 
