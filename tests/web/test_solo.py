@@ -7,7 +7,9 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 from webharness import Server, shot
-from webplay import drag_into_place, keyboard_into_place, solution
+from webplay import centre, drag_into_place, keyboard_into_place, solution
+
+from ubongo.catalogue import edition_catalogue
 
 
 def start_solo(page: Page, server: Server, edition_name: str, side: str | None = None) -> None:
@@ -66,16 +68,22 @@ def test_keyboard_play_and_skip(page: Page, server: Server) -> None:
     expect(page.locator("#solo-count")).to_contain_text("Solved 1")
 
 
-def test_pieces_go_back_to_the_tray_and_overhang_is_shown(page: Page, server: Server) -> None:
+def test_back_to_the_tray_tap_to_place_and_overhang_shown(page: Page, server: Server) -> None:
     start_solo(page, server, "extreme")
     placements = solution(page, "extreme")
     pl = placements[0]
     drag_into_place(page, "extreme", pl)
-    # drag the same piece one cell left of its place: still on the board, maybe hanging out
     g = page.locator(f'.game-main g[data-piece="{pl.piece}"]')
     page.keyboard.press("Escape")
     expect(g).to_have_attribute("data-state", "tray")
-    drag_into_place(page, "extreme", pl)
+    # touch: the piece is still selected; a tap on the area puts its first cell there
+    cat = edition_catalogue("extreme")
+    first = next(p for p in cat["pieces"] if p["id"] == pl.piece)["shapes"][str(pl.transform)][0]
+    target = ",".join(str(c + o) for c, o in zip(first, pl.offset, strict=True))
+    x, y = centre(page, f'.game-main polygon[data-area-cell="{target}"]')
+    page.mouse.click(x, y)
+    expect(g).to_have_attribute("data-offset", ",".join(map(str, pl.offset)))
+    # moved off to the left it hangs out of the area: shown, not forbidden
     for _ in range(4):
         page.keyboard.press("ArrowLeft")
     expect(page.locator(".game-main .mark-outside").first).to_be_visible()
