@@ -113,11 +113,21 @@ class _Grid:
         extent = [max(d[a] for d in digits) - low[a] + 1 for a in axes]
         strides = [0] * len(extent)
         stride = 1
-        for a in sorted(axes, key=lambda a: (extent[a], a)):  # shortest side fastest
+        order = sorted(axes, key=lambda a: (extent[a], a))  # shortest side fastest
+        for a in order:
             strides[a] = stride
             stride *= extent[a] + margin
+        # Start from the narrower end of the other axes (fewer cells in the first slice): the
+        # search tree is smaller when its first choices are constrained.  Reading an axis
+        # backwards is a negative stride, counted from the axis's far end.
+        start = list(low)
+        for a in order[1:]:
+            high = low[a] + extent[a] - 1
+            if sum(d[a] == high for d in digits) < sum(d[a] == low[a] for d in digits):
+                strides[a] = -strides[a]
+                start[a] = high
         self.strides = tuple(strides)
-        self.low = low
+        self.start = start
         self.bit = {c: self.number(d) for c, d in zip(cells, digits, strict=True)}
         self.cell_at = {b: c for c, b in self.bit.items()}
         self.area = sum(1 << b for b in self.bit.values())
@@ -128,7 +138,7 @@ class _Grid:
         self.next_to = self._neighbourhood()
 
     def number(self, digits: Sequence[int]) -> int:
-        return sum((d - lo) * s for d, lo, s in zip(digits, self.low, self.strides, strict=True))
+        return sum((d - o) * s for d, o, s in zip(digits, self.start, self.strides, strict=True))
 
     def offset(self, digits: Sequence[int]) -> int:
         """How far apart, in bits, two cells are whose coordinates differ by ``digits``."""
