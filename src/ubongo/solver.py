@@ -228,6 +228,27 @@ def _shapes(piece: Piece, strides: tuple[int, ...]) -> tuple[tuple[int, int, tup
     return tuple(shapes)
 
 
+@lru_cache(maxsize=16384)
+def _placements(piece: Piece, grid: _Grid) -> tuple[dict[int, list[int]], frozenset[int]]:
+    """Where ``piece`` fits in the grid's area: its placements by their first (lowest) bit,
+    and the set of them all.
+
+    For each orientation, the anchors ``k`` where it fits are those where every cell
+    ``k + offset`` is in the area: the AND of the area shifted right by each offset.
+    Cached: one area is tried with many piece sets."""
+    by_first: dict[int, list[int]] = {}
+    area = grid.area
+    for kind, shape, offsets in _shapes(piece, grid.strides):
+        fits = grid.kinds.get(kind, 0)
+        for o in offsets:
+            fits &= area >> o
+        while fits:
+            low = fits & -fits
+            by_first.setdefault(low.bit_length() - 1, []).append(shape * low)
+            fits ^= low
+    return by_first, frozenset(m for masks in by_first.values() for m in masks)
+
+
 # --- the problem and its search -------------------------------------------------------------
 
 
@@ -246,7 +267,7 @@ class ExactCover:
     ) -> None:
         margin = max(1, _spread(lattice, (c for cands in candidates.values() for c in cands)) - 1)
         grid = _grid(lattice, frozenset(cells), margin) if cells else None
-        placements: list[dict[int, list[int]]] = []
+        placements: list[tuple[dict[int, list[int]], frozenset[int]]] = []
         sizes = []
         for cands in candidates.values():
             sizes.append(len(next(iter(cands), ())))
@@ -256,7 +277,8 @@ class ExactCover:
                     raise ValueError("a candidate covers a cell outside the cells to fill")
                 mask = sum(1 << grid.bit[c] for c in cand)
                 by_first.setdefault((mask & -mask).bit_length() - 1, []).append(mask)
-            placements.append(by_first)
+            every = frozenset(m for masks in by_first.values() for m in masks)
+            placements.append((by_first, every))
         self._setup(lattice, list(candidates), sizes, grid, placements)
 
     @classmethod
@@ -274,23 +296,14 @@ class ExactCover:
                 raise ValueError(f"piece {piece.id} is listed twice")
             ids.append(piece.id)
         solid = area.solid
-        margin = max(1, max((_widest(p) for p in pieces), default=1) - 1)
+        # (at least 3, so that one area gets one grid, whatever pieces are tried on it)
+        margin = max(3, max((_widest(p) for p in pieces), default=1) - 1)
         grid = _grid(lat, solid, margin) if solid else None
-        placements: list[dict[int, list[int]]] = [{} for _ in pieces]
-        if grid is not None:
-            strides = grid.strides
-            area_bits = grid.area
-            for piece, by_first in zip(pieces, placements, strict=True):
-                for kind, shape, offsets in _shapes(piece, strides):
-                    fits = grid.kinds.get(kind, 0)
-                    for o in offsets:
-                        fits &= area_bits >> o
-                    while fits:
-                        low = fits & -fits
-                        by_first.setdefault(low.bit_length() - 1, []).append(shape * low)
-                        fits ^= low
+        found = (
+            [_placements(p, grid) for p in pieces] if grid else [({}, frozenset())] * len(pieces)
+        )
         self = cls.__new__(cls)
-        self._setup(lat, ids, [p.size for p in pieces], grid, placements)
+        self._setup(lat, ids, [p.size for p in pieces], grid, found)
         return self
 
     def _setup(
@@ -299,21 +312,21 @@ class ExactCover:
         piece_ids: list[str],
         sizes: list[int],
         grid: _Grid | None,
-        placements: list[dict[int, list[int]]],
+        placements: Sequence[tuple[dict[int, list[int]], frozenset[int]]],
     ) -> None:
-        """``placements[p][k]``: the masks of piece ``p``'s placements whose lowest bit is k."""
+        """``placements[p]``: piece ``p``'s placements as masks, by their lowest bit, and all."""
         self.lattice = lattice
         self.piece_ids = piece_ids
         self.sizes = sizes
         self.nodes = 0
         self._grid = grid
         self.cells = list(grid.cells) if grid else []
-        self.feasible = sum(sizes) == len(self.cells) and all(placements)
+        self.feasible = sum(sizes) == len(self.cells) and all(every for _, every in placements)
         # starting_at[k]: [(piece number, its bit, placements of it starting at k), ...]
         self._starting_at: list[list[tuple[int, int, list[int]]]] = [
             [] for _ in range(grid.area.bit_length() if grid else 0)
         ]
-        for p, by_first in enumerate(placements):
+        for p, (by_first, _) in enumerate(placements):
             for k, masks in by_first.items():
                 self._starting_at[k].append((p, 1 << p, masks))
         # The pieces that can fill a hole of one cell: those of one cell (custom pieces may be
@@ -323,9 +336,7 @@ class ExactCover:
         monominoes = sum(1 << p for p, size in enumerate(sizes) if size == 1)
         self._hole_fillers = -1 if lattice is CUBE else monominoes
         # every placement of each piece, to see at once whether the last piece fits the hole
-        self._fits = [
-            frozenset(m for ms in by_first.values() for m in ms) for by_first in placements
-        ]
+        self._fits = [every for _, every in placements]
 
     def _count(self, limit: int) -> int:
         """The number of solutions, or some number >= ``limit`` when there are that many.
