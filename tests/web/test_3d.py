@@ -344,3 +344,32 @@ def test_touch_sized_screen_has_every_control(page: Page, server: Server, width:
     page.click(".board3d-tools .tool-drop")
     expect(board.button(piece)).to_have_attribute("data-state", "placed")
     shot(page, "3d-phone")
+
+
+def test_mouse_takes_moves_and_puts_down(page: Page, server: Server) -> None:
+    board = start_solo_3d(page, server, "green")
+    piece = board.pieces()[0]
+    stage = page.locator(".game-main .board3d-stage")
+    box = stage.bounding_box()
+    assert box is not None
+    page.click(f'.tray-piece[data-piece="{piece}"]')
+    expect(board.root).to_have_attribute("data-held", piece)
+    # the piece in hand follows the mouse: far left of the board, then the middle
+    page.mouse.move(box["x"] + 0.12 * box["width"], box["y"] + 0.6 * box["height"])
+    _, _, left = board.state(piece)
+    page.mouse.move(box["x"] + 0.5 * box["width"], box["y"] + 0.6 * box["height"])
+    _, _, middle = board.state(piece)
+    assert left is not None and middle is not None and left[0] < middle[0]
+    page.mouse.click(box["x"] + 0.5 * box["width"], box["y"] + 0.6 * box["height"])
+    expect(board.button(piece)).to_have_attribute("data-state", "placed")
+    assert board.state(piece)[2] == middle
+    # a click on the piece (where it was put down) takes it off the board again
+    page.mouse.click(box["x"] + 0.5 * box["width"], box["y"] + 0.6 * box["height"])
+    expect(board.root).to_have_attribute("data-held", piece)
+    # dragging the background turns the camera, it does not put the piece down
+    page.mouse.move(box["x"] + 40, box["y"] + 40)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 240, box["y"] + 60, steps=8)
+    page.mouse.up()
+    expect(board.root).to_have_attribute("data-held", piece)
+    shot(page, "3d-mouse-orbit")

@@ -307,7 +307,9 @@ export class Scene3D {
     }
     if (model.held) {
       const h = model.held;
-      this.piecesGroup.add(this.cubes(h, "ghost"));
+      const ghost = this.cubes(h, "ghost");
+      ghost.userData.held = true;
+      this.piecesGroup.add(ghost);
       const inHand = this.cubes({ ...h, faults: h.cells.map(() => null) }, "solid", h.lift);
       inHand.userData.held = true;
       this.piecesGroup.add(inHand);
@@ -324,10 +326,14 @@ export class Scene3D {
     const r = this.canvas.getBoundingClientRect();
     const ndc = new THREE.Vector2(((clientX - r.left) / r.width) * 2 - 1, -((clientY - r.top) / r.height) * 2 + 1);
     this.raycaster.setFromCamera(ndc, this.camera);
+    // pieces drawn since the last frame have no world matrices yet
+    this.scene.updateMatrixWorld();
     let piece: string | null = null;
     for (const hit of this.raycaster.intersectObjects(this.piecesGroup.children, true)) {
-      if (hit.object instanceof THREE.Mesh && hit.object.userData.piece && !hit.object.parent?.userData.held) {
-        piece = hit.object.userData.piece as string;
+      // a cube or its fault mark; the piece's group knows which piece it is
+      const group = hit.object.parent;
+      if (hit.object instanceof THREE.Mesh && group?.userData.piece && !group.userData.held) {
+        piece = group.userData.piece as string;
         break;
       }
     }
