@@ -478,6 +478,13 @@ def _widest(piece: Piece) -> int:
     return _spread(piece.lattice, piece.orientations)
 
 
+def clear_caches() -> None:
+    """Forget the grids, shapes and placements kept for areas and pieces seen before (to time
+    a cold start, or to free memory after a long run)."""
+    for cached in (_grid, _placements, _shapes, _orientations, _widest):
+        cached.cache_clear()
+
+
 def solutions(area: Area, pieces: Sequence[Piece]) -> Iterator[Solution]:
     """Every way to cover ``area`` with ``pieces``, each a map piece id -> covered cells."""
     return ExactCover.for_area(area, pieces).solutions()
