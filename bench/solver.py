@@ -1,7 +1,8 @@
 """How fast is ubongo.solver?  Counting every solution, against two reference solvers.
 
 Run with ``make bench`` (installs the ``bench`` extra: xcover and OR-Tools) or
-``.venv/bin/python bench/solver.py [--puzzles N] [--seed S] [--no-cpsat]``.
+``.venv/bin/python bench/solver.py [--puzzles N] [--seed S] [--no-cpsat] [--cpsat-limit SECONDS]
+[--no-decks] [--no-pentominoes]``.
 
 Puzzles, all from one fixed seed:
 
@@ -10,13 +11,15 @@ Puzzles, all from one fixed seed:
   tasks of the edition's own pieces on an area made by laying those pieces down next to each
   other (each new piece touching as many cells as it can), so every puzzle is solvable.  3D
   areas are flat shapes of half the pieces' volume, kept when they can be filled two deep.
+* Every task of the four standard decks (1,423: what the generator and the server solve); the
+  totals are printed after the table.
 * The 12 pentominoes on a 6x10 rectangle, the X confined to the upper left quadrant so that
   each of the 2339 tilings is counted once, not four times.
 
 Each solver counts all solutions of each puzzle:
 
-* ``ubongo``: ``ubongo.solver``, from the area and the pieces (placements included, its
-  caches of grids and placements cleared before each count);
+* ``ubongo``: ``ubongo.solver``, from the area and the pieces (placements included: its
+  caches of grids and placements are cleared before each count);
 * ``xcover``: Dancing Cells compiled with numba, from the list of placements as options;
   its JIT compilation (or loading numba's cache) is timed once apart and left out;
 * ``cp-sat``: OR-Tools CP-SAT enumerating all solutions of a 0/1 model (one variable per
@@ -159,6 +162,30 @@ def placements_of(area: Area, pieces: Sequence[Piece]) -> Options:
     return options
 
 
+def deck_puzzles(name: str) -> list[Puzzle]:
+    """Every task of the edition's standard deck (what the generator and the server solve)."""
+    from ubongo.puzzles.deck import standard_deck
+
+    deck = standard_deck(name)
+    puzzles = []
+    for card in deck.cards:
+        for side in card.sides:
+            for task in side.tasks:
+                pieces = deck.task_pieces(task)
+                area = side.area
+                puzzles.append(
+                    Puzzle(
+                        f"deck {name}",
+                        area.piece_lattice,
+                        sorted(area.solid),
+                        placements_of(area, pieces),
+                        area,
+                        pieces,
+                    )
+                )
+    return puzzles
+
+
 PENTOMINOES = {
     "F": [".##", "##.", ".#."],
     "I": ["#####"],
@@ -200,7 +227,7 @@ def pentomino_puzzle(width: int = 10, height: int = 6) -> Puzzle:
 
 
 def count_ubongo(puzzle: Puzzle) -> int:
-    clear_caches()  # each count starts cold, as the first one on an area does
+    clear_caches()  # each count as the first one on its area (the pieces are known)
     if puzzle.area is not None:
         return ExactCover.for_area(puzzle.area, puzzle.pieces).stats().solutions
     return ExactCover(puzzle.cells, puzzle.options, puzzle.lattice).stats().solutions
@@ -287,6 +314,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--no-cpsat", action="store_true", help="skip OR-Tools CP-SAT")
     parser.add_argument("--no-pentominoes", action="store_true", help="skip the 6x10 row")
+    parser.add_argument("--no-decks", action="store_true", help="skip the standard decks' tasks")
     parser.add_argument(
         "--cpsat-limit", type=float, default=60.0, help="CP-SAT seconds per puzzle (default 60)"
     )
@@ -313,6 +341,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         ed = edition(name)
         for k in (3, 4, 5, 6):
             rows.append((f"{name} {k}", [ubongo_puzzle(ed, k, rng) for _ in range(args.puzzles)]))
+    if not args.no_decks:
+        for name in ("classic", "3d", "extreme", "trigo"):
+            rows.append((f"deck {name}", deck_puzzles(name)))
     if not args.no_pentominoes:
         rows.append(("pentominoes 6x10", [pentomino_puzzle()]))
 
@@ -331,6 +362,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"python {sys.version.split()[0]}; median time per puzzle to count all solutions")
     print(header)
     print("-" * len(header))
+    totals: list[str] = []
     for label, puzzles in rows:
         times: dict[str, list[float]] = {n: [] for n in names}
         gave_up: set[str] = set()
@@ -358,6 +390,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             ratio = f"{medians[n] / medians['ubongo']:.1f}x"
             line += f" {('>' if n in gave_up else '') + ratio:>14}"
         print(line, flush=True)
+        if label.startswith("deck"):
+            totals.append(
+                f"{label}: {len(puzzles)} tasks in "
+                + ", ".join(f"{n} {sum(times[n]):.2f} s" for n in names)
+            )
+    for line in totals:
+        print(line)
     return 0
 
 

@@ -213,40 +213,74 @@ def _orientations(piece: Piece) -> tuple[tuple[tuple[int, ...], ...], ...]:
     return tuple(tuple(_digits(lat, c) for c in shape) for shape in piece.orientations)
 
 
+class _Fits:
+    """Where one piece fits in one area: ``anchors[shape]`` is the set of bits ``k`` where the
+    piece, in an orientation whose mask is ``shape`` when its first cell is bit 0, fits as
+    ``shape << k``.
+
+    The anchors of an orientation are found for all positions at once: those ``k`` where every
+    cell ``k + offset`` of it is in the area, i.e. the AND of the area shifted right by each
+    offset.  The placements starting at a cell are listed when the search first asks.
+    """
+
+    def __init__(self, anchors: dict[int, int]) -> None:
+        self.anchors = anchors
+        self._at: dict[int, list[int]] = {}
+        self._every: frozenset[int] | None = None
+
+    @classmethod
+    def on(cls, piece: Piece, grid: _Grid) -> _Fits:
+        anchors: dict[int, int] = {}
+        area = grid.area
+        strides = grid.strides
+        for cells in _orientations(piece):
+            if len(strides) == 2:
+                sx, sy = strides
+                numbers = [x * sx + y * sy for x, y in cells]
+            else:
+                sx, sy, sz = strides
+                numbers = [x * sx + y * sy + z * sz for x, y, z in cells]
+            first = min(numbers)
+            # a translation keeps a cell's kind: anchor the first cell on cells of its kind
+            fits = grid.kinds.get(_kind(piece.lattice, cells[numbers.index(first)]), 0)
+            shape = 0
+            for n in numbers:
+                fits &= area >> (n - first)
+                shape |= 1 << (n - first)
+            if fits:
+                # (a turned triangle piece may have the same mask from a cell of each kind)
+                anchors[shape] = anchors.get(shape, 0) | fits
+        return cls(anchors)
+
+    def __bool__(self) -> bool:
+        return bool(self.anchors)
+
+    def starting_at(self, k: int) -> list[int]:
+        """The placements whose first (lowest) bit is ``k``."""
+        masks = self._at.get(k)
+        if masks is None:
+            masks = [shape << k for shape, at in self.anchors.items() if at >> k & 1]
+            self._at[k] = masks
+        return masks
+
+    @property
+    def every(self) -> frozenset[int]:
+        """All the placements (to see at once whether a hole is one of them)."""
+        if self._every is None:
+            masks = []
+            for shape, at in self.anchors.items():
+                while at:
+                    low = at & -at
+                    masks.append(shape * low)
+                    at ^= low
+            self._every = frozenset(masks)
+        return self._every
+
+
 @lru_cache(maxsize=16384)
-def _shapes(piece: Piece, strides: tuple[int, ...]) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
-    """Each orientation as (kind of its first cell, shape mask from bit 0, cell offsets).
-
-    The first cell is the one with the lowest bit; the others are at positive offsets."""
-    shapes = []
-    for digits in _orientations(piece):
-        numbers = [sum(d * s for d, s in zip(ds, strides, strict=True)) for ds in digits]
-        first = min(numbers)
-        kind = _kind(piece.lattice, digits[numbers.index(first)])
-        offsets = tuple(sorted(n - first for n in numbers))
-        shapes.append((kind, sum(1 << o for o in offsets), offsets[1:]))
-    return tuple(shapes)
-
-
-@lru_cache(maxsize=16384)
-def _placements(piece: Piece, grid: _Grid) -> tuple[dict[int, list[int]], frozenset[int]]:
-    """Where ``piece`` fits in the grid's area: its placements by their first (lowest) bit,
-    and the set of them all.
-
-    For each orientation, the anchors ``k`` where it fits are those where every cell
-    ``k + offset`` is in the area: the AND of the area shifted right by each offset.
-    Cached: one area is tried with many piece sets."""
-    by_first: dict[int, list[int]] = {}
-    area = grid.area
-    for kind, shape, offsets in _shapes(piece, grid.strides):
-        fits = grid.kinds.get(kind, 0)
-        for o in offsets:
-            fits &= area >> o
-        while fits:
-            low = fits & -fits
-            by_first.setdefault(low.bit_length() - 1, []).append(shape * low)
-            fits ^= low
-    return by_first, frozenset(m for masks in by_first.values() for m in masks)
+def _where_fits(piece: Piece, grid: _Grid) -> _Fits:
+    """Cached: one area is tried with many piece sets."""
+    return _Fits.on(piece, grid)
 
 
 # --- the problem and its search -------------------------------------------------------------
@@ -267,19 +301,19 @@ class ExactCover:
     ) -> None:
         margin = max(1, _spread(lattice, (c for cands in candidates.values() for c in cands)) - 1)
         grid = _grid(lattice, frozenset(cells), margin) if cells else None
-        placements: list[tuple[dict[int, list[int]], frozenset[int]]] = []
+        fits: list[_Fits] = []
         sizes = []
         for cands in candidates.values():
             sizes.append(len(next(iter(cands), ())))
-            by_first: dict[int, list[int]] = {}
+            anchors: dict[int, int] = {}
             for cand in cands:
                 if grid is None or not cand <= grid.bit.keys():
                     raise ValueError("a candidate covers a cell outside the cells to fill")
                 mask = sum(1 << grid.bit[c] for c in cand)
-                by_first.setdefault((mask & -mask).bit_length() - 1, []).append(mask)
-            every = frozenset(m for masks in by_first.values() for m in masks)
-            placements.append((by_first, every))
-        self._setup(lattice, list(candidates), sizes, grid, placements)
+                low = mask & -mask
+                anchors[mask // low] = anchors.get(mask // low, 0) | low
+            fits.append(_Fits(anchors))
+        self._setup(lattice, list(candidates), sizes, grid, fits)
 
     @classmethod
     def for_area(cls, area: Area, pieces: Sequence[Piece]) -> ExactCover:
@@ -299,11 +333,9 @@ class ExactCover:
         # (at least 3, so that one area gets one grid, whatever pieces are tried on it)
         margin = max(3, max((_widest(p) for p in pieces), default=1) - 1)
         grid = _grid(lat, solid, margin) if solid else None
-        found = (
-            [_placements(p, grid) for p in pieces] if grid else [({}, frozenset())] * len(pieces)
-        )
+        fits = [_where_fits(p, grid) if grid else _Fits({}) for p in pieces]
         self = cls.__new__(cls)
-        self._setup(lat, ids, [p.size for p in pieces], grid, found)
+        self._setup(lat, ids, [p.size for p in pieces], grid, fits)
         return self
 
     def _setup(
@@ -312,23 +344,21 @@ class ExactCover:
         piece_ids: list[str],
         sizes: list[int],
         grid: _Grid | None,
-        placements: Sequence[tuple[dict[int, list[int]], frozenset[int]]],
+        fits: list[_Fits],
     ) -> None:
-        """``placements[p]``: piece ``p``'s placements as masks, by their lowest bit, and all."""
         self.lattice = lattice
         self.piece_ids = piece_ids
         self.sizes = sizes
         self.nodes = 0
         self._grid = grid
         self.cells = list(grid.cells) if grid else []
-        self.feasible = sum(sizes) == len(self.cells) and all(every for _, every in placements)
-        # starting_at[k]: [(piece number, its bit, placements of it starting at k), ...]
-        self._starting_at: list[list[tuple[int, int, list[int]]]] = [
-            [] for _ in range(grid.area.bit_length() if grid else 0)
-        ]
-        for p, (by_first, _) in enumerate(placements):
-            for k, masks in by_first.items():
-                self._starting_at[k].append((p, 1 << p, masks))
+        self.feasible = sum(sizes) == len(self.cells) and all(fits)
+        self._fits = fits
+        # _starting_at[k]: [(piece number, its bit, its placements starting at k), ...], or None
+        # until the search first asks
+        self._starting_at: list[list[tuple[int, int, list[int]]] | None] = [None] * (
+            grid.area.bit_length() if grid else 0
+        )
         # The pieces that can fill a hole of one cell: those of one cell (custom pieces may be
         # that small).  In 3D, all of them, which turns the test off: a cube has six
         # neighbours and is rarely walled in, so there the test costs more time than it saves
@@ -336,7 +366,17 @@ class ExactCover:
         monominoes = sum(1 << p for p, size in enumerate(sizes) if size == 1)
         self._hole_fillers = -1 if lattice is CUBE else monominoes
         # every placement of each piece, to see at once whether the last piece fits the hole
-        self._fits = [every for _, every in placements]
+
+    def _groups_at(self, k: int) -> list[tuple[int, int, list[int]]]:
+        """The placements starting at bit ``k``, by piece: listed when first needed, as a
+        search that fails early looks at few cells."""
+        groups = []
+        for p, fits in enumerate(self._fits):
+            masks = fits.starting_at(k)
+            if masks:
+                groups.append((p, 1 << p, masks))
+        self._starting_at[k] = groups
+        return groups
 
     def _count(self, limit: int) -> int:
         """The number of solutions, or some number >= ``limit`` when there are that many.
@@ -356,6 +396,7 @@ class ExactCover:
         next_to = grid.next_to
         hole_fillers = self._hole_fillers
         fits = self._fits
+        groups_at = self._groups_at
         pieces = len(self.piece_ids)
         above = area.bit_length()
         known: dict[int, int] = {}  # (cells covered | pieces left << above) -> ways to finish
@@ -366,12 +407,15 @@ class ExactCover:
             empty = area & ~covered
             first = (empty & -empty).bit_length() - 1
             total = 0
-            for _, bit, masks in starting_at[first]:
+            groups = starting_at[first]
+            if groups is None:
+                groups = groups_at(first)
+            for _, bit, masks in groups:
                 if not left & bit:
                     continue
                 rest = left ^ bit
                 if not rest & (rest - 1):  # at most one piece after this: it must fit the hole
-                    last = fits[rest.bit_length() - 1] if rest else frozenset([0])
+                    last = fits[rest.bit_length() - 1].every if rest else frozenset([0])
                     for mask in masks:
                         if not covered & mask:
                             nodes += 1
@@ -421,6 +465,7 @@ class ExactCover:
             yield []
             return
         starting_at = self._starting_at
+        groups_at = self._groups_at
         area = grid.area
         next_to = grid.next_to
         hole_fillers = self._hole_fillers
@@ -437,7 +482,10 @@ class ExactCover:
                 return
             empty = area & ~covered
             first = (empty & -empty).bit_length() - 1
-            for p, bit, masks in starting_at[first]:
+            groups = starting_at[first]
+            if groups is None:
+                groups = groups_at(first)
+            for p, bit, masks in groups:
                 if not left & bit:
                     continue
                 rest = left ^ bit
@@ -479,9 +527,9 @@ def _widest(piece: Piece) -> int:
 
 
 def clear_caches() -> None:
-    """Forget the grids, shapes and placements kept for areas and pieces seen before (to time
-    a cold start, or to free memory after a long run)."""
-    for cached in (_grid, _placements, _shapes, _orientations, _widest):
+    """Forget the grids and placements kept for the areas seen so far (to time a search on a
+    new area, or to free memory after a long run).  What is kept per piece stays."""
+    for cached in (_grid, _where_fits):
         cached.cache_clear()
 
 
