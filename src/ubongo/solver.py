@@ -128,7 +128,13 @@ class _Grid:
                 start[a] = high
         self.strides = tuple(strides)
         self.start = start
-        self.bit = {c: self.number(d) for c, d in zip(cells, digits, strict=True)}
+        if len(strides) == 2:
+            (x0, y0), (sx, sy) = start, strides
+            numbers = [(x - x0) * sx + (y - y0) * sy for x, y in digits]
+        else:
+            (x0, y0, z0), (sx, sy, sz) = start, strides
+            numbers = [(x - x0) * sx + (y - y0) * sy + (z - z0) * sz for x, y, z in digits]
+        self.bit = dict(zip(cells, numbers, strict=True))
         self.cell_at = {b: c for c, b in self.bit.items()}
         self.area = sum(1 << b for b in self.bit.values())
         self.kinds: dict[int, int] = {}
@@ -137,28 +143,17 @@ class _Grid:
             self.kinds[k] = self.kinds.get(k, 0) | 1 << b
         self.next_to = self._neighbourhood()
 
-    def number(self, digits: Sequence[int]) -> int:
-        return sum((d - o) * s for d, o, s in zip(digits, self.start, self.strides, strict=True))
-
-    def offset(self, digits: Sequence[int]) -> int:
-        """How far apart, in bits, two cells are whose coordinates differ by ``digits``."""
-        return sum(d * s for d, s in zip(digits, self.strides, strict=True))
-
     def _neighbourhood(self) -> Callable[[int], int]:
         """A function giving the cells next to a set of cells, margin bits included.
 
         Each direction to a neighbour is one shift of the whole set.  On the square, hexagon
         and cube grids every cell has the same directions; a triangle's depend on its kind
         (up or down), so those shifts apply to that kind's cells only."""
-        lat = self.lattice
-        deltas: dict[int, set[int]] = {}
-        for kind in self.kinds:
-            ref = next(c for c in self.bit if _kind(lat, _digits(lat, c)) == kind)
-            here = _digits(lat, ref)
-            deltas[kind] = {
-                self.offset([n - h for n, h in zip(_digits(lat, nb), here, strict=True)])
-                for nb in lat.neighbours(ref)
-            }
+        deltas = {
+            k: d
+            for k, d in _neighbour_shifts(self.lattice, self.strides).items()
+            if k in self.kinds
+        }
         common = set.intersection(*deltas.values())
         ways = sorted(d for d in common if d > 0)
         if len(deltas) == 1 and len(ways) == 2 and common == {*ways, *(-d for d in ways)}:
@@ -195,6 +190,19 @@ class _Grid:
             cells.append(self.cell_at[low.bit_length() - 1])
             mask ^= low
         return frozenset(cells)
+
+
+@lru_cache(maxsize=1024)
+def _neighbour_shifts(lattice: Lattice, strides: tuple[int, ...]) -> dict[int, set[int]]:
+    """For each kind of cell, how far its neighbours' bits are from its own."""
+    shifts = {}
+    for ref in [(0, 0, 0), (0, 0, 1)] if lattice is TRIANGLE else [(0,) * len(strides)]:
+        here = _digits(lattice, ref)
+        shifts[_kind(lattice, here)] = {
+            sum((n - h) * s for n, h, s in zip(_digits(lattice, nb), here, strides, strict=True))
+            for nb in lattice.neighbours(ref)
+        }
+    return shifts
 
 
 @lru_cache(maxsize=1024)
@@ -529,7 +537,7 @@ def _widest(piece: Piece) -> int:
 def clear_caches() -> None:
     """Forget the grids and placements kept for the areas seen so far (to time a search on a
     new area, or to free memory after a long run).  What is kept per piece stays."""
-    for cached in (_grid, _where_fits):
+    for cached in (_grid, _where_fits, _neighbour_shifts):
         cached.cache_clear()
 
 
