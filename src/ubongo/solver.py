@@ -221,6 +221,27 @@ def _orientations(piece: Piece) -> tuple[tuple[tuple[int, ...], ...], ...]:
     return tuple(tuple(_digits(lat, c) for c in shape) for shape in piece.orientations)
 
 
+@lru_cache(maxsize=16384)
+def _shapes(piece: Piece, strides: tuple[int, ...]) -> list[tuple[int, int, list[int]]]:
+    """Each orientation of ``piece`` on a grid with these strides: (kind of its first cell,
+    its mask with the first cell at bit 0, the offsets of the other cells).
+
+    Kept per piece and grid spacing, which many areas of similar size share."""
+    shapes = []
+    for cells in _orientations(piece):
+        if len(strides) == 2:
+            sx, sy = strides
+            numbers = [x * sx + y * sy for x, y in cells]
+        else:
+            sx, sy, sz = strides
+            numbers = [x * sx + y * sy + z * sz for x, y, z in cells]
+        first = min(numbers)
+        offsets = sorted(n - first for n in numbers)
+        kind = _kind(piece.lattice, cells[numbers.index(first)])
+        shapes.append((kind, sum(1 << o for o in offsets), offsets[1:]))
+    return shapes
+
+
 class _Fits:
     """Where one piece fits in one area: ``anchors[shape]`` is the set of bits ``k`` where the
     piece, in an orientation whose mask is ``shape`` when its first cell is bit 0, fits as
@@ -234,27 +255,16 @@ class _Fits:
     def __init__(self, anchors: dict[int, int]) -> None:
         self.anchors = anchors
         self._at: dict[int, list[int]] = {}
-        self._every: frozenset[int] | None = None
 
     @classmethod
     def on(cls, piece: Piece, grid: _Grid) -> _Fits:
         anchors: dict[int, int] = {}
         area = grid.area
-        strides = grid.strides
-        for cells in _orientations(piece):
-            if len(strides) == 2:
-                sx, sy = strides
-                numbers = [x * sx + y * sy for x, y in cells]
-            else:
-                sx, sy, sz = strides
-                numbers = [x * sx + y * sy + z * sz for x, y, z in cells]
-            first = min(numbers)
+        for kind, shape, offsets in _shapes(piece, grid.strides):
             # a translation keeps a cell's kind: anchor the first cell on cells of its kind
-            fits = grid.kinds.get(_kind(piece.lattice, cells[numbers.index(first)]), 0)
-            shape = 0
-            for n in numbers:
-                fits &= area >> (n - first)
-                shape |= 1 << (n - first)
+            fits = grid.kinds.get(kind, 0)
+            for o in offsets:
+                fits &= area >> o
             if fits:
                 # (a turned triangle piece may have the same mask from a cell of each kind)
                 anchors[shape] = anchors.get(shape, 0) | fits
@@ -270,19 +280,6 @@ class _Fits:
             masks = [shape << k for shape, at in self.anchors.items() if at >> k & 1]
             self._at[k] = masks
         return masks
-
-    @property
-    def every(self) -> frozenset[int]:
-        """All the placements (to see at once whether a hole is one of them)."""
-        if self._every is None:
-            masks = []
-            for shape, at in self.anchors.items():
-                while at:
-                    low = at & -at
-                    masks.append(shape * low)
-                    at ^= low
-            self._every = frozenset(masks)
-        return self._every
 
 
 @lru_cache(maxsize=16384)
@@ -373,7 +370,6 @@ class ExactCover:
         # (measured: docs/performance.md).
         monominoes = sum(1 << p for p, size in enumerate(sizes) if size == 1)
         self._hole_fillers = -1 if lattice is CUBE else monominoes
-        # every placement of each piece, to see at once whether the last piece fits the hole
 
     def _groups_at(self, k: int) -> list[tuple[int, int, list[int]]]:
         """The placements starting at bit ``k``, by piece: listed when first needed, as a
@@ -422,13 +418,20 @@ class ExactCover:
                 if not left & bit:
                     continue
                 rest = left ^ bit
-                if not rest & (rest - 1):  # at most one piece after this: it must fit the hole
-                    last = fits[rest.bit_length() - 1].every if rest else frozenset([0])
+                if not rest:  # the only piece: it must be the whole area
+                    total += empty in masks
+                    nodes += len(masks)
+                    continue
+                if not rest & (rest - 1):  # one piece after this: it must fit the hole exactly
+                    last = fits[rest.bit_length() - 1].anchors
                     for mask in masks:
                         if not covered & mask:
                             nodes += 1
-                            if empty ^ mask in last:
-                                nodes += 1 if rest else 0  # the last piece, placed
+                            hole = empty ^ mask
+                            low = hole & -hole
+                            # the hole's shape, moved to bit 0, is the piece's at anchor low?
+                            if last.get(hole // low, 0) & low:
+                                nodes += 1  # the last piece, placed
                                 total += 1
                     if total >= need:
                         return total
