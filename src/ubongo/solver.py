@@ -8,9 +8,9 @@ The search is the one a person does with real pieces, made systematic:
 2. Try each unused piece in each of its placements that start there and overlap nothing, and
    go on from the next empty cell.  When no cell is empty, that is a solution.
 3. Give up early where it is cheap to see that nothing can follow: the pieces' sizes must
-   add up to the area; a placement that walls in a single empty cell is hopeless (no piece
-   is that small); when one piece is left, the hole must be exactly one of its placements,
-   which is a single set lookup.
+   add up to the area; on flat boards, a placement that walls in a single empty cell is
+   hopeless (no piece is that small); when one piece is left, the hole must be exactly one
+   of its placements, which is a single dictionary lookup (the hole's shape, moved to bit 0).
 4. Remember what has been worked out.  The same state (cells covered, pieces left) is
    reached by different placements of the same pieces, so the number of ways to finish from
    it is computed once (when counting) or its being a dead end is (when listing solutions).
@@ -26,10 +26,11 @@ the other side.  On such a grid, moving a piece is a shift, ``shape << k``, and 
 neighbours of a whole set of cells are a few shifts of it: walled-in cells are found for the
 whole area at once.
 
-Before the search, the placements are found for every position at once: the anchors where a
-shape fits are the ``k`` for which every cell ``k + offset`` of the shape is in the area, i.e.
-the AND of the area shifted right by each offset.  The search then only indexes a table of
-placements by their first cell.
+Where a piece fits is found for every position at once: the anchors where a shape fits are
+the ``k`` for which every cell ``k + offset`` of the shape is in the area, i.e. the AND of the
+area shifted right by each offset.  The placements starting at a cell are listed when the
+search first gets there (a search that fails early looks at few cells), and what is found
+about an area is kept, as one area is usually tried with many sets of pieces.
 
 Checking every sealed-off region against the sizes the remaining pieces can add up to
 (subset sums) was tried and measured: it saves 5-10% of the nodes and costs more than that
