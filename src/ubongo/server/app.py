@@ -422,6 +422,16 @@ def create_app(
                 with contextlib.suppress(Exception):
                     await ws.close()
 
+    @app.websocket("/ws/echo")
+    async def echo(ws: WebSocket) -> None:
+        """Sends every text frame back: the baseline bench/server.py measures against, and a
+        quick check that WebSockets get through a proxy."""
+        await ws.accept()
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+            while True:
+                text = await ws.receive_text()
+                await ws.send_text(text[: p.MAX_MESSAGE_BYTES])
+
     # --- the web client ----------------------------------------------------------------------
 
     @app.get("/{path:path}", include_in_schema=False)
