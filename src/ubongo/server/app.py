@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -279,6 +280,11 @@ def create_app(
         await asyncio.to_thread(store.migrate)
         server = Server(store, config)
         state["server"] = server
+        # everything loaded so far (code, decks) lives as long as the process: keep it out of
+        # the collector's walks, and collect less often (games make many short-lived objects)
+        gc.collect()
+        gc.freeze()
+        gc.set_threshold(10_000, 20, 50)
 
         async def sweeper() -> None:
             while True:

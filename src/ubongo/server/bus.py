@@ -10,12 +10,13 @@ An event is numbered by the hub (``seq``, from 1 per room) and kept in a bounded
 client that reconnects can be sent what it missed (:meth:`RoomHub.since`), or told to take a
 snapshot when the log no longer reaches back that far.
 
+>>> import json
 >>> hub = MemoryHub(log_size=2)
 >>> got = []
 >>> sub = hub.subscribe("ROOM", got.append)
 >>> [hub.publish("ROOM", {"kind": k}).seq for k in "abc"]
 [1, 2, 3]
->>> [e.data["kind"] for e in got]
+>>> [json.loads(e.text)["kind"] for e in got]
 ['a', 'b', 'c']
 >>> [e.seq for e in hub.since("ROOM", 1)]
 [2, 3]
@@ -28,7 +29,7 @@ from __future__ import annotations
 import json
 from collections import deque
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 R = TypeVar("R")
@@ -36,12 +37,14 @@ R = TypeVar("R")
 
 @dataclass(frozen=True)
 class Event:
-    """A room event as sent: its number, and the message (``data``) with ``seq`` inside."""
+    """A room event as sent: its number and the message's JSON text (with ``seq`` inside).
+
+    Only the text is kept: a log of dicts would be millions of live objects across rooms for
+    the garbage collector to walk."""
 
     room: str
     seq: int
-    data: dict[str, Any]
-    text: str = field(default="", compare=False)
+    text: str
 
 
 Listener = Callable[[Event], None]
@@ -120,9 +123,8 @@ class MemoryHub(Generic[R]):
     def publish(self, code: str, data: dict[str, Any]) -> Event:
         seq = self._seq.get(code, 0) + 1
         self._seq[code] = seq
-        message = {**data, "seq": seq}
         # serialised once, sent to every subscriber as the same text
-        event = Event(code, seq, message, json.dumps(message, separators=(",", ":")))
+        event = Event(code, seq, json.dumps({**data, "seq": seq}, separators=(",", ":")))
         log = self._logs.get(code)
         if log is None:
             log = self._logs[code] = deque(maxlen=self.log_size)

@@ -178,6 +178,7 @@ class Room:
     bot_timers: dict[int, asyncio.TimerHandle] = field(default_factory=dict, repr=False)
     idle_since: float | None = None
     round_no: int = 0
+    saving: asyncio.Task[None] | None = field(default=None, repr=False)
     _view_cache: tuple[Any, dict[str, Any]] | None = field(default=None, repr=False)
 
     def occupied(self) -> list[Seat]:
@@ -296,6 +297,8 @@ class Rooms:
             raise ProtocolError("not_host", "only the host can do this")
 
     def _need_phase(self, room: Room, *phases: Phase) -> None:
+        if room.saving is not None:
+            raise ProtocolError("wrong_phase", "the game is being stored; a moment")
         if room.phase not in phases:
             raise ProtocolError("wrong_phase", f"not possible while the room is {room.phase}")
 
@@ -834,39 +837,47 @@ class Rooms:
             started_at=room.started_at or now,
             finished_at=now,
         )
-        if self.storage is not None:
-            # stored before anybody hears the game is over: a killed server loses nothing
-            # that was announced
-            try:
-                if record is not None:
-                    person = room.occupied()[0]
-                    solo = SoloRecord(
-                        game_id=0,
-                        name=person.name,
-                        edition=game.settings.edition,
-                        goal=str(record["goal"]),
-                        amount=int(record["target"]),
-                        side=game.settings.level_of(person.player),
-                        score=int(record["solved"]),
-                        seconds=float(record["seconds"]),
-                        finished_at=now,
-                    )
-                    room.game_id, _ = self.storage.save_solo_game(stored, solo)
-                else:
-                    room.game_id = self.storage.save_game(stored)
-            except Exception:
-                log.exception("room %s: the finished game could not be stored", room.code)
+        solo: SoloRecord | None = None
+        if record is not None:
+            person = room.occupied()[0]
+            solo = SoloRecord(
+                game_id=0,
+                name=person.name,
+                edition=game.settings.edition,
+                goal=str(record["goal"]),
+                amount=int(record["target"]),
+                side=game.settings.level_of(person.player),
+                score=int(record["solved"]),
+                seconds=float(record["seconds"]),
+                finished_at=now,
+            )
         room.record = record
-        self.publish(
-            room,
-            "game_over",
-            {
-                "game_id": room.game_id,
-                "winners": result["winners"],
-                "scores": {str(k): v for k, v in result["scores"].items()},
-                "record": record,
-            },
-        )
+        announce = {
+            "winners": result["winners"],
+            "scores": {str(k): v for k, v in result["scores"].items()},
+            "record": record,
+        }
+        # stored before anybody hears the game is over (a killed server loses nothing that
+        # was announced), in a thread so that other rooms' clocks and verdicts do not wait
+        # for the disk; until then the room refuses rematch and settings
+        room.saving = self.loop.create_task(self._store_and_announce(room, stored, solo, announce))
+
+    async def _store_and_announce(
+        self, room: Room, stored: GameRecord, solo: SoloRecord | None, announce: dict[str, Any]
+    ) -> None:
+        storage = self.storage
+        try:
+            if storage is not None:
+                if solo is not None:
+                    room.game_id, _ = await asyncio.to_thread(storage.save_solo_game, stored, solo)
+                else:
+                    room.game_id = await asyncio.to_thread(storage.save_game, stored)
+        except Exception:
+            log.exception("room %s: the finished game could not be stored", room.code)
+        finally:
+            room.saving = None
+        if self.hub.get(room.code) is room:
+            self.publish(room, "game_over", {"game_id": room.game_id, **announce})
 
 
 def _events_json(game: rules.Game) -> list[dict[str, Any]]:
