@@ -19,7 +19,7 @@ from typing import NoReturn, TextIO
 
 from ubongo.board import Area
 from ubongo.cli import CommandError
-from ubongo.cli.picture import render, use_colour
+from ubongo.cli.picture import add_colour_option, render, use_colour
 from ubongo.puzzles.deck import Card, Deck, DeckError, Side
 from ubongo.puzzles.generator import CARD_COUNTS, STANDARD_SEEDS, GenerationError, generate_deck
 
@@ -54,14 +54,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     show = actions.add_parser("show", help="draw a deck's boards in the terminal")
     show.add_argument("file", help="a deck file (JSON)")
     show.add_argument("--board", help="only this board or card (numbered from 1)")
-    show.add_argument(
-        "--colour",
-        "--color",
-        dest="color",
-        choices=("auto", "always", "never"),
-        default="auto",
-        help="colour the pictures (auto: on a terminal, unless NO_COLOR is set)",
-    )
+    add_colour_option(show, "the pictures")
     show.set_defaults(func=_show)
 
     prt = actions.add_parser("print", help="write a printable print-and-play PDF at real size")

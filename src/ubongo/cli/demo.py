@@ -10,7 +10,7 @@ import argparse
 import sys
 from typing import Any
 
-from ubongo.cli.picture import render, use_colour
+from ubongo.cli.picture import add_colour_option, render, use_colour
 from ubongo.puzzlefile import example, example_names
 from ubongo.solver import count, solve
 
@@ -25,13 +25,7 @@ def register(subparsers: Any) -> None:
         description="Solve the example puzzles (one per edition, then the custom ones) and "
         "show a solution of each as a picture.",
     )
-    parser.add_argument(
-        "--color",
-        "--colour",
-        choices=("auto", "always", "never"),
-        default="auto",
-        help="colour the pictures (auto: on a terminal, unless NO_COLOR is set)",
-    )
+    add_colour_option(parser, "the pictures")
     parser.set_defaults(func=run)
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from ubongo.board import Placement
 from ubongo.cli import CommandError
-from ubongo.cli.picture import render, use_colour
+from ubongo.cli.picture import add_colour_option, render, use_colour
 from ubongo.geometry import Cell
 from ubongo.puzzlefile import Puzzle, PuzzleFileError, id_to_json, load, loads
 from ubongo.solver import count, solve
@@ -38,13 +38,7 @@ def register(subparsers: Any) -> None:
         "--limit", type=int, metavar="N", help="with --count: stop counting at N solutions"
     )
     parser.add_argument("--json", action="store_true", help="machine-readable output")
-    parser.add_argument(
-        "--color",
-        "--colour",
-        choices=("auto", "always", "never"),
-        default="auto",
-        help="colour the picture (auto: on a terminal, unless NO_COLOR is set)",
-    )
+    add_colour_option(parser, "the picture")
     parser.set_defaults(func=run)
 
 
