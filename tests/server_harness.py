@@ -34,9 +34,16 @@ def free_port() -> int:
 class ServerProcess:
     """``ubongo serve`` on a free port; ``stop()`` ends it (``kill=True``: SIGKILL)."""
 
-    def __init__(self, database_url: str, port: int | None = None, log: Path | None = None):
+    def __init__(
+        self,
+        database_url: str,
+        port: int | None = None,
+        log: Path | None = None,
+        redis_url: str | None = None,
+    ):
         self.port = port or free_port()
         self.database_url = database_url
+        self.redis_url = redis_url
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}/ws"
         self.log_path = log
@@ -45,6 +52,8 @@ class ServerProcess:
     def start(self, timeout: float = 30.0) -> ServerProcess:
         out = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        env.pop("UBONGO_REDIS_URL", None)
+        extra = ["--redis-url", self.redis_url] if self.redis_url else []
         self.proc = subprocess.Popen(
             [
                 sys.executable,
@@ -57,6 +66,7 @@ class ServerProcess:
                 self.database_url,
                 "--log-level",
                 "warning",
+                *extra,
             ],
             stdout=out,
             stderr=subprocess.STDOUT,
@@ -114,6 +124,62 @@ class ServerProcess:
         status, body = self.post(f"/api/rooms/{code}/seats", {"name": name})
         assert status == 201, body
         return dict(body)
+
+
+class RedisProcess:
+    """A real ``redis-server`` (Debian's) on a free port, nothing saved to disk."""
+
+    def __init__(self, folder: Path) -> None:
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.folder = folder
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout: float = 15.0) -> RedisProcess:
+        exe = "/usr/bin/redis-server"
+        if not os.path.exists(exe):
+            raise RuntimeError("redis-server is not installed (Debian package redis-server)")
+        log = open(self.folder / "redis.log", "ab")  # noqa: SIM115
+        self.proc = subprocess.Popen(
+            [
+                exe,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.folder),
+            ],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"redis-server exited with {self.proc.returncode}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), 1) as s:
+                    s.sendall(b"PING\r\n")
+                    if s.recv(16).startswith(b"+PONG"):
+                        return self
+            except OSError:
+                time.sleep(0.05)
+        self.stop()
+        raise RuntimeError("redis-server did not answer in time")
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.proc = None
 
 
 class Client:

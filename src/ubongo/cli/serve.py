@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 from typing import Any
 
 from ubongo.cli import CommandError
@@ -16,11 +17,18 @@ def register(subparsers: Any) -> None:
         description="Run the game server: the web client, rooms over WebSockets, stored games "
         "and records. The database is a SQLite file in the user's data directory unless "
         "--database-url (or $UBONGO_DATABASE_URL) names another, e.g. "
-        "postgresql+psycopg://user:pass@host/ubongo.",
+        "postgresql+psycopg://user:pass@host/ubongo. With --redis-url (or "
+        "$UBONGO_REDIS_URL) several server processes share rooms: any of them serves any room.",
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
     parser.add_argument("--port", type=int, default=8000, help="port to listen on")
     parser.add_argument("--database-url", default=None, help="SQLAlchemy database URL")
+    parser.add_argument(
+        "--redis-url",
+        default=os.environ.get("UBONGO_REDIS_URL") or None,
+        help="share rooms with the other processes on this Redis, e.g. redis://host:6379/0 "
+        "(default $UBONGO_REDIS_URL; without it rooms live in this process only)",
+    )
     parser.add_argument(
         "--public-url",
         default=None,
@@ -40,7 +48,11 @@ def run(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     public = args.public_url or f"http://{args.host}:{args.port}"
-    app = create_app(args.database_url, ServerConfig(public_url=public.rstrip("/")))
+    if args.redis_url and not args.redis_url.startswith(("redis://", "rediss://", "unix://")):
+        raise CommandError(f"not a Redis URL (redis://host:port/db): {args.redis_url}")
+    app = create_app(
+        args.database_url, ServerConfig(public_url=public.rstrip("/")), redis_url=args.redis_url
+    )
     print(f"Ubongo: open {public} in a browser (Ctrl-C stops the server)", flush=True)
     uvicorn.run(
         app,

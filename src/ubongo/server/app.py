@@ -13,7 +13,7 @@ import gc
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
@@ -34,12 +34,15 @@ from ubongo.rules.settings import (
 )
 
 from . import protocol as p
-from .bus import Event, MemoryHub, Subscription
+from .bus import Event, MemoryHub, RoomHub, Subscription
 from .clock import Clock
 from .protocol import ProtocolError
 from .ratelimit import TokenBucket
 from .rooms import Room, Rooms, Seat, ServerConfig
 from .storage import Storage
+
+if TYPE_CHECKING:
+    from .cluster import Binding, Cluster
 
 log = logging.getLogger("ubongo.server")
 
@@ -65,7 +68,7 @@ def _error(status: int, e: ProtocolError) -> JSONResponse:
     return JSONResponse({"error": {"code": e.code, "message": e.message}}, status_code=status)
 
 
-HTTP_STATUS = {"no_room": 404, "room_full": 409, "game_running": 409}
+HTTP_STATUS = {"no_room": 404, "room_full": 409, "game_running": 409, "unavailable": 503}
 
 
 def options() -> dict[str, Any]:
@@ -91,9 +94,16 @@ def options() -> dict[str, Any]:
 
 
 class Connection:
-    """One WebSocket: its outgoing queue, its rate limit, and what it is attached to."""
+    """One WebSocket: its outgoing queue, its rate limit, and what it is attached to.
 
-    def __init__(self, ws: WebSocket, clock: Clock) -> None:
+    With several processes (:mod:`.cluster`), ``bound`` is set while the connection's room is
+    run by another process, and ``node`` names the process of a connection that is not here."""
+
+    _ids = 0
+
+    def __init__(self, ws: WebSocket | None, clock: Clock) -> None:
+        Connection._ids += 1
+        self.id = Connection._ids
         self.ws = ws
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.bucket = TokenBucket(RATE, BURST, clock.now())
@@ -102,6 +112,8 @@ class Connection:
         self.joined = False
         self.subscription: Subscription | None = None
         self.closing: int | None = None
+        self.bound: Binding | None = None
+        self.node: str | None = None
 
     def send(self, text: str) -> None:
         if self.queue.qsize() > MAX_QUEUE:
@@ -126,12 +138,21 @@ class Connection:
 class Server:
     """The running server: rooms, storage, and the connections by seat token."""
 
-    def __init__(self, storage: Storage | None, config: ServerConfig) -> None:
+    def __init__(
+        self, storage: Storage | None, config: ServerConfig, hub: RoomHub[Room] | None = None
+    ) -> None:
         self.clock = Clock()
         self.storage = storage
-        self.hub: MemoryHub[Room] = MemoryHub()
+        self.hub: RoomHub[Room] = hub if hub is not None else MemoryHub()
         self.rooms = Rooms(self.hub, storage, self.clock, config)
         self.by_seat: dict[tuple[str, int], Connection] = {}
+        #: the WebSockets open on this process
+        self.connections: set[Connection] = set()
+        #: set when several processes share rooms through Redis
+        self.cluster: Cluster | None = None
+
+    def connections_in(self, code: str) -> list[Connection]:
+        return [c for c in self.connections if c.room is not None and c.room.code == code]
 
     # --- the WebSocket's messages -------------------------------------------------------------
 
@@ -268,8 +289,11 @@ def create_app(
     config: ServerConfig | None = None,
     storage: Storage | None = None,
     web_dist: Path | None = None,
+    redis_url: str | None = None,
 ) -> FastAPI:
-    """The app; storage is opened and migrated when it starts (``lifespan``)."""
+    """The app; storage is opened and migrated when it starts (``lifespan``). With
+    ``redis_url``, this process shares rooms with the others on the same Redis
+    (:mod:`.cluster`)."""
     config = config or ServerConfig()
     dist = web_dist or WEB_DIST
     state: dict[str, Server] = {}
@@ -278,7 +302,15 @@ def create_app(
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         store = storage or Storage(database_url)
         await asyncio.to_thread(store.migrate)
-        server = Server(store, config)
+        cluster = None
+        if redis_url:
+            from .cluster import Cluster, ClusterHub
+
+            server = Server(store, config, ClusterHub())
+            cluster = server.cluster = Cluster(server, redis_url)
+            await cluster.start()
+        else:
+            server = Server(store, config)
         state["server"] = server
         # everything loaded so far (code, decks) lives as long as the process: keep it out of
         # the collector's walks, and collect less often (games make many short-lived objects)
@@ -297,6 +329,8 @@ def create_app(
             yield
         finally:
             task.cancel()
+            if cluster is not None:
+                await cluster.stop()
             store.close()
 
     app = FastAPI(title="Ubongo", version=__version__, lifespan=lifespan)
@@ -339,16 +373,36 @@ def create_app(
 
     @app.post("/api/rooms", status_code=201)
     async def create_room(body: p.CreateRoom) -> dict[str, Any]:
+        cluster = server().cluster
+        if cluster is not None:
+            code = await cluster.reserve_code()
+            try:
+                room, seat = server().rooms.create_room(body.name, body.settings, code)
+            except Exception:
+                await cluster.release_code(code)
+                raise
+            return {
+                "code": room.code,
+                "seat": seat.index,
+                "token": seat.token,
+                "invite": room.invite,
+            }
         room, seat = server().rooms.create_room(body.name, body.settings)
         return {"code": room.code, "seat": seat.index, "token": seat.token, "invite": room.invite}
 
     @app.get("/api/rooms/{code}")
     async def get_room(code: str) -> dict[str, Any]:
+        cluster = server().cluster
+        if cluster is not None:
+            return await cluster.request("snapshot", code)
         rooms = server().rooms
         return rooms.snapshot(rooms.room(code))
 
     @app.post("/api/rooms/{code}/seats", status_code=201)
     async def take_seat(code: str, body: p.TakeSeat) -> dict[str, Any]:
+        cluster = server().cluster
+        if cluster is not None:
+            return await cluster.request("take_seat", code, name=body.name)
         room, seat = server().rooms.take_seat(code, body.name)
         return {"code": room.code, "seat": seat.index, "token": seat.token, "invite": room.invite}
 
@@ -393,6 +447,8 @@ def create_app(
         await ws.accept()
         srv = server()
         conn = Connection(ws, srv.clock)
+        srv.connections.add(conn)
+        cluster = srv.cluster
 
         async def writer() -> None:
             while True:
@@ -413,12 +469,18 @@ def create_app(
                 raw = message.get("text")
                 if raw is None:
                     raw = message.get("bytes") or b""
-                srv.handle(conn, raw, received_at)
+                if cluster is None:
+                    srv.handle(conn, raw, received_at)
+                else:
+                    await cluster.on_message(conn, raw, received_at)
         except (WebSocketDisconnect, RuntimeError):
             pass
         except Exception:  # the server never goes down because of one connection
             log.exception("websocket handler failed")
         finally:
+            srv.connections.discard(conn)
+            if cluster is not None:
+                cluster.on_disconnect(conn)
             srv.disconnected(conn)
             conn.close(conn.closing or 1000)
             with contextlib.suppress(Exception):

@@ -38,3 +38,10 @@ class Clock:
     def loop_delay(self, at: float) -> float:
         """Seconds from now until ``at`` (0 if it has passed), for scheduling."""
         return max(0.0, at - self.now())
+
+    def not_before(self, at: float) -> None:
+        """Move this clock forward if it is behind ``at`` (a time another process's clock
+        gave, e.g. a game taken over): the rules never see time go backwards."""
+        behind = at - self.now()
+        if behind > 0:
+            self._epoch += behind

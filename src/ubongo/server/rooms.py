@@ -315,10 +315,14 @@ class Rooms:
 
     # --- rooms and seats (HTTP) -------------------------------------------------------------
 
-    def create_room(self, name: str, patch: SettingsPatch) -> tuple[Room, Seat]:
+    def create_room(
+        self, name: str, patch: SettingsPatch, code: str | None = None
+    ) -> tuple[Room, Seat]:
+        """A new room with its creator in seat 0; ``code``: a join code reserved beforehand
+        (several processes: unique across them), else a new one."""
         settings = RoomSettings().patched(patch)
         self._check_settings(settings, 1)
-        code = self._new_code()
+        code = code or self._new_code()
         room = Room(code, settings, f"{self.config.public_url}/room/{code}")
         seat = Seat(0, "person", clean_name(name), token=secrets.token_urlsafe(24))
         room.seats[0] = seat
@@ -439,6 +443,48 @@ class Rooms:
             if s.hold_timer is not None:
                 s.hold_timer.cancel()
         self.hub.remove(room.code)
+
+    def stop_timers(self, room: Room) -> None:
+        """Every timer of the room cancelled (another process runs it now)."""
+        self._cancel_timers(room)
+        for s in room.occupied():
+            if s.hold_timer is not None:
+                s.hold_timer.cancel()
+                s.hold_timer = None
+
+    def resume(self, room: Room) -> None:
+        """Run a room rebuilt from its stored snapshot (its process stopped): nobody is
+        connected yet, so every person's seat is held (a hold already running keeps its end);
+        the clock and the bots are armed again from the stored deadlines."""
+        now = self.clock.now()
+        room.spectators = 0
+        if room.idle_since is None:
+            room.idle_since = now
+        for s in room.occupied():
+            s.connections = 0
+            s.hold_timer = None
+            if s.kind != "person":
+                continue
+            if s.held_until is None:
+                self._hold(room, s)
+            else:
+                s.hold_timer = self.loop.call_later(
+                    self.clock.loop_delay(s.held_until), self._hold_expired, room, s
+                )
+        game = room.game
+        if room.phase == "playing" and game is not None:
+            self._schedule_bots(room)
+            self._schedule_clock(room)
+        elif (
+            room.phase == "over"
+            and room.game_id is None
+            and self.storage is not None
+            and game is not None
+            and game.phase == "over"
+        ):
+            # the process stopped between the end of the game and its announcement: store and
+            # announce it here (stored twice at worst, never lost)
+            self._game_over(room)
 
     def sweep(self) -> None:
         """Forget rooms nobody has been connected to for ``idle_room_seconds``."""

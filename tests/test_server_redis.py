@@ -1,0 +1,296 @@
+"""Several ``ubongo serve`` processes sharing rooms through a real Redis (docs/server.md).
+
+The set-up starts Debian's ``redis-server`` on a free port (nothing saved to disk) and three
+server processes on their own ports, all on the same Redis and the same SQLite file, as
+behind a load balancer without sticky sessions: every client below picks its process.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from server_harness import Client, RedisProcess, ServerProcess, solution
+
+from ubongo import rules
+from ubongo.puzzles.deck import standard_deck
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("cluster")
+
+
+@pytest.fixture(scope="module")
+def redis(folder: Path) -> Iterator[RedisProcess]:
+    server = RedisProcess(folder).start()  # raises (the suite fails) if it cannot start
+    yield server
+    server.stop()
+
+
+def serve(folder: Path, redis: RedisProcess, name: str) -> ServerProcess:
+    db = f"sqlite:///{folder / 'games.sqlite3'}"
+    return ServerProcess(db, log=folder / f"{name}.log", redis_url=redis.url).start()
+
+
+@pytest.fixture(scope="module")
+def cluster(folder: Path, redis: RedisProcess) -> Iterator[list[ServerProcess]]:
+    servers = [serve(folder, redis, name) for name in ("a", "b", "c")]
+    yield servers
+    for s in servers:
+        s.stop()
+    for name in ("a", "b", "c"):
+        log = (folder / f"{name}.log").read_text()
+        assert "Traceback" not in log, f"server {name} logged a crash:\n{log}"
+
+
+def drain(c: Client, quiet: float = 0.3) -> None:
+    """Read whatever has arrived (kept in ``inbox``) until ``quiet`` seconds pass."""
+    try:
+        while True:
+            c.inbox.append(c.recv(quiet))
+    except TimeoutError:
+        pass
+
+
+def connect(server: ServerProcess, code: str, token: str | None = None, **extra: Any) -> Client:
+    c = Client(server)
+    if token is None:
+        welcome = c.hello(code, spectate=True, **extra)
+    else:
+        welcome = c.hello(code, token, **extra)
+    assert welcome["type"] == "welcome", welcome
+    return c
+
+
+def replayed(stored: dict[str, Any]) -> rules.Game:
+    s = dict(stored["settings"]["rules"])
+    for k in ("players", "levels"):
+        s[k] = tuple(s[k])
+    settings = rules.Settings(**s)
+    actions = [rules.action_from_json(a) for a in stored["events"]]
+    return rules.replay(settings, stored["seed"], actions, standard_deck(settings.edition))
+
+
+def play_to_the_end(players: list[Client], timeout: float = 60) -> dict[str, Any]:
+    """Each client solves its task in every round it is in; the ``game_over`` event."""
+    host = players[0]
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        ev = host.wait(
+            lambda m: (
+                m["type"] == "event" and m["kind"] in ("round_started", "playoff", "game_over")
+            ),
+            30,
+        )
+        if ev["kind"] == "game_over":
+            return ev
+        game = ev["room"]["game"]
+        for c in players:
+            task = game["tasks"].get(str(c.seat))
+            if task is None:
+                continue
+            verdict = c.reply(
+                {
+                    "type": "submit",
+                    "round": game["round"],
+                    "placements": solution(task, "classic"),
+                },
+                "verdict",
+            )
+            assert verdict["type"] == "verdict", verdict
+            # the bot or the hourglass may have ended the round first
+            assert verdict["ok"] or verdict["code"] in ("too_late", "stale_round", "wrong_phase")
+    raise TimeoutError("the game did not end")
+
+
+def test_people_on_two_processes_play_one_room_with_a_bot_and_a_spectator_on_a_third(
+    cluster: list[ServerProcess],
+) -> None:
+    a, b, c = cluster
+    created = a.create_room(
+        "Ada", edition="classic", hourglass_seconds=2.0, rounds=2, between_seconds=0.2, seed=11
+    )
+    code = created["code"]
+    bob_seat = b.take_seat(code, "Bob")  # HTTP on a process that does not run the room
+    assert bob_seat["seat"] == 1 and bob_seat["code"] == code
+    ada = connect(a, code, created["token"])
+    bob = connect(b, code, bob_seat["token"])
+    watcher = connect(c, code)
+    assert watcher.seat is None and bob.seat == 1
+    assert ada.reply({"type": "add_bot", "level": "hard"}, "bot_added")["kind"] == "bot_added"
+    # Bob's "ready" goes from b to the owner; everyone hears it, in order
+    assert bob.reply({"type": "ready"}, "ready")["data"] == {"seat": 1, "ready": True}
+    # the snapshot over HTTP is the same on every process
+    views = [s.get(f"/api/rooms/{code}") for s in cluster]
+    assert all(v["seats"][1]["ready"] for v in views) and views[0] == views[1] == views[2]
+    # a ping from b is answered by the room's clock
+    pong = bob.reply({"type": "ping", "id": 1, "t": 5.0}, "pong")
+    assert pong["id"] == 1 and abs(pong["server_time"] - time.time() * 1000) < 5000
+    ada.send({"type": "start"})
+    # a wrong arrangement from b gets its reason back, and Bob plays on
+    started = bob.event("round_started")
+    game = started["room"]["game"]
+    wrong = solution(game["tasks"]["1"], "classic")[:-1]
+    verdict = bob.reply({"type": "submit", "round": game["round"], "placements": wrong}, "verdict")
+    assert verdict["ok"] is False and verdict["code"] == "missing_piece"
+    bob.inbox.insert(0, started)
+    over = play_to_the_end([ada, bob])
+    bob_over = bob.event("game_over")
+    watched_over = watcher.event("game_over")
+    # the three processes delivered the same numbered events (Client checks there is no gap)
+    assert over["seq"] == bob_over["seq"] == watched_over["seq"]
+    kinds = [e["kind"] for e in watcher.events]
+    assert kinds == [e["kind"] for e in bob.events[-len(kinds) :]]
+    assert "finished" in kinds and kinds.count("round_started") >= 2
+    stored = c.get(f"/api/games/{over['data']['game_id']}")
+    assert [p["name"] for p in stored["players"]] == ["Ada", "Bob", "Bot 3 (hard)"]
+    assert any(e["type"] == "submit" and e["player"] == "1" for e in stored["events"])
+    assert [int(w) for w in replayed(stored).winners] == over["data"]["winners"]
+    for client in (ada, bob, watcher):
+        client.close()
+
+
+def test_reconnect_to_another_process_resumes_with_the_missed_events(
+    cluster: list[ServerProcess],
+) -> None:
+    a, b, c = cluster
+    created = b.create_room("Ada", edition="classic", hourglass_seconds=20, rounds=1)
+    code = created["code"]
+    bob_token = a.take_seat(code, "Bob")["token"]
+    ada = connect(a, code, created["token"])
+    bob = connect(c, code, bob_token)
+    bob.reply({"type": "ready"}, "ready")
+    ada.send({"type": "start"})
+    game = ada.event("round_started")["room"]["game"]
+    bob.event("round_started")
+    last_seq = ada.seq
+    ada.close()  # Ada's network drops (she was on a)
+    bob.wait(lambda m: m.get("kind") == "connection" and not m["data"]["connected"])
+    bob_task = game["tasks"]["1"]
+    done = bob.reply(
+        {"type": "submit", "round": game["round"], "placements": solution(bob_task, "classic")},
+        "verdict",
+    )
+    assert done["ok"], done
+    # Ada comes back through c (where the room is not run either) with the last number seen
+    back = Client(c)
+    back.seq = last_seq
+    welcome = back.hello(code, created["token"], last_seq=last_seq)
+    assert welcome["resumed"] is True and welcome["seat"] == 0
+    missed = [back.recv(5) for _ in range(welcome["seq"] - last_seq)]
+    assert [m["seq"] for m in missed] == list(range(last_seq + 1, welcome["seq"] + 1))
+    assert "finished" in [m["kind"] for m in missed]
+    verdict = back.reply(
+        {
+            "type": "submit",
+            "round": game["round"],
+            "placements": solution(game["tasks"]["0"], "classic"),
+        },
+        "verdict",
+    )
+    assert verdict["ok"], verdict
+    assert back.event("round_ended")["data"]["finish_order"] == [1, 0]
+    # a number the room never gave out: the full snapshot instead
+    fresh = Client(a)
+    w = fresh.hello(code, created["token"], last_seq=10_000)
+    assert w["resumed"] is False and w["room"]["code"] == code
+    # the older connection with the same token (on c) is closed by the owner, across processes
+    with pytest.raises(Exception):  # noqa: B017 - closed by the server (code 4001)
+        while True:
+            back.recv(5)
+    assert back.ws.close_code == 4001
+    for client in (bob, fresh):
+        client.close()
+
+
+def test_a_bad_message_forwarded_to_the_owner_gets_its_error_and_changes_nothing(
+    cluster: list[ServerProcess],
+) -> None:
+    a, b, _c = cluster
+    created = a.create_room("Ada", edition="classic")
+    code = created["code"]
+    bob = connect(b, code, b.take_seat(code, "Bob")["token"])
+    before = a.get(f"/api/rooms/{code}")
+    seq = bob.seq
+    bad: list[tuple[dict[str, Any] | str, str]] = [
+        ("{not json", "bad_json"),
+        ({"type": "dance"}, "unknown_type"),
+        ({"type": "ready", "ready": "very"}, "bad_message"),
+        ({"type": "add_bot", "level": "hard"}, "not_host"),
+        ({"type": "start"}, "not_host"),
+        ({"type": "submit", "round": 1, "placements": []}, "wrong_phase"),
+        ({"type": "remove_bot", "seat": 3}, "not_host"),
+        ({"type": "hello", "room": code, "spectate": True}, "already_joined"),
+        ("x" * 20_000, "too_large"),
+    ]
+    for message, code_expected in bad:
+        err = bob.reply(message, "error")
+        assert err["type"] == "error" and err["code"] == code_expected, (message, err)
+    # nothing changed: no event, the same room on every process
+    drain(bob)
+    assert bob.seq == seq and not [m for m in bob.inbox if m["type"] == "event"]
+    assert b.get(f"/api/rooms/{code}") == before == a.get(f"/api/rooms/{code}")
+    # unknown rooms and tokens are refused wherever the hello lands
+    stranger = Client(b)
+    assert stranger.hello("ZZZZZ", "not-a-real-token-at-all")["code"] == "no_room"
+    assert stranger.hello(code, "not-a-token-of-this-room")["code"] == "bad_token"
+    assert stranger.reply({"type": "ready"}, "error")["code"] == "not_joined"
+    status, body = b.post("/api/rooms/ZZZZZ/seats", {"name": "Eve"})
+    assert status == 404 and body["error"]["code"] == "no_room"
+    for client in (bob, stranger):
+        client.close()
+
+
+def test_the_game_goes_on_when_its_process_is_killed(
+    folder: Path, redis: RedisProcess, cluster: list[ServerProcess]
+) -> None:
+    _a, b, c = cluster
+    owner = serve(folder, redis, "owner")
+    try:
+        created = owner.create_room(
+            "Ada", edition="classic", hourglass_seconds=2.0, rounds=3, between_seconds=0.3, seed=5
+        )
+        code = created["code"]
+        bob = connect(b, code, owner.take_seat(code, "Bob")["token"])
+        watcher = connect(c, code)
+        ada = connect(owner, code, created["token"])
+        ada.reply({"type": "add_bot", "level": "medium"}, "bot_added")
+        bob.reply({"type": "ready"}, "ready")
+        ada.send({"type": "start"})
+        first = bob.event("round_started")
+        seed_round = first["room"]["game"]["round"]
+        ada_seq = ada.seq
+        drain(ada)
+        ada_seq = ada.seq
+        owner.stop(kill=True)  # SIGKILL: no goodbye, the lease is still held
+    finally:
+        owner.stop()
+    # Ada's browser reconnects through b; Bob (b) and the spectator (c) stay connected and are
+    # attached to the new owner, with the events they missed
+    back = Client(b)
+    back.seq = ada_seq
+    welcome = back.hello(code, created["token"], last_seq=ada_seq)
+    assert welcome["type"] == "welcome" and welcome["seat"] == 0, welcome
+    assert welcome["room"]["phase"] == "playing"
+    assert welcome["room"]["game"]["round"] >= seed_round
+    if welcome["resumed"]:
+        for _ in range(welcome["seq"] - ada_seq):
+            back.recv(5)
+    over = play_to_the_end([back, bob])
+    for client in (bob, watcher):
+        got = client.event("game_over")
+        assert got["seq"] == over["seq"]
+    assert over["data"]["game_id"] is not None
+    stored = b.get(f"/api/games/{over['data']['game_id']}")
+    # one game from the first action to the last: the actions taken before the kill are in it
+    game = replayed(stored)
+    assert game.phase == "over" and stored["seed"] == 5
+    assert sum(1 for a in stored["events"] if a["type"] == "start_round") >= 3
+    bot_submits = [a for a in stored["events"] if a["type"] == "submit" and a["player"] == "2"]
+    assert bot_submits  # the bot was re-armed by the new owner
+    for client in (back, bob, watcher):
+        client.close()
