@@ -10,7 +10,7 @@ import pytest
 
 from ubongo.cli import main
 from ubongo.puzzles.deck import standard_deck
-from ubongo.rules import GEM_SUPPLY, Settings, new_game, replay
+from ubongo.rules import GEM_SUPPLY, Game, Settings, new_game, replay
 from ubongo.rules.bots import play_game
 
 STANDARD = [
@@ -81,3 +81,27 @@ def test_simulate_bad_settings(capsys: pytest.CaptureFixture[str]) -> None:
 def test_doctests(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module))
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_skill_levels_order_the_results() -> None:
+    """A hard bot beats an easy one over a run of games (docs/bots.md: same model as the
+    server's bots), and a player with no skill named plays at medium."""
+    from ubongo.rules.bots import LEVELS
+
+    def play(seed: int, skills: dict[str, str]) -> Game:
+        game = new_game(Settings("classic", ("a", "b")), seed)
+        return play_game(game, seed, levels={p: LEVELS[s] for p, s in skills.items()})
+
+    games = [play(seed, {"a": "hard", "b": "easy"}) for seed in range(8)]
+    wins = sum(g.winners == ["a"] for g in games)
+    assert wins >= 6, f"the hard bot won {wins} of 8 games"
+    assert sum(g.scores()["a"] for g in games) > sum(g.scores()["b"] for g in games)
+    assert play(3, {"a": "medium"}) == play(3, {})
+
+
+def test_simulate_skill_option(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["simulate", "--edition", "classic", "--players", "2", "--seed", "5"]
+    assert main([*args, "--skill", "hard", "--skill", "easy"]) == 0
+    assert "Winner: Ann" in capsys.readouterr().out
+    assert main([*args, "--skill", "hard", "--skill", "easy", "--skill", "easy"]) == 2
+    assert "3 --skill for 2 players" in capsys.readouterr().err

@@ -6,6 +6,7 @@
     ubongo simulate --edition 3d --players 2 --level red --level green
     ubongo simulate --edition extreme --players 4 --side B --variant only-first
     ubongo simulate --edition trigo --solo --solo-goal tasks --solo-target 10
+    ubongo simulate --edition classic --players 2 --skill hard --skill easy
 
 The players solve each task with the solver and take a time drawn from the seed and the
 task's difficulty; sometimes they say "Ubongo!" with a wrong arrangement, sometimes they give
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Mapping
 from typing import Any, TextIO
 
 from ubongo.cli import CommandError
@@ -34,7 +36,7 @@ from ubongo.rules import (
     new_game,
     solo_record,
 )
-from ubongo.rules.bots import play_game
+from ubongo.rules.bots import LEVELS, Level, play_game
 
 NAMES = ("Ann", "Ben", "Cleo", "Dev")
 ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
@@ -62,6 +64,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--solo-goal", choices=("time", "tasks"), default="time")
     p.add_argument("--solo-target", type=int, help="minutes (time goal) or tasks (tasks goal)")
     p.add_argument("--deck", help="a deck file instead of the edition's standard deck")
+    p.add_argument(
+        "--skill",
+        action="append",
+        choices=tuple(LEVELS),
+        default=[],
+        help="a player's bot skill, in seat order, once per player (default medium; docs/bots.md)",
+    )
     p.set_defaults(func=run)
 
 
@@ -69,6 +78,9 @@ def run(args: argparse.Namespace) -> int:
     players = args.players if args.players is not None else (1 if args.solo else 4)
     if not 1 <= players <= 4:
         raise CommandError(f"--players must be 1-4, not {players}")
+    if len(args.skill) > players:
+        raise CommandError(f"{len(args.skill)} --skill for {players} players")
+    skills = {name: LEVELS[skill] for name, skill in zip(NAMES, args.skill, strict=False)}
     settings = Settings(
         args.edition,
         NAMES[:players],
@@ -95,14 +107,17 @@ def run(args: argparse.Namespace) -> int:
     except FileNotFoundError:
         raise CommandError(f"no standard {args.edition} deck is installed; pass --deck") from None
     try:
-        simulate(game, args.seed, sys.stdout)
+        simulate(game, args.seed, sys.stdout, skills)
     except BrokenPipeError:  # the reader (e.g. head) has seen enough
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silences the flush at exit
     return 0
 
 
-def simulate(game: Game, seed: object, out: TextIO) -> Game:
-    """Play ``game`` with bots, writing the round-by-round log to ``out``; return the end."""
+def simulate(
+    game: Game, seed: object, out: TextIO, skills: Mapping[str, Level] | None = None
+) -> Game:
+    """Play ``game`` with bots (of ``skills``, medium if not named), writing the round-by-round
+    log to ``out``; return the end."""
     s = game.settings
     what = f"solo ({s.solo_goal} goal, target {s.solo_target})" if s.solo else "race"
     sides = ", ".join(f"{p.id} {p.side}" for p in game.players)
@@ -120,7 +135,7 @@ def simulate(game: Game, seed: object, out: TextIO) -> Game:
                 print(line, file=out)
         printed = len(g.events)
 
-    final = play_game(game, seed, observe)
+    final = play_game(game, seed, observe, levels=skills)
     return final
 
 

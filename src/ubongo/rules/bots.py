@@ -1,9 +1,17 @@
-"""Simulated players: they solve each task with the solver and take a time drawn from the seed.
+"""Bots: how long a simulated player takes for a task, and what it does with it.
 
-A bot's time for a task is the task's difficulty (expected seconds for a median player) times
-the bot's own speed and a random spread.  Sometimes a bot first says "Ubongo!" with a wrong
-arrangement (one piece left out), and sometimes it does not find the solution at all and gives
-up.  Everything is drawn from ``random.Random(f"{seed}:...")``: the same seed plays the same game.
+One model serves the server's bots and ``ubongo simulate`` (docs/bots.md): a bot of a
+:class:`Level` needs the task's difficulty (the deck's expected seconds for a median player)
+times the level's speed, with a log-normal spread, and with the level's small chance it never
+finds the arrangement at all.  Simulated players here also sometimes say "Ubongo!" first with a
+wrong arrangement (one piece left out).  Everything is drawn from ``random.Random(f"{seed}:...")``:
+the same seed plays the same game.
+
+>>> times = {name: finish_time(30.0, level, random.Random(1)) for name, level in LEVELS.items()}
+>>> times["hard"] < times["medium"] < times["easy"]
+True
+>>> f"{expected_win_share(PERSON, LEVELS['easy']):.0%}"
+'78%'
 
 >>> from ubongo.rules import Settings, new_game
 >>> from ubongo.rules.testing import fixture_deck
@@ -17,10 +25,12 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cache
 
 from ubongo.board import Placement, placements_of
+from ubongo.puzzles.deck import Deck
 from ubongo.solver import solve
 
 from .actions import Action, Advance, GiveUp, SkipTask, StartRound, Submit
@@ -30,23 +40,63 @@ from .state import Entry, Game
 
 #: seconds between the end of one round and the start of the next
 PAUSE = 5.0
-_solutions: dict[tuple[int, int, str, str], tuple[object, tuple[Placement, ...]]] = {}
 
 
 def solution(game: Game, entry: Entry) -> tuple[Placement, ...]:
     """An arrangement that covers ``entry``'s task (found by the solver, then remembered)."""
-    key = (id(game.deck), entry.card, entry.side, entry.key)
-    hit = _solutions.get(key)
-    if hit is not None and hit[0] is game.deck:
-        return hit[1]
-    side, task = entry_task(game, entry)
-    pieces = game.deck.task_pieces(task)
-    found = solve(side.area, pieces)
+    return arrangement(game.deck, entry.card, entry.side, entry.key)
+
+
+@cache
+def arrangement(deck: Deck, card: int, side: str, key: str) -> tuple[Placement, ...]:
+    """The solver's arrangement for a task of a deck (every deck task is solvable)."""
+    face = next(c for c in deck.cards if c.number == card).side(side)
+    task = face.task(key)
+    pieces = deck.task_pieces(task)
+    found = solve(face.area, pieces)
     if found is None:
-        raise ValueError(f"card {entry.card} side {entry.side} task {entry.key} has no solution")
-    result = tuple(placements_of({p.id: p for p in pieces}, found))
-    _solutions[key] = (game.deck, result)
-    return result
+        raise ValueError(f"card {card} side {side} task {key} has no solution")
+    return tuple(placements_of({p.id: p for p in pieces}, found))
+
+
+@dataclass(frozen=True)
+class Level:
+    """A bot level: its median time as a multiple of a median player's (``speed``), the spread
+    of its times (sigma of the log-normal) and the chance it never finds a task's arrangement."""
+
+    name: str
+    speed: float
+    sigma: float
+    stuck: float
+
+
+LEVELS: dict[str, Level] = {
+    "easy": Level("easy", speed=1.6, sigma=0.45, stuck=0.12),
+    "medium": Level("medium", speed=1.0, sigma=0.35, stuck=0.06),
+    "hard": Level("hard", speed=0.6, sigma=0.25, stuck=0.02),
+}
+#: a median person, for comparisons (docs/bots.md)
+PERSON = Level("person", speed=1.0, sigma=0.40, stuck=0.0)
+
+
+def finish_time(difficulty: float, level: Level, rng: random.Random) -> float:
+    """Seconds a player of ``level`` needs for a task of ``difficulty`` (expected seconds for a
+    median player, as the decks store it)."""
+    expected = difficulty if difficulty > 0 else 30.0
+    return expected * level.speed * math.exp(rng.gauss(0.0, level.sigma))
+
+
+def gets_stuck(level: Level, rng: random.Random) -> bool:
+    """Whether the player fails this task whatever the time (drawn once per task)."""
+    return rng.random() < level.stuck
+
+
+def expected_win_share(a: Level, b: Level) -> float:
+    """The chance that ``a`` finishes a task before ``b`` (both finishing), from the model:
+    the log of the ratio of two log-normal times is normal."""
+    mu = math.log(b.speed / a.speed)
+    sd = math.hypot(a.sigma, b.sigma)
+    return 0.5 * (1 + math.erf(mu / (sd * math.sqrt(2))))
 
 
 @dataclass(frozen=True)
@@ -58,23 +108,18 @@ class Plan:
     what: str  # "solve", "wrong" (one piece left out), "wrong-then-solve", "give-up", "skip"
 
 
-def speed(seed: object, player: str) -> float:
-    """A bot's speed factor (under 1: faster than the median player)."""
-    return random.Random(f"{seed}:speed:{player}").uniform(0.7, 1.4)
-
-
-def plan(game: Game, entry: Entry, seed: object, tag: object) -> Plan:
-    """How ``entry.player`` will do on its task; ``tag`` makes each attempt's draw distinct."""
+def plan(game: Game, entry: Entry, seed: object, tag: object, level: Level | None = None) -> Plan:
+    """How ``entry.player`` (a ``level`` player, medium by default) will do on its task;
+    ``tag`` makes each attempt's draw distinct."""
+    lv = level or LEVELS["medium"]
     _, task = entry_task(game, entry)
     rng = random.Random(f"{seed}:bot:{tag}:{entry.player}:{entry.card}:{entry.key}")
-    expected = task.difficulty if task.difficulty > 0 else 30.0
-    at = expected * speed(seed, entry.player) * math.exp(rng.gauss(0.0, 0.45))
-    fail = min(0.5, 0.05 + expected / 400.0)
+    at = finish_time(task.difficulty, lv, rng)
     roll = rng.random()
-    if roll < fail:
+    if roll < lv.stuck:
         what = "skip" if game.settings.solo else "give-up"
         return Plan(entry.player, at * 1.5, what)
-    if roll < fail + 0.12:
+    if roll < lv.stuck + 0.12:
         return Plan(entry.player, at, "wrong-then-solve")
     return Plan(entry.player, at, "solve")
 
@@ -86,11 +131,19 @@ def _noop(game: Game, action: Action | None, error: RuleError | None) -> None:
     return None
 
 
-def play_game(game: Game, seed: object = 0, observe: Observer = _noop, start: float = 0.0) -> Game:
+def play_game(
+    game: Game,
+    seed: object = 0,
+    observe: Observer = _noop,
+    start: float = 0.0,
+    levels: Mapping[str, Level] | None = None,
+) -> Game:
     """Play ``game`` to the end with bots for every player; return the final game.
 
+    ``levels`` gives players their :class:`Level` (medium if not named).
     ``observe(game, action, error)`` is called after each accepted action (error ``None``) and
     for each rejected one (a wrong arrangement)."""
+    chosen = dict(levels or {})
     now = start if game.now is None else game.now
 
     def act(g: Game, action: Action) -> Game:
@@ -105,12 +158,14 @@ def play_game(game: Game, seed: object = 0, observe: Observer = _noop, start: fl
 
     while game.phase != "over":
         game = act(game, StartRound(now))
-        game = _play_round(game, seed, act)
+        game = _play_round(game, seed, act, chosen)
         now = (game.now or now) + PAUSE
     return game
 
 
-def _play_round(game: Game, seed: object, act: Callable[[Game, Action], Game]) -> Game:
+def _play_round(
+    game: Game, seed: object, act: Callable[[Game, Action], Game], levels: Mapping[str, Level]
+) -> Game:
     r = game.round
     assert r is not None
     tag = f"{r.kind}{r.number}"
@@ -119,13 +174,13 @@ def _play_round(game: Game, seed: object, act: Callable[[Game, Action], Game]) -
         while game.phase == "playing":
             assert game.round is not None and game.now is not None
             entry = game.round.entries[0]
-            p = plan(game, entry, seed, f"solo{n}")
+            p = plan(game, entry, seed, f"solo{n}", levels.get(entry.player))
             n += 1
             game = _do(game, p, game.now, act)
         return game
     started = r.started_at
     steps = []
-    for p in (plan(game, e, seed, tag) for e in r.entries):
+    for p in (plan(game, e, seed, tag, levels.get(e.player)) for e in r.entries):
         if p.what == "wrong-then-solve":
             steps.append(Plan(p.player, 0.6 * p.at, "wrong"))
             p = Plan(p.player, p.at, "solve")
