@@ -263,7 +263,6 @@ def test_the_game_goes_on_when_its_process_is_killed(
         ada.send({"type": "start"})
         first = bob.event("round_started")
         seed_round = first["room"]["game"]["round"]
-        ada_seq = ada.seq
         drain(ada)
         ada_seq = ada.seq
         owner.stop(kill=True)  # SIGKILL: no goodbye, the lease is still held
@@ -284,6 +283,12 @@ def test_the_game_goes_on_when_its_process_is_killed(
     for client in (bob, watcher):
         got = client.event("game_over")
         assert got["seq"] == over["seq"]
+        # still on the same connection: attached to the new owner, told so by a welcome that
+        # resumed where it was (Client checks that no event number was skipped)
+        rewelcome = [m for m in client.inbox if m["type"] == "welcome"]
+        assert rewelcome and all(m["resumed"] for m in rewelcome), rewelcome
+    logs = "".join((folder / f"{n}.log").read_text() for n in ("a", "b", "c"))
+    assert f"took over room {code}" in logs
     assert over["data"]["game_id"] is not None
     stored = b.get(f"/api/games/{over['data']['game_id']}")
     # one game from the first action to the last: the actions taken before the kill are in it

@@ -1,0 +1,177 @@
+"""Benchmark of several server processes sharing rooms through Redis, against one process.
+
+The same game as ``bench/server.py`` (``--rooms`` rooms of 4 people playing ``--rounds``
+Classic rounds, half of them first sending a wrong arrangement; the time from sending a
+submission to receiving its verdict), run twice in one go:
+
+1. **one process**: ``ubongo serve`` with rooms in memory, every player connected to it;
+2. **two processes + Redis**: two ``ubongo serve --redis-url`` on one ``redis-server``;
+   each room is created on one process (its owner, alternating) and its players are spread
+   over both: seats 0 and 2 on the owner, seats 1 and 3 on the other process, whose messages
+   are forwarded to the owner and whose verdicts and events come back through Redis.
+
+Prints p50/p99/max for all players and, in the Redis run, separately for those on the owner
+and those on the other process, with the CPU of the server processes and of Redis.
+
+    .venv/bin/python bench/cluster.py                # 200 rooms x 4 players
+    .venv/bin/python bench/cluster.py --rooms 20     # a quick look
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import connect
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from server import Player, cpu_seconds, pct  # bench/server.py
+from server_harness import RedisProcess, ServerProcess
+
+
+async def open_room(
+    servers: list[ServerProcess], owner: int, rounds: int, index: int
+) -> list[tuple[Player, bool]]:
+    """A room created on ``servers[owner]``; seats alternate between the owner and the next
+    process. Each player comes with whether it is connected to the owner."""
+    rng = random.Random(index)
+    home = servers[owner]
+    created = await asyncio.to_thread(
+        home.create_room,
+        "host",
+        edition="classic",
+        hourglass_seconds=60,
+        rounds=rounds,
+        between_seconds=1,
+        seat_hold_seconds=120,
+    )
+    tokens = [created["token"]]
+    for n in range(3):
+        seat = await asyncio.to_thread(home.take_seat, created["code"], f"p{n}")
+        tokens.append(seat["token"])
+    players = []
+    for seat, token in enumerate(tokens):
+        local = seat % 2 == 0 or len(servers) == 1
+        server = home if local else servers[(owner + 1) % len(servers)]
+        ws = await connect(server.ws_url, max_size=None, open_timeout=60)
+        await ws.send(json.dumps({"type": "hello", "room": created["code"], "token": token}))
+        while True:
+            msg = json.loads(await ws.recv())
+            if msg["type"] == "welcome":
+                break
+        if seat:
+            await ws.send(json.dumps({"type": "ready"}))
+        players.append((Player(ws, seat, rng), local))
+    return players
+
+
+async def play(
+    servers: list[ServerProcess], pids: list[int], args: argparse.Namespace
+) -> dict[str, Any]:
+    rooms: list[list[tuple[Player, bool]]] = []
+    for batch in range(0, args.rooms, 20):
+        rooms += await asyncio.gather(
+            *(
+                open_room(servers, i % len(servers), args.rounds, i)
+                for i in range(batch, min(args.rooms, batch + 20))
+            )
+        )
+    await asyncio.sleep(1.0)  # let the "ready" messages land
+    think = (0.5, args.think)
+    near: list[float] = []
+    far: list[float] = []
+    cpu0 = [cpu_seconds(pid) for pid in pids]
+    t0 = time.perf_counter()
+    await asyncio.gather(
+        *(
+            p.play(args.rounds, think, near if local else far, start=(p.seat == 0))
+            for players in rooms
+            for p, local in players
+        )
+    )
+    wall = time.perf_counter() - t0
+    cpu = [(cpu_seconds(pid) - c) / wall for pid, c in zip(pids, cpu0, strict=True)]
+    for players in rooms:
+        for p, _local in players:
+            await p.ws.close()
+    return {"near": near, "far": far, "cpu": cpu, "wall": wall}
+
+
+def row(name: str, values: list[float], cpu: str) -> str:
+    if not values:
+        return f"{name:34} {0:6d}"
+    return (
+        f"{name:34} {len(values):6d} {statistics.median(values):8.1f} "
+        f"{pct(values, 0.99):8.1f} {max(values):8.1f} {cpu:>14}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rooms", type=int, default=200)
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--think", type=float, default=8.0, help="longest think time (s)")
+    args = parser.parse_args()
+    folder = Path(tempfile.mkdtemp(prefix="ubongo-bench-cluster-"))
+
+    # 1. one process, rooms in memory
+    single = ServerProcess(f"sqlite:///{folder / 'single.sqlite3'}", log=folder / "single.log")
+    single.start()
+    try:
+        one = asyncio.run(play([single], [single.proc.pid if single.proc else 0], args))
+    finally:
+        single.stop()
+
+    # 2. two processes sharing rooms through Redis
+    redis = RedisProcess(folder).start()
+    servers = [
+        ServerProcess(
+            f"sqlite:///{folder / 'cluster.sqlite3'}",
+            log=folder / f"node{i}.log",
+            redis_url=redis.url,
+        )
+        for i in range(2)
+    ]
+    try:
+        for s in servers:
+            s.start()
+        pids = [s.proc.pid if s.proc else 0 for s in servers]
+        two = asyncio.run(play(servers, [*pids, redis.proc.pid if redis.proc else 0], args))
+    finally:
+        for s in servers:
+            s.stop()
+        redis.stop()
+
+    print(
+        f"cluster bench: {args.rooms} rooms x 4 players, {args.rounds} rounds, "
+        f"think 0.5-{args.think} s, {os.cpu_count()} CPUs"
+    )
+    print(
+        f"{'submission -> verdict':34} {'n':>6} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}",
+        f"{'CPU':>14}",
+    )
+    print(row("one process (memory)", one["near"], f"{one['cpu'][0]:.0%}"))
+    both = two["near"] + two["far"]
+    cpu = "+".join(f"{c:.0%}" for c in two["cpu"][:2]) + f" R {two['cpu'][2]:.0%}"
+    print(row("2 processes + Redis: everyone", both, cpu))
+    print(row("  players on the room's owner", two["near"], ""))
+    print(row("  players on the other process", two["far"], ""))
+    ratio = pct(both, 0.99) / pct(one["near"], 0.99)
+    print(
+        f"p99 ratio (2 processes / one): {ratio:.1f}x; game phases {one['wall']:.0f} s, "
+        f"{two['wall']:.0f} s"
+    )
+
+
+if __name__ == "__main__":
+    main()
