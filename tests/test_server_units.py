@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from ubongo.puzzles.deck import standard_deck
-from ubongo.server import bots
+from ubongo.rules import bots
 from ubongo.server.bus import MemoryHub
 from ubongo.server.protocol import MAX_MESSAGE_BYTES, ProtocolError, parse_client_message
 from ubongo.server.ratelimit import TokenBucket
@@ -122,9 +122,8 @@ def test_rate_limit_allows_a_burst_then_the_rate() -> None:
 
 def test_bot_times_are_seeded_and_ordered_by_level() -> None:
     def times(level: str) -> list[float]:
-        return [
-            bots.bot_time(level, 0.5, 40.0, bots.seeded("seed", "bot", 1, n)) for n in range(400)
-        ]
+        lv = bots.LEVELS[level]
+        return [bots.finish_time(30.0, lv, random.Random(f"seed:bot:1:{n}")) for n in range(400)]
 
     assert times("medium") == times("medium")  # same seed, same times: games replay
     medians = {lv: statistics.median(times(lv)) for lv in ("easy", "medium", "hard")}
@@ -135,10 +134,10 @@ def test_a_typical_person_beats_easy_bots_and_loses_to_hard_ones() -> None:
     rng = random.Random(5)
     wins = {"easy": 0, "hard": 0}
     for _ in range(2000):
-        q = rng.random()
-        person = bots.bot_time("person", q, 40.0, rng)
+        difficulty = rng.uniform(10.0, 60.0)
+        person = bots.finish_time(difficulty, bots.PERSON, rng)
         for lv in wins:
-            if person < bots.bot_time(lv, q, 40.0, rng):
+            if person < bots.finish_time(difficulty, bots.LEVELS[lv], rng):
                 wins[lv] += 1
     assert wins["easy"] > 0.65 * 2000
     assert wins["hard"] < 0.25 * 2000
@@ -151,11 +150,11 @@ def test_harder_tasks_take_bots_longer() -> None:
     tasks = sorted(
         (t for c in deck.cards for s in c.sides for t in s.tasks), key=lambda t: t.difficulty
     )
-    easy, hard = bots.percentile(deck, tasks[0]), bots.percentile(deck, tasks[-1])
-    assert easy == pytest.approx(0.0, abs=0.05) and hard == pytest.approx(1.0, abs=0.05)
+    easy, hard = tasks[0], tasks[-1]
     rng = random.Random(1)
-    slow = [bots.bot_time("medium", hard, 40, rng) for _ in range(300)]
-    fast = [bots.bot_time("medium", easy, 40, rng) for _ in range(300)]
+    medium = bots.LEVELS["medium"]
+    slow = [bots.finish_time(hard.difficulty, medium, rng) for _ in range(300)]
+    fast = [bots.finish_time(easy.difficulty, medium, rng) for _ in range(300)]
     assert statistics.median(slow) > 1.5 * statistics.median(fast)
 
 

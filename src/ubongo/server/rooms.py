@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import re
 import secrets
 import unicodedata
@@ -26,6 +27,7 @@ from typing import Any, Literal
 from ubongo import rules
 from ubongo.board import Placement, Verdict
 from ubongo.puzzles.deck import Deck, standard_deck
+from ubongo.rules import bots
 from ubongo.rules.actions import placement_to_json
 from ubongo.rules.settings import (
     DEFAULT_COUNTDOWN,
@@ -36,7 +38,7 @@ from ubongo.rules.settings import (
     SIDES,
 )
 
-from . import bots, table
+from . import table
 from .bus import RoomHub
 from .clock import Clock
 from .protocol import ProtocolError, SettingsPatch
@@ -730,7 +732,7 @@ class Rooms:
         solutions: dict[str, list[dict[str, Any]]] = {}
         for e in r.entries:
             if e.finished_at is None:
-                placements = bots.arrangement(game.deck, e.card, e.side, e.key)
+                placements = list(bots.arrangement(game.deck, e.card, e.side, e.key))
                 solutions[e.player] = [placement_to_json(p) for p in placements]
         room.solutions = solutions
         if game.phase == "waiting":
@@ -809,17 +811,14 @@ class Rooms:
         if entry is None or not entry.active:
             return
         assert room.seed is not None
-        rng = bots.seeded(str(room.seed), "bot", seat.index, room.turn, "late" if late else "")
-        level = seat.level or "medium"
+        # seeded by game, seat and turn, so the same game gives the same bot times
+        late_tag = "late" if late else ""
+        rng = random.Random(f"{room.seed}:bot:{seat.index}:{room.turn}:{late_tag}")
+        level = bots.LEVELS[seat.level or "medium"]
         if bots.gets_stuck(level, rng):
             return
         _side, task = rules.entry_task(game, entry)
-        seconds = bots.bot_time(
-            level,
-            bots.percentile(game.deck, task),
-            bots.base_seconds(game.settings.edition, entry.side),
-            rng,
-        ) * self._time_scale(room)
+        seconds = bots.finish_time(task.difficulty, level, rng) * self._time_scale(room)
         at = game.round.started_at + seconds
         now = self.clock.now()
         if at <= now:
@@ -841,7 +840,7 @@ class Rooms:
         entry = game.round.entry(seat.player)
         if entry is None or not entry.active:
             return
-        placements = bots.arrangement(game.deck, entry.card, entry.side, entry.key)
+        placements = list(bots.arrangement(game.deck, entry.card, entry.side, entry.key))
         try:
             self.submit(room, seat, room.round_no, placements, self.clock.now())
         except (rules.RuleError, ProtocolError) as e:
