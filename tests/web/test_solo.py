@@ -74,8 +74,15 @@ def test_back_to_the_tray_tap_to_place_and_overhang_shown(page: Page, server: Se
     pl = placements[0]
     drag_into_place(page, "extreme", pl)
     g = page.locator(f'.game-main g[data-piece="{pl.piece}"]')
-    page.keyboard.press("Escape")
+    # the piece's tray slot stays, drawn as its outline; a tap there puts the piece back
+    slot = page.locator(f'.game-main .tray-slot[data-slot="{pl.piece}"]')
+    expect(slot).to_have_count(1)
+    expect(page.locator(".game-main .tray-slot")).to_have_count(1)
+    shot(page, "solo-extreme-tray-slot")
+    x, y = centre(page, f'.game-main .tray-slot[data-slot="{pl.piece}"] polygon')
+    page.mouse.click(x, y)
     expect(g).to_have_attribute("data-state", "tray")
+    expect(slot).to_have_count(0)
     # touch: the piece is still selected; a tap on the area puts its first cell there
     cat = edition_catalogue("extreme")
     first = next(p for p in cat["pieces"] if p["id"] == pl.piece)["shapes"][str(pl.transform)][0]
@@ -88,6 +95,8 @@ def test_back_to_the_tray_tap_to_place_and_overhang_shown(page: Page, server: Se
         page.keyboard.press("ArrowLeft")
     expect(page.locator(".game-main .mark-outside").first).to_be_visible()
     shot(page, "solo-extreme-overhang")
+    page.keyboard.press("Escape")
+    expect(g).to_have_attribute("data-state", "tray")
 
 
 def test_solo_run_of_five_tasks_ends_with_a_record(page: Page, server: Server) -> None:

@@ -70,6 +70,7 @@ export class Board {
   private readonly areaKeys: Set<string>;
   private readonly areaBox: Box;
   private readonly pieces: PieceState[];
+  private readonly slotsLayer: SVGGElement;
   private readonly piecesLayer: SVGGElement;
   private readonly marksLayer: SVGGElement;
   private readonly areaLayer: SVGGElement;
@@ -122,8 +123,11 @@ export class Board {
       svg("path", { class: "area-edge", d: outlinePath(this.lattice, opts.area) }),
     );
     this.svgEl.appendChild(this.areaLayer);
+    // a placed piece leaves its outline in the tray: the place it goes back to (tap or drop there)
+    this.slotsLayer = svg("g", { class: "tray-slots" }) as SVGGElement;
     this.piecesLayer = svg("g", { class: "pieces" }) as SVGGElement;
     this.marksLayer = svg("g", { class: "marks" }) as SVGGElement;
+    this.svgEl.appendChild(this.slotsLayer);
     this.svgEl.appendChild(this.piecesLayer);
     this.svgEl.appendChild(this.marksLayer);
 
@@ -317,11 +321,7 @@ export class Board {
   private origin(p: PieceState): Point {
     if (this.drag?.piece === p && this.drag.moving) return this.drag.current;
     if (p.offset) return translationVector(this.lattice, p.offset);
-    const b = cellsBounds(this.lattice, this.shape(p));
-    return [
-      (p.slot.minX + p.slot.maxX) / 2 - (b.minX + b.maxX) / 2,
-      (p.slot.minY + p.slot.maxY) / 2 - (b.minY + b.maxY) / 2,
-    ];
+    return this.slotOrigin(p);
   }
 
   private drawPiece(p: PieceState): void {
@@ -347,7 +347,41 @@ export class Board {
 
   private redrawAll(): void {
     for (const p of this.pieces) this.drawPiece(p);
+    this.drawSlots();
     this.drawMarks();
+  }
+
+  /** Where a piece sits in its tray slot (its middle in the slot's middle). */
+  private slotOrigin(p: PieceState): Point {
+    const b = cellsBounds(this.lattice, this.shape(p));
+    return [
+      (p.slot.minX + p.slot.maxX) / 2 - (b.minX + b.maxX) / 2,
+      (p.slot.minY + p.slot.maxY) / 2 - (b.minY + b.maxY) / 2,
+    ];
+  }
+
+  /** The empty slots of pieces on the board (or in hand): a dashed outline with the label. */
+  private drawSlots(): void {
+    if (this.opts.trayless) return;
+    const nodes: SVGElement[] = [];
+    for (const p of this.pieces) {
+      const away = p.offset !== null || (this.drag?.piece === p && this.drag.moving);
+      if (!away) continue;
+      const [x, y] = this.slotOrigin(p);
+      const g = svg("g", { class: "tray-slot", "data-slot": p.entry.id, transform: `translate(${x} ${y})` });
+      g.append(...pieceShapeNodes(this.lattice, p.entry, this.shape(p)));
+      nodes.push(g);
+    }
+    this.slotsLayer.replaceChildren(...nodes);
+  }
+
+  /** The piece whose empty tray slot is under a point, if any. */
+  private slotAt(pt: Point): PieceState | null {
+    for (const p of this.pieces) {
+      const b = p.slot;
+      if (p.offset && pt[0] >= b.minX && pt[0] <= b.maxX && pt[1] >= b.minY && pt[1] <= b.maxY) return p;
+    }
+    return null;
   }
 
   private placedCells(p: PieceState): Cell[] {
@@ -583,6 +617,7 @@ export class Board {
         this.select(d.piece);
         this.piecesLayer.appendChild(d.piece.g); // on top of the others
         d.piece.g.classList.add("dragging");
+        this.drawSlots();
       }
       d.current = [d.origin[0] + pt[0] - d.startSvg[0], d.origin[1] + pt[1] - d.startSvg[1]];
       const c = shapeCentre(this.lattice, this.shape(d.piece));
@@ -627,6 +662,13 @@ export class Board {
   }
 
   private tapEmpty(pt: Point): void {
+    const back = this.slotAt(pt);
+    if (back && !this.locked) {
+      // a tap on an empty slot puts its piece back, whether or not it was selected
+      this.select(back);
+      this.toTray(back);
+      return;
+    }
     const p = this.selected;
     if (!p) return;
     const cell = cellAt(this.lattice, pt);
