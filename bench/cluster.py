@@ -35,7 +35,7 @@ from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from server import Player, cpu_seconds, pct  # bench/server.py
+from server import Player, cpu_seconds, pct, solved  # bench/server.py
 from server_harness import RedisProcess, ServerProcess
 
 
@@ -103,8 +103,33 @@ async def play(
     cpu = [(cpu_seconds(pid) - c) / wall for pid, c in zip(pids, cpu0, strict=True)]
     for players in rooms:
         for p, _local in players:
+            for task in list(p.tasks):  # a submission still thinking when the game ended
+                task.cancel()
             await p.ws.close()
     return {"near": near, "far": far, "cpu": cpu, "wall": wall}
+
+
+def warm_solutions() -> int:
+    """Solve every Classic side-A task now, so that neither run pays for the solver in the
+    client (it shares the client's event loop with the measurements)."""
+    from ubongo.puzzles.deck import standard_deck
+
+    count = 0
+    for card, side in standard_deck("classic").sides("A"):
+        for key in side.keys:
+            task = side.task(key)
+            solved(
+                {
+                    "card": card.number,
+                    "side": side.name,
+                    "key": key,
+                    "pieces": list(task.pieces),
+                    "area": [list(c) for c in sorted(side.area.cells)],
+                    "layers": side.area.layers,
+                }
+            )
+            count += 1
+    return count
 
 
 def row(name: str, values: list[float], cpu: str) -> str:
@@ -123,6 +148,7 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=8.0, help="longest think time (s)")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="ubongo-bench-cluster-"))
+    warm_solutions()
 
     # 1. one process, rooms in memory
     single = ServerProcess(f"sqlite:///{folder / 'single.sqlite3'}", log=folder / "single.log")

@@ -268,6 +268,13 @@ def test_the_game_goes_on_when_its_process_is_killed(
         owner.stop(kill=True)  # SIGKILL: no goodbye, the lease is still held
     finally:
         owner.stop()
+    # Bob's "Ubongo!" right after the kill is kept by b and reaches the new owner
+    task = first["room"]["game"]["tasks"]["1"]
+    verdict = bob.reply(
+        {"type": "submit", "round": seed_round, "placements": solution(task, "classic")},
+        "verdict",
+    )
+    assert verdict["type"] == "verdict" and (verdict["ok"] or verdict["code"] == "too_late")
     # Ada's browser reconnects through b; Bob (b) and the spectator (c) stay connected and are
     # attached to the new owner, with the events they missed
     back = Client(b)

@@ -5,7 +5,8 @@
 * :mod:`.app` - HTTP routes, the WebSocket, the web client's files;
 * :mod:`.protocol` - every message, validated with pydantic (``docs/protocol.md``);
 * :mod:`.rooms` - seats, tokens, the lobby, and a game run by :mod:`ubongo.rules`;
-* :mod:`.bus` - where rooms live and how their events fan out (in memory today);
+* :mod:`.bus` - where rooms live and how their events fan out (in memory);
+* :mod:`.cluster` - several processes sharing rooms through Redis (``--redis-url``);
 * :mod:`.bots`, :mod:`.clock`, :mod:`.ratelimit`, :mod:`.storage` (with Alembic migrations).
 """
 

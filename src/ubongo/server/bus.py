@@ -1,10 +1,11 @@
 """Room state and the fan-out of room events, behind one small interface.
 
 Handlers and rooms never keep rooms in a dict of their own or send events to sockets
-themselves: they go through a :class:`RoomHub`. Today there is :class:`MemoryHub`, which keeps
-everything in this process. A hub shared by several server processes (Redis: a hash per room
-for its state, a stream per room for its numbered events, pub/sub for the fan-out) implements the
-same methods; rules and handlers stay as they are.
+themselves: they go through a :class:`RoomHub`. :class:`MemoryHub` keeps everything in this
+process. With several server processes, :class:`~ubongo.server.cluster.ClusterHub` is a
+:class:`MemoryHub` of the rooms this process owns that also writes each event, with the room's
+durable snapshot, to Redis and fans it out to the other processes (:mod:`.cluster`); rules and
+handlers stay as they are.
 
 An event is numbered by the hub (``seq``, from 1 per room) and kept in a bounded log, so that a
 client that reconnects can be sent what it missed (:meth:`RoomHub.since`), or told to take a

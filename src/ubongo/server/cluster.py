@@ -293,8 +293,11 @@ class Cluster:
         self.requests: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self.locks: dict[str, asyncio.Lock] = {}
         self.recovering: set[str] = set()
+        #: per room, the messages (connection id, text) its dead owner did not receive
+        self.held: dict[str, list[tuple[int, str]]] = {}
         self.tasks: list[asyncio.Task[None]] = []
         self.background: set[asyncio.Task[Any]] = set()
+        self.flushing = False
         self.sha: dict[str, str] = {}
 
     # --- start and stop ----------------------------------------------------------------------
@@ -345,7 +348,7 @@ class Cluster:
         return client.evalsha(self.sha[name], len(keys), *keys, *args)
 
     async def _drain(self) -> None:
-        while not self.queue.empty():
+        while not self.queue.empty() or self.flushing:
             await asyncio.sleep(0.01)
 
     # --- the writer: every write of this process, in order ------------------------------------
@@ -367,6 +370,7 @@ class Cluster:
             batch = [await self.queue.get()]
             while not self.queue.empty():
                 batch.append(self.queue.get_nowait())
+            self.flushing = True
             try:
                 await self._flush(batch)
             except asyncio.CancelledError:
@@ -374,6 +378,8 @@ class Cluster:
             except Exception:
                 log.exception("cluster: a write to Redis failed")
                 await asyncio.sleep(0.5)
+            finally:
+                self.flushing = False
 
     async def _flush(self, batch: list[tuple[str, str, str, str]]) -> None:
         last = {item[1]: i for i, item in enumerate(batch) if item[0] == "e"}
@@ -402,7 +408,12 @@ class Cluster:
             elif kind == "e" and result == 0:
                 self.lost(target)
             elif kind == "f" and result == 0:
-                self.recover_soon(code)  # nobody listens on the owner's channel: it is gone
+                # nobody listens on the owner's channel: it is gone. A client's message is
+                # kept, and sent to the new owner once the connection is attached there
+                if _text.startswith("m "):
+                    _node, conn_id, raw = _text[2:].split(" ", 2)
+                    self.held.setdefault(code, []).append((int(conn_id), raw))
+                self.recover_soon(code)
 
     # --- the listener: this node's channel and the rooms it watches ----------------------------
 
@@ -678,6 +689,14 @@ class Cluster:
                     conn.close(4004)
                 else:
                     await self._rehello(conn, hello)
+            for conn_id, raw in self.held.pop(code, []):
+                held_by = self.bound.get(conn_id)
+                if held_by is not None and held_by.bound is not None:
+                    await self.on_message(held_by, raw, self.server.clock.now())
+                else:
+                    local = [c for c in self.server.connections_in(code) if c.id == conn_id]
+                    for c in local:
+                        self.server.handle(c, raw, self.server.clock.now())
         except Exception:
             log.exception("cluster: room %s could not be recovered", code)
         finally:
@@ -707,11 +726,12 @@ class Cluster:
         # the owners of the rooms this process's connections are in
         watched = list(self.watched)
         if watched:
-            owners = await self.redis.mget([owner_key(c) for c in watched])
+            owners = cast(list[str | None], await self.redis.mget([owner_key(c) for c in watched]))
+            living = {n: await self.alive(n) for n in set(owners) if n is not None}
             for code, owner in zip(watched, owners, strict=True):
                 bindings = [c.bound for c in self.watched.get(code, ()) if c.bound is not None]
                 moved = owner is None or any(b.owner != owner for b in bindings)
-                if moved or not await self.alive(str(owner)):
+                if moved or owner is None or not living.get(owner, False):
                     self.recover_soon(code)
         # the processes whose connections are in rooms this one owns
         for node in {n for n, _ in self.proxies}:
