@@ -373,3 +373,74 @@ def test_mouse_takes_moves_and_puts_down(page: Page, server: Server) -> None:
     page.mouse.up()
     expect(board.root).to_have_attribute("data-held", piece)
     shot(page, "3d-mouse-orbit")
+
+
+def short_label(piece: str) -> str:
+    """The label a 3D piece carries on screen: colour initial and number of cubes (R4)."""
+    entry = ENTRIES[piece]
+    return f"{(entry['colour_name'] or entry['id'])[0].upper()}{entry['size']}"
+
+
+def test_room_unfinished_player_sees_a_solution_and_a_spectator_watches(
+    browser: Browser, server: Server
+) -> None:
+    errors: list[str] = []
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url + "/")
+    page.fill("#name", "Ada")
+    page.click('button.edition[data-edition="3d"]')
+    page.select_option("#side", "green")
+    page.click("#create-room")
+    expect(page.locator(".lobby")).to_be_visible()
+    invite = page.locator("#invite").input_value()
+    page.select_option("#set-rounds", "1")
+    expect(page.locator("#set-rounds")).to_have_value("1")
+    page.select_option("#set-time", "15")
+    expect(page.locator("#set-time")).to_have_value("15")
+    page.click('button[data-add-bot="easy"]')
+    expect(page.locator(".seat.bot")).to_have_count(1)
+    page.click("#ready")
+    page.click("#start")
+    board = Board3D(page)
+    pieces = board.pieces()
+    assert len(pieces) == 3
+
+    # a spectator on a phone opens the invite link: both 3D tables, no board to play on
+    watcher_context = browser.new_context(viewport={"width": 420, "height": 860})
+    watcher = watcher_context.new_page()
+    watcher.on("pageerror", lambda e: errors.append(str(e)))
+    watcher.goto(invite)
+    watcher.click("#spectate")
+    expect(watcher.locator(".watching .table")).to_have_count(2)
+    expect(watcher.locator(".watching .table svg.area-iso")).to_have_count(2)
+    expect(watcher.locator('.watching .table[data-seat="0"] .piece-iso')).to_have_count(3)
+    expect(watcher.locator(".board3d")).to_have_count(0)
+    expect(watcher.locator("#ubongo")).to_have_count(0)
+    shot(watcher, "3d-room-spectator-phone")
+
+    # Ada takes one piece and puts it down, but does not finish before the hourglass runs out
+    page.locator(".game-main .board3d-stage").focus()
+    page.keyboard.press("1")
+    page.keyboard.press("Enter")
+    expect(board.button(pieces[0])).to_have_attribute("data-state", "placed")
+    result = page.locator(".round-result")
+    # the bot may miss too: then a second chance of the same length comes first
+    expect(result).to_be_visible(timeout=60_000)
+    solution = result.locator('.solution[data-seat="0"] svg.solution-iso')
+    expect(solution).to_be_visible()
+    expect(result.locator(".solution h3")).to_have_text("A solution of your task")
+    # both levels drawn, and every piece of her task labelled in its colour
+    expect(solution.locator(".iso-level")).to_have_count(2)
+    labels = set(solution.locator(".iso-label").all_text_contents())
+    assert labels == {short_label(p) for p in pieces}, labels
+    page.wait_for_timeout(400)
+    shot(page, "3d-room-solution")
+
+    expect(watcher.locator(".round-result")).to_be_visible()
+    expect(watcher.locator('.round-result .solution[data-seat="0"] svg.solution-iso')).to_be_visible()
+    shot(watcher, "3d-room-spectator-result-phone")
+    watcher_context.close()
+    context.close()
+    assert not errors, errors

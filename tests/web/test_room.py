@@ -59,6 +59,21 @@ def test_room_game_with_two_people_and_a_bot(browser: Browser, server: Server) -
     shot(ada, "room-game")
     shot(bob, "room-game-phone")
 
+    # a spectator opens the invite link during the game: every table, nothing to move
+    carl = new_page(browser, errors)
+    carl.goto(invite)
+    expect(carl.locator("#take-seat")).to_be_disabled()
+    carl.click("#spectate")
+    expect(carl.locator(".watching .table")).to_have_count(3)
+    expect(carl.locator(".watching .table .area-picture")).to_have_count(3)
+    bob_seat = bob.locator(".players .player.me").get_attribute("data-seat")
+    expect(carl.locator(f'.watching .table[data-seat="{bob_seat}"] figcaption')).to_contain_text("Bob")
+    expect(carl.locator("#ubongo")).to_have_count(0)
+    expect(carl.locator(".game-main .board-tools")).to_have_count(0)
+    expect(carl.locator(".game-main g[data-piece]")).to_have_count(0)
+    expect(carl.locator(".players .player")).to_have_count(3)
+    shot(carl, "room-spectator")
+
     # Bob puts one piece down, then reloads: same round, same task, the piece still there
     bob_plan = solution(bob, "classic")
     drag_into_place(bob, "classic", bob_plan[0])
@@ -82,6 +97,7 @@ def test_room_game_with_two_people_and_a_bot(browser: Browser, server: Server) -
     expect(ada.locator("main.room")).to_have_attribute("data-last-verdict", "covered")
     expect(ada.locator(".game-main .board-status")).to_contain_text(re.compile(r"finished \d"))
     expect(bob.locator('.player[data-seat="0"] .player-state')).to_contain_text("finished")
+    expect(carl.locator('.watching .table[data-seat="0"] .table-state')).to_contain_text("finished")
     shot(bob, "room-opponent-finished-phone")
 
     # the hourglass runs out: Bob sees the round result with a solution of his task
@@ -93,6 +109,11 @@ def test_room_game_with_two_people_and_a_bot(browser: Browser, server: Server) -
     ada.wait_for_timeout(1500)  # the gems drop in one by one
     shot(ada, "room-round-result")
     shot(bob, "room-round-result-phone")
+    # the spectator sees the results too, with a solution of Bob's task
+    expect(carl.locator(".round-result .finish-order")).to_contain_text("Ada")
+    expect(carl.locator(f'.round-result .solution[data-seat="{bob_seat}"] svg')).to_be_visible()
+    expect(carl.locator('.round-result .solution[data-seat="0"]')).to_have_count(0)
+    shot(carl, "room-spectator-round-result")
 
     # round 2: Ada solves again; then the game ends with scores, a winner and the last round
     expect(ada.locator("#round-no")).to_have_text("Round 2 of 2", timeout=20_000)
@@ -100,6 +121,8 @@ def test_room_game_with_two_people_and_a_bot(browser: Browser, server: Server) -
     plan = solution(ada, "classic")
     for i, pl in enumerate(plan):
         drag_into_place(ada, "classic", pl, last=i == len(plan) - 1)
+    expect(carl.locator("#winner")).to_be_visible(timeout=20_000)
+    expect(carl.locator("#rematch")).to_have_count(0)
     for page in (ada, bob):
         expect(page.locator("#winner")).to_be_visible(timeout=20_000)
         expect(page.locator("table.scores tbody tr")).to_have_count(3)
@@ -112,3 +135,4 @@ def test_room_game_with_two_people_and_a_bot(browser: Browser, server: Server) -
     assert not errors, errors
     ada.context.close()
     bob.context.close()
+    carl.context.close()

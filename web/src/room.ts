@@ -3,7 +3,8 @@
 // its task stays the same, so snapshots never disturb a player's pieces.
 
 import { areaSvg } from "./board";
-import { type BoardLike, boardHint, createBoard, levelPicker, levelTag } from "./board3d"; // 3D board (issue #7)
+import { type BoardLike, boardHint, createBoard, levelPicker, levelTag, piecePicture } from "./board3d"; // 3D board (issue #7)
+import { areaIsoSvg, solutionIsoSvg } from "./board3d/iso";
 import { type Catalogue, type Placement, loadCatalogue } from "./catalogue";
 import { h } from "./dom";
 import {
@@ -548,9 +549,11 @@ class RoomView {
         this.board.attach();
         this.board.setStatus(boardHint(cat.layers));
         window.setTimeout(() => this.board?.focus(), 0);
-      } else {
-        this.parts.main.append(this.spectatorTables(room));
       }
+    }
+    if (!task) {
+      // spectators (and a seat without a task): everyone's table, redrawn with each snapshot
+      this.parts.main.replaceChildren(this.spectatorTables(room));
     }
     const mine = game.finished.find((f) => f.seat === this.seat);
     if (this.board) {
@@ -659,15 +662,35 @@ class RoomView {
     return box;
   }
 
+  /** What a spectator sees: every player's task (area and pieces) and how far they are. */
   private spectatorTables(room: Room): HTMLElement {
+    const game = room.game!;
     const grid = h("div.tables");
     const cat = this.cat!;
-    for (const [seat, task] of Object.entries(room.game!.tasks)) {
-      if (!task || cat.layers > 1) continue;
-      const name = room.seats[Number(seat)]?.name ?? `seat ${seat}`;
-      grid.append(h("figure.table", {}, areaSvg(cat, task.area), h("figcaption", {}, name)));
+    for (const [seat, task] of Object.entries(game.tasks)) {
+      if (!task) continue;
+      const s = room.seats[Number(seat)];
+      const fin = game.finished.find((f) => f.seat === Number(seat));
+      const state = fin ? `finished ${placeText(fin.place)}` : game.stage === "between" ? "did not finish" : "working…";
+      const unit = cat.layers > 1 ? 0.6 : cat.lattice === "square" ? 0.75 : 0.65;
+      const pieces = h("div.table-pieces", {}, ...task.pieces.map((id) => piecePicture(cat, id, undefined, unit)));
+      grid.append(
+        h(
+          "figure.table",
+          { "data-seat": seat, class: fin ? "done" : "" },
+          h("figcaption", {}, h("b", {}, s?.name ?? `seat ${seat}`), " ", h("span.table-state", {}, state)),
+          cat.layers > 1 ? areaIsoSvg(task.area, cat.layers, 0.75) : areaSvg(cat, task.area),
+          pieces,
+        ),
+      );
     }
-    return h("div", {}, h("h2", {}, "Watching"), grid);
+    return h(
+      "div.watching",
+      {},
+      h("h2", {}, "Watching"),
+      h("p.muted", {}, "You are a spectator: you see every table; only the players can move pieces."),
+      grid,
+    );
   }
 
   private drawOverlay(room: Room, ev: RoomEvent | null): void {
@@ -724,10 +747,15 @@ class RoomView {
       list.length ? h("div", {}, h("h3", {}, "Rewards"), awards) : null,
     ];
     const solutions = (end?.solutions as Record<string, Placement[]> | undefined) ?? game.solutions;
-    const mine = this.seat !== null ? solutions[String(this.seat)] : undefined;
-    const task = this.myTask(room);
-    if (mine && task && this.cat && this.cat.layers === 1) {
-      parts.push(h("div.solution", {}, h("h3", {}, "A solution of your task"), areaSvg(this.cat, task.area, mine)));
+    // a player sees a solution of their own task; a spectator sees everyone's
+    const shown = this.seat !== null ? [String(this.seat)] : Object.keys(solutions).sort();
+    for (const seat of shown) {
+      const sol = solutions[seat];
+      const task = game.tasks[seat];
+      if (!sol || !task || !this.cat) continue;
+      const title = this.seat !== null ? "A solution of your task" : `A solution of ${name(seat)}'s task`;
+      const picture = this.cat.layers > 1 ? solutionIsoSvg(this.cat, task.area, sol) : areaSvg(this.cat, task.area, sol);
+      parts.push(h("div.solution", { "data-seat": seat }, h("h3", {}, title), picture));
     }
     return parts.filter((x): x is HTMLElement => !!x);
   }
