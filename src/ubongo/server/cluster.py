@@ -155,7 +155,7 @@ def durable(room: Room, seq: int) -> dict[str, Any]:
     which :func:`ubongo.rules.replay` turns back into the same game."""
     data: dict[str, Any] = {name: getattr(room, name) for name in ROOM_FIELDS}
     data["seq"] = seq
-    data["settings"] = dataclasses.asdict(room.settings)
+    data["settings"] = _fields(room.settings)
     data["seats"] = [
         None if s is None else {name: getattr(s, name) for name in SEAT_FIELDS} for s in room.seats
     ]
@@ -164,11 +164,17 @@ def durable(room: Room, seq: int) -> dict[str, Any]:
         None
         if game is None
         else {
-            "settings": dataclasses.asdict(game.settings),
+            "settings": _fields(game.settings),
             "log": [rules.action_to_json(a) for a in game.log],
         }
     )
     return data
+
+
+def _fields(obj: Any) -> dict[str, Any]:
+    """A flat dataclass's fields (``dataclasses.asdict`` deep-copies: slower, and not needed
+    for values that are numbers, strings and tuples of them)."""
+    return {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)}
 
 
 def rebuilt(data: dict[str, Any], deck_loader: Any) -> Room:
