@@ -590,7 +590,7 @@ class RoomView {
           : h("span#round-no", {}, game.stage === "playoff" ? "Playoff" : `Round ${game.round} of ${game.rounds}`),
       ),
       solo ? null : keyBadge(room.settings.edition, game.key),
-      h("div.timer#timer", { "aria-live": "off" }, hourglass(), h("span.timer-text")),
+      h("div.timer#timer", { "aria-live": "off" }, hourglass(), h("span.timer-label"), h("span.timer-text")),
     ];
     if (solo && this.seat !== null) {
       const skip = h("button#skip", { type: "button" }, "Skip task");
@@ -722,12 +722,19 @@ class RoomView {
     const finished = [...game.finished].sort((a, b) => a.place - b.place);
     for (const f of finished) order.append(h("li", {}, h("b", {}, placeText(f.place)), " ", name(f.seat)));
     if (!finished.length) order.append(h("li.muted", {}, "Nobody finished this time."));
+    else if (!game.solo) {
+      for (const seat of Object.keys(game.tasks)) {
+        if (!finished.some((f) => String(f.seat) === seat)) {
+          order.append(h("li.muted.not-finished", {}, `${name(seat)} did not finish`));
+        }
+      }
+    }
 
     const awards = h("div.awards");
     let delay = 0;
     const list = this.lastAwards && this.lastAwards.round === game.round ? this.lastAwards.list : [];
     for (const a of list) {
-      const row = h("div.award", {}, h("span.award-name", {}, name(a.seat)));
+      const row = h("div.award", { "data-seat": a.seat }, h("span.award-name", {}, name(a.seat)));
       for (const g of a.gems ?? []) {
         const el = gem(g, "drop");
         el.style.animationDelay = `${delay}ms`;
@@ -787,6 +794,9 @@ class RoomView {
       }
       const label = timer.querySelector(".timer-text");
       if (label) label.textContent = text;
+      // say what the clock is: a first-time player cannot tell a countdown from an hourglass
+      const what = timer.querySelector(".timer-label");
+      if (what) what.textContent = text && game.stage === "countdown" ? "Countdown" : "";
       timer.className = `timer ${cls}`;
       timer.classList.toggle("empty", !text);
     }
@@ -817,7 +827,7 @@ class RoomView {
     const table = h(
       "table.scores",
       {},
-      h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, gems ? "Gems" : "Cards"), h("th", {}, "Points"))),
+      h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, gems ? "Gems" : "Cards"), gems ? h("th", {}, "Points") : null)),
       h(
         "tbody",
         {},
@@ -827,7 +837,7 @@ class RoomView {
             { class: winners.includes(Number(seat)) ? "winner" : "" },
             h("td", {}, winners.includes(Number(seat)) ? h("span.star", { "aria-label": "winner" }, "★ ") : "", name(seat)),
             h("td", {}, sc.gems ? gemRow(sc.gems) : `${sc.cards}`),
-            h("td", {}, String(sc.points)),
+            gems ? h("td", {}, String(sc.points)) : null,
           ),
         ),
       ),

@@ -1,0 +1,90 @@
+"""A card edition in a room (Extreme): the first finisher starts the countdown, shown in step
+with the server; the round result says who keeps a card and who hands one over; the game ends
+with a winner. One person against an easy bot, with a 10 s countdown."""
+
+from __future__ import annotations
+
+import re
+import time
+
+from playwright.sync_api import Browser, Page, expect
+from webharness import Server, shot
+from webplay import drag_into_place, solution
+
+
+def solve_on_page(page: Page) -> None:
+    plan = solution(page, "extreme")
+    for i, pl in enumerate(plan):
+        drag_into_place(page, "extreme", pl, last=i == len(plan) - 1)
+
+
+def shown_seconds(page: Page) -> int:
+    text = page.locator("#timer .timer-text").inner_text()
+    m = re.fullmatch(r"(\d+):(\d\d)", text.strip())
+    assert m, f"the timer shows {text!r}"
+    return int(m[1]) * 60 + int(m[2])
+
+
+def test_extreme_room_countdown_cards_and_winner(browser: Browser, server: Server) -> None:
+    errors: list[str] = []
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url + "/")
+    page.fill("#name", "Ada")
+    page.click('button.edition[data-edition="extreme"]')
+    page.click("#create-room")
+    expect(page.locator(".lobby")).to_be_visible()
+    code = page.locator("main.room").get_attribute("data-code")
+    page.select_option("#set-rounds", "1")
+    expect(page.locator("#set-rounds")).to_have_value("1")
+    page.select_option("#set-time", "10")
+    expect(page.locator("#set-time")).to_have_value("10")
+    page.click('button[data-add-bot="easy"]')
+    expect(page.locator(".seat.bot")).to_have_count(1)
+    page.click("#ready")
+    page.click("#start")
+    expect(page.locator(".game-main .board-svg")).to_be_visible()
+    expect(page.locator(".game-top .key-badge")).to_be_visible()
+    expect(page.locator(".player.me .player-score")).to_contain_text("0 cards")
+    shot(page, "cards-room-game")
+
+    # Ada finishes first: her finish starts the countdown for the bot
+    solve_on_page(page)
+    expect(page.locator("main.room")).to_have_attribute("data-last-verdict", "covered")
+    expect(page.locator(".player.me .player-state")).to_contain_text("finished 1st")
+    timer = page.locator("#timer")
+    expect(timer).to_have_class(re.compile(r"\b(countdown|urgent)\b"))
+    expect(timer.locator(".timer-label")).to_have_text("Countdown")
+    # the countdown shown is the server's: its deadline less the server's time now
+    room = server.get(f"/api/rooms/{code}")
+    assert room["game"]["stage"] == "countdown", room["game"]["stage"]
+    t0 = time.monotonic()
+    left_on_server = (room["game"]["deadline"] - server.get("/api/health")["server_time"]) / 1000
+    left_on_screen = shown_seconds(page)
+    left_on_server -= time.monotonic() - t0
+    assert 0 < left_on_server <= 10
+    assert abs(left_on_screen - left_on_server) <= 1.5, (left_on_screen, left_on_server)
+    shot(page, "cards-room-countdown")
+
+    # the countdown ends the round (or the bot finishes in time); one round: the game ends
+    expect(page.locator("#winner")).to_be_visible(timeout=30_000)
+    end = server.get(f"/api/rooms/{code}")["game"]
+    result = page.locator(".game-end .last-round")
+    expect(result.locator(".finish-order")).to_contain_text("1st Ada")
+    expect(result.locator('.award[data-seat="0"]')).to_contain_text("keeps card")
+    bot_finished = any(f["seat"] == 1 for f in end["finished"])
+    bot_award = result.locator('.award[data-seat="1"]')
+    if bot_finished:
+        expect(bot_award).to_contain_text("keeps card")
+    else:
+        expect(bot_award).to_contain_text(re.compile(r"hands over card \d+ to Ada"))
+        expect(result.locator(".finish-order")).to_contain_text("Bot 2 (easy) did not finish")
+    cards = {int(s): sc["cards"] for s, sc in end["scores"].items()}
+    assert cards[0] == (1 if bot_finished else 2)
+    expect(page.locator("table.scores thead")).to_contain_text("Cards")
+    expect(page.locator("table.scores tr.winner")).to_contain_text("Ada")
+    expect(page.locator("#winner")).to_have_text("Ada wins!" if not bot_finished else re.compile(r"Ada"))
+    shot(page, "cards-room-end")
+    context.close()
+    assert not errors, errors
