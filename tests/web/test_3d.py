@@ -439,7 +439,8 @@ def test_room_unfinished_player_sees_a_solution_and_a_spectator_watches(
     shot(page, "3d-room-solution")
 
     expect(watcher.locator(".round-result")).to_be_visible()
-    expect(watcher.locator('.round-result .solution[data-seat="0"] svg.solution-iso')).to_be_visible()
+    watched = watcher.locator('.round-result .solution[data-seat="0"] svg.solution-iso')
+    expect(watched).to_be_visible()
     shot(watcher, "3d-room-spectator-result-phone")
     watcher_context.close()
     context.close()
