@@ -103,9 +103,7 @@ async def play(
     cpu = [(cpu_seconds(pid) - c) / wall for pid, c in zip(pids, cpu0, strict=True)]
     for players in rooms:
         for p, _local in players:
-            for task in list(p.tasks):  # a submission still thinking when the game ended
-                task.cancel()
-            await p.ws.close()
+            await p.close()
     return {"near": near, "far": far, "cpu": cpu, "wall": wall}
 
 

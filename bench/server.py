@@ -75,6 +75,12 @@ class Player:
         self.pending: asyncio.Future[float] | None = None
         self.tasks: set[asyncio.Task[None]] = set()
 
+    async def close(self) -> None:
+        """Leave: cancel submissions still thinking when the game ended, close the socket."""
+        for task in list(self.tasks):
+            task.cancel()
+        await self.ws.close()
+
     async def play(
         self, rounds: int, think: tuple[float, float], out: list[float], start: bool
     ) -> None:
@@ -189,7 +195,7 @@ async def run(args: argparse.Namespace, server: ServerProcess) -> dict[str, Any]
     game_cpu, game_wall = cpu_seconds(pid) - cpu0, time.perf_counter() - t0
     for players in rooms:
         for p in players:
-            await p.ws.close()
+            await p.close()
     return {
         "players": n,
         "echo": echo,
