@@ -21,9 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
-import random
 import statistics
 import sys
 import tempfile
@@ -31,48 +29,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from websockets.asyncio.client import connect
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from server import Player, cpu_seconds, pct, solved  # bench/server.py
+from server import Player, cpu_seconds, open_room, pct, solved  # bench/server.py
 from server_harness import RedisProcess, ServerProcess
-
-
-async def open_room(
-    servers: list[ServerProcess], owner: int, rounds: int, index: int
-) -> list[tuple[Player, bool]]:
-    """A room created on ``servers[owner]``; seats alternate between the owner and the next
-    process. Each player comes with whether it is connected to the owner."""
-    rng = random.Random(index)
-    home = servers[owner]
-    created = await asyncio.to_thread(
-        home.create_room,
-        "host",
-        edition="classic",
-        hourglass_seconds=60,
-        rounds=rounds,
-        between_seconds=1,
-        seat_hold_seconds=120,
-    )
-    tokens = [created["token"]]
-    for n in range(3):
-        seat = await asyncio.to_thread(home.take_seat, created["code"], f"p{n}")
-        tokens.append(seat["token"])
-    players = []
-    for seat, token in enumerate(tokens):
-        local = seat % 2 == 0 or len(servers) == 1
-        server = home if local else servers[(owner + 1) % len(servers)]
-        ws = await connect(server.ws_url, max_size=None, open_timeout=60)
-        await ws.send(json.dumps({"type": "hello", "room": created["code"], "token": token}))
-        while True:
-            msg = json.loads(await ws.recv())
-            if msg["type"] == "welcome":
-                break
-        if seat:
-            await ws.send(json.dumps({"type": "ready"}))
-        players.append((Player(ws, seat, rng), local))
-    return players
 
 
 async def play(

@@ -133,10 +133,15 @@ class Player:
             out.append((got - sent) * 1000)
 
 
-async def open_room(server: ServerProcess, rounds: int, index: int) -> list[Player]:
+async def open_room(
+    servers: list[ServerProcess], owner: int, rounds: int, index: int
+) -> list[tuple[Player, bool]]:
+    """A room created on ``servers[owner]``; seats alternate between the owner and the next
+    process. Each player comes with whether it is connected to the owner."""
     rng = random.Random(index)
+    home = servers[owner]
     created = await asyncio.to_thread(
-        server.create_room,
+        home.create_room,
         "host",
         edition="classic",
         hourglass_seconds=60,
@@ -146,10 +151,12 @@ async def open_room(server: ServerProcess, rounds: int, index: int) -> list[Play
     )
     tokens = [created["token"]]
     for n in range(3):
-        seat = await asyncio.to_thread(server.take_seat, created["code"], f"p{n}")
+        seat = await asyncio.to_thread(home.take_seat, created["code"], f"p{n}")
         tokens.append(seat["token"])
     players = []
     for seat, token in enumerate(tokens):
+        local = seat % 2 == 0 or len(servers) == 1
+        server = home if local else servers[(owner + 1) % len(servers)]
         ws = await connect(server.ws_url, max_size=None, open_timeout=60)
         await ws.send(json.dumps({"type": "hello", "room": created["code"], "token": token}))
         while True:
@@ -158,7 +165,7 @@ async def open_room(server: ServerProcess, rounds: int, index: int) -> list[Play
                 break
         if seat:
             await ws.send(json.dumps({"type": "ready"}))
-        players.append(Player(ws, seat, rng))
+        players.append((Player(ws, seat, rng), local))
     return players
 
 
@@ -179,9 +186,13 @@ async def run(args: argparse.Namespace, server: ServerProcess) -> dict[str, Any]
     # --- the game -------------------------------------------------------------------------------
     rooms: list[list[Player]] = []
     for batch in range(0, args.rooms, 20):
-        rooms += await asyncio.gather(
-            *(open_room(server, args.rounds, i) for i in range(batch, min(args.rooms, batch + 20)))
+        opened = await asyncio.gather(
+            *(
+                open_room([server], 0, args.rounds, i)
+                for i in range(batch, min(args.rooms, batch + 20))
+            )
         )
+        rooms += [[p for p, _local in players] for players in opened]
     await asyncio.sleep(1.0)  # let the "ready" messages land
     latencies: list[float] = []
     cpu0, t0 = cpu_seconds(pid), time.perf_counter()
