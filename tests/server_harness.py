@@ -266,3 +266,17 @@ def solution(task: dict[str, Any], edition_name: str) -> list[dict[str, Any]]:
     found = solve(area, pieces)
     assert found is not None, task
     return [placement_to_json(p) for p in placements_of({p.id: p for p in pieces}, found)]
+
+
+def replayed(stored: dict[str, Any]) -> Any:
+    """A stored game (``GET /api/games/{id}``) rebuilt by the rules from its settings, seed and
+    actions: what "every finished game can be replayed" means."""
+    from ubongo import rules
+    from ubongo.puzzles.deck import standard_deck
+
+    s = dict(stored["settings"]["rules"])
+    for k in ("players", "levels"):
+        s[k] = tuple(s[k])
+    settings = rules.Settings(**s)
+    actions = [rules.action_from_json(a) for a in stored["events"]]
+    return rules.replay(settings, stored["seed"], actions, standard_deck(settings.edition))

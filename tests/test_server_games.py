@@ -14,10 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_harness import Client, ServerProcess, solution
-
-from ubongo import rules
-from ubongo.puzzles.deck import standard_deck
+from server_harness import Client, ServerProcess, replayed, solution
 
 FAST: dict[str, dict[str, Any]] = {
     "classic": {"hourglass_seconds": 2.0},
@@ -66,16 +63,6 @@ def play_round(c: Client, edition: str, game: dict[str, Any]) -> dict[str, Any]:
         {"type": "submit", "round": game["round"], "placements": solution(task, edition)},
         "verdict",
     )
-
-
-def replayed(stored: dict[str, Any]) -> rules.Game:
-    """The stored game rebuilt by the rules from (settings, seed, actions)."""
-    s = dict(stored["settings"]["rules"])
-    for k in ("players", "levels"):
-        s[k] = tuple(s[k])
-    settings = rules.Settings(**s)
-    actions = [rules.action_from_json(a) for a in stored["events"]]
-    return rules.replay(settings, stored["seed"], actions, standard_deck(settings.edition))
 
 
 @pytest.mark.parametrize("edition", ["classic", "3d", "extreme", "trigo"])

@@ -13,10 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_harness import Client, RedisProcess, ServerProcess, solution
-
-from ubongo import rules
-from ubongo.puzzles.deck import standard_deck
+from server_harness import Client, RedisProcess, ServerProcess, replayed, solution
 
 
 @pytest.fixture(scope="module")
@@ -64,15 +61,6 @@ def connect(server: ServerProcess, code: str, token: str | None = None, **extra:
         welcome = c.hello(code, token, **extra)
     assert welcome["type"] == "welcome", welcome
     return c
-
-
-def replayed(stored: dict[str, Any]) -> rules.Game:
-    s = dict(stored["settings"]["rules"])
-    for k in ("players", "levels"):
-        s[k] = tuple(s[k])
-    settings = rules.Settings(**s)
-    actions = [rules.action_from_json(a) for a in stored["events"]]
-    return rules.replay(settings, stored["seed"], actions, standard_deck(settings.edition))
 
 
 def play_to_the_end(players: list[Client], timeout: float = 60) -> dict[str, Any]:
