@@ -12,17 +12,19 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
-from webharness import CHROMIUM, CHROMIUM_FLAGS, DIST, Server, shot
+from server_harness import ServerProcess
+from webharness import CHROMIUM, CHROMIUM_FLAGS, DIST, shot
 
 # the harness is importable from here too (older tests do `from conftest import shot`)
-__all__ = ["Server", "shot"]
+__all__ = ["ServerProcess", "shot"]
 
 
 @pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     if not DIST.is_file():
         pytest.fail("the web client is not built: run `make web` (make test does)")
-    srv = Server(tmp_path_factory.mktemp("web-server"))
+    folder = tmp_path_factory.mktemp("web-server")
+    srv = ServerProcess(f"sqlite:///{folder / 'ubongo.db'}", log=folder / "server.log").start()
     yield srv
     srv.stop()
 

@@ -15,7 +15,7 @@ from collections import deque
 from collections.abc import Iterable
 
 import pytest
-from conftest import Server, shot
+from conftest import ServerProcess, shot
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from ubongo.board import Area, Placement
@@ -162,7 +162,7 @@ class Board3D:
         self.place(plan[-1])
 
 
-def start_solo_3d(page: Page, server: Server, level: str) -> Board3D:
+def start_solo_3d(page: Page, server: ServerProcess, level: str) -> Board3D:
     page.goto(server.url + "/")
     page.fill("#name", "Cubist")
     page.click('button.edition[data-edition="3d"]')
@@ -176,7 +176,7 @@ def start_solo_3d(page: Page, server: Server, level: str) -> Board3D:
     return board
 
 
-def test_new_player_solves_a_3d_task_with_the_keyboard(page: Page, server: Server) -> None:
+def test_new_player_solves_a_3d_task_with_the_keyboard(page: Page, server: ServerProcess) -> None:
     board = start_solo_3d(page, server, "yellow")
     expect(page.locator("#solo-count")).to_contain_text("Solved 0")
     assert len(board.pieces()) == 4  # the yellow level: four pieces
@@ -192,7 +192,9 @@ def test_new_player_solves_a_3d_task_with_the_keyboard(page: Page, server: Serve
     expect(page.locator(".game-main .tray-piece[data-state=placed]")).to_have_count(0)
 
 
-def test_turns_reach_all_24_rotations_and_match_the_catalogue(page: Page, server: Server) -> None:
+def test_turns_reach_all_24_rotations_and_match_the_catalogue(
+    page: Page, server: ServerProcess
+) -> None:
     board = start_solo_3d(page, server, "green")
     piece = board.pieces()[0]
     page.keyboard.press("1")
@@ -217,7 +219,7 @@ def test_turns_reach_all_24_rotations_and_match_the_catalogue(page: Page, server
         assert shape_of(piece, board.state(piece)[1]) == turn(before, k)
 
 
-def test_faults_are_shown_and_pieces_fall(page: Page, server: Server) -> None:
+def test_faults_are_shown_and_pieces_fall(page: Page, server: ServerProcess) -> None:
     board = start_solo_3d(page, server, "orange")
     area = board.area()
     min_x = min(c[0] for c in area)
@@ -272,7 +274,7 @@ def test_faults_are_shown_and_pieces_fall(page: Page, server: Server) -> None:
     shot(page, "3d-top-view")
 
 
-def test_room_game_with_a_bot_to_the_end(browser: Browser, server: Server) -> None:
+def test_room_game_with_a_bot_to_the_end(browser: Browser, server: ServerProcess) -> None:
     errors: list[str] = []
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
@@ -331,7 +333,9 @@ def test_room_game_with_a_bot_to_the_end(browser: Browser, server: Server) -> No
 
 
 @pytest.mark.parametrize("width", [420])
-def test_touch_sized_screen_has_every_control(page: Page, server: Server, width: int) -> None:
+def test_touch_sized_screen_has_every_control(
+    page: Page, server: ServerProcess, width: int
+) -> None:
     page.set_viewport_size({"width": width, "height": 860})
     board = start_solo_3d(page, server, "green")
     piece = board.pieces()[0]
@@ -346,7 +350,7 @@ def test_touch_sized_screen_has_every_control(page: Page, server: Server, width:
     shot(page, "3d-phone")
 
 
-def test_mouse_takes_moves_and_puts_down(page: Page, server: Server) -> None:
+def test_mouse_takes_moves_and_puts_down(page: Page, server: ServerProcess) -> None:
     board = start_solo_3d(page, server, "green")
     piece = board.pieces()[0]
     stage = page.locator(".game-main .board3d-stage")
@@ -382,7 +386,7 @@ def short_label(piece: str) -> str:
 
 
 def test_room_unfinished_player_sees_a_solution_and_a_spectator_watches(
-    browser: Browser, server: Server
+    browser: Browser, server: ServerProcess
 ) -> None:
     errors: list[str] = []
     context = browser.new_context(viewport={"width": 1280, "height": 800})

@@ -8,7 +8,8 @@ import re
 import time
 
 from playwright.sync_api import Browser, Page, expect
-from webharness import Server, shot
+from server_harness import ServerProcess
+from webharness import shot
 from webplay import drag_into_place, solution
 
 
@@ -25,7 +26,7 @@ def shown_seconds(page: Page) -> int:
     return int(m[1]) * 60 + int(m[2])
 
 
-def test_extreme_room_countdown_cards_and_winner(browser: Browser, server: Server) -> None:
+def test_extreme_room_countdown_cards_and_winner(browser: Browser, server: ServerProcess) -> None:
     errors: list[str] = []
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()

@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 
 from playwright.sync_api import Browser, Page, expect
-from webharness import Server, shot
+from server_harness import ServerProcess
+from webharness import shot
 from webplay import drag_into_place, solution
 
 
@@ -17,7 +18,7 @@ def new_page(browser: Browser, errors: list[str]) -> Page:
     return page
 
 
-def test_room_game_with_two_people_and_a_bot(browser: Browser, server: Server) -> None:
+def test_room_game_with_two_people_and_a_bot(browser: Browser, server: ServerProcess) -> None:
     errors: list[str] = []
     ada = new_page(browser, errors)
     bob = new_page(browser, errors)

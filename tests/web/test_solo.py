@@ -6,13 +6,16 @@ import re
 
 import pytest
 from playwright.sync_api import Page, expect
-from webharness import Server, shot
+from server_harness import ServerProcess
+from webharness import shot
 from webplay import centre, drag_into_place, keyboard_into_place, solution
 
 from ubongo.catalogue import edition_catalogue
 
 
-def start_solo(page: Page, server: Server, edition_name: str, side: str | None = None) -> None:
+def start_solo(
+    page: Page, server: ServerProcess, edition_name: str, side: str | None = None
+) -> None:
     page.goto(server.url + "/")
     expect(page.locator("h1")).to_have_text("Ubongo")
     page.fill("#name", "Ada")
@@ -28,7 +31,7 @@ def start_solo(page: Page, server: Server, edition_name: str, side: str | None =
 
 
 @pytest.mark.parametrize("edition_name", ["classic", "extreme", "trigo"])
-def test_solo_task_solved_by_dragging(page: Page, server: Server, edition_name: str) -> None:
+def test_solo_task_solved_by_dragging(page: Page, server: ServerProcess, edition_name: str) -> None:
     start_solo(page, server, edition_name)
     shot(page, f"solo-{edition_name}-task")
     placements = solution(page, edition_name)
@@ -53,7 +56,7 @@ def test_solo_task_solved_by_dragging(page: Page, server: Server, edition_name: 
     expect(page.locator(".game-main g[data-state=placed]")).to_have_count(0)
 
 
-def test_keyboard_play_and_skip(page: Page, server: Server) -> None:
+def test_keyboard_play_and_skip(page: Page, server: ServerProcess) -> None:
     start_solo(page, server, "classic", side="B")
     page.click("#skip")
     expect(page.locator("#solo-count")).to_contain_text("skipped 1")
@@ -68,7 +71,9 @@ def test_keyboard_play_and_skip(page: Page, server: Server) -> None:
     expect(page.locator("#solo-count")).to_contain_text("Solved 1")
 
 
-def test_back_to_the_tray_tap_to_place_and_overhang_shown(page: Page, server: Server) -> None:
+def test_back_to_the_tray_tap_to_place_and_overhang_shown(
+    page: Page, server: ServerProcess
+) -> None:
     start_solo(page, server, "extreme")
     placements = solution(page, "extreme")
     pl = placements[0]
@@ -99,7 +104,7 @@ def test_back_to_the_tray_tap_to_place_and_overhang_shown(page: Page, server: Se
     expect(g).to_have_attribute("data-state", "tray")
 
 
-def test_solo_run_of_five_tasks_ends_with_a_record(page: Page, server: Server) -> None:
+def test_solo_run_of_five_tasks_ends_with_a_record(page: Page, server: ServerProcess) -> None:
     page.goto(server.url + "/")
     page.fill("#name", "Runner")
     page.click('button.edition[data-edition="classic"]')

@@ -8,7 +8,7 @@ import random
 
 import pytest
 from playwright.sync_api import Page
-from webharness import Server
+from server_harness import ServerProcess
 
 from ubongo.geometry import lattice
 
@@ -32,7 +32,7 @@ EVALUATE = """([name, cells, points, offsets]) => {
 
 
 @pytest.mark.parametrize("name", sorted(CELLS))
-def test_ts_lattice_formulas_match_python(page: Page, server: Server, name: str) -> None:
+def test_ts_lattice_formulas_match_python(page: Page, server: ServerProcess, name: str) -> None:
     page.goto(server.url + "/")
     page.wait_for_function("() => window.ubongoGeometry !== undefined")
     lat = lattice(name)
