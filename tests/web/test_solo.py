@@ -8,7 +8,14 @@ import pytest
 from playwright.sync_api import Page, expect
 from server_harness import ServerProcess
 from webharness import shot
-from webplay import centre, drag_into_place, keyboard_into_place, solution
+from webplay import (
+    board_task,
+    centre,
+    drag_into_place,
+    keyboard_into_place,
+    solution,
+    wait_for_new_task,
+)
 
 from ubongo.catalogue import edition_catalogue
 
@@ -58,8 +65,10 @@ def test_solo_task_solved_by_dragging(page: Page, server: ServerProcess, edition
 
 def test_keyboard_play_and_skip(page: Page, server: ServerProcess) -> None:
     start_solo(page, server, "classic", side="B")
+    before = board_task(page)
     page.click("#skip")
     expect(page.locator("#solo-count")).to_contain_text("skipped 1")
+    wait_for_new_task(page, before)
     placements = solution(page, "classic")
     order = page.eval_on_selector_all(
         ".game-main g[data-piece]", "els => els.map(e => e.dataset.piece)"

@@ -51,6 +51,8 @@ export interface GameView {
   turn: number;
   round: number;
   rounds: number;
+  /** the round's kind: round, playoff (gem editions), tie-round (card editions), solo */
+  kind: string | null;
   stage: string;
   key: string | null;
   roller: number | null;
@@ -96,79 +98,18 @@ export interface Room {
 
 type Raw = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const GEM_EDITIONS = new Set(["classic", "3d"]);
-
-/**
- * The game table in the shape the screens use. The server sends the rules' public view
- * (ubongo.rules.view: players by id, the round with its entries and tasks); player ids are
- * seat numbers as strings. A table already in the screens' shape passes through.
- */
-export function normalizeGame(raw: Raw | null, edition: string): GameView | null {
+/** The game table as the server sends it (docs/protocol.md, "The game table"). */
+export function normalizeGame(raw: Raw | null): GameView | null {
   if (!raw) return null;
-  if (raw.stage !== undefined && raw.finished !== undefined) {
-    const display = raw.display && Object.keys(raw.display).length ? raw.display : null;
-    return {
-      turn: raw.turn ?? raw.round,
-      solutions: {},
-      winners: [],
-      ...raw,
-      display,
-      bag: display ? raw.bag : null,
-    } as unknown as GameView;
-  }
-  const r: Raw | null = raw.round ?? null;
-  const gems = GEM_EDITIONS.has(edition);
-  let stage = "playing";
-  if (raw.phase === "over") stage = "over";
-  else if (raw.phase === "waiting") stage = "between";
-  else if (r && (r.kind === "playoff" || r.kind === "tie-round")) stage = "playoff";
-  else if (r && gems && r.hourglass_turns > 0) stage = "second_chance";
-  else if (r && !gems && r.kind !== "solo" && (r.finish_order ?? []).length > 0) stage = "countdown";
-  const tasks: Record<string, Task | null> = {};
-  for (const [pid, t] of Object.entries((r?.tasks ?? {}) as Record<string, Task | null>)) tasks[pid] = t;
-  if (r?.task && raw.you !== null && raw.you !== undefined) tasks[String(raw.you)] = r.task as Task;
-  const finished: Finish[] = [];
-  for (const e of (r?.entries ?? []) as Raw[]) {
-    if (e.place !== null && e.place !== undefined) {
-      finished.push({ seat: Number(e.player), place: e.place, at: e.finished_at });
-    }
-  }
-  const scores: Record<string, Score> = {};
-  for (const p of (raw.players ?? []) as Raw[]) {
-    scores[String(p.id)] = { points: p.score, gems: p.gems ?? null, cards: p.cards ?? 0 };
-  }
-  let solo: SoloState | null = null;
-  if (raw.solo) {
-    const sr = raw.solo as Raw;
-    solo = {
-      goal: sr.goal,
-      amount: sr.target ?? sr.amount,
-      done: sr.solved ?? sr.done ?? 0,
-      skipped: sr.skipped ?? 0,
-      started_at: r?.started_at ?? null,
-      ends_at: sr.goal === "time" ? (raw.deadline ?? null) : null,
-    };
-  }
-  const firstTask = Object.values(tasks).find((t) => t);
   const display = raw.display && Object.keys(raw.display).length ? raw.display : null;
   return {
-    turn: raw.turn ?? r?.number ?? 0,
-    round: r?.number ?? raw.rounds_played ?? 0,
-    rounds: raw.rounds,
-    stage,
-    key: r?.die ?? firstTask?.key ?? null,
-    roller: r?.roller === null || r?.roller === undefined ? null : Number(r.roller),
-    deadline: raw.deadline ?? null,
-    tasks,
-    finished,
-    scores,
-    display: gems ? display : null,
-    bag: gems && display ? raw.bag : null,
-    solo,
-    next_round_at: raw.next_round_at ?? null,
-    solutions: (raw.solutions ?? {}) as Record<string, Placement[]>,
-    winners: ((raw.winners ?? []) as string[]).map(Number),
-  };
+    turn: raw.round,
+    solutions: {},
+    winners: [],
+    ...raw,
+    display,
+    bag: display ? raw.bag : null,
+  } as unknown as GameView;
 }
 
 export interface RoomEvent {
@@ -413,7 +354,7 @@ export class RoomConnection {
 }
 
 export function adaptRoom(raw: Raw): Room {
-  return { ...raw, game: normalizeGame(raw.game, raw.settings?.edition ?? "classic") } as Room;
+  return { ...raw, game: normalizeGame(raw.game) } as Room;
 }
 
 export interface EditionOptions {

@@ -130,6 +130,11 @@ interface Award {
   to?: string | null;
 }
 
+/** The rulebooks' names for a tie-break: Classic and 3D play a playoff, Extreme a tie round. */
+function tieBreakName(kind: string | null): string {
+  return kind === "tie-round" ? "Tie round" : "Playoff";
+}
+
 /** What the rules' "gems" and "cards" events gave out, as one row per player. */
 function awardsOf(d: Record<string, unknown>): Award[] {
   const gems = d.gems ?? d.rewards;
@@ -587,7 +592,7 @@ class RoomView {
         h("strong", {}, ed.title),
         solo
           ? h("span#solo-count", {}, `Solved ${solo.done}${solo.goal === "tasks" ? ` / ${solo.amount}` : ""} · skipped ${solo.skipped}`)
-          : h("span#round-no", {}, game.stage === "playoff" ? "Playoff" : `Round ${game.round} of ${game.rounds}`),
+          : h("span#round-no", {}, game.stage === "playoff" ? tieBreakName(game.kind) : `Round ${game.round} of ${game.rounds}`),
       ),
       solo ? null : keyBadge(room.settings.edition, game.key),
       h("div.timer#timer", { "aria-live": "off" }, hourglass(), h("span.timer-label"), h("span.timer-text")),
@@ -822,7 +827,7 @@ class RoomView {
     const winners = game?.winners.length
       ? game.winners
       : ((over?.data.winners as (number | string)[] | undefined) ?? []).map(Number);
-    const playoff = this.events.some((e) => e.kind === "playoff" || e.kind === "tie");
+    const tieBreak = this.events.find((e) => e.kind === "playoff");
     const gems = room.settings.edition === "classic" || room.settings.edition === "3d";
     const table = h(
       "table.scores",
@@ -851,7 +856,10 @@ class RoomView {
       h("h1#winner", {}, winnerText),
       table,
     );
-    if (playoff) page.append(h("p.muted", {}, "It was a tie: a playoff round decided it."));
+    if (tieBreak) {
+      const what = tieBreakName(String(tieBreak.data.kind ?? "playoff")).toLowerCase();
+      page.append(h("p.muted", {}, `It was a tie: a ${what} decided it.`));
+    }
     if (game && this.lastRoundEnd) {
       page.append(h("section.round-result.last-round", {}, ...this.roundResultParts(room)));
     }
