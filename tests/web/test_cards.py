@@ -71,13 +71,13 @@ def test_extreme_room_countdown_cards_and_winner(browser: Browser, server: Serve
     # the countdown ends the round (or the bot finishes in time); one round: the game ends,
     # unless the bot finished too: one card each is a tie, and a tie round decides it
     winner = page.locator("#winner")
-    tie_round = page.locator("#round-no", has_text="Playoff")
+    tie_round = page.locator("#round-no", has_text="Tie round")
     winner.or_(tie_round).wait_for(timeout=30_000)
     if tie_round.is_visible():
         shot(page, "cards-room-tie-round")
         solve_on_page(page)
         expect(winner).to_be_visible(timeout=30_000)
-        expect(page.locator(".game-end")).to_contain_text("a playoff round decided it")
+        expect(page.locator(".game-end")).to_contain_text("a tie round decided it")
     else:
         # Ada keeps her card and the bot, too late, hands its card over to her
         end = server.get(f"/api/rooms/{code}")["game"]
