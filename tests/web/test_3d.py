@@ -17,6 +17,7 @@ from collections.abc import Iterable
 import pytest
 from conftest import ServerProcess, shot
 from playwright.sync_api import Browser, Locator, Page, expect
+from webharness import create_room, new_page
 
 from ubongo.board import Area, Placement
 from ubongo.catalogue import edition_catalogue
@@ -276,15 +277,8 @@ def test_faults_are_shown_and_pieces_fall(page: Page, server: ServerProcess) -> 
 
 def test_room_game_with_a_bot_to_the_end(browser: Browser, server: ServerProcess) -> None:
     errors: list[str] = []
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = context.new_page()
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(server.url + "/")
-    page.fill("#name", "Ada")
-    page.click('button.edition[data-edition="3d"]')
-    page.select_option("#side", "green")
-    page.click("#create-room")
-    expect(page.locator(".lobby")).to_be_visible()
+    page = new_page(browser, errors)
+    create_room(page, server, "Ada", "3d", side="green")
     # every player chooses a level: Ada plays green, the bot the room's default
     expect(page.locator("#my-level")).to_have_value("green")
     page.select_option("#my-level", "yellow")
@@ -328,7 +322,7 @@ def test_room_game_with_a_bot_to_the_end(browser: Browser, server: ServerProcess
     expect(page.locator("table.scores tr.winner")).not_to_have_count(0)
     expect(page.locator("table.scores")).to_contain_text("Ada")
     shot(page, "3d-room-end")
-    context.close()
+    page.context.close()
     assert not errors, errors
 
 
@@ -389,15 +383,8 @@ def test_room_unfinished_player_sees_a_solution_and_a_spectator_watches(
     browser: Browser, server: ServerProcess
 ) -> None:
     errors: list[str] = []
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = context.new_page()
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(server.url + "/")
-    page.fill("#name", "Ada")
-    page.click('button.edition[data-edition="3d"]')
-    page.select_option("#side", "green")
-    page.click("#create-room")
-    expect(page.locator(".lobby")).to_be_visible()
+    page = new_page(browser, errors)
+    create_room(page, server, "Ada", "3d", side="green")
     invite = page.locator("#invite").input_value()
     page.select_option("#set-rounds", "1")
     expect(page.locator("#set-rounds")).to_have_value("1")
@@ -412,9 +399,7 @@ def test_room_unfinished_player_sees_a_solution_and_a_spectator_watches(
     assert len(pieces) == 3
 
     # a spectator on a phone opens the invite link: both 3D tables, no board to play on
-    watcher_context = browser.new_context(viewport={"width": 420, "height": 860})
-    watcher = watcher_context.new_page()
-    watcher.on("pageerror", lambda e: errors.append(str(e)))
+    watcher = new_page(browser, errors, width=420, height=860)
     watcher.goto(invite)
     watcher.click("#spectate")
     expect(watcher.locator(".watching .table")).to_have_count(2)
@@ -446,6 +431,6 @@ def test_room_unfinished_player_sees_a_solution_and_a_spectator_watches(
     watched = watcher.locator('.round-result .solution[data-seat="0"] svg.solution-iso')
     expect(watched).to_be_visible()
     shot(watcher, "3d-room-spectator-result-phone")
-    watcher_context.close()
-    context.close()
+    watcher.context.close()
+    page.context.close()
     assert not errors, errors

@@ -9,7 +9,7 @@ import time
 
 from playwright.sync_api import Browser, Page, expect
 from server_harness import ServerProcess
-from webharness import shot
+from webharness import create_room, new_page, shot
 from webplay import drag_into_place, solution
 
 
@@ -28,14 +28,8 @@ def shown_seconds(page: Page) -> int:
 
 def test_extreme_room_countdown_cards_and_winner(browser: Browser, server: ServerProcess) -> None:
     errors: list[str] = []
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = context.new_page()
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(server.url + "/")
-    page.fill("#name", "Ada")
-    page.click('button.edition[data-edition="extreme"]')
-    page.click("#create-room")
-    expect(page.locator(".lobby")).to_be_visible()
+    page = new_page(browser, errors)
+    create_room(page, server, "Ada", "extreme")
     code = page.locator("main.room").get_attribute("data-code")
     page.select_option("#set-rounds", "1")
     expect(page.locator("#set-rounds")).to_have_value("1")
@@ -93,5 +87,5 @@ def test_extreme_room_countdown_cards_and_winner(browser: Browser, server: Serve
         expect(page.locator("table.scores tr.winner")).to_contain_text("Ada")
     expect(page.locator("table.scores thead")).to_contain_text("Cards")
     shot(page, "cards-room-end")
-    context.close()
+    page.context.close()
     assert not errors, errors

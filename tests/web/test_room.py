@@ -5,17 +5,10 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 from server_harness import ServerProcess
-from webharness import shot
+from webharness import create_room, new_page, shot
 from webplay import drag_into_place, solution
-
-
-def new_page(browser: Browser, errors: list[str]) -> Page:
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = context.new_page()
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    return page
 
 
 def test_room_game_with_two_people_and_a_bot(browser: Browser, server: ServerProcess) -> None:
@@ -25,11 +18,7 @@ def test_room_game_with_two_people_and_a_bot(browser: Browser, server: ServerPro
     # a phone-sized second player, to see the small-screen layout too
     bob.set_viewport_size({"width": 420, "height": 860})
 
-    ada.goto(server.url + "/")
-    ada.fill("#name", "Ada")
-    ada.click('button.edition[data-edition="classic"]')
-    ada.click("#create-room")
-    expect(ada.locator(".lobby")).to_be_visible()
+    create_room(ada, server, "Ada", "classic")
     invite = ada.locator("#invite").input_value()
     assert re.search(r"/room/[A-Z0-9]+$", invite), invite
 

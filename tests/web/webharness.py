@@ -11,7 +11,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, Page, expect
+from server_harness import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[2]
 DIST = ROOT / "web" / "dist" / "index.html"
@@ -31,3 +32,25 @@ CHROMIUM_FLAGS = [
 def shot(page: Page, name: str) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+
+
+def new_page(browser: Browser, errors: list[str], width: int = 1280, height: int = 800) -> Page:
+    """A page in a context of its own (one player's device); errors in the page go to
+    ``errors``, which the test checks at its end."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return page
+
+
+def create_room(
+    page: Page, server: ServerProcess, name: str, edition: str, side: str | None = None
+) -> None:
+    """From the home page: a name, an edition (and its side or level), "Create a room"."""
+    page.goto(server.url + "/")
+    page.fill("#name", name)
+    page.click(f'button.edition[data-edition="{edition}"]')
+    if side is not None:
+        page.select_option("#side", side)
+    page.click("#create-room")
+    expect(page.locator(".lobby")).to_be_visible()
