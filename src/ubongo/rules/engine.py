@@ -21,7 +21,16 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ubongo.board import check_cover
-from ubongo.puzzles.deck import CARD_KEY, CORNERS, DIE_FACES, Card, Deck, Side, Task, standard_deck
+from ubongo.puzzles.deck import (
+    CARD_KEY,
+    DIE_FACES,
+    Card,
+    Deck,
+    Side,
+    Task,
+    key_sequence,
+    standard_deck,
+)
 
 from .actions import Action, Advance, GiveUp, SkipTask, StartRound, Submit
 from .errors import (
@@ -113,15 +122,19 @@ def _shuffle(game: Game, items: list[int], *what: object) -> None:
     _rng(game, *what).shuffle(items)
 
 
-def _needed_keys(edition: str) -> tuple[str, ...]:
-    return {"classic": DIE_FACES, "3d": DIE_FACES, "extreme": CORNERS, "trigo": (CARD_KEY,)}[
-        edition
-    ]
+def _task_key(g: Game, n: int, *draw: object) -> str:
+    """Which task of its side the ``n``-th board or card (from 0) is played with: the die where
+    the edition has one (rolled with ``draw``), otherwise the next key of the edition's schedule
+    (Extreme: the corners in order; Trigo: the card's one task)."""
+    keys = key_sequence(g.settings.edition)
+    if keys == DIE_FACES:
+        return _rng(g, "die", *draw).choice(DIE_FACES)
+    return keys[n % len(keys)]
 
 
 def _playable(game: Game, side: str) -> list[int]:
     """Numbers of the cards whose ``side`` has a task for every key the edition may choose."""
-    need = set(_needed_keys(game.settings.edition))
+    need = set(key_sequence(game.settings.edition))
     return [
         c.number
         for c in game.deck.cards
@@ -294,18 +307,14 @@ def _start_round(g: Game, now: float) -> None:
         starter = (number - 1) % n if s.gems else 0
         seats = [g.players[(starter + i) % n] for i in range(n)]
         r = Round(kind, number, now, [])
+        key = _task_key(g, number - 1, number)
         if s.gems:
             # the die roller rotates to the left every round
             r.roller = seats[0].id
-            r.die = _rng(g, "die", number).choice(DIE_FACES)
-            key = r.die
+            r.die = key
             r.deadline = now + _hourglass(s)
             r.hourglass_turns = 1
-        elif s.edition == "extreme":
-            key = CORNERS[(number - 1) % len(CORNERS)]
-            r.deadline = None if s.round_limit is None else now + s.round_limit
         else:
-            key = CARD_KEY
             r.deadline = None if s.round_limit is None else now + s.round_limit
         for p in seats:
             r.entries.append(Entry(p.id, _draw(g, p, ("round", number)), p.side, key))
@@ -474,13 +483,7 @@ def _next_solo_task(g: Game, entry: Entry, at: float) -> None:
     g.solo.drawn += 1
     p = g.players[0]
     entry.card = _draw(g, p, ("solo", n))
-    ed = g.settings.edition
-    if ed in ("classic", "3d"):
-        entry.key = _rng(g, "die", "solo", n).choice(DIE_FACES)
-    elif ed == "extreme":
-        entry.key = CORNERS[n % len(CORNERS)]
-    else:
-        entry.key = CARD_KEY
+    entry.key = _task_key(g, n, "solo", n)
     entry.finished_at = None
     entry.place = None
     if g.round is not None and g.round.kind == "solo":
