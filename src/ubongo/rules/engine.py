@@ -80,13 +80,13 @@ def new_game(settings: Settings, seed: int | str = 0, deck: Deck | None = None) 
         if not pool:
             raise SettingsError(f"the deck has no card with a playable {side} side")
         _shuffle(game, pool, "stack")
-        if s.edition == "3d":
+        if s.own_sides:
             game.players[0].stack = pool
         else:
             game.stack = pool
         return game
     need = len(s.players) * rounds
-    if s.edition == "3d":
+    if s.own_sides:
         _deal_3d_stacks(game, rounds)
     else:
         assert s.side is not None
@@ -372,7 +372,7 @@ def _draw(g: Game, p: PlayerState, why: tuple[object, ...], avoid: set[int] | No
     When it is empty: 3D takes an unused board of the level from the box, then a used one;
     the shared stack is refilled by shuffling the discard pile."""
     avoid = avoid or set()
-    if g.settings.edition == "3d":
+    if g.settings.own_sides:
         if p.stack:
             return p.stack.pop(0)
         playable = set(_playable(g, p.side))
@@ -675,7 +675,7 @@ def view(game: Game, player: str | None = None) -> dict[str, Any]:
         ],
         "display": dict(game.display),
         "bag": sum(game.bag.values()),
-        "stack": len(game.stack) if s.edition != "3d" else None,
+        "stack": None if s.own_sides else len(game.stack),
         "tied": list(game.tied),
         "winners": list(game.winners),
         "round": None,

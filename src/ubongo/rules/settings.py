@@ -43,6 +43,9 @@ DEFAULT_SIDE = {"classic": "A", "3d": "yellow", "extreme": "A", "trigo": "easy"}
 #: gem editions (hourglass, die, gem display) and card editions (countdown, cards as points)
 GEM_EDITIONS = ("classic", "3d")
 CARD_EDITIONS = ("extreme", "trigo")
+#: editions where each player chooses their own side (3D: a level) and plays boards of their
+#: own; in the others everybody plays the table's side from one shared stack
+OWN_SIDE_EDITIONS = ("3d",)
 #: the length of one turn of the hourglass, in seconds (a choice: see docs/rules.md)
 DEFAULT_HOURGLASS = {"classic": 60.0, "3d": 90.0}
 #: the countdown after the first finisher: 20 on the easy side, 30 on the hard one
@@ -102,9 +105,14 @@ class Settings:
     def solo(self) -> bool:
         return self.mode == "solo"
 
+    @property
+    def own_sides(self) -> bool:
+        """Whether each player chooses their own side (3D levels) and has their own boards."""
+        return self.edition in OWN_SIDE_EDITIONS
+
     def level_of(self, player: str) -> str:
         """The side (3D: level) ``player`` plays."""
-        if self.edition == "3d" and self.levels:
+        if self.own_sides and self.levels:
             if len(self.levels) == 1:
                 return self.levels[0]
             return self.levels[self.players.index(player)]
@@ -135,7 +143,7 @@ class Settings:
                 raise SettingsError(f"{ed} is for {lo}-{hi} players, not {len(players)}{extra}")
         side = self.side
         levels = tuple(self.levels)
-        if ed == "3d":
+        if ed in OWN_SIDE_EDITIONS:
             if side is not None and not levels:
                 levels = (side,)
             if not levels:

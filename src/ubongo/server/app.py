@@ -20,7 +20,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from pydantic import ValidationError
 from starlette.websockets import WebSocketState
 
-from ubongo import __version__, rules
+from ubongo import __version__, catalogue, rules
 from ubongo.board import COVERED, Placement, Verdict
 from ubongo.pieces import EDITION_NAMES
 from ubongo.rules.settings import (
@@ -28,6 +28,7 @@ from ubongo.rules.settings import (
     DEFAULT_HOURGLASS,
     DEFAULT_ROUNDS,
     DEFAULT_SIDE,
+    OWN_SIDE_EDITIONS,
     RACE_PLAYERS,
     SIDES,
     SOLO_TARGETS,
@@ -79,7 +80,7 @@ def options() -> dict[str, Any]:
         out[ed] = {
             "sides": list(SIDES[ed]),
             "default_side": DEFAULT_SIDE[ed],
-            "per_player_side": ed == "3d",
+            "per_player_side": ed in OWN_SIDE_EDITIONS,
             "players": list(RACE_PLAYERS[ed]),
             "variants": ["standard"] if gems else ["standard", "only-first"],
             "rounds": DEFAULT_ROUNDS[ed],
@@ -358,13 +359,6 @@ def create_app(
     async def edition_catalogue(name: str) -> Any:
         if name not in EDITION_NAMES:
             raise ProtocolError("no_edition", f"no edition {name!r}")
-        try:
-            from ubongo import catalogue  # written with the web client
-        except ImportError:
-            return JSONResponse(
-                {"error": {"code": "unavailable", "message": "no catalogue module yet"}},
-                status_code=503,
-            )
         return catalogue.edition_catalogue(name)
 
     @app.get("/api/options")

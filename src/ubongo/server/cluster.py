@@ -46,6 +46,7 @@ from typing import Any, cast
 import redis.asyncio as aioredis
 
 from ubongo import rules
+from ubongo.puzzles.deck import standard_deck
 
 from . import protocol as p
 from .app import Connection, Server
@@ -177,7 +178,7 @@ def _fields(obj: Any) -> dict[str, Any]:
     return {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)}
 
 
-def rebuilt(data: dict[str, Any], deck_loader: Any) -> Room:
+def rebuilt(data: dict[str, Any]) -> Room:
     """The room :func:`durable` described (the game replayed by the rules)."""
     room = Room(data["code"], RoomSettings(**data["settings"]), data["invite"])
     for name in ROOM_FIELDS:
@@ -192,7 +193,7 @@ def rebuilt(data: dict[str, Any], deck_loader: Any) -> Room:
         st["players"], st["levels"] = tuple(st["players"]), tuple(st["levels"])
         settings = rules.Settings(**st)
         actions = [rules.action_from_json(a) for a in game["log"]]
-        room.game = rules.replay(settings, room.seed or 0, actions, deck_loader(settings.edition))
+        room.game = rules.replay(settings, room.seed or 0, actions, standard_deck(settings.edition))
     return room
 
 
@@ -632,7 +633,7 @@ class Cluster:
             return False
         data = json.loads(snap)
         rooms = self.server.rooms
-        room = rebuilt(data, rooms.config.deck_loader)
+        room = rebuilt(data)
         seq = int(data["seq"])
         events = []
         for entry in entries:

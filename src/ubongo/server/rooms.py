@@ -26,7 +26,7 @@ from typing import Any, Literal
 
 from ubongo import rules
 from ubongo.board import Placement, Verdict
-from ubongo.puzzles.deck import Deck, standard_deck
+from ubongo.puzzles.deck import standard_deck
 from ubongo.rules import bots
 from ubongo.rules.actions import placement_to_json
 from ubongo.rules.settings import (
@@ -34,6 +34,7 @@ from ubongo.rules.settings import (
     DEFAULT_HOURGLASS,
     DEFAULT_SIDE,
     GEM_EDITIONS,
+    OWN_SIDE_EDITIONS,
     RACE_PLAYERS,
     SIDES,
 )
@@ -109,13 +110,13 @@ class RoomSettings:
         return self.mode == "solo"
 
     def rules_settings(self, players: tuple[str, ...], levels: tuple[str, ...]) -> rules.Settings:
-        three_d = self.edition == "3d"
+        own = self.edition in OWN_SIDE_EDITIONS
         return rules.Settings(
             edition=self.edition,
             players=players,
             mode="solo" if self.solo else "race",
-            side=None if three_d else self.side,
-            levels=levels if three_d else (),
+            side=None if own else self.side,
+            levels=levels if own else (),
             rounds=self.rounds,
             hourglass=self.hourglass_seconds,
             countdown=self.countdown_seconds,
@@ -197,24 +198,11 @@ class Room:
         return 1 if self.settings.solo else SEATS
 
 
-def load_deck(edition: str) -> Deck:
-    """The edition's standard deck; while the shipped decks are not generated yet, the rules'
-    small test deck (logged, so an operator notices)."""
-    try:
-        return standard_deck(edition)
-    except (FileNotFoundError, OSError):
-        from ubongo.rules.testing import fixture_deck
-
-        log.warning("no standard %s deck in the package: playing the rules' test deck", edition)
-        return fixture_deck(edition)
-
-
 @dataclass
 class ServerConfig:
     public_url: str = "http://127.0.0.1:8000"
     #: how long an empty room (nobody connected) is kept
     idle_room_seconds: float = 1800.0
-    deck_loader: Callable[[str], Deck] = load_deck
 
 
 class Rooms:
@@ -526,12 +514,13 @@ class Rooms:
         if seat is None:
             raise ProtocolError("spectator", "spectators cannot act")
         self._need_phase(room, "lobby")
-        if room.settings.edition != "3d":
+        edition = room.settings.edition
+        if edition not in OWN_SIDE_EDITIONS:
             raise ProtocolError(
                 "bad_setting", "in this edition everyone plays the side the host chooses"
             )
-        if side not in SIDES["3d"]:
-            raise ProtocolError("bad_setting", f"3d has no level {side!r}")
+        if side not in SIDES[edition]:
+            raise ProtocolError("bad_setting", f"{edition} has no level {side!r}")
         seat.side = side
         self.publish(room, "side_chosen", {"seat": seat.index, "side": side})
 
@@ -603,7 +592,7 @@ class Rooms:
         levels = tuple(s.side or default for s in taken)
         seed = st.seed if st.seed is not None else secrets.randbits(48)
         try:
-            deck = self.config.deck_loader(st.edition)
+            deck = standard_deck(st.edition)
             game = rules.new_game(st.rules_settings(players, levels), seed, deck)
         except rules.SettingsError as e:
             raise ProtocolError("bad_setting", str(e)) from None
