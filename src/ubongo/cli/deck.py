@@ -20,7 +20,7 @@ from typing import NoReturn, TextIO
 from ubongo.board import Area
 from ubongo.cli import CommandError
 from ubongo.cli.picture import add_colour_option, render, use_colour
-from ubongo.puzzles.deck import Card, Deck, DeckError, Side
+from ubongo.puzzles.deck import Card, Deck, DeckError, Side, card_word
 from ubongo.puzzles.generator import CARD_COUNTS, STANDARD_SEEDS, GenerationError, generate_deck
 
 
@@ -186,7 +186,7 @@ def side_text(deck: Deck, card: Card, side: Side, *, colour: bool = False) -> st
     its footprint) and one line per task."""
     area = side.area
     layers = " on two levels" if area.layers > 1 else ""
-    word = _card_word(deck.edition)
+    word = card_word(deck.edition)
     lines = [f"{word} {card.number}, side {side.name}: {len(area.cells)} cells{layers}"]
     flat = Area(area.lattice, area.cells) if area.layers > 1 else area
     lines.append(render(flat, [], None, colour=colour, legend=False))
@@ -198,10 +198,6 @@ def side_text(deck: Deck, card: Card, side: Side, *, colour: bool = False) -> st
             f"({task.solutions} solution{plural}, about {task.difficulty:.0f} s)"
         )
     return "\n".join(lines)
-
-
-def _card_word(edition: str) -> str:
-    return "board" if edition in ("classic", "3d") else "card"
 
 
 def _print(args: argparse.Namespace) -> int:

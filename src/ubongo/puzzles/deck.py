@@ -249,6 +249,11 @@ def standard_deck(edition_name: str) -> Deck:
     return Deck.loads(text)
 
 
+def card_word(edition_name: str) -> str:
+    """What the edition's cards are called: Classic and 3D have boards, the others cards."""
+    return "board" if edition_name in ("classic", "3d") else "card"
+
+
 def key_sequence(edition_name: str) -> Sequence[str]:
     """The keys a die roll or a corner schedule chooses from."""
     return {"classic": DIE_FACES, "3d": DIE_FACES, "extreme": CORNERS, "trigo": (CARD_KEY,)}[

@@ -28,7 +28,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from ubongo.geometry import Cell, Lattice, Point
 from ubongo.pieces import Colour, Piece
-from ubongo.puzzles.deck import CORNERS, Card, Deck, Side, Task
+from ubongo.puzzles.deck import CORNERS, Card, Deck, Side, Task, card_word
 
 #: millimetres per lattice unit (neighbouring cell centres are one unit apart)
 CELL_MM = {"square": 20.0, "hexagon": 20.0, "triangle": 18.0}
@@ -264,7 +264,7 @@ def _side_block(page: _Page, deck: Deck, card: Card, side: Side, measure_only: b
     c.rect(MARGIN, page.flip(top + height), page.width - 2 * MARGIN, height, stroke=1, fill=0)
     c.setDash()
     left = MARGIN + GAP
-    word = "Board" if deck.edition in ("classic", "3d") else "Card"
+    word = card_word(deck.edition).capitalize()
     level = f" (fill on {side.area.layers} levels)" if side.area.layers > 1 else ""
     if fit < 1.0:
         level += f" (shrunk to {fit:.0%})"
