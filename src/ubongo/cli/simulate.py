@@ -16,7 +16,6 @@ up.  Times are game seconds from the first round's start.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Mapping
 from typing import Any, TextIO
@@ -106,10 +105,7 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(str(e)) from None
     except FileNotFoundError:
         raise CommandError(f"no standard {args.edition} deck is installed; pass --deck") from None
-    try:
-        simulate(game, args.seed, sys.stdout, skills)
-    except BrokenPipeError:  # the reader (e.g. head) has seen enough
-        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silences the flush at exit
+    simulate(game, args.seed, sys.stdout, skills)
     return 0
 
 
