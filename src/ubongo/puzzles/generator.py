@@ -138,10 +138,10 @@ def generate_deck(
     n_cards = CARD_COUNTS[edition_name] if cards is None else cards
     if n_cards < 1:
         raise ValueError("a deck needs at least one card")
-    builder = _Builder(
-        edition(edition_name), random.Random(f"{edition_name}:{seed}"), stats or Stats(), progress
-    )
-    made = builder.cube_deck(n_cards) if edition_name == "3d" else builder.flat_deck(n_cards)
+    ed = edition(edition_name)
+    builder = _Builder(ed, random.Random(f"{edition_name}:{seed}"), stats or Stats(), progress)
+    # areas filled in layers are drawn on a board of squares and filled with cubes
+    made = builder.cube_deck(n_cards) if ed.layers > 1 else builder.flat_deck(n_cards)
     return Deck(edition_name, seed, tuple(made), GENERATOR)
 
 
