@@ -219,6 +219,25 @@ export class Board3D {
     return { w: Math.max(...cells.map((c) => c[0])) + 1, d: Math.max(...cells.map((c) => c[1])) + 1 };
   }
 
+  /**
+   * Where a piece is held by the pointer: a cube on its lowest layer, the one nearest the middle
+   * of its footprint. Holding it by a cube (not by the middle of its box, which may be empty for
+   * an L) keeps a cube under the pointer, so a click where it was put down takes it up again.
+   */
+  private grip(p: PieceState): [number, number] {
+    const cells = this.cells(p);
+    const { w, d } = this.footprint(p);
+    const bottom = Math.min(...cells.map((c) => c[2]));
+    const [mx, my] = [(w - 1) / 2, (d - 1) / 2];
+    let best: Cube = cells[0];
+    for (const c of cells) {
+      if (c[2] !== bottom) continue;
+      const dist = (c[0] - mx) ** 2 + (c[1] - my) ** 2;
+      if (best[2] !== bottom || dist < (best[0] - mx) ** 2 + (best[1] - my) ** 2) best = c;
+    }
+    return [best[0], best[1]];
+  }
+
   private clampHand(hand: Hand): void {
     const { w, d } = this.footprint(hand.piece);
     const b = this.bounds;
@@ -302,8 +321,8 @@ export class Board3D {
   private moveTo(cell: [number, number]): boolean {
     const hand = this.hand;
     if (!hand) return false;
-    const { w, d } = this.footprint(hand.piece);
-    const [x, y] = [cell[0] - Math.floor((w - 1) / 2), cell[1] - Math.floor((d - 1) / 2)];
+    const [gx, gy] = this.grip(hand.piece);
+    const [x, y] = [cell[0] - gx, cell[1] - gy];
     const moved = x !== hand.x || y !== hand.y;
     hand.x = x;
     hand.y = y;

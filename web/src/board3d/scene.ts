@@ -52,6 +52,8 @@ export class Scene3D {
   private readonly materials = new Map<string, THREE.Material>();
   private readonly labels = new Map<string, THREE.SpriteMaterial>();
   private readonly raycaster = new THREE.Raycaster();
+  /** the top placed piece over each floor cell ("x,y"), from the last model drawn */
+  private columns = new Map<string, { id: string; z: number }>();
   private readonly floor = new THREE.Plane(new THREE.Vector3(0, 1, 0), 0);
   private readonly centre: THREE.Vector3;
   private readonly distance: number;
@@ -301,6 +303,13 @@ export class Scene3D {
 
   update(model: SceneModel): void {
     for (const child of [...this.piecesGroup.children]) this.piecesGroup.remove(child);
+    this.columns = new Map();
+    for (const p of model.placed) {
+      for (const [x, y, z] of p.cells) {
+        const top = this.columns.get(`${x},${y}`);
+        if (!top || top.z < z) this.columns.set(`${x},${y}`, { id: p.id, z });
+      }
+    }
     for (const p of model.placed) {
       this.piecesGroup.add(this.cubes(p, "solid"));
       this.piecesGroup.add(this.labelAt(p, 0));
@@ -341,6 +350,9 @@ export class Scene3D {
     const cell = this.raycaster.ray.intersectPlane(this.floor, p)
       ? ([Math.floor(p.x), Math.floor(p.z)] as [number, number])
       : null;
+    // cubes are drawn a little smaller than a cell: a ray through the seam between two cubes
+    // still meets the floor under the piece that stands there
+    if (!piece && cell) piece = this.columns.get(`${cell[0]},${cell[1]}`)?.id ?? null;
     return { piece, cell };
   }
 
