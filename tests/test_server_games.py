@@ -289,6 +289,48 @@ def test_every_kind_of_bad_message_changes_nothing(server: ServerProcess) -> Non
     ada.close()
 
 
+def test_players_hear_spectators_come_and_go(server: ServerProcess) -> None:
+    ada, bob = seated(server, ["Ada", "Bob"], edition="classic")
+    code = ada.room["code"] if ada.room else ""
+
+    def watching(c: Client) -> dict[str, Any]:
+        return c.event("spectators", 5)
+
+    first = Client(server)
+    welcome = first.hello(code, spectate=True)
+    # the newcomer's own arrival is in its welcome (snapshot and seq), not an event to it
+    assert welcome["room"]["spectators"] == 1
+    for player in (ada, bob):
+        ev = watching(player)
+        assert ev["data"] == {"count": 1} and ev["room"]["spectators"] == 1
+    second = Client(server)
+    second.hello(code, spectate=True)
+    assert watching(first)["data"] == {"count": 2}
+    for player in (ada, bob):
+        assert watching(player)["data"] == {"count": 2}
+    first.close()
+    assert watching(second)["data"] == {"count": 1}
+    for player in (ada, bob):
+        assert watching(player)["data"] == {"count": 1}
+    # a player who was away gets the count they missed with the other missed events
+    token = TOKENS[(code, 0)]
+    last_seq = ada.seq
+    ada.close()
+    bob.wait(lambda m: m.get("kind") == "connection" and not m["data"]["connected"])
+    second.close()
+    assert watching(bob)["data"] == {"count": 0}
+    back = Client(server)
+    back.seq = last_seq
+    welcome = back.hello(code, token, last_seq=last_seq)
+    assert welcome["resumed"] is True
+    missed = [back.recv(5) for _ in range(welcome["seq"] - last_seq)]
+    counts = [m["data"]["count"] for m in missed if m["kind"] == "spectators"]
+    assert counts == [0]
+    assert server.get(f"/api/rooms/{code}")["spectators"] == 0
+    for c in (back, bob):
+        c.close()
+
+
 def test_a_person_gone_for_good_is_replaced_by_a_bot(server: ServerProcess) -> None:
     ada, bob = seated(
         server,

@@ -347,6 +347,7 @@ class Rooms:
                 raise ProtocolError("bad_message", "hello needs a token or spectate: true")
             room.spectators += 1
             room.idle_since = None
+            self.publish(room, "spectators", {"count": room.spectators})
             return None
         seat = room.seat_by_token(token)
         if seat is None:
@@ -368,6 +369,7 @@ class Rooms:
             return
         if seat is None:
             room.spectators = max(0, room.spectators - 1)
+            self.publish(room, "spectators", {"count": room.spectators})
         else:
             seat.connections = max(0, seat.connections - 1)
             if seat.connections == 0 and seat.kind == "person" and room.seats[seat.index] is seat:
@@ -447,6 +449,8 @@ class Rooms:
         connected yet, so every person's seat is held (a hold already running keeps its end);
         the clock and the bots are armed again from the stored deadlines."""
         now = self.clock.now()
+        # nobody is connected here yet; each connection re-attached counts again (and its
+        # ``hello`` publishes the new count), so no event for the reset itself
         room.spectators = 0
         if room.idle_since is None:
             room.idle_since = now
