@@ -35,6 +35,7 @@ def test_room_game_with_two_people_and_a_bot(browser: Browser, server: ServerPro
     bob.click("#take-seat")
     expect(bob.locator(".lobby")).to_be_visible()
     expect(ada.locator(".seat.person")).to_have_count(2)
+    expect(ada.locator("#watchers")).to_have_count(0)  # nobody watches yet: nothing shown
     bob.click("#ready")
     ada.click("#ready")
     expect(ada.locator("#start")).to_be_enabled()
@@ -63,7 +64,11 @@ def test_room_game_with_two_people_and_a_bot(browser: Browser, server: ServerPro
     expect(carl.locator(".game-main .board-tools")).to_have_count(0)
     expect(carl.locator(".game-main g[data-piece]")).to_have_count(0)
     expect(carl.locator(".players .player")).to_have_count(3)
+    # the players see, live, that someone is watching
+    for page in (ada, bob, carl):
+        expect(page.locator(".game-top #watchers")).to_have_text("1 watching")
     shot(carl, "room-spectator")
+    shot(ada, "room-game-watched")
 
     # Bob puts one piece down, then reloads: same round, same task, the piece still there
     bob_plan = solution(bob, "classic")
@@ -131,7 +136,12 @@ def test_room_game_with_two_people_and_a_bot(browser: Browser, server: ServerPro
     ada.click("#rematch")
     for page in (ada, bob):
         expect(page.locator(".lobby")).to_be_visible()
+    # back in the lobby the spectator still watches; when they close the page, the count goes
+    expect(ada.locator(".lobby #watchers")).to_have_text("1 watching")
+    shot(ada, "room-lobby-watched")
+    carl.context.close()
+    for page in (ada, bob):
+        expect(page.locator(".lobby #watchers")).to_have_count(0)
     assert not errors, errors
     ada.context.close()
     bob.context.close()
-    carl.context.close()

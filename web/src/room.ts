@@ -37,6 +37,7 @@ import {
   keyBadge,
   placeText,
   toast,
+  watchers,
 } from "./ui";
 
 const BOT_LEVELS = ["easy", "medium", "hard"];
@@ -460,7 +461,7 @@ class RoomView {
       h("div.lobby-head", {}, h("h1", {}, `${info.title} · room ${room.code}`), h("a.small", { href: "/", "data-link": "" }, "Leave")),
       h("div.invite", {}, invite, copy),
       h("div.lobby-grid", {},
-        h("div", {}, h("h2", {}, "Players"), seats, addBot),
+        h("div", {}, h("div.section-head", {}, h("h2", {}, "Players"), watchers(room.spectators)), seats, addBot),
         h("div", {}, h("h2", {}, "Settings"), settings, host ? null : h("p.muted", {}, "Only the host changes the settings.")),
       ),
       h("div.lobby-actions", {}, me ? ready : h("p.muted", {}, "You are watching."), start),
@@ -594,6 +595,7 @@ class RoomView {
           ? h("span#solo-count", {}, `Solved ${solo.done}${solo.goal === "tasks" ? ` / ${solo.amount}` : ""} · skipped ${solo.skipped}`)
           : h("span#round-no", {}, game.stage === "playoff" ? tieBreakName(game.kind) : `Round ${game.round} of ${game.rounds}`),
       ),
+      watchers(room.spectators),
       solo ? null : keyBadge(room.settings.edition, game.key),
       h("div.timer#timer", { "aria-live": "off" }, hourglass(), h("span.timer-label"), h("span.timer-text")),
     ];

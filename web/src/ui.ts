@@ -207,3 +207,18 @@ export function cardIcon(): SVGElement {
   s.appendChild(svg("rect", { x: 0.7, y: 0.7, width: 8.6, height: 12.6, rx: 1.4 }));
   return s;
 }
+
+/** "2 watching", with an eye: how many spectators the room has (event `spectators`); nothing
+ * when nobody watches. */
+export function watchers(count: number): HTMLElement | null {
+  if (!count) return null;
+  const eye = svg("svg", { viewBox: "0 0 16 10", class: "eye", "aria-hidden": "true" });
+  eye.appendChild(svg("path", { d: "M0.8 5C3 1.6 5.4 0.8 8 0.8S13 1.6 15.2 5C13 8.4 10.6 9.2 8 9.2S3 8.4 0.8 5z", class: "eye-lid" }));
+  eye.appendChild(svg("circle", { cx: 8, cy: 5, r: 2.3, class: "eye-pupil" }));
+  return h(
+    "span.watchers#watchers",
+    { title: count === 1 ? "1 spectator is watching" : `${count} spectators are watching`, "data-count": count },
+    eye,
+    `${count} watching`,
+  );
+}
