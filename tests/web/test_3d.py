@@ -434,3 +434,77 @@ def test_room_unfinished_player_sees_a_solution_and_a_spectator_watches(
     watcher.context.close()
     page.context.close()
     assert not errors, errors
+
+
+def test_mouse_wheel_turns_the_piece_in_hand(page: Page, server: ServerProcess) -> None:
+    board = start_solo_3d(page, server, "green")
+    first, second = board.pieces()[:2]
+    stage = page.locator(".game-main .board3d-stage")
+    box = stage.bounding_box()
+    assert box is not None
+    # every wheel event that reaches the page, read back once handled: did the board keep it?
+    page.evaluate(
+        "window.wheels = []; addEventListener('wheel', e => wheels.push(e), {capture: true})"
+    )
+
+    def wheel(dy: float) -> bool:
+        """One real wheel notch over the stage; whether the page was kept from scrolling."""
+        page.mouse.wheel(0, dy)
+        page.wait_for_function("wheels.length > 0")
+        prevented: list[bool] = page.evaluate("wheels.splice(0).map(e => e.defaultPrevented)")
+        assert len(prevented) == 1, prevented
+        return prevented[0]
+
+    def transform(piece: str) -> int:
+        return board.state(piece)[1]
+
+    # nothing in hand (one piece on the board, the rest in the tray): the wheel is the page's
+    page.keyboard.press("1")
+    page.keyboard.press("Enter")
+    expect(board.button(first)).to_have_attribute("data-state", "placed")
+    page.mouse.move(box["x"] + 0.5 * box["width"], box["y"] + 0.6 * box["height"])
+    before = [board.state(p) for p in board.pieces()]
+    assert not wheel(100)
+    assert not wheel(-100)
+    assert [board.state(p) for p in board.pieces()] == before
+    expect(board.root).to_have_attribute("data-held", "")
+
+    # a piece in hand, in an orientation that a spin changes (a flat square would not)
+    page.keyboard.press("2")
+    expect(board.root).to_have_attribute("data-held", second)
+    for k in "tyty":
+        if turn(shape_of(second, transform(second)), "r") != shape_of(second, transform(second)):
+            break
+        press_turn(page, k)
+    start = transform(second)
+    assert turn(shape_of(second, start), "r") != shape_of(second, start)
+    # what R does from here, then back
+    press_turn(page, "r")
+    spun = transform(second)
+    assert shape_of(second, spun) == turn(shape_of(second, start), "r")
+    press_turn(page, "R")
+    assert transform(second) == start
+
+    # a notch towards the player spins as R does, away from the player as Shift+R
+    assert wheel(100)
+    expect(board.button(second)).to_have_attribute("data-transform", str(spun))
+    assert wheel(-100)
+    expect(board.button(second)).to_have_attribute("data-transform", str(start))
+    # Shift+wheel tips as T does
+    page.keyboard.down("Shift")
+    assert wheel(100)
+    page.keyboard.up("Shift")
+    tipped = transform(second)
+    assert shape_of(second, tipped) == turn(shape_of(second, start), "t")
+    press_turn(page, "T")
+    assert transform(second) == start
+
+    # a trackpad's swipe: many small deltas (50 px in all) turn the piece once, not once each
+    page.eval_on_selector(
+        ".game-main .board3d-canvas",
+        """canvas => { for (let i = 0; i < 10; i++) canvas.dispatchEvent(
+            new WheelEvent("wheel", {deltaY: 5, bubbles: true, cancelable: true})) }""",
+    )
+    expect(board.button(second)).to_have_attribute("data-transform", str(spun))
+    expect(board.root).to_have_attribute("data-held", second)
+    shot(page, "3d-wheel-turned")

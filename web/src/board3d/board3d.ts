@@ -2,7 +2,7 @@
 //
 // A piece is in the tray, on the board, or in hand. The piece in hand hovers over the area
 // above the place where it would land (its "ghost"); arrows, the mouse or taps move it, R T Y
-// (or the buttons) turn it, Enter or a click puts it down. Picking a piece on the board takes
+// (or the buttons, or the mouse wheel) turn it, Enter or a click puts it down. Picking a piece on the board takes
 // it back in hand; the pieces that rested on it fall. Faults (sticking out, too high) are shown
 // in red and never forbidden. When every piece is down and both levels of the area are filled
 // exactly, `onCovered` gets the arrangement as placements (ubongo.board.Placement).
@@ -11,7 +11,7 @@ import type { BoardOptions } from "../board";
 import type { PieceEntry, Placement } from "../catalogue";
 import { pieceOf } from "../catalogue";
 import { h } from "../dom";
-import { type Action, keyAction, listenPointer, toolbar, viewButtons } from "./input";
+import { type Action, keyAction, listenPointer, listenWheel, toolbar, viewButtons } from "./input";
 import { pieceIsoSvg } from "./iso";
 import type { Scene3D, SceneModel } from "./scene";
 import {
@@ -115,6 +115,11 @@ export class Board3D {
       listenPointer(this.stage, {
         hover: (x, y) => this.hover(x, y),
         tap: (x, y, touch) => this.tap(x, y, touch),
+      });
+      // the wheel spins the piece in hand as R does (back: Shift+R), Shift+wheel tips it as T
+      listenWheel(this.stage, {
+        holding: () => this.hand !== null && !this.locked,
+        turn: (forward, shift) => this.act({ kind: "turn", turn: shift ? "tip" : "spin", back: !forward }),
       });
     }
     // three.js is loaded with the first 3D board only, so the flat editions never wait for it
@@ -503,7 +508,7 @@ export class Board3D {
         hint = `${who} would ${wrong.join(" and ")} here.`;
         bad = true;
       } else {
-        hint = `${who} in hand: arrows move it, R T Y turn it, Enter puts it down.`;
+        hint = `${who} in hand: arrows move it, R T Y or the wheel turn it, Enter puts it down.`;
       }
     } else if (result.outside.length || result.tooHigh.length) {
       const out = result.outside.length

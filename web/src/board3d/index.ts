@@ -43,8 +43,9 @@ export function piecePicture(cat: Catalogue, id: string, transform?: number, uni
 /** How the 3D board is played with keys and buttons (the how-to). */
 export const KEYS_3D =
   "Click a piece or press its number to take it; move it with the mouse or the arrows; turn it with R (spin), " +
-  "T (tip) and Y (roll), Shift turns the other way; click or Enter puts it down where the ghost shows, Esc sends it " +
-  "back. Drag the background to look round the board, V looks from above. Every key has a button for touch.";
+  "T (tip) and Y (roll), Shift turns the other way, or with the mouse wheel (spin; Shift+wheel tips); click or " +
+  "Enter puts it down where the ghost shows, Esc sends it back. Drag the background to look round the board, " +
+  "Ctrl+wheel zooms, V looks from above. Every key has a button for touch.";
 
 /** Ubongo 3D lobby: every player chooses their own level (the only edition where they may differ). */
 export function levelPicker(current: string, choose: (level: string) => void): HTMLElement {

@@ -145,3 +145,58 @@ export function listenPointer(target: HTMLElement, handlers: PointerHandlers): v
     down = null;
   });
 }
+
+/**
+ * How far the wheel must go for one turn, in pixels: a mouse's notch is one event of 40 to 120
+ * (browsers and systems differ; a line, in Firefox's line mode, counts 40 here as it does in
+ * Chrome), a trackpad's swipe many events of a few pixels each, which add up to one turn.
+ */
+const WHEEL_STEP_PX = 40;
+const LINE_PX = 40;
+const PAGE_PX = 400;
+/** Wheel movement older than this is forgotten, so stray trackpad pixels never add up to a turn. */
+const WHEEL_PAUSE_MS = 250;
+
+export interface WheelHandlers {
+  /** whether the wheel turns something now (a piece is in hand); if not, it is the page's */
+  holding(): boolean;
+  /** one notch: `forward` when rolled towards the player (deltaY > 0, as a page scrolls down) */
+  turn(forward: boolean, shift: boolean): void;
+}
+
+/**
+ * The mouse wheel over the 3D board. With a piece in hand a notch turns it once and the page
+ * does not scroll. Without one a plain wheel is left to the page, which scrolls: a board that
+ * swallowed the wheel would trap a player scrolling past it. Ctrl+wheel, and a trackpad's pinch
+ * (which browsers send as Ctrl+wheel), go on to the camera, which zooms (OrbitControls).
+ */
+export function listenWheel(target: HTMLElement, handlers: WheelHandlers): void {
+  let sum = 0;
+  let last = -Infinity;
+  // the capture phase on the stage comes before the camera's own wheel listener on the canvas
+  target.addEventListener(
+    "wheel",
+    (e) => {
+      if (e.ctrlKey || e.metaKey) return; // the camera zooms
+      e.stopPropagation(); // a plain wheel never zooms: it turns the piece or scrolls the page
+      if (!handlers.holding()) {
+        sum = 0;
+        return;
+      }
+      e.preventDefault();
+      // Shift+wheel comes as a sideways wheel in most browsers (deltaX, deltaY 0)
+      const raw = e.shiftKey && e.deltaY === 0 ? e.deltaX : e.deltaY;
+      const unit = [1, LINE_PX, PAGE_PX][e.deltaMode] ?? 1; // pixels, lines or pages
+      const delta = raw * unit;
+      if (delta === 0) return;
+      if (e.timeStamp - last > WHEEL_PAUSE_MS || Math.sign(delta) !== Math.sign(sum)) sum = 0;
+      last = e.timeStamp;
+      sum += delta;
+      if (Math.abs(sum) < WHEEL_STEP_PX) return;
+      // one turn, and what is left over is dropped: a notch of any size turns once, never twice
+      sum = 0;
+      handlers.turn(delta > 0, e.shiftKey);
+    },
+    { capture: true, passive: false },
+  );
+}
