@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import json
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -120,6 +120,13 @@ class MemoryHub(Generic[R]):
 
     def codes(self) -> Iterator[str]:
         return iter(list(self._rooms))
+
+    def restore(self, code: str, room: R, seq: int, events: Iterable[Event] = ()) -> None:
+        """A room rebuilt from where it was kept, at event ``seq``, with the events kept with
+        it (none: a client that saw fewer gets a full snapshot on reconnect)."""
+        self._rooms[code] = room
+        self._seq[code] = seq
+        self._logs[code] = deque(events, maxlen=self.log_size)
 
     def publish(self, code: str, data: dict[str, Any]) -> Event:
         seq = self._seq.get(code, 0) + 1

@@ -34,25 +34,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import json
 import logging
 import secrets
-from collections import deque
 from collections.abc import Awaitable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 import redis.asyncio as aioredis
 
-from ubongo import rules
-from ubongo.puzzles.deck import standard_deck
-
 from . import protocol as p
 from .app import Connection, Server
 from .bus import Event, MemoryHub
+from .durable import durable, rebuilt
 from .protocol import ProtocolError
-from .rooms import CODE_ALPHABET, CODE_LENGTH, Room, RoomSettings, Seat
+from .rooms import CODE_ALPHABET, CODE_LENGTH, Room
 
 log = logging.getLogger("ubongo.server.cluster")
 
@@ -129,74 +125,6 @@ def node_channel(node: str) -> str:
     return f"{PREFIX}node:{node}"
 
 
-# --- the durable snapshot ----------------------------------------------------------------------
-
-SEAT_FIELDS = ("index", "kind", "name", "token", "level", "side", "ready", "held_until", "replaced")
-ROOM_FIELDS = (
-    "code",
-    "invite",
-    "host",
-    "phase",
-    "seed",
-    "started_at",
-    "turn",
-    "round_no",
-    "next_round_at",
-    "solutions",
-    "game_id",
-    "record",
-    "idle_since",
-)
-
-
-def durable(room: Room, seq: int) -> dict[str, Any]:
-    """Everything needed to rebuild ``room`` as of event ``seq`` on another process.
-
-    The game is kept as the rules keep it: settings, seed and the log of accepted actions,
-    which :func:`ubongo.rules.replay` turns back into the same game."""
-    data: dict[str, Any] = {name: getattr(room, name) for name in ROOM_FIELDS}
-    data["seq"] = seq
-    data["settings"] = _fields(room.settings)
-    data["seats"] = [
-        None if s is None else {name: getattr(s, name) for name in SEAT_FIELDS} for s in room.seats
-    ]
-    game = room.game
-    data["game"] = (
-        None
-        if game is None
-        else {
-            "settings": _fields(game.settings),
-            "log": [rules.action_to_json(a) for a in game.log],
-        }
-    )
-    return data
-
-
-def _fields(obj: Any) -> dict[str, Any]:
-    """A flat dataclass's fields (``dataclasses.asdict`` deep-copies: slower, and not needed
-    for values that are numbers, strings and tuples of them)."""
-    return {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)}
-
-
-def rebuilt(data: dict[str, Any]) -> Room:
-    """The room :func:`durable` described (the game replayed by the rules)."""
-    room = Room(data["code"], RoomSettings(**data["settings"]), data["invite"])
-    for name in ROOM_FIELDS:
-        setattr(room, name, data[name])
-    room.seats = [
-        None if s is None else Seat(**{name: s[name] for name in SEAT_FIELDS})
-        for s in data["seats"]
-    ]
-    game = data["game"]
-    if game is not None:
-        st = dict(game["settings"])
-        st["players"], st["levels"] = tuple(st["players"]), tuple(st["levels"])
-        settings = rules.Settings(**st)
-        actions = [rules.action_from_json(a) for a in game["log"]]
-        room.game = rules.replay(settings, room.seed or 0, actions, standard_deck(settings.edition))
-    return room
-
-
 # --- the hub -------------------------------------------------------------------------------
 
 
@@ -228,12 +156,6 @@ class ClusterHub(MemoryHub[Room]):
         room = self._rooms.get(code)
         super().remove(code)
         return room
-
-    def restore(self, code: str, room: Room, seq: int, events: list[Event]) -> None:
-        """A room rebuilt from Redis, with its event number and the events Redis kept."""
-        self._rooms[code] = room
-        self._seq[code] = seq
-        self._logs[code] = deque(events, maxlen=self.log_size)
 
     def local_codes(self) -> Iterator[str]:
         return iter(list(self._rooms))
