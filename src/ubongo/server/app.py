@@ -40,6 +40,7 @@ from .clock import Clock
 from .protocol import ProtocolError
 from .ratelimit import TokenBucket
 from .rooms import Room, Rooms, Seat, ServerConfig
+from .saved_rooms import SavedRoomsHub
 from .storage import Storage
 
 if TYPE_CHECKING:
@@ -310,8 +311,12 @@ def create_app(
             server = Server(store, config, ClusterHub())
             cluster = server.cluster = Cluster(server, redis_url)
             await cluster.start()
+            saved = None
         else:
-            server = Server(store, config)
+            # one process: its open rooms are saved in the database and outlive a restart
+            saved = SavedRoomsHub(store)
+            server = Server(store, config, saved)
+            await saved.reopen(server.rooms, server.clock)
         state["server"] = server
         # everything loaded so far (code, decks) lives as long as the process: keep it out of
         # the collector's walks, and collect less often (games make many short-lived objects)
@@ -332,6 +337,8 @@ def create_app(
             task.cancel()
             if cluster is not None:
                 await cluster.stop()
+            if saved is not None:
+                await saved.stop()
             store.close()
 
     app = FastAPI(title="Ubongo", version=__version__, lifespan=lifespan)

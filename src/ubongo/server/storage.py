@@ -1,4 +1,5 @@
-"""Stored results: every finished game (so it replays) and the solo records.
+"""Stored results: every finished game (so it replays) and the solo records; and the rooms
+that are open, so that they outlive a restart of the server.
 
 SQLAlchemy 2 with Alembic migrations (in ``ubongo/server/migrations``, run by
 :meth:`Storage.migrate` when the server starts). SQLite by default, in the user's data
@@ -23,6 +24,7 @@ over, so a server killed afterwards loses nothing.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -37,6 +39,7 @@ from sqlalchemy import (
     Integer,
     String,
     create_engine,
+    delete,
     event,
     func,
     select,
@@ -83,6 +86,17 @@ class SoloRecordRow(Base):
     score: Mapped[int] = mapped_column(Integer)
     seconds: Mapped[float] = mapped_column(Float)
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class OpenRoomRow(Base):
+    """A room that was open when last saved: its durable form (:mod:`.durable`), replaced at
+    each save and deleted when the room closes."""
+
+    __tablename__ = "open_rooms"
+
+    code: Mapped[str] = mapped_column(String(16), primary_key=True)
+    room: Mapped[dict[str, Any]] = mapped_column(JSON)
+    saved_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 @dataclass(frozen=True)
@@ -250,6 +264,26 @@ class Storage:
             s.add(r)
             s.flush()
             return g.id, r.id
+
+    def save_open_rooms(
+        self, rooms: dict[str, dict[str, Any]], closed: Iterable[str], saved_at: float
+    ) -> None:
+        """Replace the saved form of ``rooms`` (code -> durable data) and forget the ``closed``
+        ones, in one transaction."""
+        with self.session() as s, s.begin():
+            gone = set(closed) | rooms.keys()
+            if gone:
+                s.execute(delete(OpenRoomRow).where(OpenRoomRow.code.in_(gone)))
+            s.add_all(
+                OpenRoomRow(code=code, room=data, saved_at=_dt(saved_at))
+                for code, data in rooms.items()
+            )
+
+    def open_rooms(self) -> list[dict[str, Any]]:
+        """The rooms saved as open, oldest save first."""
+        with self.session() as s:
+            rows = s.scalars(select(OpenRoomRow).order_by(OpenRoomRow.saved_at))
+            return [r.room for r in rows]
 
     # --- reads -------------------------------------------------------------------------------
 
