@@ -803,7 +803,11 @@ class RoomView {
       if (label) label.textContent = text;
       // say what the clock is: a first-time player cannot tell a countdown from an hourglass
       const what = timer.querySelector(".timer-label");
-      if (what) what.textContent = text && game.stage === "countdown" ? "Countdown" : "";
+      // a card round's clock before anybody finishes is the server's round limit, not a
+      // countdown: 5:00 with no word would read like one
+      const cardLimit =
+        !solo && !!game.deadline && game.stage === "playing" && editionInfo(room.settings.edition).keyKind !== "die";
+      if (what) what.textContent = !text ? "" : game.stage === "countdown" ? "Countdown" : cardLimit ? "Time limit" : "";
       timer.className = `timer ${cls}`;
       timer.classList.toggle("empty", !text);
     }
