@@ -498,6 +498,11 @@ def test_mouse_wheel_turns_the_piece_in_hand(page: Page, server: ServerProcess) 
     assert shape_of(second, tipped) == turn(shape_of(second, start), "t")
     press_turn(page, "T")
     assert transform(second) == start
+    # Ctrl+wheel (a trackpad's pinch) is the camera's zoom: it turns nothing
+    page.keyboard.down("Control")
+    assert wheel(100)
+    page.keyboard.up("Control")
+    assert transform(second) == start
 
     # a trackpad's swipe: many small deltas (50 px in all) turn the piece once, not once each
     page.eval_on_selector(
