@@ -32,6 +32,7 @@ def test_a_solo_task_goes_on_after_the_server_restarts(page: Page, tmp_path: Pat
     second = ServerProcess(url, port=port, log=tmp_path / "second.log").start()
     try:
         expect(room).not_to_have_class(re.compile(r"\boffline\b"), timeout=15_000)
+        expect(page.locator("#toast")).to_have_text("Connected again")
         area, pieces = board_task(page)
         assert area == task[0] and sorted(pieces) == sorted(task[1])
         for pl in placements[1:-1]:

@@ -189,8 +189,11 @@ class RoomView {
       error: (c, m, ref) => this.onError(c, m, ref),
       status: (ok, note) => {
         this.statusNote = note;
+        const wasOffline = root.classList.contains("offline");
         root.classList.toggle("offline", !ok);
         if (note) toast(note, ok ? "" : "bad");
+        // replace "connection lost" at once: it would stay up a few seconds after coming back
+        else if (ok && wasOffline) toast("Connected again", "good");
       },
     });
     this.timer = window.setInterval(() => this.tick(), 200);
