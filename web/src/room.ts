@@ -15,6 +15,7 @@ import {
   type Seat,
   type Task,
   type EditionOptions,
+  type GameView,
   type Verdict,
   api,
   loadOptions,
@@ -134,6 +135,32 @@ interface Award {
 /** The rulebooks' names for a tie-break: Classic and 3D play a playoff, Extreme a tie round. */
 function tieBreakName(kind: string | null): string {
   return kind === "tie-round" ? "Tie round" : "Playoff";
+}
+
+/** "Ada", "Ada and Bob", "Ada, Bob and Cy". */
+function andList(names: string[]): string {
+  return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
+/** The players tied for the most points, in a tie-break and after it (the table's `tied`). */
+function tiedSeats(game: GameView): number[] {
+  return (game as GameView & { tied?: number[] }).tied ?? [];
+}
+
+/** Whether a round is the tie-break (Classic/3D playoff, Extreme/Trigo tie round). */
+function isTieBreak(kind: string | null | undefined): boolean {
+  return kind === "playoff" || kind === "tie-round";
+}
+
+/** The tie a tie-break is about, in words: "Ada and Bob are tied at 0 points". */
+function tieWords(room: Room, past = false): string {
+  const game = room.game!;
+  const tied = tiedSeats(game);
+  const names = andList(tied.map((s) => room.seats[s]?.name ?? `seat ${s}`));
+  const score = game.scores[String(tied[0])];
+  const gems = editionInfo(room.settings.edition).keyKind === "die";
+  const amount = !score ? "" : gems ? ` at ${score.points} point${score.points === 1 ? "" : "s"}` : ` with ${score.cards} card${score.cards === 1 ? "" : "s"} each`;
+  return `${names} ${past ? "were" : "are"}${tied.length > 2 ? " all" : ""} tied${amount}`;
 }
 
 /** What the rules' "gems" and "cards" events gave out, as one row per player. */
@@ -364,6 +391,8 @@ class RoomView {
     ) => {
       const s = h(`select#${id}` as "select", { disabled: !host });
       for (const [v, l] of options) s.appendChild(h("option", { value: v }, l));
+      // a value set elsewhere (the API, another client) that the list lacks: show it, not a blank
+      if (!options.some(([v]) => v === value)) s.appendChild(h("option", { value }, id === "set-time" ? `${value} s` : value));
       s.value = value;
       s.addEventListener("change", () => change(s.value));
       return s;
@@ -622,13 +651,34 @@ class RoomView {
       disp.append(row);
       blocks.push(disp);
     }
+    if (game.stage === "playoff") {
+      // the tie-break is not one more round: say why it is played and how it is won
+      const what = tieBreakName(game.kind);
+      const mine = this.seat !== null && tiedSeats(game).includes(this.seat);
+      blocks.push(
+        h(
+          "div.playoff-note",
+          {},
+          h("h3", {}, what),
+          h("p", {}, `${tieWords(room)}. ${game.kind === "playoff" ? "One die roll, no hourglass: " : "No countdown: "}the first to finish wins the game.`),
+          this.seat !== null && !mine ? h("p.muted", {}, `You are not in the ${what.toLowerCase()}: watch who wins.`) : null,
+        ),
+      );
+    }
     if (!game.solo) {
       const list = h("ol.players");
       room.seats.forEach((s, i) => {
         if (!s) return;
         const fin = game.finished.find((f) => f.seat === i);
         const score = game.scores[String(i)];
-        const state = fin ? `finished ${placeText(fin.place)}` : game.stage === "between" ? "did not finish" : "working…";
+        const out = game.stage === "playoff" && !tiedSeats(game).includes(i);
+        const state = fin
+          ? `finished ${placeText(fin.place)}`
+          : out
+            ? `not in the ${tieBreakName(game.kind).toLowerCase()}`
+            : game.stage === "between"
+              ? "did not finish"
+              : "working…";
         list.append(
           h(
             "li.player",
@@ -698,7 +748,13 @@ class RoomView {
       "div.watching",
       {},
       h("h2", {}, "Watching"),
-      h("p.muted", {}, "You are a spectator: you see every table; only the players can move pieces."),
+      h(
+        "p.muted",
+        {},
+        this.seat !== null
+          ? "You are not in this round: you see every table."
+          : "You are a spectator: you see every table; only the players can move pieces.",
+      ),
       grid,
     );
   }
@@ -758,10 +814,28 @@ class RoomView {
       awards.append(row);
     }
 
+    const title = isTieBreak(game.kind)
+      ? `The ${tieBreakName(game.kind).toLowerCase()}`
+      : room.phase === "over"
+        ? "The last round"
+        : `Round ${game.round} is over`;
+    const tie = room.phase !== "over" && game.stage === "between" && tiedSeats(game).length > 1;
+    const gemsTie = editionInfo(room.settings.edition).keyKind === "die";
     const parts: (HTMLElement | null)[] = [
-      h("h2", {}, room.phase === "over" ? `The last round` : `Round ${game.round} is over`),
+      h("h2", {}, title),
       order,
       list.length ? h("div", {}, h("h3", {}, "Rewards"), awards) : null,
+      tie
+        ? h(
+            "p.tie-note",
+            {},
+            h("b", {}, "A tie! "),
+            `${tieWords(room)}: a ${gemsTie ? "playoff" : "tie round"} decides the game. `,
+            gemsTie
+              ? "Each gets a new board, one die roll, no hourglass; the first to finish wins."
+              : "Each plays a card of the player to their left; the first to finish wins.",
+          )
+        : null,
     ];
     const solutions = (end?.solutions as Record<string, Placement[]> | undefined) ?? game.solutions;
     // a player sees a solution of their own task; a spectator sees everyone's
@@ -808,15 +882,29 @@ class RoomView {
       const what = timer.querySelector(".timer-label");
       // a card round's clock before anybody finishes is the server's round limit, not a
       // countdown: 5:00 with no word would read like one
-      const cardLimit =
-        !solo && !!game.deadline && game.stage === "playing" && editionInfo(room.settings.edition).keyKind !== "die";
-      if (what) what.textContent = !text ? "" : game.stage === "countdown" ? "Countdown" : cardLimit ? "Time limit" : "";
-      timer.className = `timer ${cls}`;
+      // so is a playoff's: the rules give it no hourglass, the room a limit
+      const limit =
+        !solo &&
+        !!game.deadline &&
+        (game.stage === "playoff" || (game.stage === "playing" && editionInfo(room.settings.edition).keyKind !== "die"));
+      if (what) {
+        what.textContent = !text
+          ? ""
+          : game.stage === "countdown"
+            ? "Countdown"
+            : game.stage === "second_chance"
+              ? "Second chance"
+              : limit
+                ? "Time limit"
+                : "";
+      }
+      timer.className = `timer ${cls}${limit ? " limit" : ""}`;
       timer.classList.toggle("empty", !text);
     }
     const next = this.root.querySelector("#next-round");
     if (next && game.next_round_at) {
-      next.textContent = `Next round in ${Math.max(0, Math.ceil((game.next_round_at - now) / 1000))} s`;
+      const what = tiedSeats(game).length > 1 ? (editionInfo(room.settings.edition).keyKind === "die" ? "Playoff" : "Tie round") : "Next round";
+      next.textContent = `${what} in ${Math.max(0, Math.ceil((game.next_round_at - now) / 1000))} s`;
     }
   }
 
@@ -836,7 +924,6 @@ class RoomView {
     const winners = game?.winners.length
       ? game.winners
       : ((over?.data.winners as (number | string)[] | undefined) ?? []).map(Number);
-    const tieBreak = this.events.find((e) => e.kind === "playoff");
     const gems = room.settings.edition === "classic" || room.settings.edition === "3d";
     const table = h(
       "table.scores",
@@ -865,9 +952,17 @@ class RoomView {
       h("h1#winner", {}, winnerText),
       table,
     );
-    if (tieBreak) {
-      const what = tieBreakName(String(tieBreak.data.kind ?? "playoff")).toLowerCase();
-      page.append(h("p.muted", {}, `It was a tie: a ${what} decided it.`));
+    if (game && isTieBreak(game.kind) && tiedSeats(game).length > 1) {
+      const what = tieBreakName(game.kind).toLowerCase();
+      page.append(
+        h(
+          "p.tie-break",
+          {},
+          winners.length === 1
+            ? `It was a tie: ${tieWords(room, true)}. A ${what} decided it: ${name(winners[0])} finished first.`
+            : `It was a tie: ${tieWords(room, true)}. Nobody finished the ${what} in time, so the win is shared.`,
+        ),
+      );
     }
     if (game && this.lastRoundEnd) {
       page.append(h("section.round-result.last-round", {}, ...this.roundResultParts(room)));
