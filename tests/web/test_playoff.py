@@ -66,7 +66,8 @@ def test_a_tie_at_zero_gems_is_decided_by_a_playoff(
 ) -> None:
     errors: list[str] = []
     ada = new_page(browser, errors)
-    bob = new_page(browser, errors)
+    # Bob on a phone: the side panel is below the board there, out of sight
+    bob = new_page(browser, errors, width=420, height=860)
     code = open_room(ada, server, "Ada", hourglass_seconds=HOURGLASS, between_seconds=BETWEEN)
     # the lobby shows the short hourglass, though its list starts at 15 s
     expect(ada.locator("#set-time")).to_have_value(str(HOURGLASS))
@@ -100,7 +101,9 @@ def test_a_tie_at_zero_gems_is_decided_by_a_playoff(
         expect(result.locator(".tie-note")).to_contain_text("Ada and Bob are tied")
         expect(result.locator(".tie-note")).to_contain_text("playoff")
         expect(result.locator("#next-round")).to_contain_text("Playoff in")
+    ada.wait_for_timeout(400)  # the result fades in
     shot(ada, "playoff-announced")
+    shot(bob, "playoff-announced-phone")
     assert table(server, code)["tied"] == [0, 1]
 
     # the playoff: a board each (different ones), one die roll for both, no hourglass: the
@@ -111,7 +114,12 @@ def test_a_tie_at_zero_gems_is_decided_by_a_playoff(
         expect(page.locator(".game-main .board-svg")).to_be_visible()
         expect(page.locator("#timer .timer-label")).to_have_text("Time limit")
         expect(page.locator("#timer .timer-text")).to_have_text(re.compile(r"[45]:\d\d"))
-        expect(page.locator(".playoff-note")).to_contain_text("first to finish wins")
+        expect(page.locator(".playoff-note")).to_contain_text("Ada and Bob are tied at 0 points")
+        expect(page.locator(".playoff-note")).to_contain_text("no hourglass")
+        # on a phone the note beside the board is out of sight: the board says it too
+        expect(page.locator(".game-main .board-status")).to_have_text(
+            "Playoff: the first to finish wins the game."
+        )
     playoff = table(server, code)
     assert playoff["kind"] == "playoff" and playoff["stage"] == "playoff"
     assert playoff["tasks"]["0"]["card"] != playoff["tasks"]["1"]["card"], playoff["tasks"]
@@ -120,7 +128,7 @@ def test_a_tie_at_zero_gems_is_decided_by_a_playoff(
     for page in (ada, bob):
         expect(page.locator(".game-top .key-badge svg")).to_have_attribute("aria-label", die)
     shot(ada, "playoff-game")
-    shot(bob, "playoff-game-bob")
+    shot(bob, "playoff-game-phone")
 
     # Ada places the solver's pieces; the first to finish wins the game
     plan = solution(ada, "classic")
@@ -133,7 +141,7 @@ def test_a_tie_at_zero_gems_is_decided_by_a_playoff(
         expect(page.locator("table.scores tr.winner")).to_have_count(1)
         expect(page.locator("table.scores tr.winner")).to_contain_text("Ada")
         expect(page.locator(".game-end .tie-break")).to_contain_text(
-            "A playoff decided it: Ada finished first"
+            "Ada and Bob were tied at 0 points, so a playoff decided it: Ada finished first."
         )
         last = page.locator(".game-end .last-round")
         expect(last.locator("h2")).to_have_text("The playoff")
@@ -141,7 +149,7 @@ def test_a_tie_at_zero_gems_is_decided_by_a_playoff(
         expect(last.locator(".finish-order")).to_contain_text("Bob did not finish")
     expect(bob.locator(".game-end .last-round .solution svg")).to_be_visible()
     shot(ada, "playoff-end")
-    shot(bob, "playoff-end-bob")
+    shot(bob, "playoff-end-phone")
 
     assert not errors, errors
     ada.context.close()

@@ -585,7 +585,10 @@ class RoomView {
         ubongo.addEventListener("click", () => this.board && this.submit(this.board.placements()));
         this.parts.main.append(this.board.element, h("div.main-actions", {}, ubongo));
         this.board.attach();
-        this.board.setStatus(boardHint(cat.layers));
+        // a phone shows the side panel below the board: say here, too, what the playoff is
+        this.board.setStatus(
+          isTieBreak(game.kind) ? `${tieBreakName(game.kind)}: the first to finish wins the game.` : boardHint(cat.layers),
+        );
         window.setTimeout(() => this.board?.focus(), 0);
       }
     }
@@ -661,6 +664,7 @@ class RoomView {
           {},
           h("h3", {}, what),
           h("p", {}, `${tieWords(room)}. ${game.kind === "playoff" ? "One die roll, no hourglass: " : "No countdown: "}the first to finish wins the game.`),
+          game.deadline ? h("p", {}, "If nobody finishes within the time limit, the win is shared.") : null,
           this.seat !== null && !mine ? h("p.muted", {}, `You are not in the ${what.toLowerCase()}: watch who wins.`) : null,
         ),
       );
@@ -946,12 +950,10 @@ class RoomView {
     const winnerText = winners.length
       ? winners.length === 1
         ? `${name(winners[0])} wins!`
-        : `${winners.map(name).join(" and ")} share the win!`
+        : `${andList(winners.map(name))} share the win!`
       : "The game is over.";
-    page.append(
-      h("h1#winner", {}, winnerText),
-      table,
-    );
+    page.append(h("h1#winner", {}, winnerText));
+    // right under the winner: why a game level on points still has one (or two)
     if (game && isTieBreak(game.kind) && tiedSeats(game).length > 1) {
       const what = tieBreakName(game.kind).toLowerCase();
       page.append(
@@ -959,11 +961,12 @@ class RoomView {
           "p.tie-break",
           {},
           winners.length === 1
-            ? `It was a tie: ${tieWords(room, true)}. A ${what} decided it: ${name(winners[0])} finished first.`
-            : `It was a tie: ${tieWords(room, true)}. Nobody finished the ${what} in time, so the win is shared.`,
+            ? `${tieWords(room, true)}, so a ${what} decided it: ${name(winners[0])} finished first.`
+            : `${tieWords(room, true)}. Nobody finished the ${what} in time, so they share the win.`,
         ),
       );
     }
+    page.append(table);
     if (game && this.lastRoundEnd) {
       page.append(h("section.round-result.last-round", {}, ...this.roundResultParts(room)));
     }
