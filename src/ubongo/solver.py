@@ -14,6 +14,12 @@ The search is the one a person does with real pieces, made systematic:
 4. Remember what has been worked out.  The same state (cells covered, pieces left) is
    reached by different placements of the same pieces, so the number of ways to finish from
    it is computed once (when counting) or its being a dead end is (when listing solutions).
+   Counting all solutions goes forward instead, one piece at a time for every state at once,
+   each state carrying the number of ways it was reached: the same states and placements, no
+   recursive call per state, and the states with the same cells covered (but different
+   pieces left) find what fits at their first empty cell together.  On the 6x10 pentomino
+   rectangle that made the count 4-5 times faster (7.9 s to 1.6-1.8 s; 3.45 million nodes,
+   2.3 million states, only 50,000 different sets of covered cells).
 
 What makes this fast in Python is the representation.  A cell is one bit of an integer, so a
 set of cells is an ``int`` and "overlaps", "covers", "is full" are single ``&``, ``|`` and
@@ -46,6 +52,8 @@ in time, on Ubongo tasks and on the pentomino rectangle alike (see docs/performa
 >>> sorted(solve(area, task))
 ['D', 'G', 'I']
 >>> search_stats(area, task)
+SearchStats(solutions=1, nodes=21)
+>>> search_stats(area, task, limit=5)  # depth first, stopping at 5: here the same search
 SearchStats(solutions=1, nodes=21)
 """
 
@@ -466,6 +474,127 @@ class ExactCover:
         finally:
             self.nodes = nodes
 
+    def _count_all(self) -> int:
+        """The number of solutions: the same search as :meth:`_count` without a limit, run
+        forward one piece at a time instead of depth first.
+
+        After placing ``k`` pieces, each state (cells covered, pieces left) is kept with the
+        number of ways it was reached; placing one more piece in every state gives those after
+        ``k + 1``, and the placements that complete the area add up to the count.  That is
+        what remembering the ways to finish from each state does, with no recursive call per
+        state, and it allows more sharing: the states are grouped by the cells covered, and
+        the placements at their first empty cell that overlap nothing (and whether each walls
+        in a cell) are found once for the group, whichever pieces each state has left.  On
+        the 6x10 rectangle 2.3 million states share 50,000 sets of covered cells.  The states
+        tried and the placements counted as nodes are the same as in :meth:`_count`."""
+        self.nodes = 0
+        grid = self._grid
+        if not self.feasible:
+            return 0
+        if grid is None:  # nothing to fill, and no pieces to fill it with
+            return 1
+        area = grid.area
+        pieces = len(self.piece_ids)
+        if pieces == 1:  # the only piece: it must be the whole area
+            masks = self._fits[0].starting_at((area & -area).bit_length() - 1)
+            self.nodes = len(masks)
+            return int(area in masks)
+        starting_at = self._starting_at
+        groups_at = self._groups_at
+        next_to = grid.next_to
+        hole_fillers = self._hole_fillers
+        test_holes = hole_fillers != -1
+        anchors = {1 << p: fits.anchors for p, fits in enumerate(self._fits)}
+        nodes = found = 0
+        # cells covered -> {pieces left: ways to get there}
+        states: dict[int, dict[int, int]] = {0: {(1 << pieces) - 1: 1}}
+        for _ in range(pieces - 2):
+            following: dict[int, dict[int, int]] = {}
+            get = following.get
+            for covered, lefts in states.items():
+                empty = area ^ covered
+                first = (empty & -empty).bit_length() - 1
+                groups = starting_at[first]
+                if groups is None:
+                    groups = groups_at(first)
+                alone = len(lefts) == 1
+                any_left = 0
+                for left in lefts:
+                    any_left |= left
+                for _, bit, masks in groups:
+                    if not any_left & bit:
+                        continue
+                    if alone:  # one state: go through its placements directly
+                        rest = any_left ^ bit
+                        fatal = test_holes and not rest & hole_fillers
+                        ways = lefts[any_left]
+                        for mask in masks:
+                            if covered & mask:
+                                continue
+                            nodes += 1
+                            hole = empty ^ mask
+                            if fatal and next_to(mask) & hole & ~next_to(hole):
+                                continue
+                            after = covered | mask
+                            reached = get(after)
+                            if reached is None:
+                                following[after] = {rest: ways}
+                            else:
+                                reached[rest] = reached.get(rest, 0) + ways
+                        continue
+                    fitting = []  # [(cells covered after, walls in a cell?)]
+                    for mask in masks:
+                        if not covered & mask:
+                            hole = empty ^ mask
+                            walls_in = test_holes and next_to(mask) & hole & ~next_to(hole)
+                            fitting.append((covered | mask, bool(walls_in)))
+                    if not fitting:
+                        continue
+                    for left, ways in lefts.items():
+                        if not left & bit:
+                            continue
+                        nodes += len(fitting)
+                        rest = left ^ bit
+                        fatal = not rest & hole_fillers
+                        for after, walls_in in fitting:
+                            if walls_in and fatal:
+                                continue
+                            reached = get(after)
+                            if reached is None:
+                                following[after] = {rest: ways}
+                            else:
+                                reached[rest] = reached.get(rest, 0) + ways
+            states = following
+        # two pieces left: the second must fit the hole the first leaves exactly
+        for covered, lefts in states.items():
+            empty = area ^ covered
+            first = (empty & -empty).bit_length() - 1
+            groups = starting_at[first]
+            if groups is None:
+                groups = groups_at(first)
+            any_left = 0
+            for left in lefts:
+                any_left |= left
+            for _, bit, masks in groups:
+                if not any_left & bit:
+                    continue
+                holes = [empty ^ mask for mask in masks if not covered & mask]
+                if not holes:
+                    continue
+                for left, ways in lefts.items():
+                    if not left & bit:
+                        continue
+                    nodes += len(holes)
+                    last = anchors[left ^ bit]
+                    for hole in holes:
+                        low = hole & -hole
+                        # the hole's shape, moved to bit 0, is the piece's at anchor low?
+                        if last.get(hole // low, 0) & low:
+                            nodes += 1  # the last piece, placed
+                            found += ways
+        self.nodes = nodes
+        return found
+
     def _search(self) -> Iterator[list[int]]:
         """Yield each solution as the list of placement masks, by piece number.
 
@@ -529,8 +658,9 @@ class ExactCover:
 
     def stats(self, limit: int | None = None) -> SearchStats:
         """Count the solutions (stopping at ``limit``) and the placements tried on the way."""
-        found = self._count(limit if limit is not None else 1 << 62)
-        return SearchStats(min(found, limit) if limit is not None else found, self.nodes)
+        if limit is None:
+            return SearchStats(self._count_all(), self.nodes)
+        return SearchStats(min(self._count(limit), limit), self.nodes)
 
 
 @lru_cache(maxsize=4096)
