@@ -532,9 +532,10 @@ class ExactCover:
                             if covered & mask:
                                 continue
                             nodes += 1
-                            hole = empty ^ mask
-                            if fatal and next_to(mask) & hole & ~next_to(hole):
-                                continue
+                            if fatal:
+                                hole = empty ^ mask
+                                if next_to(mask) & hole & ~next_to(hole):
+                                    continue
                             after = covered | mask
                             reached = get(after)
                             if reached is None:
@@ -578,7 +579,10 @@ class ExactCover:
             for _, bit, masks in groups:
                 if not any_left & bit:
                     continue
-                holes = [empty ^ mask for mask in masks if not covered & mask]
+                holes = []
+                for mask in masks:
+                    if not covered & mask:
+                        holes.append(empty ^ mask)
                 if not holes:
                     continue
                 for left, ways in lefts.items():
