@@ -297,3 +297,52 @@ def test_the_game_goes_on_when_its_process_is_killed(
     assert bot_submits  # the bot was re-armed by the new owner
     for client in (back, bob, watcher):
         client.close()
+
+
+def test_the_cluster_outlives_a_restart_of_redis(tmp_path: Path) -> None:
+    redis = RedisProcess(tmp_path).start()
+    a = serve(tmp_path, redis, "a")
+    b = serve(tmp_path, redis, "b")
+    try:
+        created = a.create_room("Ada", edition="classic", hourglass_seconds=30, rounds=1)
+        ada = connect(a, created["code"], created["token"])
+        assert a.get("/api/health")["redis"] is True
+        redis.stop()
+        # what needs Redis gets a clear answer, not a crash
+        deadline = time.monotonic() + 10
+        while a.get("/api/health")["redis"]:
+            assert time.monotonic() < deadline, "Redis went away unnoticed"
+            time.sleep(0.1)
+        status, body = a.post("/api/rooms", {"name": "Cy", "settings": {}})
+        assert (status, body["error"]["code"]) == (503, "unavailable"), body
+        # the room its owner runs goes on for the people connected to it
+        ada.send({"type": "start"})
+        assert ada.event("round_started", 10)["room"]["phase"] == "playing"
+
+        # Redis comes back, empty (nothing saved), on the same address
+        again = RedisProcess(tmp_path)
+        again.port, again.url = redis.port, redis.url
+        again.start()
+        try:
+            # each process says in its health check when it hears Redis again
+            deadline = time.monotonic() + 15
+            while not all(s.get("/api/health")["redis"] for s in (a, b)):
+                assert time.monotonic() < deadline, "the processes did not reconnect to Redis"
+                time.sleep(0.1)
+            # rooms are shared across processes again: Bob joins through the other one
+            room = a.create_room(
+                "Eve", edition="classic", hourglass_seconds=5, rounds=1, between_seconds=0.2
+            )
+            eve = connect(a, room["code"], room["token"])
+            bob = connect(b, room["code"], b.take_seat(room["code"], "Bob")["token"])
+            bob.reply({"type": "ready"}, "ready")
+            eve.send({"type": "start"})
+            over = play_to_the_end([eve, bob])
+            assert over["data"]["game_id"] is not None
+            for c in (ada, eve, bob):
+                c.close()
+        finally:
+            again.stop()
+    finally:
+        a.stop()
+        b.stop()

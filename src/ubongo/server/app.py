@@ -354,9 +354,26 @@ def create_app(
     async def validation_error(_request: Request, e: ValidationError) -> Response:
         return _error(422, ProtocolError("bad_message", str(e.errors()[0]["msg"])))
 
+    if redis_url:
+        from redis.exceptions import ConnectionError as RedisDown
+        from redis.exceptions import TimeoutError as RedisSlow
+
+        async def redis_away(_request: Request, e: Exception) -> Response:
+            # the rooms this process runs go on; what needs Redis waits until it is back
+            log.warning("Redis is unreachable: %s", e)
+            return _error(503, ProtocolError("unavailable", "rooms are unreachable; try again"))
+
+        app.add_exception_handler(RedisDown, redis_away)
+        app.add_exception_handler(RedisSlow, redis_away)
+
     @app.get("/api/health")
     async def health() -> dict[str, Any]:
-        return {"ok": True, "server_time": server().clock.now_ms(), "version": __version__}
+        srv = server()
+        health = {"ok": True, "server_time": srv.clock.now_ms(), "version": __version__}
+        if srv.cluster is not None:
+            # a load balancer may keep sending players here: rooms on this process still run
+            health["redis"] = srv.cluster.listening
+        return health
 
     @app.get("/api/editions")
     async def editions() -> list[str]:

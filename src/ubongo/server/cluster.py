@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 import redis.asyncio as aioredis
+from redis.exceptions import NoScriptError
 
 from . import protocol as p
 from .app import Connection, Server
@@ -228,6 +229,8 @@ class Cluster:
         self.background: set[asyncio.Task[Any]] = set()
         self.flushing = False
         self.sha: dict[str, str] = {}
+        #: subscribed to this process's channel (false while Redis is away)
+        self.listening = False
 
     # --- start and stop ----------------------------------------------------------------------
 
@@ -238,6 +241,7 @@ class Cluster:
             raise RuntimeError(f"cannot reach Redis at {self.url}: {e}") from None
         await self._load_scripts()
         await self.pubsub.subscribe(node_channel(self.node))
+        self.listening = True
         self.tasks = [
             asyncio.create_task(self._listen()),
             asyncio.create_task(self._write()),
@@ -254,7 +258,7 @@ class Cluster:
             task.cancel()
         with contextlib.suppress(Exception):
             for code in self.hub.local_codes():
-                await self._script(self.redis, "release", [owner_key(code)], [self.node])
+                await self._eval("release", [owner_key(code)], [self.node])
         with contextlib.suppress(Exception):
             await self.pubsub.aclose()  # type: ignore[no-untyped-call]
         with contextlib.suppress(Exception):
@@ -272,9 +276,18 @@ class Cluster:
         for name, source in SCRIPTS.items():
             self.sha[name] = await self.redis.script_load(source)
 
-    def _script(self, client: Any, name: str, keys: list[str], args: list[Any]) -> Any:
-        """Run one of :data:`SCRIPTS` (loaded at start) on ``client`` (Redis or a pipeline)."""
-        return client.evalsha(self.sha[name], len(keys), *keys, *args)
+    def _script(self, pipe: Any, name: str, keys: list[str], args: list[Any]) -> Any:
+        """Queue one of :data:`SCRIPTS` (loaded at start) on a pipeline."""
+        return pipe.evalsha(self.sha[name], len(keys), *keys, *args)
+
+    async def _eval(self, name: str, keys: list[str], args: list[Any]) -> Any:
+        """Run one of :data:`SCRIPTS` now. A Redis that restarted has forgotten them (NOSCRIPT):
+        they are loaded again and the call repeated."""
+        try:
+            return await self.redis.evalsha(self.sha[name], len(keys), *keys, *args)
+        except NoScriptError:
+            await self._load_scripts()
+            return await self.redis.evalsha(self.sha[name], len(keys), *keys, *args)
 
     async def _drain(self) -> None:
         while not self.queue.empty() or self.flushing:
@@ -330,7 +343,7 @@ class Cluster:
                 self._script(pipe, "drop", keys, [self.node])
         results = await pipe.execute(raise_on_error=False)
         for (kind, target, _text, code), result in zip(batch, results, strict=True):
-            if isinstance(result, aioredis.ResponseError) and "NOSCRIPT" in str(result):
+            if isinstance(result, NoScriptError):
                 await self._load_scripts()  # Redis restarted: its rooms are gone anyway
             if isinstance(result, Exception):
                 log.error("cluster: %s to %s failed: %s", kind, target, result)
@@ -354,13 +367,20 @@ class Cluster:
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.exception("cluster: reading from Redis failed")
-                await asyncio.sleep(0.5)
+                if self.listening:
+                    log.exception("cluster: reading from Redis failed")
+                self.listening = False
+                await asyncio.sleep(0.1)
                 continue
             if message is None:
                 continue
             channel = message["channel"]
             if message["type"] == "subscribe":
+                if channel == mine and not self.listening:
+                    # (re)subscribed, e.g. after Redis restarted: other processes see this one
+                    # alive again, and its answers reach it
+                    log.warning("cluster: listening on Redis again")
+                    self.listening = True
                 done = self.subscribed.get(_code_of(channel))
                 if done is not None and not done.done():
                     done.set_result(None)
@@ -526,6 +546,7 @@ class Cluster:
     async def locate(self, code: str) -> str | None:
         """The node that runs room ``code`` (taking it over if its owner is gone), or ``None``
         if there is no such room."""
+        self.need_redis()
         lock = self.locks.setdefault(code, asyncio.Lock())
         async with lock:
             for _ in range(20):
@@ -535,7 +556,7 @@ class Cluster:
                 if owner is not None and owner != self.node and await self.alive(owner):
                     return owner
                 if owner is not None:
-                    await self._script(self.redis, "release", [owner_key(code)], [owner])
+                    await self._eval("release", [owner_key(code)], [owner])
                 if not await self.redis.get(snap_key(code)):
                     return None
                 if await self.redis.set(owner_key(code), self.node, nx=True, px=LEASE_MS):
@@ -551,7 +572,7 @@ class Cluster:
         pipe.lrange(log_key(code), 0, -1)
         snap, entries = await pipe.execute()
         if not snap:
-            await self._script(self.redis, "release", [owner_key(code)], [self.node])
+            await self._eval("release", [owner_key(code)], [self.node])
             return False
         data = json.loads(snap)
         rooms = self.server.rooms
@@ -569,17 +590,23 @@ class Cluster:
         log.warning("took over room %s at event %d", code, seq)
         return True
 
+    def need_redis(self) -> None:
+        """Refuse work that needs the other processes while this one cannot hear them."""
+        if not self.listening:
+            raise ProtocolError("unavailable", "rooms are unreachable; try again")
+
     async def reserve_code(self) -> str:
         """A new join code, unique across the cluster, leased to this process."""
+        self.need_redis()
         while True:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             keys = [owner_key(code), snap_key(code)]
-            if await self._script(self.redis, "reserve", keys, [self.node, LEASE_MS, KEEP_MS]):
+            if await self._eval("reserve", keys, [self.node, LEASE_MS, KEEP_MS]):
                 return code
 
     async def release_code(self, code: str) -> None:
         keys = [owner_key(code), log_key(code), snap_key(code)]
-        await self._script(self.redis, "drop", keys, [self.node])
+        await self._eval("drop", keys, [self.node])
 
     def lost(self, code: str) -> None:
         """Another process holds this room's lease now: stop running it here."""
@@ -649,7 +676,12 @@ class Cluster:
             pipe = self.redis.pipeline(transaction=False)
             for code in owned:
                 self._script(pipe, "renew", [owner_key(code)], [self.node, LEASE_MS])
-            for code, kept in zip(owned, await pipe.execute(), strict=True):
+            try:
+                renewed = await pipe.execute()
+            except NoScriptError:
+                await self._load_scripts()  # Redis restarted; renew at the next beat
+                return
+            for code, kept in zip(owned, renewed, strict=True):
                 if not kept:
                     self.lost(code)
         # the owners of the rooms this process's connections are in
