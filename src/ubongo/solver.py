@@ -18,7 +18,7 @@ The search is the one a person does with real pieces, made systematic:
    each state carrying the number of ways it was reached: the same states and placements, no
    recursive call per state, and the states with the same cells covered (but different
    pieces left) find what fits at their first empty cell together.  On the 6x10 pentomino
-   rectangle that made the count 4-5 times faster (7.9 s to 1.6-1.8 s; 3.45 million nodes,
+   rectangle that made the count five times faster (7.9 s to 1.4-1.6 s; 3.45 million nodes,
    2.3 million states, only 50,000 different sets of covered cells).
 
 What makes this fast in Python is the representation.  A cell is one bit of an integer, so a
