@@ -61,7 +61,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
+from operator import mul
 
 from ubongo.board import Area
 from ubongo.geometry import CUBE, TRIANGLE, Cell, Lattice
@@ -116,13 +117,14 @@ class _Grid:
     def __init__(self, lattice: Lattice, cells: Iterable[Cell], margin: int) -> None:
         self.lattice = lattice
         self.cells = cells = sorted(cells)
-        digits = [_digits(lattice, c) for c in cells]
-        axes = range(len(digits[0]))
-        low = [min(d[a] for d in digits) for a in axes]
-        extent = [max(d[a] for d in digits) - low[a] + 1 for a in axes]
+        # (a triangle's kind folds into its first coordinate: see _digits)
+        digits = [(2 * a + s, b) for a, b, s in cells] if lattice is TRIANGLE else cells
+        columns = list(zip(*digits, strict=True))  # each grid coordinate of all cells
+        low = [min(column) for column in columns]
+        extent = [max(column) - lo + 1 for column, lo in zip(columns, low, strict=True)]
         strides = [0] * len(extent)
         stride = 1
-        order = sorted(axes, key=lambda a: (extent[a], a))  # shortest side fastest
+        order = sorted(range(len(extent)), key=lambda a: (extent[a], a))  # shortest side fastest
         for a in order:
             strides[a] = stride
             stride *= extent[a] + margin
@@ -132,7 +134,7 @@ class _Grid:
         start = list(low)
         for a in order[1:]:
             high = low[a] + extent[a] - 1
-            if sum(d[a] == high for d in digits) < sum(d[a] == low[a] for d in digits):
+            if columns[a].count(high) < columns[a].count(low[a]):
                 strides[a] = -strides[a]
                 start[a] = high
         self.strides = tuple(strides)
@@ -144,12 +146,14 @@ class _Grid:
             (x0, y0, z0), (sx, sy, sz) = start, strides
             numbers = [(x - x0) * sx + (y - y0) * sy + (z - z0) * sz for x, y, z in digits]
         self.bit = dict(zip(cells, numbers, strict=True))
-        self.cell_at = {b: c for c, b in self.bit.items()}
-        self.area = sum(1 << b for b in self.bit.values())
-        self.kinds: dict[int, int] = {}
-        for d, b in zip(digits, self.bit.values(), strict=True):
-            k = _kind(lattice, d)
-            self.kinds[k] = self.kinds.get(k, 0) | 1 << b
+        self.cell_at = dict(zip(numbers, cells, strict=True))
+        self.area = sum(1 << b for b in numbers)
+        # the cells of each kind (only the kinds there are)
+        if lattice is TRIANGLE:
+            ups = sum(1 << b for (x, _), b in zip(digits, numbers, strict=True) if not x & 1)
+            self.kinds = {k: m for k, m in ((0, ups), (1, self.area ^ ups)) if m}
+        else:
+            self.kinds = {0: self.area}
         self.next_to = self._neighbourhood()
 
     def _neighbourhood(self) -> Callable[[int], int]:
@@ -201,17 +205,25 @@ class _Grid:
         return frozenset(cells)
 
 
-@lru_cache(maxsize=1024)
+@cache
+def _neighbour_steps(lattice: Lattice) -> dict[int, list[tuple[int, ...]]]:
+    """For each kind of cell, the differences of grid coordinates to its neighbours."""
+    steps = {}
+    for ref in [(0, 0, 0), (0, 0, 1)] if lattice is TRIANGLE else [(0,) * lattice.translation_dims]:
+        here = _digits(lattice, ref)
+        steps[_kind(lattice, here)] = [
+            tuple(n - h for n, h in zip(_digits(lattice, nb), here, strict=True))
+            for nb in lattice.neighbours(ref)
+        ]
+    return steps
+
+
 def _neighbour_shifts(lattice: Lattice, strides: tuple[int, ...]) -> dict[int, set[int]]:
     """For each kind of cell, how far its neighbours' bits are from its own."""
-    shifts = {}
-    for ref in [(0, 0, 0), (0, 0, 1)] if lattice is TRIANGLE else [(0,) * len(strides)]:
-        here = _digits(lattice, ref)
-        shifts[_kind(lattice, here)] = {
-            sum((n - h) * s for n, h, s in zip(_digits(lattice, nb), here, strides, strict=True))
-            for nb in lattice.neighbours(ref)
-        }
-    return shifts
+    return {
+        kind: {sum(map(mul, step, strides)) for step in steps}
+        for kind, steps in _neighbour_steps(lattice).items()
+    }
 
 
 @lru_cache(maxsize=1024)
@@ -675,7 +687,7 @@ def _widest(piece: Piece) -> int:
 def clear_caches() -> None:
     """Forget the grids and placements kept for the areas seen so far (to time a search on a
     new area, or to free memory after a long run).  What is kept per piece stays."""
-    for cached in (_grid, _where_fits, _neighbour_shifts):
+    for cached in (_grid, _where_fits):
         cached.cache_clear()
 
 
