@@ -536,7 +536,7 @@ class ExactCover:
                 for _, bit, masks in groups:
                     if not any_left & bit:
                         continue
-                    if alone:  # one state: go through its placements directly
+                    if alone:  # (most groups on Ubongo tasks): no list of what fits first
                         rest = any_left ^ bit
                         fatal = test_holes and not rest & hole_fillers
                         ways = lefts[any_left]
