@@ -941,7 +941,7 @@ class RoomView {
             "tr",
             { class: winners.includes(Number(seat)) ? "winner" : "" },
             h("td", {}, winners.includes(Number(seat)) ? h("span.star", { "aria-label": "winner" }, "★ ") : "", name(seat)),
-            h("td", {}, sc.gems ? gemRow(sc.gems) : `${sc.cards}`),
+            h("td", {}, sc.gems ? gemRow(sc.gems, "no gems") : `${sc.cards}`),
             gems ? h("td", {}, String(sc.points)) : null,
           ),
         ),

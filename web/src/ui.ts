@@ -148,14 +148,16 @@ export function gem(name: string, extra = ""): HTMLElement {
   return el;
 }
 
-export function gemRow(gems: Record<string, number> | null | undefined): HTMLElement {
+/** A player's gems as icons with counts; `none` is said when there are none ("no gems yet"
+ * during a game, "no gems" at its end). */
+export function gemRow(gems: Record<string, number> | null | undefined, none = "no gems yet"): HTMLElement {
   const row = h("span.gem-row");
   if (!gems) return row;
   for (const name of ["ruby", "sapphire", "emerald", "amber"]) {
     const n = gems[name] ?? 0;
     if (n > 0) row.append(h("span.gem-count", {}, gem(name), `×${n}`));
   }
-  if (!row.childElementCount) row.append(h("span.muted", {}, "no gems yet"));
+  if (!row.childElementCount) row.append(h("span.muted", {}, none));
   return row;
 }
 
