@@ -196,8 +196,9 @@ class Storage:
 
     # --- writes: one transaction each ---------------------------------------------------------
 
-    def save_game(self, game: GameRecord) -> int:
-        row = GameRow(
+    @staticmethod
+    def _game_row(game: GameRecord) -> GameRow:
+        return GameRow(
             room=game.room,
             edition=game.edition,
             mode=game.mode,
@@ -210,14 +211,11 @@ class Storage:
             started_at=_dt(game.started_at),
             finished_at=_dt(game.finished_at),
         )
-        with self.session() as s, s.begin():
-            s.add(row)
-            s.flush()
-            return row.id
 
-    def save_solo_record(self, record: SoloRecord) -> int:
-        row = SoloRecordRow(
-            game_id=record.game_id,
+    @staticmethod
+    def _record_row(record: SoloRecord, game_id: int) -> SoloRecordRow:
+        return SoloRecordRow(
+            game_id=game_id,
             name=record.name,
             edition=record.edition,
             goal=record.goal,
@@ -227,7 +225,17 @@ class Storage:
             seconds=record.seconds,
             finished_at=_dt(record.finished_at),
         )
+
+    def save_game(self, game: GameRecord) -> int:
         with self.session() as s, s.begin():
+            row = self._game_row(game)
+            s.add(row)
+            s.flush()
+            return row.id
+
+    def save_solo_record(self, record: SoloRecord) -> int:
+        with self.session() as s, s.begin():
+            row = self._record_row(record, record.game_id)
             s.add(row)
             s.flush()
             return row.id
@@ -235,32 +243,10 @@ class Storage:
     def save_solo_game(self, game: GameRecord, record: SoloRecord) -> tuple[int, int]:
         """A solo game and its record in one transaction: both are stored or neither."""
         with self.session() as s, s.begin():
-            g = GameRow(
-                room=game.room,
-                edition=game.edition,
-                mode=game.mode,
-                variant=game.variant,
-                settings=game.settings,
-                seed=game.seed,
-                events=game.events,
-                result=game.result,
-                players=game.players,
-                started_at=_dt(game.started_at),
-                finished_at=_dt(game.finished_at),
-            )
+            g = self._game_row(game)
             s.add(g)
             s.flush()
-            r = SoloRecordRow(
-                game_id=g.id,
-                name=record.name,
-                edition=record.edition,
-                goal=record.goal,
-                amount=record.amount,
-                side=record.side,
-                score=record.score,
-                seconds=record.seconds,
-                finished_at=_dt(record.finished_at),
-            )
+            r = self._record_row(record, g.id)
             s.add(r)
             s.flush()
             return g.id, r.id
