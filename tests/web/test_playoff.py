@@ -21,7 +21,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 from server_harness import ServerProcess
-from webharness import new_page, shot
+from webharness import join_room, new_page, shot
 from webplay import board_task, drag_into_place, solution
 
 HOURGLASS = 4  # seconds, each of the two turns of the hourglass
@@ -43,10 +43,7 @@ def open_room(page: Page, server: ServerProcess, name: str, **settings: Any) -> 
 
 
 def join(page: Page, server: ServerProcess, code: str, name: str) -> None:
-    page.goto(f"{server.url}/room/{code}")
-    page.fill("#join-name", name)
-    page.click("#take-seat")
-    expect(page.locator(".lobby")).to_be_visible()
+    join_room(page, f"{server.url}/room/{code}", name)
 
 
 def table(server: ServerProcess, code: str) -> dict[str, Any]:

@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import Browser, expect
 from server_harness import ServerProcess
-from webharness import create_room, new_page, shot
+from webharness import create_room, join_room, new_page, shot
 from webplay import drag_into_place, solution
 
 
@@ -30,10 +30,7 @@ def test_room_game_with_two_people_and_a_bot(browser: Browser, server: ServerPro
     ada.click('button[data-add-bot="easy"]')
     expect(ada.locator(".seat.bot")).to_have_count(1)
 
-    bob.goto(invite)
-    bob.fill("#join-name", "Bob")
-    bob.click("#take-seat")
-    expect(bob.locator(".lobby")).to_be_visible()
+    join_room(bob, invite, "Bob")
     expect(ada.locator(".seat.person")).to_have_count(2)
     expect(ada.locator("#watchers")).to_have_count(0)  # nobody watches yet: nothing shown
     bob.click("#ready")

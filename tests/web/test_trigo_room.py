@@ -15,7 +15,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 from server_harness import ServerProcess
-from webharness import create_room, new_page, shot
+from webharness import create_room, join_room, new_page, shot
 from webplay import board_task, drag_into_place, solution
 
 from ubongo.board import Placement
@@ -54,10 +54,7 @@ def test_trigo_room_two_areas_countdown_cards_handed_over(
     ada.select_option("#set-time", "10")
     expect(ada.locator("#set-time")).to_have_value("10")
 
-    bob.goto(ada.locator("#invite").input_value())
-    bob.fill("#join-name", "Bob")
-    bob.click("#take-seat")
-    expect(bob.locator(".lobby")).to_be_visible()
+    join_room(bob, ada.locator("#invite").input_value(), "Bob")
     expect(ada.locator(".seat.person")).to_have_count(2)
     # settings changes clear "ready": Bob readies after the last one
     expect(bob.locator("#set-time")).to_have_value("10")

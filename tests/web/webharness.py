@@ -54,3 +54,11 @@ def create_room(
         page.select_option("#side", side)
     page.click("#create-room")
     expect(page.locator(".lobby")).to_be_visible()
+
+
+def join_room(page: Page, invite: str, name: str) -> None:
+    """Open an invite link, give a name and take a seat: the lobby shows."""
+    page.goto(invite)
+    page.fill("#join-name", name)
+    page.click("#take-seat")
+    expect(page.locator(".lobby")).to_be_visible()
