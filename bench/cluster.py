@@ -31,7 +31,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from server import Player, cpu_seconds, open_room, pct, solved  # bench/server.py
+from server import Player, arguments, cpu_seconds, open_room, pct, solved  # bench/server.py
 from server_harness import RedisProcess, ServerProcess
 
 
@@ -100,11 +100,7 @@ def row(name: str, values: list[float], cpu: str) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rooms", type=int, default=200)
-    parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--think", type=float, default=8.0, help="longest think time (s)")
-    args = parser.parse_args()
+    args = arguments(__doc__ or "")
     folder = Path(tempfile.mkdtemp(prefix="ubongo-bench-cluster-"))
     warm_solutions()
 

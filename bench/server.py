@@ -217,12 +217,18 @@ async def run(args: argparse.Namespace, server: ServerProcess) -> dict[str, Any]
     }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def arguments(doc: str) -> argparse.Namespace:
+    """The load every server bench plays: rooms of 4, rounds, think time (shared with
+    bench/cluster.py, so that both measure the same game)."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     parser.add_argument("--rooms", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--think", type=float, default=8.0, help="longest think time (s)")
-    args = parser.parse_args()
+    return parser.parse_args()
+
+
+def main() -> None:
+    args = arguments(__doc__ or "")
     folder = Path(tempfile.mkdtemp(prefix="ubongo-bench-"))
     server = ServerProcess(f"sqlite:///{folder / 'bench.sqlite3'}", log=folder / "server.log")
     server.start()
