@@ -316,7 +316,7 @@ def create_app(
             # one process: its open rooms are saved in the database and outlive a restart
             saved = SavedRoomsHub(store)
             server = Server(store, config, saved)
-            await saved.reopen(server.rooms, server.clock)
+            await saved.reopen(server.rooms)
         state["server"] = server
         # everything loaded so far (code, decks) lives as long as the process: keep it out of
         # the collector's walks, and collect less often (games make many short-lived objects)

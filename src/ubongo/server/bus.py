@@ -89,6 +89,10 @@ class RoomHub(Protocol[R]):
     def since(self, code: str, seq: int) -> list[Event] | None:
         """The room's events after ``seq``, or ``None`` if the log no longer holds them all."""
 
+    def restore(self, code: str, room: R, seq: int, events: Iterable[Event] = ()) -> None:
+        """Put back a room rebuilt from where it was kept, at event ``seq``, with the events
+        kept with it."""
+
     def subscribe(self, code: str, listener: Listener) -> Subscription:
         """Call ``listener`` with each event published to the room from now on."""
 

@@ -583,10 +583,7 @@ class Cluster:
             n, text = entry.split(" ", 1)
             if int(n) <= seq:
                 events.append(Event(code, int(n), text))
-        if room.game is not None and room.game.now is not None:
-            self.server.clock.not_before(room.game.now)
-        self.hub.restore(code, room, seq, events)
-        rooms.resume(room)
+        rooms.reopen(room, seq, events)
         log.warning("took over room %s at event %d", code, seq)
         return True
 

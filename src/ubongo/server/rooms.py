@@ -20,7 +20,7 @@ import random
 import re
 import secrets
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal
 
@@ -40,7 +40,7 @@ from ubongo.rules.settings import (
 )
 
 from . import table
-from .bus import RoomHub
+from .bus import Event, RoomHub
 from .clock import Clock
 from .protocol import ProtocolError, SettingsPatch
 from .storage import GameRecord, SoloRecord, Storage
@@ -444,7 +444,15 @@ class Rooms:
                 s.hold_timer.cancel()
                 s.hold_timer = None
 
-    def resume(self, room: Room) -> None:
+    def reopen(self, room: Room, seq: int, events: Iterable[Event] = ()) -> None:
+        """Run a room rebuilt from where it was kept (:mod:`.durable`) at event ``seq``: its
+        clock never goes back behind the game's last time, and its timers start again."""
+        if room.game is not None and room.game.now is not None:
+            self.clock.not_before(room.game.now)
+        self.hub.restore(room.code, room, seq, events)
+        self._resume(room)
+
+    def _resume(self, room: Room) -> None:
         """Run a room rebuilt from its stored snapshot (its process stopped): nobody is
         connected yet, so every person's seat is held (a hold already running keeps its end);
         the clock and the bots are armed again from the stored deadlines."""

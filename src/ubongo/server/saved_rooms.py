@@ -25,7 +25,6 @@ import time
 from typing import Any
 
 from .bus import Event, MemoryHub
-from .clock import Clock
 from .durable import durable, rebuilt
 from .rooms import Room, Rooms
 from .storage import Storage
@@ -114,14 +113,14 @@ class SavedRoomsHub(MemoryHub[Room]):
             self._timer.cancel()
             self._timer = None
         if self._writing is not None:
-            await asyncio.shield(self._writing)
+            await self._writing
         rooms, closed = self._pending()
         if rooms or closed:
             await asyncio.to_thread(self.storage.save_open_rooms, rooms, closed, time.time())
 
     # --- starting again -----------------------------------------------------------------------
 
-    async def reopen(self, rooms: Rooms, clock: Clock) -> list[str]:
+    async def reopen(self, rooms: Rooms) -> list[str]:
         """Rebuild the rooms saved as open and run them again; the codes reopened.
 
         A saved room that cannot be rebuilt (saved by a version whose rules differ) is
@@ -136,10 +135,7 @@ class SavedRoomsHub(MemoryHub[Room]):
                 log.exception("could not reopen room %s; forgetting it", code)
                 self._closed.add(code)
                 continue
-            if room.game is not None and room.game.now is not None:
-                clock.not_before(room.game.now)
-            self.restore(code, room, seq)
-            rooms.resume(room)
+            rooms.reopen(room, seq)
             reopened.append(code)
         if reopened:
             log.warning("reopened %d rooms saved by the last run: %s", len(reopened), reopened)
