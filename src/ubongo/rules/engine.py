@@ -97,7 +97,7 @@ def new_game(settings: Settings, seed: int | str = 0, deck: Deck | None = None) 
                 f" the deck has {len(pool)}"
             )
         _shuffle(game, pool, "stack")
-        if s.edition == "classic":
+        if s.gems:  # (Classic) the whole stack, used boards to a discard pile
             game.stack = pool
         else:
             # Extreme: 16/24/32 cards for 2/3/4 players; Trigo: the rest go back at random

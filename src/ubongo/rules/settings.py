@@ -60,6 +60,10 @@ DEFAULT_TIE_BREAK: dict[str, TieBreak] = {
 #: players per race game: Classic and 3D 1-4; Extreme and Trigo 2-4 (one player plays solo)
 RACE_PLAYERS = {"classic": (1, 4), "3d": (1, 4), "extreme": (2, 4), "trigo": (2, 4)}
 SOLO_TARGETS = (5, 10, 20)
+#: a solo run's default length: minutes for the goal "time" (Trigo's rulebook: 20), tasks for
+#: the goal "tasks"
+DEFAULT_SOLO_MINUTES = {"classic": 5, "3d": 5, "extreme": 5, "trigo": 20}
+DEFAULT_SOLO_TASKS = 5
 
 
 @dataclass(frozen=True)
@@ -203,7 +207,9 @@ class Settings:
                 raise SettingsError(f"{name} must be positive (or None for no limit)")
         solo_target = self.solo_target
         if solo_target is None:
-            solo_target = 20 if ed == "trigo" and self.solo_goal == "time" else 5
+            solo_target = (
+                DEFAULT_SOLO_MINUTES[ed] if self.solo_goal == "time" else DEFAULT_SOLO_TASKS
+            )
         if self.solo_goal not in ("time", "tasks"):
             raise SettingsError(f"solo_goal is time or tasks, not {self.solo_goal!r}")
         if solo_target < 1:
