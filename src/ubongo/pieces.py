@@ -112,13 +112,15 @@ class Edition:
     """An edition's pieces and the shape of its areas.
 
     ``layers`` is how many layers an area is filled to: 1 for the flat editions, 2 for 3D, where
-    the area is drawn on the square lattice and filled with cubes.
+    the area is drawn on the square lattice and filled with cubes. ``regions`` is how many
+    separate parts one task's area has: 1, or 2 for Trigo (two areas per card).
     """
 
     name: str
     lattice: Lattice
     pieces: tuple[Piece, ...]
     layers: int = 1
+    regions: int = 1
     source: str = ""
     _by_id: dict[str, Piece] = field(default_factory=dict, compare=False, repr=False)
 
@@ -159,7 +161,14 @@ def _edition_from_json(data: dict[str, Any]) -> Edition:
         for p in data["pieces"]
     )
     layers = 2 if lat.name == "cube" else 1
-    return Edition(data["edition"], lat, pieces, layers=layers, source=data.get("source", ""))
+    return Edition(
+        data["edition"],
+        lat,
+        pieces,
+        layers=layers,
+        regions=int(data.get("area_regions", 1)),
+        source=data.get("source", ""),
+    )
 
 
 @cache

@@ -424,7 +424,7 @@ class _Builder:
                 first_pick = self.rng.choice(everything)
                 sets = self.piece_sets(k, sum(p.size for p in first_pick))
             first = self.rng.choice(sets)
-            if self.ed.name == "trigo":
+            if self.ed.regions == 2:
                 cells = self.two_regions(first)
             else:
                 cells = self.grow(first, 1)

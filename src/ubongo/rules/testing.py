@@ -66,7 +66,7 @@ def _flat_side(name: str, ed_name: str, rng: random.Random, variant: int) -> Sid
     count = SIDE_PIECES[ed_name][name]
     ids = rng.sample([p.id for p in ed.pieces], count)
     pieces = [ed.piece(i) for i in ids]
-    if ed_name == "trigo":
+    if ed.regions == 2:
         half = count // 2
         first = _grow(pieces[:half], rng)
         second = _grow(pieces[half:], rng)
