@@ -158,7 +158,7 @@ function tieWords(room: Room, past = false): string {
   const tied = tiedSeats(game);
   const names = andList(tied.map((s) => room.seats[s]?.name ?? `seat ${s}`));
   const score = game.scores[String(tied[0])];
-  const gems = editionInfo(room.settings.edition).keyKind === "die";
+  const gems = editionInfo(room.settings.edition).gems;
   const amount = !score ? "" : gems ? ` at ${score.points} point${score.points === 1 ? "" : "s"}` : ` with ${score.cards} card${score.cards === 1 ? "" : "s"} each`;
   return `${names} ${past ? "were" : "are"}${tied.length > 2 ? " all" : ""} tied${amount}`;
 }
@@ -407,7 +407,7 @@ class RoomView {
       ),
     );
     // Ubongo 3D: each player also chooses their own level (issue #7)
-    if (room.settings.edition === "3d" && me) {
+    if (editionInfo(room.settings.edition).ownSide && me) {
       settings.append(levelPicker(me.side ?? room.settings.side, (side) => send({ type: "choose_side", side })));
     }
     setting(
@@ -431,7 +431,7 @@ class RoomView {
         send({ type: "settings", settings: { variant: v } }),
       ),
     );
-    const gems = info.keyKind === "die";
+    const gems = info.gems;
     const timeKey = gems ? "hourglass_seconds" : "countdown_seconds";
     const timeValue = (room.settings[timeKey] as number | null) ?? null;
     const times: [string, string][] = [["", "Rulebook default"]];
@@ -506,7 +506,7 @@ class RoomView {
     if (!s) return h("li.seat.free", { "data-seat": i }, h("span.muted", {}, "free seat"));
     const tags = [];
     if (room.host === i) tags.push(h("span.tag", {}, "host"));
-    if (room.settings.edition === "3d") tags.push(levelTag(s.side)); // issue #7
+    if (editionInfo(room.settings.edition).ownSide) tags.push(levelTag(s.side)); // issue #7
     if (i === this.seat) tags.push(h("span.tag.you", {}, "you"));
     if (!s.connected) tags.push(h("span.tag.bad", {}, "away"));
     const li = h(
@@ -824,7 +824,7 @@ class RoomView {
         ? "The last round"
         : `Round ${game.round} is over`;
     const tie = room.phase !== "over" && game.stage === "between" && tiedSeats(game).length > 1;
-    const gemsTie = editionInfo(room.settings.edition).keyKind === "die";
+    const gemsTie = editionInfo(room.settings.edition).gems;
     const parts: (HTMLElement | null)[] = [
       h("h2", {}, title),
       order,
@@ -878,7 +878,7 @@ class RoomView {
         text = clock(left);
         cls = left < 10 ? "urgent" : game.stage === "countdown" ? "countdown" : "";
       } else if (game.stage === "playing") {
-        text = editionInfo(room.settings.edition).keyKind === "die" ? "" : "no countdown yet";
+        text = editionInfo(room.settings.edition).gems ? "" : "no countdown yet";
       }
       const label = timer.querySelector(".timer-text");
       if (label) label.textContent = text;
@@ -890,7 +890,7 @@ class RoomView {
       const limit =
         !solo &&
         !!game.deadline &&
-        (game.stage === "playoff" || (game.stage === "playing" && editionInfo(room.settings.edition).keyKind !== "die"));
+        (game.stage === "playoff" || (game.stage === "playing" && !editionInfo(room.settings.edition).gems));
       if (what) {
         what.textContent = !text
           ? ""
@@ -907,7 +907,7 @@ class RoomView {
     }
     const next = this.root.querySelector("#next-round");
     if (next && game.next_round_at) {
-      const what = tiedSeats(game).length > 1 ? (editionInfo(room.settings.edition).keyKind === "die" ? "Playoff" : "Tie round") : "Next round";
+      const what = tiedSeats(game).length > 1 ? (editionInfo(room.settings.edition).gems ? "Playoff" : "Tie round") : "Next round";
       next.textContent = `${what} in ${Math.max(0, Math.ceil((game.next_round_at - now) / 1000))} s`;
     }
   }
@@ -928,7 +928,7 @@ class RoomView {
     const winners = game?.winners.length
       ? game.winners
       : ((over?.data.winners as (number | string)[] | undefined) ?? []).map(Number);
-    const gems = room.settings.edition === "classic" || room.settings.edition === "3d";
+    const gems = editionInfo(room.settings.edition).gems;
     const table = h(
       "table.scores",
       {},

@@ -9,6 +9,10 @@ export interface EditionInfo {
   sides: { value: string; label: string }[];
   sideWord: string;
   keyKind: "die" | "corner" | "card";
+  /** gem editions: hourglass, second chance, gems and a playoff; the others: countdown, cards */
+  gems: boolean;
+  /** each player chooses their own side (3D: a level) */
+  ownSide: boolean;
   playable: boolean; // in this client (3D has its own board, issue #7)
   howTo: string[];
 }
@@ -24,6 +28,8 @@ export const EDITIONS: EditionInfo[] = [
     ],
     sideWord: "Board side",
     keyKind: "die",
+    gems: true,
+    ownSide: false,
     playable: true,
     howTo: [
       "Everyone gets a board; the die says which row of tiles to use.",
@@ -41,6 +47,8 @@ export const EDITIONS: EditionInfo[] = [
     ],
     sideWord: "Card side",
     keyKind: "corner",
+    gems: false,
+    ownSide: false,
     playable: true,
     howTo: [
       "Each round names a corner of the card; the tiles shown there are your task.",
@@ -58,6 +66,8 @@ export const EDITIONS: EditionInfo[] = [
     ],
     sideWord: "Card side",
     keyKind: "card",
+    gems: false,
+    ownSide: false,
     playable: true,
     howTo: [
       "Every card shows two areas and the numbered pieces to use: cover both areas exactly.",
@@ -77,6 +87,8 @@ export const EDITIONS: EditionInfo[] = [
     ],
     sideWord: "Level",
     keyKind: "die",
+    gems: true,
+    ownSide: true,
     playable: true, // the 3D board: web/src/board3d (issue #7)
     howTo: [
       "Everyone plays boards of their own level; the die says which pieces to use.",
