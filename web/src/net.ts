@@ -1,131 +1,8 @@
 // Talking to the server: JSON over HTTP, and one WebSocket per room (docs/protocol.md).
 // The connection measures the server clock's offset by ping/pong, reconnects with the last
-// event number it saw, and hands every room snapshot to the screen that draws it.
+// event number it saw, and hands every other message, once, to the room's store (room/store.ts).
 
-import type { Placement } from "./catalogue";
-
-export interface Seat {
-  seat: number;
-  kind: "person" | "bot";
-  name: string;
-  side: string | null;
-  ready: boolean;
-  connected: boolean;
-  held_until: number | null;
-  level: string | null;
-}
-
-export interface Task {
-  card: number;
-  side: string;
-  key: string;
-  pieces: string[];
-  area: number[][];
-  layers: number;
-  difficulty?: number;
-}
-
-export interface Score {
-  points: number;
-  gems: Record<string, number> | null;
-  cards: number;
-}
-
-export interface Finish {
-  seat: number;
-  place: number;
-  at: number;
-}
-
-export interface SoloState {
-  goal: string;
-  amount: number;
-  done: number;
-  skipped: number;
-  started_at: number | null;
-  ends_at: number | null;
-}
-
-export interface GameView {
-  /** the number to send with submit and skip (the server's turn counter) */
-  turn: number;
-  round: number;
-  rounds: number;
-  /** the round's kind: round, playoff (gem editions), tie-round (card editions), solo */
-  kind: string | null;
-  stage: string;
-  key: string | null;
-  roller: number | null;
-  deadline: number | null;
-  tasks: Record<string, Task | null>;
-  finished: Finish[];
-  scores: Record<string, Score>;
-  display: Record<string, number> | null;
-  bag: number | null;
-  solo: SoloState | null;
-  next_round_at?: number | null;
-  solutions: Record<string, Placement[]>;
-  winners: number[];
-}
-
-export interface Settings {
-  edition: string;
-  mode: string;
-  variant: string;
-  side: string;
-  rounds: number | null;
-  hourglass_seconds: number | null;
-  countdown_seconds: number | null;
-  solo_goal: string;
-  solo_amount: number;
-  seat_hold_seconds: number;
-  seed: number | null;
-  [more: string]: unknown;
-}
-
-export interface Room {
-  code: string;
-  invite: string;
-  phase: "lobby" | "playing" | "over";
-  host: number | null;
-  settings: Settings;
-  seats: (Seat | null)[];
-  spectators: number;
-  game: GameView | null;
-  game_id: number | null;
-  record?: Record<string, unknown> | null;
-}
-
-type Raw = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-/** The game table as the server sends it (docs/protocol.md, "The game table"). */
-export function normalizeGame(raw: Raw | null): GameView | null {
-  if (!raw) return null;
-  const display = raw.display && Object.keys(raw.display).length ? raw.display : null;
-  return {
-    turn: raw.round,
-    solutions: {},
-    winners: [],
-    ...raw,
-    display,
-    bag: display ? raw.bag : null,
-  } as unknown as GameView;
-}
-
-export interface RoomEvent {
-  seq: number;
-  at: number;
-  kind: string;
-  data: Record<string, unknown>;
-}
-
-export interface Verdict {
-  round: number;
-  ok: boolean;
-  code: string;
-  reason: string;
-  received_at: number;
-}
+import type { ClientMessage, EditionOptions, SeatGrant, ServerMessage } from "./protocol";
 
 export class ApiError extends Error {
   constructor(
@@ -170,12 +47,6 @@ export const api = {
 
 // --- seats kept by this browser ---------------------------------------------------------------
 
-export interface SeatTicket {
-  code: string;
-  seat: number;
-  token: string;
-}
-
 const NAME_KEY = "ubongo.name";
 
 export function savedName(): string {
@@ -186,16 +57,16 @@ export function saveName(name: string): void {
   localStorage.setItem(NAME_KEY, name);
 }
 
-export function ticketFor(code: string): SeatTicket | null {
+export function ticketFor(code: string): SeatGrant | null {
   try {
     const raw = localStorage.getItem(`ubongo.seat.${code}`);
-    return raw ? (JSON.parse(raw) as SeatTicket) : null;
+    return raw ? (JSON.parse(raw) as SeatGrant) : null;
   } catch {
     return null;
   }
 }
 
-export function saveTicket(t: SeatTicket): void {
+export function saveTicket(t: SeatGrant): void {
   localStorage.setItem(`ubongo.seat.${t.code}`, JSON.stringify(t));
 }
 
@@ -205,16 +76,13 @@ export function forgetTicket(code: string): void {
 
 // --- the room connection ----------------------------------------------------------------------
 
-export interface RoomHandlers {
-  room(room: Room, event: RoomEvent | null): void;
-  verdict(v: Verdict): void;
-  error(code: string, message: string, ref: string | null): void;
+export interface ConnectionHandlers {
+  /** every message but the clock's pongs, once each (an event seen before a reconnect is dropped) */
+  message(msg: Exclude<ServerMessage, { type: "pong" }>): void;
   status(connected: boolean, note: string): void;
 }
 
 export class RoomConnection {
-  seat: number | null = null;
-  room: Room | null = null;
   private ws: WebSocket | null = null;
   private lastSeq: number | null = null;
   private offset = 0;
@@ -226,8 +94,8 @@ export class RoomConnection {
 
   constructor(
     readonly code: string,
-    private readonly ticket: SeatTicket | null,
-    private readonly on: RoomHandlers,
+    private readonly ticket: SeatGrant | null,
+    private readonly on: ConnectionHandlers,
   ) {
     this.open();
   }
@@ -237,14 +105,10 @@ export class RoomConnection {
     return Date.now() + this.offset;
   }
 
-  send(msg: Record<string, unknown>): boolean {
+  send(msg: ClientMessage): boolean {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
     this.ws.send(JSON.stringify(msg));
     return true;
-  }
-
-  submit(round: number, placements: Placement[]): boolean {
-    return this.send({ type: "submit", round, placements });
   }
 
   close(): void {
@@ -258,7 +122,7 @@ export class RoomConnection {
     const ws = new WebSocket(`${proto}//${location.host}/ws`);
     this.ws = ws;
     ws.addEventListener("open", () => {
-      const hello: Record<string, unknown> = { type: "hello", room: this.code };
+      const hello: ClientMessage = { type: "hello", room: this.code };
       if (this.ticket) hello.token = this.ticket.token;
       else hello.spectate = true;
       if (this.lastSeq !== null) hello.last_seq = this.lastSeq;
@@ -297,75 +161,41 @@ export class RoomConnection {
   }
 
   private receive(raw: unknown): void {
-    let msg: Record<string, unknown>;
+    let msg: ServerMessage;
     try {
-      msg = JSON.parse(String(raw)) as Record<string, unknown>;
+      msg = JSON.parse(String(raw)) as ServerMessage;
     } catch {
       return;
     }
     switch (msg.type) {
-      case "welcome": {
-        this.seat = (msg.seat as number | null) ?? null;
-        this.lastSeq = msg.seq as number;
-        this.room = adaptRoom(msg.room as Raw);
+      case "welcome":
+        this.lastSeq = msg.seq;
         if (typeof msg.server_time === "number" && this.bestRtt === Infinity) {
           this.offset = msg.server_time - Date.now();
         }
         this.on.status(true, "");
-        this.on.room(this.room, null);
+        this.on.message(msg);
         break;
-      }
-      case "event": {
-        const seq = msg.seq as number;
-        if (this.lastSeq !== null && seq <= this.lastSeq) return; // seen already
-        this.lastSeq = seq;
-        this.room = adaptRoom(msg.room as Raw);
-        const ev: RoomEvent = {
-          seq,
-          at: msg.at as number,
-          kind: msg.kind as string,
-          data: (msg.data as Record<string, unknown>) ?? {},
-        };
-        this.on.room(this.room, ev);
+      case "event":
+        if (this.lastSeq !== null && msg.seq <= this.lastSeq) return; // seen already
+        this.lastSeq = msg.seq;
+        this.on.message(msg);
         break;
-      }
       case "pong": {
-        const sent = msg.t as number;
         const back = Date.now();
-        const rtt = back - sent;
+        const rtt = back - msg.t;
         if (rtt < this.bestRtt) {
           this.bestRtt = rtt;
-          this.offset = (msg.server_time as number) - (sent + back) / 2;
+          this.offset = msg.server_time - (msg.t + back) / 2;
         }
         break;
       }
       case "verdict":
-        this.on.verdict(msg as unknown as Verdict);
-        break;
       case "error":
-        this.on.error(
-          String(msg.code),
-          String(msg.message ?? ""),
-          (msg.ref as string | null | undefined) ?? null,
-        );
+        this.on.message(msg);
         break;
     }
   }
-}
-
-export function adaptRoom(raw: Raw): Room {
-  return { ...raw, game: normalizeGame(raw.game) } as Room;
-}
-
-export interface EditionOptions {
-  sides: string[];
-  default_side: string;
-  per_player_side: boolean;
-  players: [number, number];
-  variants: string[];
-  rounds: number;
-  hourglass_seconds: number | null;
-  countdown_seconds: Record<string, number> | null;
 }
 
 let optionsPromise: Promise<Record<string, EditionOptions>> | null = null;

@@ -1,0 +1,46 @@
+// The game's clock in the top bar: the hourglass or countdown from the server's deadline, the
+// solo run's time, and a word saying which clock it is.
+
+import type { GameView, Room } from "../protocol";
+import { clock, editionInfo } from "../ui";
+
+/** Redraw the clock `timer` (the top bar's `#timer`) for the server time `now`. */
+export function showClock(timer: HTMLElement, room: Room, game: GameView, now: number): void {
+  const gems = editionInfo(room.settings.edition).gems;
+  const { text, urgent } = clockText(game, gems, now);
+  const label = timer.querySelector(".timer-text");
+  if (label) label.textContent = text;
+  // a card round's clock before anybody finishes is the server's round limit, not a
+  // countdown: 5:00 with no word would read like one
+  // so is a playoff's: the rules give it no hourglass, the room a limit
+  const limit =
+    !game.solo && !!game.deadline && (game.stage === "playoff" || (game.stage === "playing" && !gems));
+  // say what the clock is: a first-time player cannot tell a countdown from an hourglass
+  const what = timer.querySelector(".timer-label");
+  if (what) what.textContent = text ? clockLabel(game.stage, limit) : "";
+  timer.className = `timer ${urgent}${limit ? " limit" : ""}`;
+  timer.classList.toggle("empty", !text);
+}
+
+function clockText(game: GameView, gems: boolean, now: number): { text: string; urgent: string } {
+  const solo = game.solo;
+  if (solo) {
+    if (solo.ends_at) {
+      const left = (solo.ends_at - now) / 1000;
+      return { text: clock(left), urgent: left < 30 ? "urgent" : "" };
+    }
+    return { text: solo.started_at ? clock((now - solo.started_at) / 1000) : "", urgent: "" };
+  }
+  if (game.deadline) {
+    const left = (game.deadline - now) / 1000;
+    return { text: clock(left), urgent: left < 10 ? "urgent" : game.stage === "countdown" ? "countdown" : "" };
+  }
+  if (game.stage === "playing") return { text: gems ? "" : "no countdown yet", urgent: "" };
+  return { text: "", urgent: "" };
+}
+
+function clockLabel(stage: string, limit: boolean): string {
+  if (stage === "countdown") return "Countdown";
+  if (stage === "second_chance") return "Second chance";
+  return limit ? "Time limit" : "";
+}

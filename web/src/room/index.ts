@@ -1,0 +1,161 @@
+// A room: join, lobby, the game, round results and the game's end, all drawn from the room's
+// store (room/store.ts), which the room's WebSocket feeds. This module picks the screen for the
+// room's phase; each screen is a module of its own (docs/web.md, "Layout of web/src").
+
+import { type Catalogue, loadCatalogue } from "../catalogue";
+import { h } from "../dom";
+import type { Navigate } from "../home";
+import { RoomConnection, forgetTicket, loadOptions, ticketFor } from "../net";
+import type { EditionOptions, Room, RoomEvent, Verdict } from "../protocol";
+import { toast } from "../ui";
+import type { RoomContext } from "./context";
+import { gameEnd } from "./end";
+import { showJoin } from "./join";
+import { lobby } from "./lobby";
+import { PlayScreen } from "./play";
+import { RoomStore } from "./store";
+
+export function roomScreen(code: string, go: Navigate): { element: HTMLElement; dispose(): void } {
+  const root = h("main.room", { "data-code": code });
+  let view: RoomView | null = null;
+  const ticket = ticketFor(code);
+  if (ticket) {
+    view = new RoomView(root, code, go, true);
+  } else {
+    showJoin(root, code, go, () => {
+      view = new RoomView(root, code, go, !!ticketFor(code));
+    });
+  }
+  return {
+    element: root,
+    dispose: () => view?.dispose(),
+  };
+}
+
+/** One room on the page: the connection, the store it feeds, and the screen for the phase. */
+class RoomView {
+  private readonly store: RoomStore;
+  private readonly conn: RoomConnection;
+  private readonly ctx: RoomContext;
+  private readonly play: PlayScreen;
+  private cat: Catalogue | null = null;
+  private readonly timer: number;
+  private autoStarted = false;
+  private statusNote = "";
+  private options: Record<string, EditionOptions> | null = null;
+
+  constructor(
+    private readonly root: HTMLElement,
+    code: string,
+    go: Navigate,
+    seated: boolean,
+  ) {
+    root.replaceChildren(h("p.loading", {}, "Connecting…"));
+    this.store = new RoomStore({
+      changed: (room, ev, editionChanged) => this.onRoom(room, ev, editionChanged),
+      verdict: (v) => this.onVerdict(v),
+      error: (c, m, ref) => this.onError(c, m, ref),
+    });
+    this.conn = new RoomConnection(code, seated ? ticketFor(code) : null, {
+      message: (msg) => this.store.receive(msg),
+      status: (ok, note) => this.onStatus(ok, note),
+    });
+    this.ctx = { code, store: this.store, go, send: (msg) => this.conn.send(msg), now: () => this.conn.now() };
+    this.play = new PlayScreen(this.ctx, root);
+    this.timer = window.setInterval(() => this.play.tick(), 200);
+    loadOptions()
+      .then((o) => {
+        this.options = o;
+        if (this.store.room?.phase === "lobby") this.render(null);
+      })
+      .catch(() => undefined);
+  }
+
+  dispose(): void {
+    window.clearInterval(this.timer);
+    this.conn.close();
+    this.play.drop();
+  }
+
+  private onStatus(ok: boolean, note: string): void {
+    this.statusNote = note;
+    const wasOffline = this.root.classList.contains("offline");
+    this.root.classList.toggle("offline", !ok);
+    if (note) toast(note, ok ? "" : "bad");
+    // replace "connection lost" at once: it would stay up a few seconds after coming back
+    else if (ok && wasOffline) toast("Connected again", "good");
+  }
+
+  private onError(code: string, message: string, ref: string | null): void {
+    if (code === "bad_token" || code === "no_room") {
+      forgetTicket(this.ctx.code);
+      this.root.replaceChildren(
+        h(
+          "section.panel",
+          {},
+          h("h1", {}, code === "no_room" ? "No such room" : "This seat is no longer yours"),
+          h("p", {}, message),
+          h("p", {}, h("a", { href: "/", "data-link": "" }, "← Home")),
+        ),
+      );
+      this.conn.close();
+      return;
+    }
+    if (ref === "submit") this.play.submitError(message);
+    else toast(message || code, "bad");
+  }
+
+  private onVerdict(v: Verdict): void {
+    this.root.dataset.lastVerdict = v.code;
+    this.play.verdict(v);
+  }
+
+  private onRoom(room: Room, ev: RoomEvent | null, editionChanged: boolean): void {
+    if (ev) this.play.eventSeen(ev);
+    if (editionChanged || !this.cat) {
+      this.cat = null;
+      loadCatalogue(room.settings.edition)
+        .then((cat) => {
+          this.cat = cat;
+          this.render(null);
+        })
+        .catch((e) => toast(String(e), "bad"));
+    }
+    this.render(ev);
+  }
+
+  private render(ev: RoomEvent | null): void {
+    const room = this.store.room;
+    if (!room) return;
+    this.root.dataset.phase = room.phase;
+    if (room.phase === "lobby") {
+      this.play.drop();
+      if (room.settings.mode === "solo" && this.store.seat !== null) {
+        this.soloAutoStart(room);
+        this.root.replaceChildren(h("p.loading", {}, "Dealing your first task…"));
+        return;
+      }
+      this.root.replaceChildren(lobby(this.ctx, room, this.options, this.statusNote));
+      return;
+    }
+    if (room.phase === "over") {
+      this.play.drop();
+      this.root.replaceChildren(gameEnd(this.ctx, room, this.cat));
+      return;
+    }
+    if (!this.cat || !room.game) {
+      this.root.replaceChildren(h("p.loading", {}, "Loading the pieces…"));
+      return;
+    }
+    this.play.draw(room, room.game, this.cat, ev);
+  }
+
+  /** A solo room starts by itself: ready and start as soon as the welcome arrives. */
+  private soloAutoStart(room: Room): void {
+    if (this.autoStarted) return;
+    this.autoStarted = true;
+    const seat = room.seats[this.store.seat ?? 0];
+    if (!seat?.ready) this.conn.send({ type: "ready", ready: true });
+    this.conn.send({ type: "start" });
+  }
+}

@@ -1,0 +1,191 @@
+// The lobby: who sits where (people, bots and their levels), the host's settings, ready and
+// start, and the invite link.
+
+import { levelPicker, levelTag } from "../board3d"; // 3D levels (issue #7)
+import { h } from "../dom";
+import type { ClientMessage, EditionOptions, Room, Seat } from "../protocol";
+import { EDITIONS, editionInfo, toast, watchers } from "../ui";
+import type { RoomContext } from "./context";
+
+const BOT_LEVELS = ["easy", "medium", "hard"];
+
+/** The lobby: seats and bots, the host's settings, ready and start, the invite link. */
+export function lobby(
+  ctx: RoomContext,
+  room: Room,
+  options: Record<string, EditionOptions> | null,
+  statusNote: string,
+): HTMLElement {
+  const { seat } = ctx.store;
+  const host = ctx.store.isHost;
+  const me = seat !== null ? room.seats[seat] : null;
+  const info = editionInfo(room.settings.edition);
+  const send = (msg: ClientMessage) => ctx.send(msg);
+  const seats = h("ol.seats");
+  room.seats.forEach((s, i) => {
+    seats.appendChild(seatRow(ctx, room, s, i, host));
+  });
+
+  const invite = h("input#invite", { type: "text", readOnly: true, value: room.invite, "aria-label": "Invite link" });
+  const copy = h("button#copy-invite", { type: "button" }, "Copy link");
+  copy.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(room.invite);
+      toast("Invite link copied", "good");
+    } catch {
+      invite.select();
+      toast("Select the link and copy it", "");
+    }
+  });
+
+  const settings = h("div.settings");
+  const setting = (label: string, control: HTMLElement) =>
+    settings.append(h("label.field", {}, h("span", {}, label), control));
+  const select = (
+    id: string,
+    options: [string, string][],
+    value: string,
+    change: (v: string) => void,
+  ) => {
+    const s = h(`select#${id}` as "select", { disabled: !host });
+    for (const [v, l] of options) s.appendChild(h("option", { value: v }, l));
+    // a value set elsewhere (the API, another client) that the list lacks: show it, not a blank
+    if (!options.some(([v]) => v === value)) s.appendChild(h("option", { value }, id === "set-time" ? `${value} s` : value));
+    s.value = value;
+    s.addEventListener("change", () => change(s.value));
+    return s;
+  };
+  setting(
+    "Edition",
+    select(
+      "set-edition",
+      EDITIONS.filter((e) => e.playable).map((e) => [e.name, e.title]),
+      room.settings.edition,
+      (v) => send({ type: "settings", settings: { edition: v, side: editionInfo(v).sides[0].value } }),
+    ),
+  );
+  // Ubongo 3D: each player also chooses their own level (issue #7)
+  if (editionInfo(room.settings.edition).ownSide && me) {
+    settings.append(levelPicker(me.side ?? room.settings.side, (side) => send({ type: "choose_side", side })));
+  }
+  setting(
+    info.sideWord,
+    select(
+      "set-side",
+      info.sides.map((s) => [s.value, s.label]),
+      room.settings.side,
+      (v) => send({ type: "settings", settings: { side: v } }),
+    ),
+  );
+  const opts = options?.[room.settings.edition];
+  const variantNames: Record<string, string> = {
+    standard: "Standard rules",
+    "only-first": room.settings.edition === "trigo" ? "Expert: only the first wins a card" : "Increased difficulty: only the first keeps a card",
+  };
+  const variants: [string, string][] = (opts?.variants ?? ["standard"]).map((v) => [v, variantNames[v] ?? v]);
+  setting(
+    "Variant",
+    select("set-variant", variants, room.settings.variant, (v) =>
+      send({ type: "settings", settings: { variant: v } }),
+    ),
+  );
+  const gems = info.gems;
+  const timeKey = gems ? "hourglass_seconds" : "countdown_seconds";
+  const timeValue = (room.settings[timeKey] as number | null) ?? null;
+  const times: [string, string][] = [["", "Rulebook default"]];
+  for (const t of gems ? [15, 30, 45, 60, 90, 120, 180] : [10, 20, 30, 45, 60]) times.push([String(t), `${t} s`]);
+  setting(
+    gems ? "Hourglass" : "Countdown",
+    select("set-time", times, timeValue === null ? "" : String(timeValue), (v) =>
+      send({ type: "settings", settings: { [timeKey]: v === "" ? null : Number(v) } }),
+    ),
+  );
+  const roundsOptions: [string, string][] = [["", "Rulebook (" + (gems ? 9 : 8) + ")"]];
+  for (const n of [1, 2, 3, 4, 6]) roundsOptions.push([String(n), `${n}`]);
+  setting(
+    "Rounds",
+    select("set-rounds", roundsOptions, room.settings.rounds === null ? "" : String(room.settings.rounds), (v) =>
+      send({ type: "settings", settings: { rounds: v === "" ? null : Number(v) } }),
+    ),
+  );
+
+  const ready = h(
+    "button#ready",
+    { type: "button", class: me?.ready ? "on" : "" },
+    me?.ready ? "Ready ✓" : "I'm ready",
+  );
+  ready.addEventListener("click", () => send({ type: "ready", ready: !me?.ready }));
+  const people = room.seats.filter((s): s is Seat => !!s && s.kind === "person");
+  const allReady = people.every((s) => s.ready);
+  const seated = room.seats.filter(Boolean).length;
+  const minPlayers = Math.max(2, opts?.players?.[0] ?? 2);
+  const start = h(
+    "button.primary#start",
+    { type: "button", disabled: !host || !allReady || seated < minPlayers },
+    "Start the game",
+  );
+  start.addEventListener("click", () => send({ type: "start" }));
+  const addBot = h("div.add-bot", {});
+  if (host && seated < 4) {
+    for (const level of BOT_LEVELS) {
+      addBot.appendChild(
+        h(
+          "button.small",
+          { type: "button", "data-add-bot": level, onclick: () => send({ type: "add_bot", level }) },
+          `+ ${level} bot`,
+        ),
+      );
+    }
+  }
+  const hint = !host
+    ? "The host starts the game when everyone is ready."
+    : seated < minPlayers
+      ? "Invite someone or add a bot: a race needs 2 to 4 players."
+      : !allReady
+        ? "Waiting for everyone to be ready."
+        : "Everyone is ready.";
+
+  return h(
+    "section.panel.lobby",
+    {},
+    h("div.lobby-head", {}, h("h1", {}, `${info.title} · room ${room.code}`), h("a.small", { href: "/", "data-link": "" }, "Leave")),
+    h("div.invite", {}, invite, copy),
+    h("div.lobby-grid", {},
+      h("div", {}, h("div.section-head", {}, h("h2", {}, "Players"), watchers(room.spectators)), seats, addBot),
+      h("div", {}, h("h2", {}, "Settings"), settings, host ? null : h("p.muted", {}, "Only the host changes the settings.")),
+    ),
+    h("div.lobby-actions", {}, me ? ready : h("p.muted", {}, "You are watching."), start),
+    h("p.muted.hint", {}, hint),
+    statusNote ? h("p.bad", {}, statusNote) : null,
+  );
+}
+
+function seatRow(ctx: RoomContext, room: Room, s: Seat | null, i: number, host: boolean): HTMLElement {
+  if (!s) return h("li.seat.free", { "data-seat": i }, h("span.muted", {}, "free seat"));
+  const tags = [];
+  if (room.host === i) tags.push(h("span.tag", {}, "host"));
+  if (editionInfo(room.settings.edition).ownSide) tags.push(levelTag(s.side)); // issue #7
+  if (i === ctx.store.seat) tags.push(h("span.tag.you", {}, "you"));
+  if (!s.connected) tags.push(h("span.tag.bad", {}, "away"));
+  const li = h(
+    "li.seat",
+    { "data-seat": i, class: s.kind },
+    h("span.seat-name", {}, s.name),
+    ...tags,
+    s.kind === "person" ? h("span.ready-mark", { class: s.ready ? "yes" : "" }, s.ready ? "ready" : "not ready") : null,
+  );
+  if (s.kind === "bot" && host) {
+    const level = h("select.bot-level", { "aria-label": `level of ${s.name}` });
+    for (const l of BOT_LEVELS) level.appendChild(h("option", { value: l }, l));
+    level.value = s.level ?? "medium";
+    level.addEventListener("change", () => ctx.send({ type: "bot_level", seat: i, level: level.value }));
+    li.append(
+      level,
+      h("button.small.remove-bot", { type: "button", onclick: () => ctx.send({ type: "remove_bot", seat: i }) }, "remove"),
+    );
+  } else if (s.kind === "bot") {
+    li.append(h("span.tag", {}, s.level ?? ""));
+  }
+  return li;
+}
+

@@ -1,0 +1,240 @@
+// Round play: the task's board (flat or 3D) with the Ubongo! button, the top bar (edition, round,
+// die or corner, clock, Skip in solo), the side panel, and the round result over it. The board
+// of the running task is kept while its task stays the same, so snapshots never disturb a
+// player's pieces.
+
+import { type BoardLike, boardHint, createBoard } from "../board3d"; // 3D board (issue #7)
+import type { Catalogue, Placement } from "../catalogue";
+import { h } from "../dom";
+import type { GameView, Room, RoomEvent, Task, Verdict } from "../protocol";
+import { editionInfo, hourglass, keyBadge, placeText, watchers } from "../ui";
+import { showClock } from "./clock";
+import type { RoomContext } from "./context";
+import { roundResult, showNextRound } from "./result";
+import { type SoloRecords, sidePanel } from "./side";
+import { spectatorTables } from "./spectate";
+import { isTieBreak, tieBreakName } from "./words";
+
+/** The stages in which the board can still be played. */
+const PLAYING = ["playing", "second_chance", "countdown", "playoff"];
+
+interface Parts {
+  top: HTMLElement;
+  main: HTMLElement;
+  side: HTMLElement;
+  overlay: HTMLElement;
+  timer: HTMLElement | null;
+}
+
+export class PlayScreen {
+  private board: BoardLike | null = null; // flat or 3D (board3d/index.ts)
+  private boardKey = "";
+  private boardTurn = -1;
+  /** boards (by key) this player covered: they stay locked over later snapshots */
+  private readonly finishedBoards = new Set<string>();
+  private gameEl: HTMLElement | null = null;
+  private parts: Parts | null = null;
+  private shownResultFor = -1;
+  private readonly soloRecords: SoloRecords = { element: null };
+
+  constructor(
+    private readonly ctx: RoomContext,
+    private readonly root: HTMLElement,
+  ) {}
+
+  /** Draw the game for a snapshot (keeping the board while the task is the same). */
+  draw(room: Room, game: GameView, cat: Catalogue, ev: RoomEvent | null): void {
+    const parts = this.layout();
+    const task = this.myTask(game);
+    const key = task ? JSON.stringify([game.turn, task.card, task.side, task.key, task.pieces]) : "";
+    if (key !== this.boardKey) this.newBoard(parts, game, cat, task, key);
+    if (!task) {
+      // spectators (and a seat without a task): everyone's table, redrawn with each snapshot
+      parts.main.replaceChildren(spectatorTables(room, game, cat, this.ctx.store.seat));
+    }
+    const mine = game.finished.find((f) => f.seat === this.ctx.store.seat);
+    if (this.board) {
+      const over = !PLAYING.includes(game.stage);
+      this.board.lock(!!mine || over || this.finishedBoards.has(this.boardKey));
+      if (mine) this.board.setStatus(`Ubongo! You finished ${placeText(mine.place)}.`, "good");
+    }
+    this.drawTop(parts, room, game);
+    parts.side.replaceChildren(...sidePanel(room, game, this.ctx.store.seat, this.soloRecords));
+    this.drawOverlay(parts, room, game, cat, ev);
+    this.tick();
+  }
+
+  /** A new game (or a rematch) forgets which boards were covered. */
+  eventSeen(ev: RoomEvent): void {
+    if (ev.kind === "rematch" || ev.kind === "game_started") this.finishedBoards.clear();
+  }
+
+  /** Forget the game (the lobby or the end is shown instead). */
+  drop(): void {
+    this.board?.destroy();
+    this.board = null;
+    this.boardKey = "";
+    this.gameEl = null;
+  }
+
+  /** The server's answer to an arrangement this player sent. */
+  verdict(v: Verdict): void {
+    if (!this.board) return;
+    if (v.round !== this.boardTurn) {
+      // the verdict on a task that is gone already (solo: the next one is dealt)
+      if (v.ok) this.celebrate();
+      return;
+    }
+    if (v.ok) {
+      this.finishedBoards.add(this.boardKey);
+      this.board.lock(true);
+      this.board.setStatus("Ubongo! The area is covered.", "good");
+      this.celebrate();
+    } else {
+      this.board.setStatus(`Not yet: ${v.reason}`, "bad");
+    }
+  }
+
+  /** An error the server sent about the last submit. */
+  submitError(message: string): void {
+    this.board?.setStatus(message, "bad");
+  }
+
+  /** Move the clocks on (five times a second). */
+  tick(): void {
+    const room = this.ctx.store.room;
+    if (!room?.game) return;
+    const now = this.ctx.now();
+    if (this.parts?.timer) showClock(this.parts.timer, room, room.game, now);
+    showNextRound(this.root, room, room.game, now);
+  }
+
+  private layout(): Parts {
+    if (!this.parts || !this.gameEl || !this.root.contains(this.gameEl)) {
+      const parts: Parts = {
+        top: h("header.game-top"),
+        main: h("section.game-main"),
+        side: h("aside.game-side"),
+        overlay: h("div.overlay-slot"),
+        timer: null,
+      };
+      this.parts = parts;
+      this.gameEl = h("div.game", {}, parts.top, parts.main, parts.side, parts.overlay);
+      this.root.replaceChildren(this.gameEl);
+      this.boardKey = "";
+    }
+    return this.parts;
+  }
+
+  private myTask(game: GameView): Task | null {
+    const seat = this.ctx.store.seat;
+    if (seat === null) return null;
+    return game.tasks[String(seat)] ?? null;
+  }
+
+  private newBoard(parts: Parts, game: GameView, cat: Catalogue, task: Task | null, key: string): void {
+    this.board?.destroy();
+    this.board = null;
+    this.boardKey = key;
+    this.boardTurn = game.turn;
+    parts.main.replaceChildren();
+    if (!task) return;
+    // the arrangement survives a reload (the round goes on meanwhile)
+    const saveKey = `ubongo.arrangement.${this.ctx.code}`;
+    const board = createBoard({
+      catalogue: cat,
+      area: task.area,
+      pieces: task.pieces,
+      initial: savedArrangement(saveKey, key),
+      onCovered: (pl) => this.submit(pl),
+      onChange: (pl, covered) => {
+        sessionStorage.setItem(saveKey, JSON.stringify({ key, placements: pl }));
+        if (!covered) this.board?.setStatus("");
+      },
+    });
+    this.board = board;
+    const ubongo = h("button.primary.ubongo#ubongo", { type: "button" }, "Ubongo!");
+    ubongo.addEventListener("click", () => this.board && this.submit(this.board.placements()));
+    parts.main.append(board.element, h("div.main-actions", {}, ubongo));
+    board.attach();
+    // a phone shows the side panel below the board: say here, too, what the playoff is
+    board.setStatus(
+      isTieBreak(game.kind) ? `${tieBreakName(game.kind)}: the first to finish wins the game.` : boardHint(cat.layers),
+    );
+    window.setTimeout(() => this.board?.focus(), 0);
+  }
+
+  private submit(placements: Placement[]): void {
+    const game = this.ctx.store.room?.game;
+    if (!game || !this.board) return;
+    if (!this.ctx.send({ type: "submit", round: game.turn, placements })) {
+      this.board.setStatus("Not connected: trying again in a moment…", "bad");
+      return;
+    }
+    this.board.setStatus("Checking…");
+  }
+
+  private celebrate(): void {
+    const burst = h("div.ubongo-burst", { "aria-hidden": "true" }, "Ubongo!");
+    this.gameEl?.appendChild(burst);
+    window.setTimeout(() => burst.remove(), 1600);
+  }
+
+  private drawTop(parts: Parts, room: Room, game: GameView): void {
+    const ed = editionInfo(room.settings.edition);
+    const solo = game.solo;
+    const items: (HTMLElement | null)[] = [
+      h("a.back", { href: "/", "data-link": "", title: "Home", "aria-label": "Home" }, "⌂"),
+      h(
+        "div.round-info",
+        {},
+        h("strong", {}, ed.title),
+        solo
+          ? h(
+              "span#solo-count",
+              {},
+              `Solved ${solo.done}${solo.goal === "tasks" ? ` / ${solo.amount}` : ""} · skipped ${solo.skipped}`,
+            )
+          : h(
+              "span#round-no",
+              {},
+              game.stage === "playoff" ? tieBreakName(game.kind) : `Round ${game.round} of ${game.rounds}`,
+            ),
+      ),
+      watchers(room.spectators),
+      solo ? null : keyBadge(room.settings.edition, game.key),
+      h("div.timer#timer", { "aria-live": "off" }, hourglass(), h("span.timer-label"), h("span.timer-text")),
+    ];
+    if (solo && this.ctx.store.seat !== null) {
+      const skip = h("button#skip", { type: "button" }, "Skip task");
+      skip.addEventListener("click", () => this.ctx.send({ type: "skip", round: game.turn }));
+      items.push(skip);
+    }
+    parts.top.replaceChildren(...items.filter((x): x is HTMLElement => !!x));
+    parts.timer = parts.top.querySelector("#timer") as HTMLElement;
+  }
+
+  private drawOverlay(parts: Parts, room: Room, game: GameView, cat: Catalogue, ev: RoomEvent | null): void {
+    if (game.stage !== "between") {
+      parts.overlay.replaceChildren();
+      this.shownResultFor = -1;
+      return;
+    }
+    if (this.shownResultFor === game.round && !(ev && ev.kind === "round_ended")) return;
+    this.shownResultFor = game.round;
+    parts.overlay.replaceChildren(roundResult(this.ctx.store, room, game, cat));
+  }
+}
+
+/** The pieces this browser had laid for the board `key` before a reload, if any. */
+function savedArrangement(saveKey: string, key: string): Placement[] {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(saveKey) ?? "null") as {
+      key: string;
+      placements: Placement[];
+    } | null;
+    return saved && saved.key === key ? saved.placements : [];
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,44 @@
+// How the room screens say who is tied and what breaks the tie (shared by the game, the round
+// result and the game's end).
+
+import type { GameView, Room } from "../protocol";
+import { editionInfo } from "../ui";
+
+/** The rulebooks' names for a tie-break: Classic and 3D play a playoff, Extreme a tie round. */
+export function tieBreakName(kind: string | null): string {
+  return kind === "tie-round" ? "Tie round" : "Playoff";
+}
+
+/** "Ada", "Ada and Bob", "Ada, Bob and Cy". */
+export function andList(names: string[]): string {
+  return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
+/** The players tied for the most points, in a tie-break and after it (the table's `tied`). */
+export function tiedSeats(game: GameView): number[] {
+  return (game as GameView & { tied?: number[] }).tied ?? [];
+}
+
+/** Whether a round is the tie-break (Classic/3D playoff, Extreme/Trigo tie round). */
+export function isTieBreak(kind: string | null | undefined): boolean {
+  return kind === "playoff" || kind === "tie-round";
+}
+
+/** A seat's player's name, or "seat 2" for a seat emptied since. */
+export function seatName(room: Room, seat: number | string): string {
+  return room.seats[Number(seat)]?.name ?? `seat ${seat}`;
+}
+
+/** The tie a tie-break is about, in words: "Ada and Bob are tied at 0 points". */
+export function tieWords(room: Room, game: GameView, past = false): string {
+  const tied = tiedSeats(game);
+  const names = andList(tied.map((s) => seatName(room, s)));
+  const score = game.scores[String(tied[0])];
+  const gems = editionInfo(room.settings.edition).gems;
+  const amount = !score
+    ? ""
+    : gems
+      ? ` at ${score.points} point${score.points === 1 ? "" : "s"}`
+      : ` with ${score.cards} card${score.cards === 1 ? "" : "s"} each`;
+  return `${names} ${past ? "were" : "are"}${tied.length > 2 ? " all" : ""} tied${amount}`;
+}
