@@ -2,7 +2,8 @@
 // board (board.ts) and the 3D board both have, and the choice between them by edition.
 
 import "./board3d.css";
-import { Board, type BoardOptions, pieceSvg } from "../board";
+import { Board, type BoardOptions } from "../board";
+import { pieceSvg } from "../board/draw";
 import type { Catalogue, Placement } from "../catalogue";
 import { h } from "../dom";
 import { editionInfo } from "../ui";

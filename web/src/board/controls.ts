@@ -1,0 +1,58 @@
+// The flat board's keys and buttons, as commands the board carries out: `1`-`9` select a piece,
+// `N` the next one, `R` turns (Shift+R the other way), `F` flips, arrows move, `Enter` puts a
+// tray piece on the board, `Esc` or `Backspace` sends it back; buttons Rotate, Flip, Tray, Clear.
+
+export type BoardCommand =
+  | { kind: "select"; index: number }
+  | { kind: "next"; back: boolean }
+  | { kind: "rotate"; back: boolean }
+  | { kind: "flip" }
+  | { kind: "tray" }
+  | { kind: "enter" }
+  | { kind: "move"; dx: number; dy: number }
+  | { kind: "clear" };
+
+/** The command of a key (`KeyboardEvent.key`) on a board of `pieceCount` pieces, or null. */
+export function keyCommand(k: string, pieceCount: number): BoardCommand | null {
+  const digit = Number.parseInt(k, 10);
+  if (!Number.isNaN(digit) && digit >= 1 && digit <= pieceCount) return { kind: "select", index: digit - 1 };
+  if (k === "n" || k === "N") return { kind: "next", back: k === "N" };
+  if (k === "r" || k === "R") return { kind: "rotate", back: k === "R" };
+  if (k === "f" || k === "F") return { kind: "flip" };
+  if (k === "Escape" || k === "Backspace" || k === "Delete") return { kind: "tray" };
+  if (k === "Enter" || k === " ") return { kind: "enter" };
+  if (k.startsWith("Arrow")) {
+    const dx = k === "ArrowLeft" ? -1 : k === "ArrowRight" ? 1 : 0;
+    const dy = k === "ArrowUp" ? -1 : k === "ArrowDown" ? 1 : 0;
+    return { kind: "move", dx, dy };
+  }
+  return null;
+}
+
+/** The board's buttons; each gives the focus back to the board (`done`) after acting. */
+export function toolbar(
+  run: (command: BoardCommand) => void,
+  canFlip: boolean,
+  done: () => void,
+): HTMLElement {
+  const bar = document.createElement("div");
+  bar.className = "board-tools";
+  const button = (label: string, title: string, command: BoardCommand, name: string) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = `tool tool-${name}`;
+    b.innerHTML = label;
+    b.title = title;
+    b.setAttribute("aria-label", title);
+    b.addEventListener("click", () => {
+      run(command);
+      done();
+    });
+    bar.appendChild(b);
+  };
+  button("⟳ <span>Rotate</span>", "Rotate the selected piece (R)", { kind: "rotate", back: false }, "rotate");
+  if (canFlip) button("⇋ <span>Flip</span>", "Flip the selected piece (F)", { kind: "flip" }, "flip");
+  button("↩ <span>Tray</span>", "Put the selected piece back (Esc)", { kind: "tray" }, "tray");
+  button("✕ <span>Clear</span>", "Put every piece back", { kind: "clear" }, "clear");
+  return bar;
+}
