@@ -1,4 +1,4 @@
-// The Ubongo 3D board: the same interface as the flat board (board.ts), drawn with three.js.
+// The Ubongo 3D board: the same interface as the flat board (board/index.ts), drawn with three.js.
 //
 // A piece is in the tray, on the board, or in hand. The piece in hand hovers over the area
 // above the place where it would land (its "ghost"); arrows, the mouse or taps move it, R T Y
@@ -8,32 +8,27 @@
 // exactly, `onCovered` gets the arrangement as placements (ubongo.board.Placement).
 
 import type { BoardOptions } from "../board";
-import type { PieceEntry, Placement } from "../catalogue";
+import type { Placement } from "../catalogue";
 import { pieceOf } from "../catalogue";
 import { h } from "../dom";
+import { boardHint3d } from "./hints";
 import { type Action, keyAction, listenPointer, listenWheel, toolbar, viewButtons } from "./input";
-import { pieceIsoSvg } from "./iso";
 import type { Scene3D, SceneModel } from "./scene";
 import {
   type Cube,
   check,
   cubeKey,
   faultOf,
+  footprint,
+  grip,
   landingZ,
   shapeOf,
   shortLabel,
   translate,
   turned,
 } from "./shapes";
+import { type PieceState, drawTrayButton } from "./tray";
 
-interface PieceState {
-  entry: PieceEntry;
-  label: string;
-  transform: number;
-  /** the offset of its bounding box's corner on the board, or null (tray or in hand) */
-  place: Cube | null;
-  button: HTMLButtonElement;
-}
 
 interface Hand {
   piece: PieceState;
@@ -220,27 +215,7 @@ export class Board3D {
   }
 
   private footprint(p: PieceState, transform = p.transform): { w: number; d: number } {
-    const cells = this.cells(p, transform);
-    return { w: Math.max(...cells.map((c) => c[0])) + 1, d: Math.max(...cells.map((c) => c[1])) + 1 };
-  }
-
-  /**
-   * Where a piece is held by the pointer: a cube on its lowest layer, the one nearest the middle
-   * of its footprint. Holding it by a cube (not by the middle of its box, which may be empty for
-   * an L) keeps a cube under the pointer, so a click where it was put down takes it up again.
-   */
-  private grip(p: PieceState): [number, number] {
-    const cells = this.cells(p);
-    const { w, d } = this.footprint(p);
-    const bottom = Math.min(...cells.map((c) => c[2]));
-    const [mx, my] = [(w - 1) / 2, (d - 1) / 2];
-    let best: Cube = cells[0];
-    for (const c of cells) {
-      if (c[2] !== bottom) continue;
-      const dist = (c[0] - mx) ** 2 + (c[1] - my) ** 2;
-      if (best[2] !== bottom || dist < (best[0] - mx) ** 2 + (best[1] - my) ** 2) best = c;
-    }
-    return [best[0], best[1]];
+    return footprint(this.cells(p, transform));
   }
 
   private clampHand(hand: Hand): void {
@@ -326,7 +301,7 @@ export class Board3D {
   private moveTo(cell: [number, number]): boolean {
     const hand = this.hand;
     if (!hand) return false;
-    const [gx, gy] = this.grip(hand.piece);
+    const [gx, gy] = grip(this.cells(hand.piece));
     const [x, y] = [cell[0] - gx, cell[1] - gy];
     const moved = x !== hand.x || y !== hand.y;
     hand.x = x;
@@ -473,59 +448,28 @@ export class Board3D {
     this.element.dataset.covered = String(result.covered);
     this.element.dataset.held = this.hand?.piece.entry.id ?? "";
 
-    for (const p of this.pieces) {
+    this.pieces.forEach((p, i) => {
       const inHand = this.hand?.piece === p;
-      const state = inHand ? "held" : p.place ? "placed" : "tray";
-      const b = p.button;
-      b.dataset.state = state;
-      b.dataset.transform = String(p.transform);
-      const where = inHand ? this.landing(this.hand!) : p.place;
-      b.dataset.offset = where ? where.join(",") : "";
-      b.classList.toggle("selected", inHand);
-      b.classList.toggle("faulty", result.outside.includes(p.entry.id) || result.tooHigh.includes(p.entry.id));
-      b.setAttribute("aria-pressed", String(inHand));
-      const n = this.pieces.indexOf(p) + 1;
-      b.title = `${n}: piece ${p.entry.id}, ${state === "held" ? "in hand" : state === "placed" ? "on the board" : "in the tray"}`;
-      b.replaceChildren(
-        pieceIsoSvg(this.opts.catalogue, p.entry.id, p.transform, 0.62),
-        h("span.tray-label", {}, h("kbd", {}, String(n)), " ", p.label),
-      );
-    }
+      const faulty = result.outside.includes(p.entry.id) || result.tooHigh.includes(p.entry.id);
+      const where = this.hand && inHand ? this.landing(this.hand) : p.place;
+      drawTrayButton(this.opts.catalogue, p, i + 1, { inHand, faulty, where });
+    });
 
     // one line on what matters now: the piece in hand, or what is wrong
-    const name = (id: string) => this.describe(this.pieces.find((p) => p.entry.id === id)!);
-    let hint = "";
-    let bad = false;
-    if (this.hand) {
-      const cells = translate(this.cells(this.hand.piece), this.landing(this.hand));
-      const faults = cells.map((c) => faultOf(c, this.area, this.layers));
-      const who = this.describe(this.hand.piece);
-      const wrong = [
-        faults.includes("outside") ? "stick out of the area" : "",
-        faults.includes("too_high") ? `go higher than level ${this.layers}` : "",
-      ].filter(Boolean);
-      if (wrong.length) {
-        hint = `${who} would ${wrong.join(" and ")} here.`;
-        bad = true;
-      } else {
-        hint = `${who} in hand: arrows move it, R T Y or the wheel turn it, Enter puts it down.`;
-      }
-    } else if (result.outside.length || result.tooHigh.length) {
-      const out = result.outside.length
-        ? `${result.outside.map(name).join(", ")} ${result.outside.length > 1 ? "stick" : "sticks"} out of the area.`
-        : "";
-      const high = result.tooHigh.length
-        ? `${result.tooHigh.map(name).join(", ")} ${result.tooHigh.length > 1 ? "go" : "goes"} higher than level ${this.layers}.`
-        : "";
-      hint = [out, high].filter(Boolean).join(" ");
-      bad = true;
-    } else if (!result.covered && !this.locked) {
-      hint = inTray
-        ? `Fill the area ${this.layers} levels high. Take a piece: click it or press its number.`
-        : `${result.holes} ${result.holes === 1 ? "space is" : "spaces are"} still empty.`;
-    }
-    this.hint.textContent = hint;
-    this.hint.dataset.kind = bad ? "bad" : "";
+    const hand = this.hand;
+    const hint = boardHint3d({
+      hand: hand && {
+        who: this.describe(hand.piece),
+        faults: translate(this.cells(hand.piece), this.landing(hand)).map((c) => faultOf(c, this.area, this.layers)),
+      },
+      result,
+      describe: (id) => this.describe(this.pieces.find((p) => p.entry.id === id) ?? this.pieces[0]),
+      layers: this.layers,
+      locked: this.locked,
+      inTray,
+    });
+    this.hint.textContent = hint.text;
+    this.hint.dataset.kind = hint.bad ? "bad" : "";
     this.redraw();
 
     if (!report) return;

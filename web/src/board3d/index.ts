@@ -1,5 +1,5 @@
 // The seam between the game screens and the boards: one small interface that the flat SVG
-// board (board.ts) and the 3D board both have, and the choice between them by edition.
+// board (board/index.ts) and the 3D board both have, and the choice between them by edition.
 
 import "./board3d.css";
 import { Board, type BoardOptions } from "../board";

@@ -182,3 +182,26 @@ export function shortLabel(entry: PieceEntry): string {
   const initial = (entry.colour_name || entry.id).charAt(0).toUpperCase();
   return `${initial}${entry.size}`;
 }
+
+/** The size of a shape's box on the board: `w` along x, `d` along y (cells anchored at 0). */
+export function footprint(cells: Cube[]): { w: number; d: number } {
+  return { w: Math.max(...cells.map((c) => c[0])) + 1, d: Math.max(...cells.map((c) => c[1])) + 1 };
+}
+
+/**
+ * Where a piece is held by the pointer: a cube on its lowest layer, the one nearest the middle
+ * of its footprint. Holding it by a cube (not by the middle of its box, which may be empty for
+ * an L) keeps a cube under the pointer, so a click where it was put down takes it up again.
+ */
+export function grip(cells: Cube[]): [number, number] {
+  const { w, d } = footprint(cells);
+  const bottom = Math.min(...cells.map((c) => c[2]));
+  const [mx, my] = [(w - 1) / 2, (d - 1) / 2];
+  let best: Cube = cells[0];
+  for (const c of cells) {
+    if (c[2] !== bottom) continue;
+    const dist = (c[0] - mx) ** 2 + (c[1] - my) ** 2;
+    if (best[2] !== bottom || dist < (best[0] - mx) ** 2 + (best[1] - my) ** 2) best = c;
+  }
+  return [best[0], best[1]];
+}
