@@ -11,7 +11,7 @@ import { cellAt, nearestTranslation, outline, translationVector } from "./geomet
 // the lattice formulas, for the browser console and for tests/web/test_geometry.py
 Object.assign(window, { ubongoGeometry: { outline, cellAt, nearestTranslation, translationVector } });
 
-const app = document.getElementById("app")!;
+const app = mountPoint();
 let dispose: (() => void) | null = null;
 
 function go(path: string, replace = false): void {
@@ -49,3 +49,10 @@ document.addEventListener("click", (e) => {
 });
 window.addEventListener("popstate", route);
 route();
+
+/** The element the app draws into (index.html's `#app`). */
+function mountPoint(): HTMLElement {
+  const el = document.getElementById("app");
+  if (!el) throw new Error("index.html has no #app element");
+  return el;
+}

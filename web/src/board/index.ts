@@ -127,8 +127,7 @@ export class Board {
 
   placements(): Placement[] {
     return this.pieces
-      .filter((p) => p.offset !== null)
-      .map((p) => ({ piece: p.entry.id, transform: p.transform, offset: [...p.offset!] }));
+      .flatMap((p) => (p.offset ? [{ piece: p.entry.id, transform: p.transform, offset: [...p.offset] }] : []));
   }
 
   /** Stop (or allow) moving pieces, e.g. once finished or when the round is over. */
@@ -275,13 +274,13 @@ export class Board {
     return null;
   }
 
-  private placedCells(p: PieceState): Cell[] {
-    return this.shape(p).map((c) => translateCell(c, p.offset!));
+  private placedCells(p: PieceState, offset: number[]): Cell[] {
+    return this.shape(p).map((c) => translateCell(c, offset));
   }
 
   /** Overhang and overlap marks, and whether the area is covered exactly. */
   private drawMarks(): boolean {
-    const placed = this.pieces.filter((p) => p.offset !== null).map((p) => this.placedCells(p));
+    const placed = this.pieces.flatMap((p) => (p.offset ? [this.placedCells(p, p.offset)] : []));
     const { faults, covered } = coverage(placed, this.pieces.length, this.areaKeys);
     this.marksLayer.replaceChildren(
       ...faults.map(({ cell, outside }) =>

@@ -135,8 +135,7 @@ export class Board3D {
 
   placements(): Placement[] {
     return this.pieces
-      .filter((p) => p.place !== null)
-      .map((p) => ({ piece: p.entry.id, transform: p.transform, offset: [...p.place!] }));
+      .flatMap((p) => (p.place ? [{ piece: p.entry.id, transform: p.transform, offset: [...p.place] }] : []));
   }
 
   lock(locked: boolean): void {
@@ -203,11 +202,11 @@ export class Board3D {
 
   /** Pieces resting on nothing fall, lowest first (after a piece is taken away). */
   private settle(): void {
-    const placed = this.pieces.filter((p) => p.place).sort((a, b) => a.place![2] - b.place![2]);
-    for (const p of placed) {
+    const placed = this.pieces.flatMap((p) => (p.place ? [{ p, at: p.place }] : []));
+    placed.sort((a, b) => a.at[2] - b.at[2]);
+    for (const { p, at } of placed) {
       const others = this.occupied(p);
       const shape = this.cells(p);
-      const at = p.place!;
       while (at[2] > 0 && shape.every((c) => !others.has(cubeKey([c[0] + at[0], c[1] + at[1], c[2] + at[2] - 1])))) {
         at[2] -= 1;
       }
@@ -399,9 +398,8 @@ export class Board3D {
 
   private model(): SceneModel {
     const placed = this.pieces
-      .filter((p) => p.place)
-      .map((p) => {
-        const cells = translate(this.cells(p), p.place!);
+      .flatMap((p) => (p.place ? [{ p, cells: translate(this.cells(p), p.place) }] : []))
+      .map(({ p, cells }) => {
         return {
           id: p.entry.id,
           label: p.label,
@@ -439,9 +437,9 @@ export class Board3D {
   /** After every action: gravity, faults, the tray, the scene, and the covered check. */
   private changed(report = true): void {
     this.settle();
-    const placed = this.pieces
-      .filter((p) => p.place)
-      .map((p) => ({ id: p.entry.id, cells: translate(this.cells(p), p.place!) }));
+    const placed = this.pieces.flatMap((p) =>
+      p.place ? [{ id: p.entry.id, cells: translate(this.cells(p), p.place) }] : [],
+    );
     const inTray = this.pieces.length - placed.length;
     const result = check(placed, this.area, this.layers, inTray);
     this.element.classList.toggle("covered", result.covered);

@@ -175,13 +175,12 @@ export function solutionIsoSvg(
     for (const o of inLevel) byPiece.set(o.entry, [...(byPiece.get(o.entry) ?? []), o.cube]);
     // every cube of the level, back to front, each in its piece's colour; a face between two
     // pieces is hidden anyway (cubes are solid), so only the level's outer faces show
-    const all = inLevel.map((o) => o.cube).sort((a, b) => a[0] + a[1] - (b[0] + b[1]));
+    const all = [...inLevel].sort((a, b) => a.cube[0] + a.cube[1] - (b.cube[0] + b.cube[1]));
     const lifted = (c: Cube): Cube => [c[0], c[1], c[2] + base];
-    const solid = new Set(all.map((c) => cubeKey(lifted(c))));
-    for (const c of all) g.append(...isoNodes([lifted(c)], owner.get(cubeKey(c))!.entry.colour, solid));
+    const solid = new Set(all.map((o) => cubeKey(lifted(o.cube))));
+    for (const o of all) g.append(...isoNodes([lifted(o.cube)], o.entry.colour, solid));
     // borders between pieces on the top faces, so that two pieces of one colour stay apart
-    for (const c of all) {
-      const me = owner.get(cubeKey(c))!.entry;
+    for (const { cube: c, entry: me } of all) {
       const top = c[2] + base + 1;
       const edges: [Cube, [number, number, number][]][] = [
         [[c[0] + 1, c[1], c[2]], [[c[0] + 1, c[1], top], [c[0] + 1, c[1] + 1, top]]],

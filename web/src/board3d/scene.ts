@@ -239,7 +239,7 @@ export class Scene3D {
       const canvas = document.createElement("canvas");
       canvas.width = 128;
       canvas.height = 72;
-      const g = canvas.getContext("2d")!;
+      const g = context2d(canvas);
       g.fillStyle = "rgba(255,255,255,0.92)";
       g.strokeStyle = colour;
       g.lineWidth = 8;
@@ -398,7 +398,7 @@ function stripes(colour: string): THREE.CanvasTexture {
   const canvas = document.createElement("canvas");
   canvas.width = 64;
   canvas.height = 64;
-  const g = canvas.getContext("2d")!;
+  const g = context2d(canvas);
   g.fillStyle = "rgba(255,255,255,0.55)";
   g.fillRect(0, 0, 64, 64);
   g.strokeStyle = colour;
@@ -412,4 +412,11 @@ function stripes(colour: string): THREE.CanvasTexture {
   const texture = new THREE.CanvasTexture(canvas);
   texture.colorSpace = THREE.SRGBColorSpace;
   return texture;
+}
+
+/** A canvas's 2D context (for the label and stripe textures); every browser with WebGL has one. */
+function context2d(canvas: HTMLCanvasElement): CanvasRenderingContext2D {
+  const g = canvas.getContext("2d");
+  if (!g) throw new Error("this browser has no 2D canvas");
+  return g;
 }

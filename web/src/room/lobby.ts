@@ -100,7 +100,7 @@ export function lobby(
       send({ type: "settings", settings: { [timeKey]: v === "" ? null : Number(v) } }),
     ),
   );
-  const roundsOptions: [string, string][] = [["", "Rulebook (" + (gems ? 9 : 8) + ")"]];
+  const roundsOptions: [string, string][] = [["", `Rulebook (${gems ? 9 : 8})`]];
   for (const n of [1, 2, 3, 4, 6]) roundsOptions.push([String(n), `${n}`]);
   setting(
     "Rounds",
