@@ -16,16 +16,44 @@ export function lobby(
   options: Record<string, EditionOptions> | null,
   statusNote: string,
 ): HTMLElement {
-  const { seat } = ctx.store;
   const host = ctx.store.isHost;
-  const me = seat !== null ? room.seats[seat] : null;
+  const me = ctx.store.seat !== null ? room.seats[ctx.store.seat] : null;
   const info = editionInfo(room.settings.edition);
-  const send = (msg: ClientMessage) => ctx.send(msg);
+  const opts = options?.[room.settings.edition];
   const seats = h("ol.seats");
   room.seats.forEach((s, i) => {
     seats.appendChild(seatRow(ctx, room, s, i, host));
   });
+  const seated = room.seats.filter(Boolean).length;
+  const minPlayers = Math.max(2, opts?.players?.[0] ?? 2);
+  const addBot = h("div.add-bot", {});
+  if (host && seated < 4) {
+    for (const level of BOT_LEVELS) {
+      addBot.appendChild(
+        h(
+          "button.small",
+          { type: "button", "data-add-bot": level, onclick: () => ctx.send({ type: "add_bot", level }) },
+          `+ ${level} bot`,
+        ),
+      );
+    }
+  }
+  return h(
+    "section.panel.lobby",
+    {},
+    h("div.lobby-head", {}, h("h1", {}, `${info.title} · room ${room.code}`), h("a.small", { href: "/", "data-link": "" }, "Leave")),
+    inviteRow(room),
+    h("div.lobby-grid", {},
+      h("div", {}, h("div.section-head", {}, h("h2", {}, "Players"), watchers(room.spectators)), seats, addBot),
+      h("div", {}, h("h2", {}, "Settings"), settingsFields(ctx, room, opts, me), host ? null : h("p.muted", {}, "Only the host changes the settings.")),
+    ),
+    ...readyAndStart(ctx, room, me, minPlayers),
+    statusNote ? h("p.bad", {}, statusNote) : null,
+  );
+}
 
+/** The invite link with its Copy button. */
+function inviteRow(room: Room): HTMLElement {
   const invite = h("input#invite", { type: "text", readOnly: true, value: room.invite, "aria-label": "Invite link" });
   const copy = h("button#copy-invite", { type: "button" }, "Copy link");
   copy.addEventListener("click", async () => {
@@ -38,6 +66,14 @@ export function lobby(
     }
   });
 
+  return h("div.invite", {}, invite, copy);
+}
+
+/** The room's settings: selects the host changes (and, in 3D, your own level). */
+function settingsFields(ctx: RoomContext, room: Room, opts: EditionOptions | undefined, me: Seat | null): HTMLElement {
+  const host = ctx.store.isHost;
+  const info = editionInfo(room.settings.edition);
+  const send = (msg: ClientMessage) => ctx.send(msg);
   const settings = h("div.settings");
   const setting = (label: string, control: HTMLElement) =>
     settings.append(h("label.field", {}, h("span", {}, label), control));
@@ -77,7 +113,6 @@ export function lobby(
       (v) => send({ type: "settings", settings: { side: v } }),
     ),
   );
-  const opts = options?.[room.settings.edition];
   const variantNames: Record<string, string> = {
     standard: "Standard rules",
     "only-first": room.settings.edition === "trigo" ? "Expert: only the first wins a card" : "Increased difficulty: only the first keeps a card",
@@ -109,6 +144,13 @@ export function lobby(
     ),
   );
 
+  return settings;
+}
+
+/** Ready, Start and the line saying what the game waits for. */
+function readyAndStart(ctx: RoomContext, room: Room, me: Seat | null, minPlayers: number): HTMLElement[] {
+  const host = ctx.store.isHost;
+  const send = (msg: ClientMessage) => ctx.send(msg);
   const ready = h(
     "button#ready",
     { type: "button", class: me?.ready ? "on" : "" },
@@ -118,25 +160,12 @@ export function lobby(
   const people = room.seats.filter((s): s is Seat => !!s && s.kind === "person");
   const allReady = people.every((s) => s.ready);
   const seated = room.seats.filter(Boolean).length;
-  const minPlayers = Math.max(2, opts?.players?.[0] ?? 2);
   const start = h(
     "button.primary#start",
     { type: "button", disabled: !host || !allReady || seated < minPlayers },
     "Start the game",
   );
   start.addEventListener("click", () => send({ type: "start" }));
-  const addBot = h("div.add-bot", {});
-  if (host && seated < 4) {
-    for (const level of BOT_LEVELS) {
-      addBot.appendChild(
-        h(
-          "button.small",
-          { type: "button", "data-add-bot": level, onclick: () => send({ type: "add_bot", level }) },
-          `+ ${level} bot`,
-        ),
-      );
-    }
-  }
   const hint = !host
     ? "The host starts the game when everyone is ready."
     : seated < minPlayers
@@ -144,20 +173,10 @@ export function lobby(
       : !allReady
         ? "Waiting for everyone to be ready."
         : "Everyone is ready.";
-
-  return h(
-    "section.panel.lobby",
-    {},
-    h("div.lobby-head", {}, h("h1", {}, `${info.title} · room ${room.code}`), h("a.small", { href: "/", "data-link": "" }, "Leave")),
-    h("div.invite", {}, invite, copy),
-    h("div.lobby-grid", {},
-      h("div", {}, h("div.section-head", {}, h("h2", {}, "Players"), watchers(room.spectators)), seats, addBot),
-      h("div", {}, h("h2", {}, "Settings"), settings, host ? null : h("p.muted", {}, "Only the host changes the settings.")),
-    ),
+  return [
     h("div.lobby-actions", {}, me ? ready : h("p.muted", {}, "You are watching."), start),
     h("p.muted.hint", {}, hint),
-    statusNote ? h("p.bad", {}, statusNote) : null,
-  );
+  ];
 }
 
 function seatRow(ctx: RoomContext, room: Room, s: Seat | null, i: number, host: boolean): HTMLElement {

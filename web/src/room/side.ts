@@ -41,38 +41,43 @@ export function sidePanel(room: Room, game: GameView, seat: number | null, recor
     );
   }
   if (!game.solo) {
-    const list = h("ol.players");
-    room.seats.forEach((s, i) => {
-      if (!s) return;
-      const fin = game.finished.find((f) => f.seat === i);
-      const score = game.scores[String(i)];
-      const out = game.stage === "playoff" && !tiedSeats(game).includes(i);
-      const state = fin
-        ? `finished ${placeText(fin.place)}`
-        : out
-          ? `not in the ${tieBreakName(game.kind).toLowerCase()}`
-          : game.stage === "between"
-            ? "did not finish"
-            : "working…";
-      list.append(
-        h(
-          "li.player",
-          { "data-seat": i, class: [fin ? "done" : "", i === seat ? "me" : ""].join(" ") },
-          h("span.player-name", {}, s.name, i === seat ? " (you)" : ""),
-          h("span.player-state", {}, state, s.connected ? "" : " · away"),
-          score
-            ? score.gems
-              ? h("span.player-score", {}, gemRow(score.gems), h("b", {}, ` ${score.points} pts`))
-              : h("span.player-score", {}, cardIcon(), `${score.cards} card${score.cards === 1 ? "" : "s"}`)
-            : null,
-        ),
-      );
-    });
-    blocks.push(h("div", {}, h("h3", {}, "Players"), list));
+    blocks.push(h("div", {}, h("h3", {}, "Players"), playersList(room, game, seat)));
   } else {
     blocks.push(soloPanel(room, game, records));
   }
   return blocks;
+}
+
+/** Every player's state (working, finished 1st, ...) and gems or cards. */
+function playersList(room: Room, game: GameView, seat: number | null): HTMLElement {
+  const list = h("ol.players");
+  room.seats.forEach((s, i) => {
+    if (!s) return;
+    const fin = game.finished.find((f) => f.seat === i);
+    const score = game.scores[String(i)];
+    const out = game.stage === "playoff" && !tiedSeats(game).includes(i);
+    const state = fin
+      ? `finished ${placeText(fin.place)}`
+      : out
+        ? `not in the ${tieBreakName(game.kind).toLowerCase()}`
+        : game.stage === "between"
+          ? "did not finish"
+          : "working…";
+    list.append(
+      h(
+        "li.player",
+        { "data-seat": i, class: [fin ? "done" : "", i === seat ? "me" : ""].join(" ") },
+        h("span.player-name", {}, s.name, i === seat ? " (you)" : ""),
+        h("span.player-state", {}, state, s.connected ? "" : " · away"),
+        score
+          ? score.gems
+            ? h("span.player-score", {}, gemRow(score.gems), h("b", {}, ` ${score.points} pts`))
+            : h("span.player-score", {}, cardIcon(), `${score.cards} card${score.cards === 1 ? "" : "s"}`)
+          : null,
+      ),
+    );
+  });
+  return list;
 }
 
 function soloPanel(room: Room, game: GameView, records: SoloRecords): HTMLElement {
