@@ -127,6 +127,20 @@ def _fmt(cell: Cell) -> str:
     return "(" + ", ".join(str(c) for c in cell) + ")"
 
 
+def _wrong_placement(area: Area, piece: Piece, pl: Placement) -> Verdict | None:
+    """What is wrong with how one piece is placed on its own (its turn, its position's shape)."""
+    if pl.transform not in piece.allowed_transforms:
+        why = (
+            "cannot be mirrored"
+            if 0 <= pl.transform < len(piece.lattice.transforms)
+            else "has no such turn"
+        )
+        return Verdict(False, "bad_transform", f"piece {pl.piece} {why}")
+    if piece.lattice is not area.piece_lattice or len(pl.offset) != piece.lattice.translation_dims:
+        return Verdict(False, "bad_position", f"piece {pl.piece} has a position of the wrong shape")
+    return None
+
+
 def check_cover(area: Area, pieces: Sequence[Piece], placements: Sequence[Placement]) -> Verdict:
     """Whether ``placements`` cover ``area`` exactly with each of ``pieces`` used once.
 
@@ -142,20 +156,9 @@ def check_cover(area: Area, pieces: Sequence[Piece], placements: Sequence[Placem
             return Verdict(False, "unknown_piece", f"piece {pl.piece} is not part of this task")
         if pl.piece in placed:
             return Verdict(False, "duplicate_piece", f"piece {pl.piece} is placed twice")
-        if pl.transform not in piece.allowed_transforms:
-            why = (
-                "cannot be mirrored"
-                if 0 <= pl.transform < len(piece.lattice.transforms)
-                else "has no such turn"
-            )
-            return Verdict(False, "bad_transform", f"piece {pl.piece} {why}")
-        if (
-            piece.lattice is not area.piece_lattice
-            or len(pl.offset) != piece.lattice.translation_dims
-        ):
-            return Verdict(
-                False, "bad_position", f"piece {pl.piece} has a position of the wrong shape"
-            )
+        wrong = _wrong_placement(area, piece, pl)
+        if wrong is not None:
+            return wrong
         placed[pl.piece] = pl.cells(piece)
     missing = [p.id for p in pieces if p.id not in placed]
     if missing:

@@ -190,35 +190,11 @@ class Deck:
         cards = []
         try:
             for ci, c in enumerate(data["cards"]):
-                sides = []
-                for si, s in enumerate(c["sides"]):
-                    where = f"card {ci + 1} side {si + 1}"
-                    cells: list[Cell] = [tuple(int(v) for v in cell) for cell in s["area"]]
-                    for cell in cells:
-                        if not ed.area_lattice.is_cell(cell):
-                            raise DeckError(
-                                f"{where}: {list(cell)} is not a {ed.area_lattice.name} cell"
-                            )
-                    tasks = []
-                    for t in s["tasks"]:
-                        for p in t["pieces"]:
-                            if not ed.has_piece(p):
-                                raise DeckError(f"{where}: unknown {ed.name} piece {p!r}")
-                        tasks.append(
-                            Task(
-                                keys=tuple(str(k) for k in t["keys"]),
-                                pieces=tuple(str(p) for p in t["pieces"]),
-                                solutions=int(t["solutions"]),
-                                nodes=int(t["nodes"]),
-                                difficulty=float(t["difficulty"]),
-                                features={
-                                    str(k): float(v) for k, v in t.get("features", {}).items()
-                                },
-                            )
-                        )
-                    area = Area(ed.area_lattice, frozenset(cells), ed.layers)
-                    sides.append(Side(str(s["name"]), area, tuple(tasks)))
-                cards.append(Card(int(c.get("number", ci + 1)), tuple(sides)))
+                sides = tuple(
+                    _side_from_json(ed, s, f"card {ci + 1} side {si + 1}")
+                    for si, s in enumerate(c["sides"])
+                )
+                cards.append(Card(int(c.get("number", ci + 1)), sides))
         except (KeyError, TypeError, ValueError) as e:
             if isinstance(e, DeckError):
                 raise
@@ -240,6 +216,32 @@ class Deck:
         except OSError as e:
             raise DeckError(f"cannot read {path}: {e.strerror}") from None
         return cls.loads(text)
+
+
+def _side_from_json(ed: Edition, s: Any, where: str) -> Side:
+    """One side of a card, its cells and pieces checked against the edition."""
+    cells: list[Cell] = [tuple(int(v) for v in cell) for cell in s["area"]]
+    for cell in cells:
+        if not ed.area_lattice.is_cell(cell):
+            raise DeckError(f"{where}: {list(cell)} is not a {ed.area_lattice.name} cell")
+    tasks = tuple(_task_from_json(ed, t, where) for t in s["tasks"])
+    area = Area(ed.area_lattice, frozenset(cells), ed.layers)
+    return Side(str(s["name"]), area, tasks)
+
+
+def _task_from_json(ed: Edition, t: Any, where: str) -> Task:
+    """One task of a side, its pieces checked against the edition."""
+    for p in t["pieces"]:
+        if not ed.has_piece(p):
+            raise DeckError(f"{where}: unknown {ed.name} piece {p!r}")
+    return Task(
+        keys=tuple(str(k) for k in t["keys"]),
+        pieces=tuple(str(p) for p in t["pieces"]),
+        solutions=int(t["solutions"]),
+        nodes=int(t["nodes"]),
+        difficulty=float(t["difficulty"]),
+        features={str(k): float(v) for k, v in t.get("features", {}).items()},
+    )
 
 
 @cache
