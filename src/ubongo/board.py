@@ -35,6 +35,7 @@ class Area:
     layers: int = 1
 
     def __post_init__(self) -> None:
+        """Refuse layers on anything but squares: only 3D is filled in layers, with cubes."""
         if self.layers > 1 and self.lattice is not SQUARE:
             raise ValueError("only square areas can be filled in layers (with cubes)")
 
@@ -65,6 +66,11 @@ class Area:
 
     @property
     def size(self) -> int:
+        """The number of cells to fill (3D: both layers).
+
+        >>> Area.from_rows(["##", "#."], layers=2).size
+        6
+        """
         return len(self.solid)
 
     def rows(self) -> list[str]:
@@ -87,6 +93,7 @@ class Placement:
     offset: Cell
 
     def cells(self, piece: Piece) -> frozenset[Cell]:
+        """The cells ``piece`` covers when turned by ``transform`` and moved by ``offset``."""
         lat = piece.lattice
         shape = lat.orient(piece.cells, transform=self.transform)
         return frozenset(lat.translate(c, self.offset) for c in shape)
@@ -117,6 +124,7 @@ class Verdict:
     reason: str = ""
 
     def __bool__(self) -> bool:
+        """True when the arrangement is accepted, so that ``if check_cover(...)`` reads well."""
         return self.ok
 
 

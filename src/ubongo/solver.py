@@ -82,6 +82,18 @@ class ExactCover:
         candidates: Mapping[str, Sequence[frozenset[Cell]]],
         lattice: Lattice,
     ) -> None:
+        """The problem of covering ``cells`` of ``lattice``, each piece (by id) with one of its
+        ``candidates``: the cell sets it may cover, all of one size.
+
+        ValueError if a candidate covers a cell outside ``cells``.
+
+        >>> from ubongo.geometry import SQUARE
+        >>> domino = [frozenset({(0, 0), (1, 0)}), frozenset({(1, 0), (2, 0)})]
+        >>> square = [frozenset({(2, 0)})]
+        >>> problem = ExactCover([(0, 0), (1, 0), (2, 0)], {"D": domino, "o": square}, SQUARE)
+        >>> problem.stats()
+        SearchStats(solutions=1, nodes=2)
+        """
         margin = max(1, spread(lattice, (c for cands in candidates.values() for c in cands)) - 1)
         grid = grid_of(lattice, frozenset(cells), margin) if cells else None
         fits: list[Fits] = []

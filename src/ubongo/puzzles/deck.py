@@ -82,6 +82,7 @@ class Side:
 
     @property
     def keys(self) -> tuple[str, ...]:
+        """Every key that selects a task of this side, in task order."""
         return tuple(k for t in self.tasks for k in t.keys)
 
 
@@ -93,6 +94,7 @@ class Card:
     sides: tuple[Side, ...]
 
     def side(self, name: str) -> Side:
+        """The side called ``name``; KeyError if the card has none."""
         for s in self.sides:
             if s.name == name:
                 return s
@@ -110,9 +112,11 @@ class Deck:
 
     @property
     def pieces(self) -> Edition:
+        """The edition's pieces, which the tasks name by id."""
         return edition(self.edition)
 
     def task_pieces(self, task: Task) -> list[Piece]:
+        """The pieces of ``task``, as pieces of this deck's edition."""
         ed = self.pieces
         return [ed.piece(p) for p in task.pieces]
 
@@ -122,11 +126,13 @@ class Deck:
 
     @property
     def task_count(self) -> int:
+        """How many tasks the deck holds, over all cards and sides."""
         return sum(len(s.tasks) for c in self.cards for s in c.sides)
 
     # --- JSON -------------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
+        """The deck as a JSON-ready dict (the ``ubongo-deck`` format read by :meth:`from_json`)."""
         return {
             "format": FORMAT,
             "version": VERSION,
@@ -170,6 +176,7 @@ class Deck:
         return f'{head}, "cards": [\n{body}\n]}}\n'
 
     def save(self, path: str | Path) -> None:
+        """Write the deck to ``path`` in the compact form of :meth:`dumps`."""
         Path(path).write_text(self.dumps(), encoding="utf-8")
 
     @classmethod
@@ -203,6 +210,7 @@ class Deck:
 
     @classmethod
     def loads(cls, text: str) -> Deck:
+        """A deck from JSON text; :class:`DeckError` if it is not JSON or not a deck."""
         try:
             data = json.loads(text)
         except json.JSONDecodeError as e:
@@ -211,6 +219,7 @@ class Deck:
 
     @classmethod
     def load(cls, path: str | Path) -> Deck:
+        """A deck from a file; :class:`DeckError` if it cannot be read or is not a deck."""
         try:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as e:
