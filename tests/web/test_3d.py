@@ -100,9 +100,10 @@ class Board3D:
         return frozenset(tuple(int(v) for v in c.split(",")) for c in raw.split(";"))  # type: ignore[misc]
 
     def pieces(self) -> list[str]:
-        return self.page.eval_on_selector_all(
+        ids: list[str] = self.page.eval_on_selector_all(
             ".game-main .tray-piece", "els => els.map(e => e.dataset.piece)"
         )
+        return ids
 
     def button(self, piece: str) -> Locator:
         return self.root.locator(f'.tray-piece[data-piece="{piece}"]')
