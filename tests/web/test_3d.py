@@ -15,9 +15,9 @@ from collections import deque
 from collections.abc import Iterable
 
 import pytest
-from conftest import ServerProcess, shot
 from playwright.sync_api import Browser, Locator, Page, expect
-from webharness import create_room, new_page
+from server_harness import ServerProcess
+from webharness import create_room, new_page, shot
 
 from ubongo.board import Area, Placement
 from ubongo.catalogue import edition_catalogue
