@@ -1,12 +1,15 @@
 # Two commands do all the set-up on a fresh machine:
 #   make run   - install everything into .venv and start the product
-#   make test  - the same set-up, then every check and test
+#   make test  - the same set-up, then every check and test (browsers, Redis, PostgreSQL)
+# and one is for the edit-test loop, in under a minute:
+#   make check - lint, types and the fast tests: all but those marked slow, which need a
+#                browser or a server, Redis or PostgreSQL process (tests/slow_tests.py)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup web lint typecheck pytest bench clean
+.PHONY: run test check setup web lint typecheck pytest bench clean
 
 $(STAMP): pyproject.toml scripts/system-packages.txt
 	scripts/install-system-packages
@@ -48,6 +51,9 @@ pytest: setup web
 	$(BIN)/pytest -q
 
 test: lint typecheck pytest
+
+check: lint typecheck
+	$(BIN)/pytest -q -m "not slow"
 
 bench: setup
 	$(BIN)/python -m pip install --quiet -e '.[bench]'

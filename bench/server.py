@@ -56,7 +56,9 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def echo_player(url: str, messages: int, think: tuple[float, float], out: list[float]):
+async def echo_player(
+    url: str, messages: int, think: tuple[float, float], out: list[float]
+) -> None:
     rng = random.Random()
     async with connect(url, max_size=None) as ws:
         for i in range(messages):
@@ -115,7 +117,9 @@ class Player:
             task.add_done_callback(self.tasks.discard)
             played += 1
 
-    async def submit(self, game: dict[str, Any], think: tuple[float, float], out: list[float]):
+    async def submit(
+        self, game: dict[str, Any], think: tuple[float, float], out: list[float]
+    ) -> None:
         await asyncio.sleep(self.rng.uniform(*think))
         right = solved(game["tasks"][str(self.seat)])
         tries = [right[:-1], right] if self.rng.random() < 0.5 else [right]
@@ -151,8 +155,8 @@ async def open_room(
     )
     tokens = [created["token"]]
     for n in range(3):
-        seat = await asyncio.to_thread(home.take_seat, created["code"], f"p{n}")
-        tokens.append(seat["token"])
+        taken = await asyncio.to_thread(home.take_seat, created["code"], f"p{n}")
+        tokens.append(taken["token"])
     players = []
     for seat, token in enumerate(tokens):
         local = seat % 2 == 0 or len(servers) == 1

@@ -308,18 +308,8 @@ def fmt(seconds: float) -> str:
     return f"{seconds:.2f} s"
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0] if __doc__ else None)
-    parser.add_argument("--puzzles", type=int, default=20, help="puzzles per row (default 20)")
-    parser.add_argument("--seed", type=int, default=2024)
-    parser.add_argument("--no-cpsat", action="store_true", help="skip OR-Tools CP-SAT")
-    parser.add_argument("--no-pentominoes", action="store_true", help="skip the 6x10 row")
-    parser.add_argument("--no-decks", action="store_true", help="skip the standard decks' tasks")
-    parser.add_argument(
-        "--cpsat-limit", type=float, default=60.0, help="CP-SAT seconds per puzzle (default 60)"
-    )
-    args = parser.parse_args(argv)
-
+def available_solvers(args: argparse.Namespace) -> dict[str, Callable[[Puzzle], int | None]]:
+    """``ubongo`` and whichever reference solvers are installed (and not turned off)."""
     solvers: dict[str, Callable[[Puzzle], int | None]] = {"ubongo": count_ubongo}
     try:
         import xcover  # type: ignore[import-not-found, import-untyped, unused-ignore]  # noqa: F401
@@ -334,7 +324,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             solvers["cp-sat"] = functools.partial(count_cpsat, time_limit=args.cpsat_limit)
         except ImportError:
             print("ortools is not installed (pip install -e '.[bench]'): left out")
+    return solvers
 
+
+def puzzle_rows(args: argparse.Namespace) -> list[tuple[str, list[Puzzle]]]:
+    """The table's rows: a label and its puzzles, all drawn from ``args.seed``."""
     rng = random.Random(args.seed)
     rows: list[tuple[str, list[Puzzle]]] = []
     for name in ("classic", "3d", "extreme", "trigo"):
@@ -346,6 +340,70 @@ def main(argv: Sequence[str] | None = None) -> int:
             rows.append((f"deck {name}", deck_puzzles(name)))
     if not args.no_pentominoes:
         rows.append(("pentominoes 6x10", [pentomino_puzzle()]))
+    return rows
+
+
+@dataclass
+class RowResult:
+    """One row's outcome: each solver's times, who gave up, and ubongo's totals."""
+
+    times: dict[str, list[float]]
+    gave_up: set[str]
+    solutions: int = 0
+    nodes: int = 0
+
+
+class Mismatch(Exception):
+    """The solvers disagree on a puzzle's count."""
+
+
+def run_row(
+    label: str, puzzles: list[Puzzle], solvers: dict[str, Callable[[Puzzle], int | None]]
+) -> RowResult:
+    """Count every puzzle of a row with every solver; :class:`Mismatch` if they disagree."""
+    result = RowResult({n: [] for n in solvers}, set())
+    for puzzle in puzzles:
+        repeat = 1 if puzzle.area is None else 5
+        counts: dict[str, int | None] = {}
+        for n, fn in solvers.items():
+            counts[n], seconds = timed(fn, puzzle, repeat if n != "cp-sat" else 1)
+            result.times[n].append(seconds)
+            if counts[n] is None:
+                result.gave_up.add(n)
+        if len({c for c in counts.values() if c is not None}) != 1:
+            raise Mismatch(f"MISMATCH in {label}: {counts}")
+        result.solutions += counts["ubongo"] or 0
+        if puzzle.area is not None:
+            result.nodes += ExactCover.for_area(puzzle.area, puzzle.pieces).stats().nodes
+        else:
+            result.nodes += ExactCover(puzzle.cells, puzzle.options, puzzle.lattice).stats().nodes
+    return result
+
+
+def row_line(label: str, puzzles: list[Puzzle], result: RowResult, names: list[str]) -> str:
+    """A row of the table: medians per solver, then the references' medians over ubongo's."""
+    medians = {n: statistics.median(t) for n, t in result.times.items()}
+    line = f"{label:<18} {len(puzzles):>7} {result.solutions:>9} {result.nodes:>9} "
+    line += " ".join(f"{('>' if n in result.gave_up else '') + fmt(medians[n]):>10}" for n in names)
+    for n in names[1:]:
+        ratio = f"{medians[n] / medians['ubongo']:.1f}x"
+        line += f" {('>' if n in result.gave_up else '') + ratio:>14}"
+    return line
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0] if __doc__ else None)
+    parser.add_argument("--puzzles", type=int, default=20, help="puzzles per row (default 20)")
+    parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--no-cpsat", action="store_true", help="skip OR-Tools CP-SAT")
+    parser.add_argument("--no-pentominoes", action="store_true", help="skip the 6x10 row")
+    parser.add_argument("--no-decks", action="store_true", help="skip the standard decks' tasks")
+    parser.add_argument(
+        "--cpsat-limit", type=float, default=60.0, help="CP-SAT seconds per puzzle (default 60)"
+    )
+    args = parser.parse_args(argv)
+    solvers = available_solvers(args)
+    rows = puzzle_rows(args)
 
     if "xcover" in solvers:
         start = time.perf_counter()
@@ -364,36 +422,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("-" * len(header))
     totals: list[str] = []
     for label, puzzles in rows:
-        times: dict[str, list[float]] = {n: [] for n in names}
-        gave_up: set[str] = set()
-        solutions = nodes = 0
-        for puzzle in puzzles:
-            repeat = 1 if puzzle.area is None else 5
-            counts: dict[str, int | None] = {}
-            for n, fn in solvers.items():
-                counts[n], seconds = timed(fn, puzzle, repeat if n != "cp-sat" else 1)
-                times[n].append(seconds)
-                if counts[n] is None:
-                    gave_up.add(n)
-            if len({c for c in counts.values() if c is not None}) != 1:
-                print(f"MISMATCH in {label}: {counts}")
-                return 1
-            solutions += counts["ubongo"] or 0
-            if puzzle.area is not None:
-                nodes += ExactCover.for_area(puzzle.area, puzzle.pieces).stats().nodes
-            else:
-                nodes += ExactCover(puzzle.cells, puzzle.options, puzzle.lattice).stats().nodes
-        medians = {n: statistics.median(t) for n, t in times.items()}
-        line = f"{label:<18} {len(puzzles):>7} {solutions:>9} {nodes:>9} "
-        line += " ".join(f"{('>' if n in gave_up else '') + fmt(medians[n]):>10}" for n in names)
-        for n in names[1:]:
-            ratio = f"{medians[n] / medians['ubongo']:.1f}x"
-            line += f" {('>' if n in gave_up else '') + ratio:>14}"
-        print(line, flush=True)
+        try:
+            result = run_row(label, puzzles, solvers)
+        except Mismatch as e:
+            print(e)
+            return 1
+        print(row_line(label, puzzles, result, names), flush=True)
         if label.startswith("deck"):
             totals.append(
                 f"{label}: {len(puzzles)} tasks in "
-                + ", ".join(f"{n} {sum(times[n]):.2f} s" for n in names)
+                + ", ".join(f"{n} {sum(result.times[n]):.2f} s" for n in names)
             )
     for line in totals:
         print(line)

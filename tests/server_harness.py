@@ -231,7 +231,9 @@ class Client:
                 return m
             self.inbox.append(m)
 
-    def reply(self, message: dict[str, Any], kind: str, timeout: float = 10.0) -> dict[str, Any]:
+    def reply(
+        self, message: dict[str, Any] | str, kind: str, timeout: float = 10.0
+    ) -> dict[str, Any]:
         """Send, then wait for the answer: a message of type ``kind`` (``verdict``, ``pong``
         ...), an event of kind ``kind``, or an error."""
         self.send(message)

@@ -17,6 +17,7 @@ LAYERS: dict[str, int] = {
     "geometry": 0,
     "pieces": 1,
     "board": 2,
+    "bitboard": 3,  # the solver's representation: cells as bits, where pieces fit
     "solver": 3,
     "puzzlefile": 4,  # the engine's file format: pieces, areas
     "catalogue": 4,  # what a client needs to draw an edition: pieces and their turns

@@ -110,13 +110,15 @@ def test_a_whole_game_with_two_people_and_a_bot(server: ServerProcess, edition: 
         verdict = play_round(ada, edition, game)
         assert verdict["ok"] is True, verdict
         if "1" in game["tasks"]:
-            bob_ev = bob.wait(
-                lambda m, r=game["round"]: (
+
+            def this_round_started(m: dict[str, Any], r: int = game["round"]) -> bool:
+                return (
                     m["type"] == "event"
                     and m["kind"] in ("round_started", "playoff")
                     and m["data"]["round"] == r
                 )
-            )
+
+            bob_ev = bob.wait(this_round_started)
             assert bob_ev["room"]["game"]["round"] == game["round"]
             later = play_round(bob, edition, game)
             if later["type"] == "verdict":

@@ -89,11 +89,11 @@ def test_a_game_goes_on_after_the_server_restarts(tmp_path: Path, kill: bool) ->
                 break
             nxt = ev["room"]["game"]
             assert submit(ada, nxt)["ok"] is True
-            bob.wait(
-                lambda m, r=nxt["round"]: (
-                    m.get("kind") == "round_started" and m["data"]["round"] == r
-                )
-            )
+
+            def next_round_started(m: dict[str, Any], r: int = nxt["round"]) -> bool:
+                return m.get("kind") == "round_started" and m["data"]["round"] == r
+
+            bob.wait(next_round_started)
             submit(bob, nxt)  # (the bot may have ended the round first)
         stored = second.get(f"/api/games/{ev['data']['game_id']}")
         assert stored["room"] == code

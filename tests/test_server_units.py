@@ -75,7 +75,8 @@ def test_good_messages_parse_to_their_models() -> None:
     )
     assert m.type == "submit"
     assert m.placements[0].offset == [1, 2]
-    assert parse_client_message('{"type": "hello", "room": "K7QX", "spectate": true}').spectate
+    hello = parse_client_message('{"type": "hello", "room": "K7QX", "spectate": true}')
+    assert hello.type == "hello" and hello.spectate
 
 
 def test_names_are_cleaned_and_empty_ones_refused() -> None:
@@ -246,7 +247,7 @@ def test_a_failed_write_stores_nothing(tmp_path: Path) -> None:
     store = Storage(f"sqlite:///{tmp_path / 'x.sqlite3'}")
     store.migrate()
     bad = _record("Ada", 1, 1.0)
-    bad = SoloRecord(**{**bad.__dict__, "name": None})  # type: ignore[arg-type]
+    bad = SoloRecord(**{**bad.__dict__, "name": None})
     with pytest.raises(Exception, match=r"(?i)null|integrity"):
         store.save_solo_game(_game(mode="solo"), bad)
     assert store.games() == []  # the game row of that transaction was rolled back too

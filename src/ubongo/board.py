@@ -35,6 +35,7 @@ class Area:
     layers: int = 1
 
     def __post_init__(self) -> None:
+        """Refuse layers on anything but squares: only 3D is filled in layers, with cubes."""
         if self.layers > 1 and self.lattice is not SQUARE:
             raise ValueError("only square areas can be filled in layers (with cubes)")
 
@@ -65,6 +66,11 @@ class Area:
 
     @property
     def size(self) -> int:
+        """The number of cells to fill (3D: both layers).
+
+        >>> Area.from_rows(["##", "#."], layers=2).size
+        6
+        """
         return len(self.solid)
 
     def rows(self) -> list[str]:
@@ -87,6 +93,7 @@ class Placement:
     offset: Cell
 
     def cells(self, piece: Piece) -> frozenset[Cell]:
+        """The cells ``piece`` covers when turned by ``transform`` and moved by ``offset``."""
         lat = piece.lattice
         shape = lat.orient(piece.cells, transform=self.transform)
         return frozenset(lat.translate(c, self.offset) for c in shape)
@@ -117,6 +124,7 @@ class Verdict:
     reason: str = ""
 
     def __bool__(self) -> bool:
+        """True when the arrangement is accepted, so that ``if check_cover(...)`` reads well."""
         return self.ok
 
 
@@ -125,6 +133,20 @@ COVERED = Verdict(True, "covered", "the area is covered exactly")
 
 def _fmt(cell: Cell) -> str:
     return "(" + ", ".join(str(c) for c in cell) + ")"
+
+
+def _wrong_placement(area: Area, piece: Piece, pl: Placement) -> Verdict | None:
+    """What is wrong with how one piece is placed on its own (its turn, its position's shape)."""
+    if pl.transform not in piece.allowed_transforms:
+        why = (
+            "cannot be mirrored"
+            if 0 <= pl.transform < len(piece.lattice.transforms)
+            else "has no such turn"
+        )
+        return Verdict(False, "bad_transform", f"piece {pl.piece} {why}")
+    if piece.lattice is not area.piece_lattice or len(pl.offset) != piece.lattice.translation_dims:
+        return Verdict(False, "bad_position", f"piece {pl.piece} has a position of the wrong shape")
+    return None
 
 
 def check_cover(area: Area, pieces: Sequence[Piece], placements: Sequence[Placement]) -> Verdict:
@@ -142,20 +164,9 @@ def check_cover(area: Area, pieces: Sequence[Piece], placements: Sequence[Placem
             return Verdict(False, "unknown_piece", f"piece {pl.piece} is not part of this task")
         if pl.piece in placed:
             return Verdict(False, "duplicate_piece", f"piece {pl.piece} is placed twice")
-        if pl.transform not in piece.allowed_transforms:
-            why = (
-                "cannot be mirrored"
-                if 0 <= pl.transform < len(piece.lattice.transforms)
-                else "has no such turn"
-            )
-            return Verdict(False, "bad_transform", f"piece {pl.piece} {why}")
-        if (
-            piece.lattice is not area.piece_lattice
-            or len(pl.offset) != piece.lattice.translation_dims
-        ):
-            return Verdict(
-                False, "bad_position", f"piece {pl.piece} has a position of the wrong shape"
-            )
+        wrong = _wrong_placement(area, piece, pl)
+        if wrong is not None:
+            return wrong
         placed[pl.piece] = pl.cells(piece)
     missing = [p.id for p in pieces if p.id not in placed]
     if missing:

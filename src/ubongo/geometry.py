@@ -47,6 +47,7 @@ class Transform:
     matrix: Matrix
 
     def on(self, vector: tuple[int, ...]) -> tuple[int, ...]:
+        """The matrix applied to a centre vector."""
         return tuple(sum(m * v for m, v in zip(row, vector, strict=True)) for row in self.matrix)
 
     def then(self, other: Transform) -> Transform:
@@ -63,6 +64,7 @@ class Transform:
 
     @property
     def is_reflection(self) -> bool:
+        """Whether this transform mirrors (negative determinant): a flip, not a turn."""
         return _determinant(self.matrix) < 0
 
 
@@ -109,9 +111,11 @@ class Lattice:
     generators: tuple[Matrix, ...]
 
     def centre(self, cell: Cell) -> tuple[int, ...]:
+        """The cell's centre in the lattice's integer centre coordinates (where transforms act)."""
         raise NotImplementedError
 
     def cell_at(self, centre: tuple[int, ...]) -> Cell:
+        """The cell whose centre is ``centre``: the inverse of :meth:`centre`."""
         raise NotImplementedError
 
     def is_cell(self, value: object) -> bool:
@@ -119,6 +123,7 @@ class Lattice:
         raise NotImplementedError
 
     def neighbours(self, cell: Cell) -> tuple[Cell, ...]:
+        """The cells sharing an edge (a face, for cubes) with ``cell``, in a fixed order."""
         raise NotImplementedError
 
     def outline(self, cell: Cell) -> list[Point]:
@@ -138,13 +143,24 @@ class Lattice:
         return tuple(i for i, t in enumerate(self.transforms) if not t.is_reflection)
 
     def apply(self, transform: Transform | int, cell: Cell) -> Cell:
+        """``cell`` turned (or flipped) by ``transform``, given as itself or by its index.
+
+        >>> SQUARE.apply(1, (2, 0))  # a quarter turn about the origin's corner
+        (-1, 2)
+        """
         t = self.transforms[transform] if isinstance(transform, int) else transform
         return self.cell_at(t.on(self.centre(cell)))
 
     def transform_index(self, transform: Transform) -> int:
+        """The number of ``transform`` in :attr:`transforms` (how a placement stores a turn)."""
         return self.transforms.index(transform)
 
     def translate(self, cell: Cell, offset: Cell) -> Cell:
+        """``cell`` moved by ``offset`` lattice steps; a cell's kind (a triangle's ``s``) stays.
+
+        >>> TRIANGLE.translate((0, 0, 1), (2, -1))
+        (2, -1, 1)
+        """
         d = self.translation_dims
         return tuple(c + o for c, o in zip(cell[:d], offset, strict=True)) + cell[d:]
 
@@ -166,6 +182,7 @@ class Lattice:
         return self.normalize(self.apply(transform, c) for c in cells)
 
     def is_connected(self, cells: Iterable[Cell]) -> bool:
+        """Whether ``cells`` form one piece (every cell reachable through edge neighbours)."""
         return len(self.components(cells)) <= 1
 
     def components(self, cells: Iterable[Cell]) -> list[frozenset[Cell]]:
@@ -199,6 +216,7 @@ class Lattice:
         return min(tuple(sorted(self.orient(cells, i))) for i in indices)
 
     def __repr__(self) -> str:
+        """The lattice by name, e.g. ``<SquareLattice square>``."""
         return f"<{type(self).__name__} {self.name}>"
 
 
@@ -210,20 +228,25 @@ class SquareLattice(Lattice):
     generators = (((0, -1), (1, 0)), ((-1, 0), (0, 1)))
 
     def centre(self, cell: Cell) -> tuple[int, ...]:
+        """Doubled, so that it is an integer: ``(2x + 1, 2y + 1)``."""
         x, y = cell
         return (2 * x + 1, 2 * y + 1)
 
     def cell_at(self, centre: tuple[int, ...]) -> Cell:
+        """The square whose doubled centre is ``centre``."""
         return ((centre[0] - 1) // 2, (centre[1] - 1) // 2)
 
     def is_cell(self, value: object) -> bool:
+        """Two integers."""
         return _int_tuple(value, 2)
 
     def neighbours(self, cell: Cell) -> tuple[Cell, ...]:
+        """Right, left, down, up."""
         x, y = cell
         return ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1))
 
     def outline(self, cell: Cell) -> list[Point]:
+        """The unit square with its top left corner at ``(x, y)``."""
         x, y = cell[0], cell[1]
         return [(x, y), (x + 1, y), (x + 1, y + 1), (x, y + 1)]
 
@@ -237,19 +260,24 @@ class HexagonLattice(Lattice):
     generators = (((0, -1), (1, 1)), ((0, 1), (1, 0)))
 
     def centre(self, cell: Cell) -> tuple[int, ...]:
+        """The axial coordinates themselves (already integers)."""
         return (cell[0], cell[1])
 
     def cell_at(self, centre: tuple[int, ...]) -> Cell:
+        """The hexagon at these axial coordinates."""
         return (centre[0], centre[1])
 
     def is_cell(self, value: object) -> bool:
+        """Two integers (axial ``q``, ``r``)."""
         return _int_tuple(value, 2)
 
     def neighbours(self, cell: Cell) -> tuple[Cell, ...]:
+        """The six hexagons around, in a fixed order."""
         q, r = cell
         return ((q + 1, r), (q - 1, r), (q, r + 1), (q, r - 1), (q + 1, r - 1), (q - 1, r + 1))
 
     def outline(self, cell: Cell) -> list[Point]:
+        """The six corners of the pointy-top hexagon, starting at the top, clockwise."""
         # edge length 1/sqrt(3), so that neighbouring centres are 1 apart, as squares are
         q, r = cell
         cx, cy = q + r / 2, r * math.sqrt(3) / 2
@@ -272,19 +300,23 @@ class TriangleLattice(Lattice):
     generators = HexagonLattice.generators
 
     def centre(self, cell: Cell) -> tuple[int, ...]:
+        """Tripled, so that it is an integer: ``(3a + 1 + s, 3b + 1 + s)``."""
         a, b, s = cell
         return (3 * a + 1 + s, 3 * b + 1 + s)
 
     def cell_at(self, centre: tuple[int, ...]) -> Cell:
+        """The triangle whose tripled centre is ``centre``; ValueError if none is."""
         s = centre[0] % 3 - 1
         if s not in (0, 1) or centre[1] % 3 != centre[0] % 3:
             raise ValueError(f"{centre} is not a triangle centre")
         return ((centre[0] - 1 - s) // 3, (centre[1] - 1 - s) // 3, s)
 
     def is_cell(self, value: object) -> bool:
+        """Three integers, the last (the kind ``s``) 0 or 1."""
         return _int_tuple(value, 3) and value[2] in (0, 1)  # type: ignore[index]
 
     def neighbours(self, cell: Cell) -> tuple[Cell, ...]:
+        """The three triangles across its edges, all of the other kind."""
         a, b, s = cell
         if s == 0:
             return ((a, b, 1), (a - 1, b, 1), (a, b - 1, 1))
@@ -296,6 +328,7 @@ class TriangleLattice(Lattice):
         return (a + b / 2, -b * math.sqrt(3) / 2)
 
     def outline(self, cell: Cell) -> list[Point]:
+        """The triangle's three corners on screen."""
         a, b, s = cell
         if s == 0:
             corners = [(a, b), (a + 1, b), (a, b + 1)]
@@ -317,15 +350,19 @@ class CubeLattice(Lattice):
     generators = _cube_rotations()
 
     def centre(self, cell: Cell) -> tuple[int, ...]:
+        """Doubled, so that it is an integer: ``(2x + 1, 2y + 1, 2z + 1)``."""
         return tuple(2 * c + 1 for c in cell)
 
     def cell_at(self, centre: tuple[int, ...]) -> Cell:
+        """The cube whose doubled centre is ``centre``."""
         return tuple((c - 1) // 2 for c in centre)
 
     def is_cell(self, value: object) -> bool:
+        """Three integers."""
         return _int_tuple(value, 3)
 
     def neighbours(self, cell: Cell) -> tuple[Cell, ...]:
+        """The six cubes across its faces: along x, y, then z."""
         x, y, z = cell
         return (
             (x + 1, y, z),
@@ -337,6 +374,7 @@ class CubeLattice(Lattice):
         )
 
     def outline(self, cell: Cell) -> list[Point]:
+        """The unit square under the cube (its footprint on the board)."""
         return SQUARE.outline(cell[:2])
 
 

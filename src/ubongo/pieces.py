@@ -42,6 +42,7 @@ class Piece:
 
     @property
     def size(self) -> int:
+        """The number of cells (squares, hexagons, triangles or cubes)."""
         return len(self.cells)
 
     @cached_property
@@ -69,6 +70,7 @@ class Piece:
         return tuple(self.lattice.orient(self.cells, i) for i in self.orientation_transforms)
 
     def __repr__(self) -> str:
+        """The piece by id, name and size, e.g. ``<Piece 1 ... (3 square cells)>``."""
         return f"<Piece {self.id} {self.name or ''} ({self.size} {self.lattice.name} cells)>"
 
 
@@ -125,6 +127,7 @@ class Edition:
     _by_id: dict[str, Piece] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
+        """Index the pieces by id, for :meth:`piece`."""
         self._by_id.update({p.id: p for p in self.pieces})
 
     @property
@@ -142,6 +145,7 @@ class Edition:
             raise KeyError(f"no piece {key!r} in {self.name} (pieces: {known})") from None
 
     def has_piece(self, id: str | int) -> bool:
+        """Whether the edition has a piece with this id."""
         return str(id) in self._by_id
 
 
@@ -181,4 +185,9 @@ def edition(name: str) -> Edition:
 
 
 def editions() -> tuple[Edition, ...]:
+    """Every standard edition, in the order of :data:`EDITION_NAMES`.
+
+    >>> [e.name for e in editions()] == list(EDITION_NAMES)
+    True
+    """
     return tuple(edition(n) for n in EDITION_NAMES)

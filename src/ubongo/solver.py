@@ -21,22 +21,10 @@ The search is the one a person does with real pieces, made systematic:
    rectangle that made the count five times faster (7.9 s to 1.4-1.6 s; 3.45 million nodes,
    2.3 million states, only 50,000 different sets of covered cells).
 
-What makes this fast in Python is the representation.  A cell is one bit of an integer, so a
+What makes this fast in Python is the representation: a cell is one bit of an integer, so a
 set of cells is an ``int`` and "overlaps", "covers", "is full" are single ``&``, ``|`` and
-``==`` operations.  The bits are laid out on a grid: a cell's bit number is its coordinates
-read as the digits of a mixed-radix number, the shortest side of the area varying fastest
-(so the first empty cell moves along the short side, which keeps the front of the search
-short; in 3D that is usually the two layers).  Each digit has a margin almost as wide as the
-widest piece, so that a piece pushed over an edge lands in the margin instead of wrapping round to
-the other side.  On such a grid, moving a piece is a shift, ``shape << k``, and the
-neighbours of a whole set of cells are a few shifts of it: walled-in cells are found for the
-whole area at once.
-
-Where a piece fits is found for every position at once: the anchors where a shape fits are
-the ``k`` for which every cell ``k + offset`` of the shape is in the area, i.e. the AND of the
-area shifted right by each offset.  The placements starting at a cell are listed when the
-search first gets there (a search that fails early looks at few cells), and what is found
-about an area is kept, as one area is usually tried with many sets of pieces.
+``==`` operations, and a piece is moved by a shift.  How the bits are laid out, and how the
+placements of a piece are found for every position at once, is :mod:`ubongo.bitboard`.
 
 Checking every sealed-off region against the sizes the remaining pieces can add up to
 (subset sums) was tried and measured: it saves 5-10% of the nodes and costs more than that
@@ -59,13 +47,12 @@ SearchStats(solutions=1, nodes=21)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
-from operator import mul
 
+from ubongo.bitboard import Fits, Grid, fits_of, grid_of, spread, widest
 from ubongo.board import Area
-from ubongo.geometry import CUBE, TRIANGLE, Cell, Lattice
+from ubongo.geometry import CUBE, Cell, Lattice
 from ubongo.pieces import Piece
 
 Solution = dict[str, frozenset[Cell]]
@@ -77,236 +64,6 @@ class SearchStats:
 
     solutions: int
     nodes: int
-
-
-# --- where each cell's bit is ------------------------------------------------------------
-
-
-def _digits(lattice: Lattice, cell: Cell) -> tuple[int, ...]:
-    """A cell's position as grid coordinates: a triangle's kind folds into its first coordinate
-    (``2a + s``), so up and down triangles alternate along it; other cells are their own."""
-    if lattice is TRIANGLE:
-        return (2 * cell[0] + cell[2], cell[1])
-    return cell
-
-
-def _kind(lattice: Lattice, digits: Sequence[int]) -> int:
-    """Cells a translation can carry onto each other have the same kind (a triangle's s)."""
-    return digits[0] & 1 if lattice is TRIANGLE else 0
-
-
-def _spread(lattice: Lattice, cell_sets: Iterable[Iterable[Cell]]) -> int:
-    """The largest extent of any of the cell sets along any grid coordinate."""
-    widest = 1
-    for cells in cell_sets:
-        digits = [_digits(lattice, c) for c in cells]
-        for axis in range(len(digits[0]) if digits else 0):
-            values = [d[axis] for d in digits]
-            widest = max(widest, max(values) - min(values) + 1)
-    return widest
-
-
-class _Grid:
-    """The bit layout of one area: ``bit[cell]`` is the cell's bit number.
-
-    ``margin`` is the width of the empty border after each row (and layer); it must be at
-    least the widest piece's extent less one (a piece's cells lie at most that far on either
-    side of its first cell), and at least one, so that neighbours do not wrap round either.
-    """
-
-    def __init__(self, lattice: Lattice, cells: Iterable[Cell], margin: int) -> None:
-        self.lattice = lattice
-        self.cells = cells = sorted(cells)
-        # (a triangle's kind folds into its first coordinate: see _digits)
-        digits = [(2 * a + s, b) for a, b, s in cells] if lattice is TRIANGLE else cells
-        columns = list(zip(*digits, strict=True))  # each grid coordinate of all cells
-        low = [min(column) for column in columns]
-        extent = [max(column) - lo + 1 for column, lo in zip(columns, low, strict=True)]
-        strides = [0] * len(extent)
-        stride = 1
-        order = sorted(range(len(extent)), key=lambda a: (extent[a], a))  # shortest side fastest
-        for a in order:
-            strides[a] = stride
-            stride *= extent[a] + margin
-        # Start from the narrower end of the other axes (fewer cells in the first slice): the
-        # search tree is smaller when its first choices are constrained.  Reading an axis
-        # backwards is a negative stride, counted from the axis's far end.
-        start = list(low)
-        for a in order[1:]:
-            high = low[a] + extent[a] - 1
-            if columns[a].count(high) < columns[a].count(low[a]):
-                strides[a] = -strides[a]
-                start[a] = high
-        self.strides = tuple(strides)
-        self.start = start
-        if len(strides) == 2:
-            (x0, y0), (sx, sy) = start, strides
-            numbers = [(x - x0) * sx + (y - y0) * sy for x, y in digits]
-        else:
-            (x0, y0, z0), (sx, sy, sz) = start, strides
-            numbers = [(x - x0) * sx + (y - y0) * sy + (z - z0) * sz for x, y, z in digits]
-        self.bit = dict(zip(cells, numbers, strict=True))
-        self.cell_at = dict(zip(numbers, cells, strict=True))
-        self.area = sum(1 << b for b in numbers)
-        # the cells of each kind (only the kinds there are)
-        if lattice is TRIANGLE:
-            ups = sum(1 << b for (x, _), b in zip(digits, numbers, strict=True) if not x & 1)
-            self.kinds = {k: m for k, m in ((0, ups), (1, self.area ^ ups)) if m}
-        else:
-            self.kinds = {0: self.area}
-        self.next_to = self._neighbourhood()
-
-    def _neighbourhood(self) -> Callable[[int], int]:
-        """A function giving the cells next to a set of cells, margin bits included.
-
-        Each direction to a neighbour is one shift of the whole set.  On the square, hexagon
-        and cube grids every cell has the same directions; a triangle's depend on its kind
-        (up or down), so those shifts apply to that kind's cells only."""
-        deltas = {
-            k: d
-            for k, d in _neighbour_shifts(self.lattice, self.strides).items()
-            if k in self.kinds
-        }
-        common = set.intersection(*deltas.values())
-        ways = sorted(d for d in common if d > 0)
-        if len(deltas) == 1 and len(ways) == 2 and common == {*ways, *(-d for d in ways)}:
-            a, b = ways  # squares
-            return lambda m: m << a | m >> a | m << b | m >> b
-        if len(deltas) == 1 and len(ways) == 3 and common == {*ways, *(-d for d in ways)}:
-            a, b, c = ways  # hexagons, cubes
-            return lambda m: m << a | m >> a | m << b | m >> b | m << c | m >> c
-        if len(deltas) == 2 and len(common) == 2 and all(len(d) == 3 for d in deltas.values()):
-            # triangles: two neighbours along a row, then one across a horizontal edge
-            (side,) = (d for d in common if d > 0)
-            (up_across,) = deltas[0] - common
-            ups, downs = self.kinds[0], self.kinds[1]
-            if up_across < 0:
-                across = -up_across
-                return lambda m: m << side | m >> side | (m & downs) << across | (m & ups) >> across
-            across = up_across
-            return lambda m: m << side | m >> side | (m & ups) << across | (m & downs) >> across
-        steps = [(self.kinds[k], d) for k, ds in deltas.items() for d in ds]
-
-        def next_to(cells: int) -> int:
-            out = 0
-            for kind_cells, d in steps:
-                some = cells & kind_cells
-                out |= some << d if d > 0 else some >> -d
-            return out
-
-        return next_to
-
-    def cells_of(self, mask: int) -> frozenset[Cell]:
-        cells = []
-        while mask:
-            low = mask & -mask
-            cells.append(self.cell_at[low.bit_length() - 1])
-            mask ^= low
-        return frozenset(cells)
-
-
-@cache
-def _neighbour_steps(lattice: Lattice) -> dict[int, list[tuple[int, ...]]]:
-    """For each kind of cell, the differences of grid coordinates to its neighbours."""
-    steps = {}
-    for ref in [(0, 0, 0), (0, 0, 1)] if lattice is TRIANGLE else [(0,) * lattice.translation_dims]:
-        here = _digits(lattice, ref)
-        steps[_kind(lattice, here)] = [
-            tuple(n - h for n, h in zip(_digits(lattice, nb), here, strict=True))
-            for nb in lattice.neighbours(ref)
-        ]
-    return steps
-
-
-def _neighbour_shifts(lattice: Lattice, strides: tuple[int, ...]) -> dict[int, set[int]]:
-    """For each kind of cell, how far its neighbours' bits are from its own."""
-    return {
-        kind: {sum(map(mul, step, strides)) for step in steps}
-        for kind, steps in _neighbour_steps(lattice).items()
-    }
-
-
-@lru_cache(maxsize=1024)
-def _grid(lattice: Lattice, cells: frozenset[Cell], margin: int) -> _Grid:
-    """The grid of an area; cached, as one area is usually searched with many piece sets."""
-    return _Grid(lattice, cells, margin)
-
-
-# --- the pieces' shapes on a grid ---------------------------------------------------------
-
-
-@lru_cache(maxsize=4096)
-def _orientations(piece: Piece) -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """Each orientation of ``piece`` as the grid coordinates of its cells."""
-    lat = piece.lattice
-    return tuple(tuple(_digits(lat, c) for c in shape) for shape in piece.orientations)
-
-
-@lru_cache(maxsize=16384)
-def _shapes(piece: Piece, strides: tuple[int, ...]) -> list[tuple[int, int, list[int]]]:
-    """Each orientation of ``piece`` on a grid with these strides: (kind of its first cell,
-    its mask with the first cell at bit 0, the offsets of the other cells).
-
-    Kept per piece and grid spacing, which many areas of similar size share."""
-    shapes = []
-    for cells in _orientations(piece):
-        if len(strides) == 2:
-            sx, sy = strides
-            numbers = [x * sx + y * sy for x, y in cells]
-        else:
-            sx, sy, sz = strides
-            numbers = [x * sx + y * sy + z * sz for x, y, z in cells]
-        first = min(numbers)
-        offsets = sorted(n - first for n in numbers)
-        kind = _kind(piece.lattice, cells[numbers.index(first)])
-        shapes.append((kind, sum(1 << o for o in offsets), offsets[1:]))
-    return shapes
-
-
-class _Fits:
-    """Where one piece fits in one area: ``anchors[shape]`` is the set of bits ``k`` where the
-    piece, in an orientation whose mask is ``shape`` when its first cell is bit 0, fits as
-    ``shape << k``.
-
-    The anchors of an orientation are found for all positions at once: those ``k`` where every
-    cell ``k + offset`` of it is in the area, i.e. the AND of the area shifted right by each
-    offset.  The placements starting at a cell are listed when the search first asks.
-    """
-
-    def __init__(self, anchors: dict[int, int]) -> None:
-        self.anchors = anchors
-        self._at: dict[int, list[int]] = {}
-
-    @classmethod
-    def on(cls, piece: Piece, grid: _Grid) -> _Fits:
-        anchors: dict[int, int] = {}
-        area = grid.area
-        for kind, shape, offsets in _shapes(piece, grid.strides):
-            # a translation keeps a cell's kind: anchor the first cell on cells of its kind
-            fits = grid.kinds.get(kind, 0)
-            for o in offsets:
-                fits &= area >> o
-            if fits:
-                # (a turned triangle piece may have the same mask from a cell of each kind)
-                anchors[shape] = anchors.get(shape, 0) | fits
-        return cls(anchors)
-
-    def __bool__(self) -> bool:
-        return bool(self.anchors)
-
-    def starting_at(self, k: int) -> list[int]:
-        """The placements whose first (lowest) bit is ``k``."""
-        masks = self._at.get(k)
-        if masks is None:
-            masks = [shape << k for shape, at in self.anchors.items() if at >> k & 1]
-            self._at[k] = masks
-        return masks
-
-
-@lru_cache(maxsize=16384)
-def _where_fits(piece: Piece, grid: _Grid) -> _Fits:
-    """Cached: one area is tried with many piece sets."""
-    return _Fits.on(piece, grid)
 
 
 # --- the problem and its search -------------------------------------------------------------
@@ -325,9 +82,21 @@ class ExactCover:
         candidates: Mapping[str, Sequence[frozenset[Cell]]],
         lattice: Lattice,
     ) -> None:
-        margin = max(1, _spread(lattice, (c for cands in candidates.values() for c in cands)) - 1)
-        grid = _grid(lattice, frozenset(cells), margin) if cells else None
-        fits: list[_Fits] = []
+        """The problem of covering ``cells`` of ``lattice``, each piece (by id) with one of its
+        ``candidates``: the cell sets it may cover, all of one size.
+
+        ValueError if a candidate covers a cell outside ``cells``.
+
+        >>> from ubongo.geometry import SQUARE
+        >>> domino = [frozenset({(0, 0), (1, 0)}), frozenset({(1, 0), (2, 0)})]
+        >>> square = [frozenset({(2, 0)})]
+        >>> problem = ExactCover([(0, 0), (1, 0), (2, 0)], {"D": domino, "o": square}, SQUARE)
+        >>> problem.stats()
+        SearchStats(solutions=1, nodes=2)
+        """
+        margin = max(1, spread(lattice, (c for cands in candidates.values() for c in cands)) - 1)
+        grid = grid_of(lattice, frozenset(cells), margin) if cells else None
+        fits: list[Fits] = []
         sizes = []
         for cands in candidates.values():
             sizes.append(len(next(iter(cands), ())))
@@ -338,7 +107,7 @@ class ExactCover:
                 mask = sum(1 << grid.bit[c] for c in cand)
                 low = mask & -mask
                 anchors[mask // low] = anchors.get(mask // low, 0) | low
-            fits.append(_Fits(anchors))
+            fits.append(Fits(anchors))
         self._setup(lattice, list(candidates), sizes, grid, fits)
 
     @classmethod
@@ -357,9 +126,9 @@ class ExactCover:
             ids.append(piece.id)
         solid = area.solid
         # (at least 3, so that one area gets one grid, whatever pieces are tried on it)
-        margin = max(3, max((_widest(p) for p in pieces), default=1) - 1)
-        grid = _grid(lat, solid, margin) if solid else None
-        fits = [_where_fits(p, grid) if grid else _Fits({}) for p in pieces]
+        margin = max(3, max((widest(p) for p in pieces), default=1) - 1)
+        grid = grid_of(lat, solid, margin) if solid else None
+        fits = [fits_of(p, grid) if grid else Fits({}) for p in pieces]
         self = cls.__new__(cls)
         self._setup(lat, ids, [p.size for p in pieces], grid, fits)
         return self
@@ -369,8 +138,8 @@ class ExactCover:
         lattice: Lattice,
         piece_ids: list[str],
         sizes: list[int],
-        grid: _Grid | None,
-        fits: list[_Fits],
+        grid: Grid | None,
+        fits: list[Fits],
     ) -> None:
         self.lattice = lattice
         self.piece_ids = piece_ids
@@ -403,7 +172,11 @@ class ExactCover:
         self._starting_at[k] = groups
         return groups
 
-    def _count(self, limit: int) -> int:
+    # The three searches below (_count, _place_one_more, _search) keep their loops in one
+    # function each, over local variables, on purpose: a call per state or per placement costs
+    # more than the work done there.  Hence their complexity (C901) is accepted, not split.
+
+    def _count(self, limit: int) -> int:  # noqa: C901 - its inner search, inlined for speed
         """The number of solutions, or some number >= ``limit`` when there are that many.
 
         Counting needs no list of solutions, and the number of ways to finish from a state
@@ -427,7 +200,7 @@ class ExactCover:
         known: dict[int, int] = {}  # (cells covered | pieces left << above) -> ways to finish
         nodes = 0
 
-        def ways(covered: int, left: int, need: int) -> int:
+        def ways(covered: int, left: int, need: int) -> int:  # noqa: C901 - the hot path
             nonlocal nodes
             empty = area & ~covered
             first = (empty & -empty).bit_length() - 1
@@ -511,73 +284,94 @@ class ExactCover:
             masks = self._fits[0].starting_at((area & -area).bit_length() - 1)
             self.nodes = len(masks)
             return int(area in masks)
-        starting_at = self._starting_at
-        groups_at = self._groups_at
-        next_to = grid.next_to
-        hole_fillers = self._hole_fillers
-        test_holes = hole_fillers != -1
-        anchors = {1 << p: fits.anchors for p, fits in enumerate(self._fits)}
-        nodes = found = 0
         # cells covered -> {pieces left: ways to get there}
         states: dict[int, dict[int, int]] = {0: {(1 << pieces) - 1: 1}}
+        nodes = 0
         for _ in range(pieces - 2):
-            following: dict[int, dict[int, int]] = {}
-            get = following.get
-            for covered, lefts in states.items():
-                empty = area ^ covered
-                first = (empty & -empty).bit_length() - 1
-                groups = starting_at[first]
-                if groups is None:
-                    groups = groups_at(first)
-                alone = len(lefts) == 1
-                any_left = 0
-                for left in lefts:
-                    any_left |= left
-                for _, bit, masks in groups:
-                    if not any_left & bit:
-                        continue
-                    if alone:  # (most groups on Ubongo tasks): no list of what fits first
-                        rest = any_left ^ bit
-                        fatal = test_holes and not rest & hole_fillers
-                        ways = lefts[any_left]
-                        for mask in masks:
-                            if covered & mask:
-                                continue
-                            nodes += 1
-                            if fatal:
-                                hole = empty ^ mask
-                                if next_to(mask) & hole & ~next_to(hole):
-                                    continue
-                            after = covered | mask
-                            reached = get(after)
-                            if reached is None:
-                                following[after] = {rest: ways}
-                            else:
-                                reached[rest] = reached.get(rest, 0) + ways
-                        continue
-                    fitting = []  # [(cells covered after, walls in a cell?)]
+            states, tried = self._place_one_more(grid, states)
+            nodes += tried
+        found, tried = self._place_last_two(grid, states)
+        self.nodes = nodes + tried
+        return found
+
+    def _place_one_more(  # noqa: C901 - the counting's inner loop, inlined for speed
+        self, grid: Grid, states: dict[int, dict[int, int]]
+    ) -> tuple[dict[int, dict[int, int]], int]:
+        """One step of :meth:`_count_all`: the states after placing one more piece in each of
+        ``states``, and the number of placements tried (nodes)."""
+        area = grid.area
+        next_to = grid.next_to
+        starting_at = self._starting_at
+        groups_at = self._groups_at
+        hole_fillers = self._hole_fillers
+        test_holes = hole_fillers != -1
+        nodes = 0
+        following: dict[int, dict[int, int]] = {}
+        get = following.get
+        for covered, lefts in states.items():
+            empty = area ^ covered
+            first = (empty & -empty).bit_length() - 1
+            groups = starting_at[first]
+            if groups is None:
+                groups = groups_at(first)
+            alone = len(lefts) == 1
+            any_left = 0
+            for left in lefts:
+                any_left |= left
+            for _, bit, masks in groups:
+                if not any_left & bit:
+                    continue
+                if alone:  # (most groups on Ubongo tasks): no list of what fits first
+                    rest = any_left ^ bit
+                    fatal = test_holes and not rest & hole_fillers
+                    ways = lefts[any_left]
                     for mask in masks:
-                        if not covered & mask:
-                            hole = empty ^ mask
-                            walls_in = test_holes and next_to(mask) & hole & ~next_to(hole)
-                            fitting.append((covered | mask, bool(walls_in)))
-                    if not fitting:
-                        continue
-                    for left, ways in lefts.items():
-                        if not left & bit:
+                        if covered & mask:
                             continue
-                        nodes += len(fitting)
-                        rest = left ^ bit
-                        fatal = not rest & hole_fillers
-                        for after, walls_in in fitting:
-                            if walls_in and fatal:
+                        nodes += 1
+                        if fatal:
+                            hole = empty ^ mask
+                            if next_to(mask) & hole & ~next_to(hole):
                                 continue
-                            reached = get(after)
-                            if reached is None:
-                                following[after] = {rest: ways}
-                            else:
-                                reached[rest] = reached.get(rest, 0) + ways
-            states = following
+                        after = covered | mask
+                        reached = get(after)
+                        if reached is None:
+                            following[after] = {rest: ways}
+                        else:
+                            reached[rest] = reached.get(rest, 0) + ways
+                    continue
+                fitting = []  # [(cells covered after, walls in a cell?)]
+                for mask in masks:
+                    if not covered & mask:
+                        hole = empty ^ mask
+                        walls_in = test_holes and next_to(mask) & hole & ~next_to(hole)
+                        fitting.append((covered | mask, bool(walls_in)))
+                if not fitting:
+                    continue
+                for left, ways in lefts.items():
+                    if not left & bit:
+                        continue
+                    nodes += len(fitting)
+                    rest = left ^ bit
+                    fatal = not rest & hole_fillers
+                    for after, walls_in in fitting:
+                        if walls_in and fatal:
+                            continue
+                        reached = get(after)
+                        if reached is None:
+                            following[after] = {rest: ways}
+                        else:
+                            reached[rest] = reached.get(rest, 0) + ways
+        return following, nodes
+
+    def _place_last_two(self, grid: Grid, states: dict[int, dict[int, int]]) -> tuple[int, int]:
+        """The last step of :meth:`_count_all`, with two pieces left in each state: the ways
+        to complete the area, and the number of placements tried (nodes)."""
+        area = grid.area
+        starting_at = self._starting_at
+        groups_at = self._groups_at
+        anchors = {1 << p: fits.anchors for p, fits in enumerate(self._fits)}
+        nodes = found = 0
         # two pieces left: the second must fit the hole the first leaves exactly
         for covered, lefts in states.items():
             empty = area ^ covered
@@ -591,10 +385,7 @@ class ExactCover:
             for _, bit, masks in groups:
                 if not any_left & bit:
                     continue
-                holes = []
-                for mask in masks:
-                    if not covered & mask:
-                        holes.append(empty ^ mask)
+                holes = [empty ^ mask for mask in masks if not covered & mask]
                 if not holes:
                     continue
                 for left, ways in lefts.items():
@@ -608,10 +399,9 @@ class ExactCover:
                         if last.get(hole // low, 0) & low:
                             nodes += 1  # the last piece, placed
                             found += ways
-        self.nodes = nodes
-        return found
+        return found, nodes
 
-    def _search(self) -> Iterator[list[int]]:
+    def _search(self) -> Iterator[list[int]]:  # noqa: C901 - its search inlined for speed
         """Yield each solution as the list of placement masks, by piece number.
 
         The same search as :meth:`_count`, remembering only the dead ends."""
@@ -679,15 +469,10 @@ class ExactCover:
         return SearchStats(min(self._count(limit), limit), self.nodes)
 
 
-@lru_cache(maxsize=4096)
-def _widest(piece: Piece) -> int:
-    return _spread(piece.lattice, piece.orientations)
-
-
 def clear_caches() -> None:
     """Forget the grids and placements kept for the areas seen so far (to time a search on a
     new area, or to free memory after a long run).  What is kept per piece stays."""
-    for cached in (_grid, _where_fits):
+    for cached in (grid_of, fits_of):
         cached.cache_clear()
 
 

@@ -15,9 +15,9 @@ from collections import deque
 from collections.abc import Iterable
 
 import pytest
-from conftest import ServerProcess, shot
 from playwright.sync_api import Browser, Locator, Page, expect
-from webharness import create_room, new_page
+from server_harness import ServerProcess
+from webharness import create_room, new_page, shot
 
 from ubongo.board import Area, Placement
 from ubongo.catalogue import edition_catalogue
@@ -100,9 +100,10 @@ class Board3D:
         return frozenset(tuple(int(v) for v in c.split(",")) for c in raw.split(";"))  # type: ignore[misc]
 
     def pieces(self) -> list[str]:
-        return self.page.eval_on_selector_all(
+        ids: list[str] = self.page.eval_on_selector_all(
             ".game-main .tray-piece", "els => els.map(e => e.dataset.piece)"
         )
+        return ids
 
     def button(self, piece: str) -> Locator:
         return self.root.locator(f'.tray-piece[data-piece="{piece}"]')

@@ -12,7 +12,7 @@ from server_harness import ServerProcess
 
 from ubongo.geometry import lattice
 
-CELLS = {
+CELLS: dict[str, list[tuple[int, ...]]] = {
     "square": [(x, y) for x in range(-3, 5) for y in range(-3, 5)],
     "hexagon": [(q, r) for q in range(-3, 5) for r in range(-3, 5)],
     "triangle": [(a, b, s) for a in range(-3, 4) for b in range(-3, 4) for s in (0, 1)],
@@ -58,9 +58,9 @@ def test_ts_lattice_formulas_match_python(page: Page, server: ServerProcess, nam
     got = page.evaluate(EVALUATE, [name, cells, points, offsets])
 
     for c, ts in zip(cells, got["outlines"], strict=True):
-        py = lat.outline(c)
-        assert len(ts) == len(py), c
-        for (x1, y1), (x2, y2) in zip(ts, py, strict=True):
+        engine = lat.outline(c)
+        assert len(ts) == len(engine), c
+        for (x1, y1), (x2, y2) in zip(ts, engine, strict=True):
             assert math.isclose(x1, x2, abs_tol=1e-9) and math.isclose(y1, y2, abs_tol=1e-9), c
     assert [tuple(c) for c in got["cells"]] == expected_cells
     assert [tuple(o) for o in got["snapped"]] == [o for o, _ in offsets]

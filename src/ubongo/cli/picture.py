@@ -186,7 +186,6 @@ def _plane(
 ) -> list[str]:
     """Rasterize the cells' outlines on a character grid."""
     sx, sy = SCALE[lat.name]
-    outlines = {c: lat.outline(c) for c in cells}
     box = [p for c in (frame or cells) for p in lat.outline(c)]
     left = min(p[0] for p in box)
     top = min(p[1] for p in box)
@@ -195,53 +194,82 @@ def _plane(
     grid: list[list[Cell | None]] = [[None] * width for _ in range(height)]
     text: list[list[str]] = [[""] * width for _ in range(height)]
     inset = INSET[lat.name]
-    for cell, outline in sorted(outlines.items()):
+    for cell in sorted(cells):
+        outline = lat.outline(cell)
         mx = sum(p[0] for p in outline) / len(outline)
         my = sum(p[1] for p in outline) / len(outline)
         outline = [(mx + (x - mx) * inset, my + (y - my) * inset) for x, y in outline]
         poly = [((x - left) * sx, (y - top) * sy) for x, y in outline]
-        x0 = max(0, math.floor(min(p[0] for p in poly)))
-        x1 = min(width, math.ceil(max(p[0] for p in poly)))
-        y0 = max(0, math.floor(min(p[1] for p in poly)))
-        y1 = min(height, math.ceil(max(p[1] for p in poly)))
-        for j in range(y0, y1):
-            for i in range(x0, x1):
-                if grid[j][i] is None and _inside((i + 0.5, j + 0.5), poly):
-                    grid[j][i] = cell
-        # the label goes in the middle of the cell, if the cell got that many characters
+        _fill(grid, cell, poly)
         pid = owner.get(cell)
-        label = ink[pid].label if pid is not None else ""
-        cx = sum(p[0] for p in poly) / len(poly)
-        cy = sum(p[1] for p in poly) / len(poly)
-        row = min(height - 1, max(0, math.floor(cy)))
-        start = math.floor(cx - len(label) / 2 + 0.5)
-        spots = range(start, start + len(label))
-        if label and all(0 <= i < width and grid[row][i] == cell for i in spots):
-            for i, ch in zip(spots, label, strict=True):
-                text[row][i] = ch
-    lines = []
-    for j in range(height):
-        out: list[str] = []
-        style = ""
-        for i in range(width):
-            here = grid[j][i]
-            pid = owner.get(here) if here is not None else None
-            if here is None:
-                ch, want = " ", ""
-            elif pid is None:
-                ch, want = (" ", _bg(EMPTY_COLOUR)) if colour else (EMPTY_KEY, "")
-            elif colour:
-                ch, want = text[j][i] or " ", _style(ink[pid].colour)
-            else:
-                ch, want = ink[pid].key, ""
-            if want != style:
-                out.append((RESET if style else "") + want)
-                style = want
-            out.append(ch)
-        if style:
-            out.append(RESET)
-        lines.append("".join(out).rstrip(" "))  # painted spaces end in a reset, so they stay
-    return lines
+        _label(grid, text, cell, poly, ink[pid].label if pid is not None else "")
+    return [
+        _paint_row(grid_row, text_row, owner, ink, colour)
+        for grid_row, text_row in zip(grid, text, strict=True)
+    ]
+
+
+def _fill(grid: list[list[Cell | None]], cell: Cell, poly: list[Point]) -> None:
+    """Give ``cell`` the characters of ``grid`` whose centres lie in ``poly`` and are still free."""
+    height, width = len(grid), len(grid[0]) if grid else 0
+    x0 = max(0, math.floor(min(p[0] for p in poly)))
+    x1 = min(width, math.ceil(max(p[0] for p in poly)))
+    y0 = max(0, math.floor(min(p[1] for p in poly)))
+    y1 = min(height, math.ceil(max(p[1] for p in poly)))
+    for j in range(y0, y1):
+        for i in range(x0, x1):
+            if grid[j][i] is None and _inside((i + 0.5, j + 0.5), poly):
+                grid[j][i] = cell
+
+
+def _label(
+    grid: list[list[Cell | None]],
+    text: list[list[str]],
+    cell: Cell,
+    poly: list[Point],
+    label: str,
+) -> None:
+    """Write ``label`` in the middle of the cell, if the cell got that many characters."""
+    if not label:
+        return
+    height, width = len(grid), len(grid[0])
+    cx = sum(p[0] for p in poly) / len(poly)
+    cy = sum(p[1] for p in poly) / len(poly)
+    row = min(height - 1, max(0, math.floor(cy)))
+    start = math.floor(cx - len(label) / 2 + 0.5)
+    spots = range(start, start + len(label))
+    if all(0 <= i < width and grid[row][i] == cell for i in spots):
+        for i, ch in zip(spots, label, strict=True):
+            text[row][i] = ch
+
+
+def _paint_row(
+    cells: list[Cell | None],
+    text: list[str],
+    owner: Mapping[Cell, str],
+    ink: Mapping[str, Ink],
+    colour: bool,
+) -> str:
+    """One line of the picture: each character's cell in its piece's ink (or the empty key)."""
+    out: list[str] = []
+    style = ""
+    for here, label in zip(cells, text, strict=True):
+        pid = owner.get(here) if here is not None else None
+        if here is None:
+            ch, want = " ", ""
+        elif pid is None:
+            ch, want = (" ", _bg(EMPTY_COLOUR)) if colour else (EMPTY_KEY, "")
+        elif colour:
+            ch, want = label or " ", _style(ink[pid].colour)
+        else:
+            ch, want = ink[pid].key, ""
+        if want != style:
+            out.append((RESET if style else "") + want)
+            style = want
+        out.append(ch)
+    if style:
+        out.append(RESET)
+    return "".join(out).rstrip(" ")  # painted spaces end in a reset, so they stay
 
 
 def _inside(point: Point, poly: list[Point]) -> bool:

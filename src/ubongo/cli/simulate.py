@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, TextIO
 
 from ubongo.cli import CommandError
@@ -145,75 +145,114 @@ def _gems(gems: list[str] | dict[str, int]) -> str:
     return " + ".join(gems)
 
 
+# What each kind of event says: (the game, the event's data, its time as text) -> lines.
+_Describer = Callable[[Game, dict[str, Any], str], list[str]]
+
+_ROUND_TITLES = {"round": "Round", "playoff": "Playoff", "tie-round": "Tie round", "solo": "Solo"}
+
+
+def _round_started(game: Game, d: dict[str, Any], at: str) -> list[str]:
+    title = _ROUND_TITLES[d["kind"]] + (f" {d['round']}" if d["kind"] == "round" else "")
+    how = []
+    if d["die"] is not None:
+        how.append(f"{d['roller']} rolls {d['die']}")
+    if d["deadline"] is not None:
+        how.append(f"clock runs until {d['deadline']:.0f}s")
+    lines = [f"{title} {at}" + (": " + ", ".join(how) if how else "")]
+    for player, t in d["tasks"].items():
+        side = card(game, t["card"]).side(t["side"])
+        task = side.task(t["key"])
+        lines.append(
+            f"  {player}: card {t['card']} {t['side']} {t['key']}, pieces "
+            f"{' '.join(task.pieces)} ({side.area.size} cells, ~{task.difficulty:.0f}s)"
+        )
+    return lines
+
+
+def _finished(game: Game, d: dict[str, Any], at: str) -> list[str]:
+    if game.settings.solo:
+        return [f"  {at} {d['player']}: Ubongo!"]
+    place = ORDINAL.get(d["place"], f"{d['place']}th")
+    return [f"  {at} {d['player']}: Ubongo! ({place})"]
+
+
+def _gems_shared(game: Game, d: dict[str, Any], at: str) -> list[str]:
+    parts = [f"{p} {_gems(g)}" for p, g in d["rewards"].items()] or ["nobody"]
+    back = f"; to the bag: {_gems(d['to_bag'])}" if d["to_bag"] else ""
+    disp = f"display {d['display']['sapphire']} sapphires, {d['display']['amber']} ambers"
+    return [f"  gems: {'; '.join(parts)}{back}; {disp}"]
+
+
+def _cards_shared(game: Game, d: dict[str, Any], at: str) -> list[str]:
+    parts = [f"{p} keeps {c}" for p, c in d["kept"].items()]
+    parts += [f"{p} hands {c} to {d['first']}" for p, c in d["handed"].items()]
+    parts += [f"{p}'s {c} out of play" for p, c in d["discarded"].items()]
+    return [f"  cards: {'; '.join(parts)}"]
+
+
+def _tie(game: Game, d: dict[str, Any], at: str) -> list[str]:
+    then = d.get("next") or d.get("resolved")
+    return [f"Tie at {max(d['scores'].values())} between {', '.join(d['players'])}: {then}"]
+
+
+def _decider_ended(what: str) -> _Describer:
+    def lines(game: Game, d: dict[str, Any], at: str) -> list[str]:
+        return [f"  {at} {d['winner'] or 'nobody'} wins the {what}"]
+
+    return lines
+
+
+def _game_over(game: Game, d: dict[str, Any], at: str) -> list[str]:
+    lines = ["Final scores:"]
+    for p in game.players:
+        extra = _gems(p.gems) if game.settings.gems else f"{len(p.cards)} cards"
+        lines.append(f"  {p.id:5} {d['scores'][p.id]:3}  ({extra})")
+    label = "Winner: " if len(d["winners"]) == 1 else "Winners (shared): "
+    lines.append(label + ", ".join(d["winners"]))
+    return lines
+
+
+def _solo_over(game: Game, d: dict[str, Any], at: str) -> list[str]:
+    r = solo_record(game)
+    return [
+        f"Solo over {at} ({d['why']}): {r['solved']} solved, {r['skipped']} put aside, "
+        f"{r['seconds']:.1f}s" + ("" if r["complete"] else " (goal not reached)")
+    ]
+
+
+def _one_line(template: str) -> _Describer:
+    """An event told in one indented line: ``template`` formatted with its data and time."""
+
+    def lines(game: Game, d: dict[str, Any], at: str) -> list[str]:
+        return ["  " + template.format_map({**d, "at": at})]
+
+    return lines
+
+
+_DESCRIBERS: dict[str, _Describer] = {
+    "round_started": _round_started,
+    "task_drawn": _one_line("{at} {player} draws card {card} task {key}"),
+    "second_chance": _one_line(
+        "{at} the hourglass ran out, nobody finished: second chance until {deadline:.0f}s"
+    ),
+    "finished": _finished,
+    "countdown": _one_line("{at} {player} counts down until {deadline:.0f}s"),
+    "gave_up": _one_line("{at} {player} gives up"),
+    "task_skipped": _one_line("{at} {player} puts card {card} aside"),
+    "gems": _gems_shared,
+    "cards": _cards_shared,
+    "tie": _tie,
+    "playoff_ended": _decider_ended("playoff"),
+    "tie-round_ended": _decider_ended("tie-round"),
+    "game_over": _game_over,
+    "solo_over": _solo_over,
+}
+
+
 def describe(game: Game, event: Event) -> list[str]:
     """Readable lines for one event."""
-    d: dict[str, Any] = event.data
     at = _t(event.at)
-    k = event.kind
-    if k == "round_started":
-        title = {
-            "round": f"Round {d['round']}",
-            "playoff": "Playoff",
-            "tie-round": "Tie round",
-            "solo": "Solo",
-        }[d["kind"]]
-        how = []
-        if d["die"] is not None:
-            how.append(f"{d['roller']} rolls {d['die']}")
-        if d["deadline"] is not None:
-            how.append(f"clock runs until {d['deadline']:.0f}s")
-        lines = [f"{title} {at}" + (": " + ", ".join(how) if how else "")]
-        for player, t in d["tasks"].items():
-            side = card(game, t["card"]).side(t["side"])
-            task = side.task(t["key"])
-            lines.append(
-                f"  {player}: card {t['card']} {t['side']} {t['key']}, pieces "
-                f"{' '.join(task.pieces)} ({side.area.size} cells, ~{task.difficulty:.0f}s)"
-            )
-        return lines
-    if k == "task_drawn":
-        return [f"  {at} {d['player']} draws card {d['card']} task {d['key']}"]
-    if k == "second_chance":
-        until = f"{d['deadline']:.0f}s"
-        return [f"  {at} the hourglass ran out, nobody finished: second chance until {until}"]
-    if k == "finished":
-        if game.settings.solo:
-            return [f"  {at} {d['player']}: Ubongo!"]
-        place = ORDINAL.get(d["place"], f"{d['place']}th")
-        return [f"  {at} {d['player']}: Ubongo! ({place})"]
-    if k == "countdown":
-        return [f"  {at} {d['player']} counts down until {d['deadline']:.0f}s"]
-    if k == "gave_up":
-        return [f"  {at} {d['player']} gives up"]
-    if k == "task_skipped":
-        return [f"  {at} {d['player']} puts card {d['card']} aside"]
-    if k == "gems":
-        parts = [f"{p} {_gems(g)}" for p, g in d["rewards"].items()] or ["nobody"]
-        back = f"; to the bag: {_gems(d['to_bag'])}" if d["to_bag"] else ""
-        disp = f"display {d['display']['sapphire']} sapphires, {d['display']['amber']} ambers"
-        return [f"  gems: {'; '.join(parts)}{back}; {disp}"]
-    if k == "cards":
-        parts = [f"{p} keeps {c}" for p, c in d["kept"].items()]
-        parts += [f"{p} hands {c} to {d['first']}" for p, c in d["handed"].items()]
-        parts += [f"{p}'s {c} out of play" for p, c in d["discarded"].items()]
-        return [f"  cards: {'; '.join(parts)}"]
-    if k == "tie":
-        then = d.get("next") or d.get("resolved")
-        return [f"Tie at {max(d['scores'].values())} between {', '.join(d['players'])}: {then}"]
-    if k in ("playoff_ended", "tie-round_ended"):
-        return [f"  {at} {d['winner'] or 'nobody'} wins the {k.split('_')[0]}"]
-    if k == "game_over":
-        lines = ["Final scores:"]
-        for p in game.players:
-            extra = _gems(p.gems) if game.settings.gems else f"{len(p.cards)} cards"
-            lines.append(f"  {p.id:5} {d['scores'][p.id]:3}  ({extra})")
-        label = "Winner: " if len(d["winners"]) == 1 else "Winners (shared): "
-        lines.append(label + ", ".join(d["winners"]))
-        return lines
-    if k == "solo_over":
-        r = solo_record(game)
-        return [
-            f"Solo over {at} ({d['why']}): {r['solved']} solved, {r['skipped']} put aside, "
-            f"{r['seconds']:.1f}s" + ("" if r["complete"] else " (goal not reached)")
-        ]
-    return [f"  {at} {k} {d}"]
+    describer = _DESCRIBERS.get(event.kind)
+    if describer is None:
+        return [f"  {at} {event.kind} {event.data}"]
+    return describer(game, event.data, at)

@@ -82,6 +82,7 @@ class Side:
 
     @property
     def keys(self) -> tuple[str, ...]:
+        """Every key that selects a task of this side, in task order."""
         return tuple(k for t in self.tasks for k in t.keys)
 
 
@@ -93,6 +94,7 @@ class Card:
     sides: tuple[Side, ...]
 
     def side(self, name: str) -> Side:
+        """The side called ``name``; KeyError if the card has none."""
         for s in self.sides:
             if s.name == name:
                 return s
@@ -110,9 +112,11 @@ class Deck:
 
     @property
     def pieces(self) -> Edition:
+        """The edition's pieces, which the tasks name by id."""
         return edition(self.edition)
 
     def task_pieces(self, task: Task) -> list[Piece]:
+        """The pieces of ``task``, as pieces of this deck's edition."""
         ed = self.pieces
         return [ed.piece(p) for p in task.pieces]
 
@@ -122,11 +126,13 @@ class Deck:
 
     @property
     def task_count(self) -> int:
+        """How many tasks the deck holds, over all cards and sides."""
         return sum(len(s.tasks) for c in self.cards for s in c.sides)
 
     # --- JSON -------------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
+        """The deck as a JSON-ready dict (the ``ubongo-deck`` format read by :meth:`from_json`)."""
         return {
             "format": FORMAT,
             "version": VERSION,
@@ -170,6 +176,7 @@ class Deck:
         return f'{head}, "cards": [\n{body}\n]}}\n'
 
     def save(self, path: str | Path) -> None:
+        """Write the deck to ``path`` in the compact form of :meth:`dumps`."""
         Path(path).write_text(self.dumps(), encoding="utf-8")
 
     @classmethod
@@ -190,35 +197,11 @@ class Deck:
         cards = []
         try:
             for ci, c in enumerate(data["cards"]):
-                sides = []
-                for si, s in enumerate(c["sides"]):
-                    where = f"card {ci + 1} side {si + 1}"
-                    cells: list[Cell] = [tuple(int(v) for v in cell) for cell in s["area"]]
-                    for cell in cells:
-                        if not ed.area_lattice.is_cell(cell):
-                            raise DeckError(
-                                f"{where}: {list(cell)} is not a {ed.area_lattice.name} cell"
-                            )
-                    tasks = []
-                    for t in s["tasks"]:
-                        for p in t["pieces"]:
-                            if not ed.has_piece(p):
-                                raise DeckError(f"{where}: unknown {ed.name} piece {p!r}")
-                        tasks.append(
-                            Task(
-                                keys=tuple(str(k) for k in t["keys"]),
-                                pieces=tuple(str(p) for p in t["pieces"]),
-                                solutions=int(t["solutions"]),
-                                nodes=int(t["nodes"]),
-                                difficulty=float(t["difficulty"]),
-                                features={
-                                    str(k): float(v) for k, v in t.get("features", {}).items()
-                                },
-                            )
-                        )
-                    area = Area(ed.area_lattice, frozenset(cells), ed.layers)
-                    sides.append(Side(str(s["name"]), area, tuple(tasks)))
-                cards.append(Card(int(c.get("number", ci + 1)), tuple(sides)))
+                sides = tuple(
+                    _side_from_json(ed, s, f"card {ci + 1} side {si + 1}")
+                    for si, s in enumerate(c["sides"])
+                )
+                cards.append(Card(int(c.get("number", ci + 1)), sides))
         except (KeyError, TypeError, ValueError) as e:
             if isinstance(e, DeckError):
                 raise
@@ -227,6 +210,7 @@ class Deck:
 
     @classmethod
     def loads(cls, text: str) -> Deck:
+        """A deck from JSON text; :class:`DeckError` if it is not JSON or not a deck."""
         try:
             data = json.loads(text)
         except json.JSONDecodeError as e:
@@ -235,11 +219,38 @@ class Deck:
 
     @classmethod
     def load(cls, path: str | Path) -> Deck:
+        """A deck from a file; :class:`DeckError` if it cannot be read or is not a deck."""
         try:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as e:
             raise DeckError(f"cannot read {path}: {e.strerror}") from None
         return cls.loads(text)
+
+
+def _side_from_json(ed: Edition, s: Any, where: str) -> Side:
+    """One side of a card, its cells and pieces checked against the edition."""
+    cells: list[Cell] = [tuple(int(v) for v in cell) for cell in s["area"]]
+    for cell in cells:
+        if not ed.area_lattice.is_cell(cell):
+            raise DeckError(f"{where}: {list(cell)} is not a {ed.area_lattice.name} cell")
+    tasks = tuple(_task_from_json(ed, t, where) for t in s["tasks"])
+    area = Area(ed.area_lattice, frozenset(cells), ed.layers)
+    return Side(str(s["name"]), area, tasks)
+
+
+def _task_from_json(ed: Edition, t: Any, where: str) -> Task:
+    """One task of a side, its pieces checked against the edition."""
+    for p in t["pieces"]:
+        if not ed.has_piece(p):
+            raise DeckError(f"{where}: unknown {ed.name} piece {p!r}")
+    return Task(
+        keys=tuple(str(k) for k in t["keys"]),
+        pieces=tuple(str(p) for p in t["pieces"]),
+        solutions=int(t["solutions"]),
+        nodes=int(t["nodes"]),
+        difficulty=float(t["difficulty"]),
+        features={str(k): float(v) for k, v in t.get("features", {}).items()},
+    )
 
 
 @cache

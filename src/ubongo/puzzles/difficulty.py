@@ -199,7 +199,3 @@ def expected_seconds(features: Mapping[str, float], lattice_name: str) -> float:
     """
     base = SECONDS_PER_PIECE * features["pieces"] + SECONDS_PER_BIT * features["bits"]
     return base * (1 + FLIP_SHARE * features["flips"]) * LATTICE_FACTOR[lattice_name]
-
-
-def piece_lattice_name(area: Area) -> str:
-    return area.piece_lattice.name

@@ -1,0 +1,39 @@
+"""A pytest plugin (loaded by `-p slow_tests` in pyproject.toml): which tests are slow.
+
+A test is marked ``slow`` when it needs more than this process: a browser (everything under
+tests/web/), or a server, Redis or PostgreSQL process, which tests start through the
+``server_harness`` module; so a new test of that kind is left out of the quick loop without
+anyone remembering to mark it.  ``@pytest.mark.slow`` marks any other test by hand.
+``make test`` runs every test, slow or not.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+WEB_TESTS = Path(__file__).resolve().parent / "web"
+PROCESS_HARNESS = "server_harness"  # starts ubongo serve, redis-server and postgres
+
+
+def _uses_process_harness(module: ModuleType | None) -> bool:
+    """Whether a test module imported the harness that starts processes, or a name from it."""
+    return module is not None and any(
+        getattr(value, "__module__", None) == PROCESS_HARNESS
+        or (isinstance(value, ModuleType) and value.__name__ == PROCESS_HARNESS)
+        for value in vars(module).values()
+    )
+
+
+def is_slow(path: Path, module: ModuleType | None) -> bool:
+    """Whether the test in file ``path`` (module ``module``) needs a browser or a process."""
+    return WEB_TESTS in path.resolve().parents or _uses_process_harness(module)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the slow tests (the ``slow`` marker is declared in pyproject.toml)."""
+    for item in items:
+        if is_slow(Path(item.path), getattr(item, "module", None)):
+            item.add_marker(pytest.mark.slow)
