@@ -2,7 +2,7 @@
 
 Handlers and rooms never keep rooms in a dict of their own or send events to sockets
 themselves: they go through a :class:`RoomHub`. :class:`MemoryHub` keeps everything in this
-process. With several server processes, :class:`~ubongo.server.cluster.ClusterHub` is a
+process. With several server processes, :class:`~ubongo.server.cluster.node.ClusterHub` is a
 :class:`MemoryHub` of the rooms this process owns that also writes each event, with the room's
 durable snapshot, to Redis and fans it out to the other processes (:mod:`.cluster`); rules and
 handlers stay as they are.

@@ -26,7 +26,8 @@ from typing import Any
 
 from .bus import Event, MemoryHub
 from .durable import durable, rebuilt
-from .rooms import Room, Rooms
+from .rooms import Room
+from .runner import Rooms
 from .storage import Storage
 
 log = logging.getLogger("ubongo.server.saved_rooms")

@@ -1,0 +1,65 @@
+"""The room service of a process in a cluster: rooms shared with other processes through
+Redis (:mod:`ubongo.server.cluster`)."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from redis.exceptions import ConnectionError as RedisDown
+from redis.exceptions import TimeoutError as RedisSlow
+
+from ..connection import Connection
+from ..gateway import Gateway, seat_json
+from ..protocol import SettingsPatch
+from ..rooms import ServerConfig
+from ..service import RoomService
+from ..storage import Storage
+from .node import ClusterHub, Node
+
+
+class ClusterRoomService(RoomService):
+    """Rooms owned by one process at a time, reachable from every process: a room is made
+    here, and a request or a connection for a room owned elsewhere goes to its owner."""
+
+    #: Redis away: the rooms this process runs go on; what needs Redis waits until it is back
+    unreachable: ClassVar[tuple[type[Exception], ...]] = (RedisDown, RedisSlow)
+
+    def __init__(self, storage: Storage, config: ServerConfig, redis_url: str) -> None:
+        hub = ClusterHub()
+        super().__init__(Gateway(storage, config, hub))
+        self.node = Node(self.gateway, hub, redis_url)
+
+    async def start(self) -> None:
+        await self.node.start()
+        await super().start()
+
+    async def stop(self) -> None:
+        await super().stop()
+        await self.node.stop()
+
+    def health(self) -> dict[str, Any]:
+        # a load balancer may keep sending players here: rooms on this process still run
+        return {"redis": self.node.listening}
+
+    async def create_room(self, name: str, settings: SettingsPatch) -> dict[str, Any]:
+        code = await self.node.reserve_code()
+        try:
+            room, seat = self.gateway.rooms.lobby.create_room(name, settings, code)
+        except Exception:
+            await self.node.release_code(code)
+            raise
+        return seat_json(room, seat)
+
+    async def room_snapshot(self, code: str) -> dict[str, Any]:
+        return await self.node.relay.request("snapshot", code)
+
+    async def take_seat(self, code: str, name: str) -> dict[str, Any]:
+        return await self.node.relay.request("take_seat", code, name=name)
+
+    async def receive(self, conn: Connection, raw: str | bytes, received_at: float) -> None:
+        await self.node.relay.on_message(conn, raw, received_at)
+
+    def disconnect(self, conn: Connection) -> None:
+        self.gateway.connections.discard(conn)
+        self.node.relay.on_disconnect(conn)
+        self.gateway.disconnected(conn)

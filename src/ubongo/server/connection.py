@@ -1,0 +1,96 @@
+"""One client's WebSocket as the room code sees it: an outgoing queue, a rate limit, a seat.
+
+Shared by the single-process server and the Redis cluster (:mod:`.cluster`): a connection here
+may be attached to a room run by another process (:class:`Binding`), and a connection on
+another process is represented on the room's owner by a subclass of :class:`Connection` that
+sends its answers back over Redis.
+
+>>> from .clock import Clock
+>>> conn = Connection(None, Clock())
+>>> conn.send_json({"type": "pong"})
+>>> conn.queue.get_nowait()
+'{"type":"pong"}'
+>>> conn.close(4001); conn.closing
+4001
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .bus import Event, Subscription
+from .clock import Clock
+from .ratelimit import TokenBucket
+
+if TYPE_CHECKING:
+    from fastapi import WebSocket
+
+    from .rooms import Room, Seat
+
+#: messages a second per connection, and the burst allowed
+RATE, BURST = 20.0, 40
+#: refused messages after which a connection is closed
+MAX_REFUSED = 200
+#: events waiting for a slow client before it is dropped (it reconnects and resyncs)
+MAX_QUEUE = 1000
+
+
+@dataclass
+class Binding:
+    """A connection here attached to a room another process owns (:mod:`.cluster`)."""
+
+    code: str
+    owner: str
+    hello: dict[str, Any]
+    welcomed: bool = False
+    #: the last event number this connection was sent
+    floor: int = 0
+
+
+class Connection:
+    """One WebSocket: its outgoing queue, its rate limit, and what it is attached to.
+
+    ``room`` and ``seat`` are set by its ``hello`` (``seat`` stays ``None`` for a spectator);
+    ``bound`` is set while the connection's room is run by another process. The queue holds
+    the texts to send, in order; ``None`` in it tells the writer to close with ``closing``."""
+
+    _ids = 0
+
+    def __init__(self, ws: WebSocket | None, clock: Clock) -> None:
+        Connection._ids += 1
+        self.id = Connection._ids
+        self.ws = ws
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.bucket = TokenBucket(RATE, BURST, clock.now())
+        self.room: Room | None = None
+        self.seat: Seat | None = None
+        self.joined = False
+        self.subscription: Subscription | None = None
+        self.closing: int | None = None
+        self.bound: Binding | None = None
+
+    def send(self, text: str) -> None:
+        """Queue one message; a client with more than :data:`MAX_QUEUE` waiting is closed
+        (code 1013: it reconnects and resyncs)."""
+        if self.queue.qsize() > MAX_QUEUE:
+            self.close(1013)
+            return
+        self.queue.put_nowait(text)
+
+    def send_json(self, data: dict[str, Any]) -> None:
+        """Queue one message given as JSON data (compact, as every message is sent)."""
+        self.send(json.dumps(data, separators=(",", ":")))
+
+    def on_event(self, event: Event) -> None:
+        """A room event this connection is subscribed to."""
+        self.send(event.text)
+
+    def close(self, code: int) -> None:
+        """Close with ``code`` once what is queued before has been sent (the first code
+        given wins)."""
+        if self.closing is None:
+            self.closing = code
+            self.queue.put_nowait(None)

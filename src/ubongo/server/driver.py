@@ -1,0 +1,315 @@
+"""The game driver: a room's game run by the rules, from its start to its stored end.
+
+The server only transports, times and stores: every game decision comes from
+:mod:`ubongo.rules`. :class:`GameDriver` turns a command (a submission, a skip, the clock, a
+bot's move) into a rules action, applies it, publishes the events it caused in the protocol's
+words (:mod:`.table`), arms the next timers, and at the end stores the game before anybody is
+told it is over.
+
+Player ids given to the rules are the seat numbers as strings (``"0"`` .. ``"3"``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from ubongo import rules
+from ubongo.board import Placement, Verdict
+from ubongo.puzzles.deck import standard_deck
+from ubongo.rules import bots
+from ubongo.rules.actions import placement_to_json
+from ubongo.rules.settings import RACE_PLAYERS
+
+from . import table
+from .feed import RoomFeed
+from .protocol import ProtocolError
+from .rooms import Room, Seat, need_host, need_phase, need_seat
+from .storage import GameRecord, SoloRecord, Storage
+from .timers import ClockCall, RoomTimers
+
+log = logging.getLogger("ubongo.server")
+
+
+class GameDriver:
+    """Owns a room's game: ``room.game`` (the rules' state), the turn and round numbers, the
+    round's shown solutions, the stored game's id and the solo record."""
+
+    def __init__(self, feed: RoomFeed, timers: RoomTimers, storage: Storage | None) -> None:
+        self.feed = feed
+        self.timers = timers
+        self.storage = storage
+        self.clock = feed.clock
+
+    # --- commands ---------------------------------------------------------------------------
+
+    def start(self, room: Room, seat: Seat | None) -> None:
+        """The host starts the game: everybody ready, a player count the edition allows."""
+        need_host(room, seat)
+        need_phase(room, "lobby")
+        assert seat is not None
+        taken = room.occupied()
+        waiting = [s for s in taken if s.kind == "person" and not s.ready and s is not seat]
+        if waiting:
+            names = ", ".join(s.name for s in waiting)
+            raise ProtocolError("not_ready", f"waiting for {names} to be ready")
+        st = room.settings
+        lo, hi = (1, 1) if st.solo else RACE_PLAYERS[st.edition]
+        if not lo <= len(taken) <= hi:
+            raise ProtocolError(
+                "bad_seats", f"{st.edition} {st.mode} is for {lo}-{hi} players, not {len(taken)}"
+            )
+        players = tuple(s.player for s in taken)
+        default = st.side_or_default
+        levels = tuple(s.side or default for s in taken)
+        seed = st.seed if st.seed is not None else secrets.randbits(48)
+        try:
+            deck = standard_deck(st.edition)
+            game = rules.new_game(st.rules_settings(players, levels), seed, deck)
+        except rules.SettingsError as e:
+            raise ProtocolError("bad_setting", str(e)) from None
+        now = self.clock.now()
+        room.phase = "playing"
+        room.game = game
+        room.seed = seed
+        room.started_at = now
+        room.turn = 0
+        room.round_no = 0
+        room.solutions = {}
+        room.game_id = None
+        room.record = None
+        for s in taken:
+            s.ready = False
+        self.feed.publish(room, "game_started", {"seed": seed}, at=now)
+        self._act(room, rules.StartRound(now))
+
+    def submit(
+        self,
+        room: Room,
+        seat: Seat | None,
+        round_no: int,
+        placements: list[Placement],
+        now: float,
+        on_accept: Callable[[], None] | None = None,
+    ) -> Verdict | None:
+        """An "Ubongo!" received at ``now``. Returns ``None`` if it finished the task (after
+        calling ``on_accept`` *before* the events it causes are published, so the sender hears
+        its verdict first), else the cover check's verdict; raises :class:`ProtocolError` for a
+        message that cannot be a submission now and :class:`~ubongo.rules.RuleError` for one
+        the rules refuse (too late, already finished)."""
+        seat = self._need_round(room, seat, round_no)
+        action = rules.Submit(seat.player, tuple(placements), now)
+        try:
+            self._act(room, action, on_accept)
+        except rules.WrongArrangement as e:
+            return e.verdict
+        return None
+
+    def skip(self, room: Room, seat: Seat | None, round_no: int, now: float) -> None:
+        """A player gives up their task (solo: draws the next one)."""
+        seat = self._need_round(room, seat, round_no)
+        self._act(room, rules.SkipTask(seat.player, now))
+
+    def _need_round(self, room: Room, seat: Seat | None, round_no: int) -> Seat:
+        seat = need_seat(seat)
+        need_phase(room, "playing")
+        if round_no != room.round_no:
+            raise ProtocolError("stale_round", f"this is round {room.round_no}, not {round_no}")
+        return seat
+
+    # --- what the timers ask for --------------------------------------------------------------
+
+    def clock_rang(self, room: Room, call: ClockCall) -> None:
+        """The round's clock: the next round starts, or the rules take their next step."""
+        now = self.clock.now()
+        try:
+            if call == "start":
+                self._act(room, rules.StartRound(now))
+            else:
+                self._act(room, rules.Advance(now))
+        except rules.RuleError:
+            log.exception("room %s: the clock's %s was refused", room.code, call)
+
+    def bot_moves(self, room: Room, seat: Seat, _turn: int) -> None:
+        """A bot's thinking time is up: it submits the arrangement the rules know."""
+        game = room.game
+        if game is None or game.round is None or room.seats[seat.index] is not seat:
+            return
+        entry = game.round.entry(seat.player)
+        if entry is None or not entry.active:
+            return
+        placements = list(bots.arrangement(game.deck, entry.card, entry.side, entry.key))
+        try:
+            self.submit(room, seat, room.round_no, placements, self.clock.now())
+        except (rules.RuleError, ProtocolError) as e:
+            log.info("room %s: bot %s was refused: %s", room.code, seat.index, e)
+
+    # --- applying the rules -------------------------------------------------------------------
+
+    def _act(
+        self, room: Room, action: rules.Action, on_accept: Callable[[], None] | None = None
+    ) -> None:
+        """Apply an action with the rules, publish what it caused, set the next timers.
+
+        A :class:`~ubongo.rules.RuleError` propagates with the room unchanged."""
+        game = room.game
+        assert game is not None
+        new = rules.apply(game, action)
+        if on_accept is not None:
+            on_accept()
+        if new is game:
+            return
+        was_phase = game.phase
+        room.game = new
+        new_turn, awards = self._publish_events(room, new.events[len(game.events) :])
+        ended = was_phase == "playing" and new.phase != "playing" and new.round is not None
+        if ended and new.round is not None and new.round.kind != "solo":
+            self._round_ended(room, new, awards)
+        if new.phase == "over":
+            self.game_over(room)
+            return
+        if new_turn:
+            self.timers.schedule_bots(room)
+        self.timers.schedule_clock(room)
+
+    def _publish_events(self, room: Room, events: list[rules.Event]) -> tuple[bool, dict[str, Any]]:
+        """Publish the rules' new events; whether a turn began, and the round's awards."""
+        new_turn = False
+        awards: dict[str, Any] = {}
+        for ev in events:
+            if ev.kind in ("round_started", "task_drawn"):
+                room.turn += 1
+                new_turn = True
+                if ev.kind == "round_started":
+                    room.round_no += 1
+                    room.solutions = {}
+                    room.next_round_at = None
+            got = table.awards(ev)
+            if got is not None:
+                awards = got
+            out = table.event(ev, room.round_no)
+            if out is not None:
+                self.feed.publish(room, out[0], out[1], at=ev.at)
+        return new_turn, awards
+
+    def _round_ended(self, room: Room, game: rules.Game, awards: dict[str, Any]) -> None:
+        r = game.round
+        assert r is not None
+        self.timers.cancel_bots(room)
+        solutions: dict[str, list[dict[str, Any]]] = {}
+        for e in r.entries:
+            if e.finished_at is None:
+                placements = list(bots.arrangement(game.deck, e.card, e.side, e.key))
+                solutions[e.player] = [placement_to_json(p) for p in placements]
+        room.solutions = solutions
+        if game.phase == "waiting":
+            room.next_round_at = (r.ended_at or self.clock.now()) + room.settings.between_seconds
+        self.feed.publish(
+            room,
+            "round_ended",
+            {
+                "round": room.round_no,
+                "kind": r.kind,
+                "finish_order": [int(p) for p in r.finish_order],
+                "awards": awards,
+                "solutions": solutions,
+                "next_round_at": self.clock.ms(room.next_round_at),
+            },
+            at=r.ended_at,
+        )
+
+    # --- the end ----------------------------------------------------------------------------
+
+    def game_over(self, room: Room) -> None:
+        """The rules say the game is over: store it (off the event loop), then announce it.
+        Until it is stored the room refuses rematch and settings."""
+        game = room.game
+        assert game is not None
+        self.timers.cancel_game(room)
+        room.phase = "over"
+        now = self.clock.now()
+        names = {s.player: s.name for s in room.occupied()}
+        scores = game.scores()
+        result: dict[str, Any] = {
+            "winners": [int(w) for w in game.winners],
+            "scores": {p: scores.get(p) for p in game.settings.players},
+            "names": names,
+        }
+        record: dict[str, Any] | None = None
+        if game.solo is not None:
+            record = rules.solo_record(game)
+            result["record"] = record
+        stored = _game_record(room, game, result, now)
+        solo = None if record is None else _solo_record(room, game, record, now)
+        room.record = record
+        announce = {
+            "winners": result["winners"],
+            "scores": {str(k): v for k, v in result["scores"].items()},
+            "record": record,
+        }
+        # stored before anybody hears the game is over (a killed server loses nothing that
+        # was announced), in a thread so that other rooms' clocks and verdicts do not wait
+        # for the disk; until then the room refuses rematch and settings
+        loop = asyncio.get_running_loop()
+        room.saving = loop.create_task(self._store_and_announce(room, stored, solo, announce))
+
+    async def _store_and_announce(
+        self, room: Room, stored: GameRecord, solo: SoloRecord | None, announce: dict[str, Any]
+    ) -> None:
+        storage = self.storage
+        try:
+            if storage is not None:
+                if solo is not None:
+                    room.game_id, _ = await asyncio.to_thread(storage.save_solo_game, stored, solo)
+                else:
+                    room.game_id = await asyncio.to_thread(storage.save_game, stored)
+        except Exception:
+            log.exception("room %s: the finished game could not be stored", room.code)
+        finally:
+            room.saving = None
+        if self.feed.is_open(room):
+            self.feed.publish(room, "game_over", {"game_id": room.game_id, **announce})
+
+
+def _game_record(room: Room, game: rules.Game, result: dict[str, Any], now: float) -> GameRecord:
+    """A finished game as stored: settings, seed, action log, result and players."""
+    game_json = rules.game_to_json(game)
+    return GameRecord(
+        room=room.code,
+        edition=game.settings.edition,
+        mode=game.settings.mode,
+        variant=game.settings.variant,
+        settings={"room": room.settings.to_json(), "rules": game_json["game"]["settings"]},
+        seed=int(room.seed or 0),
+        events=[rules.action_to_json(a) for a in game.log],
+        result={**result, "deck": game_json["deck"], "events": _events_json(game)},
+        players=[
+            {"seat": s.index, "name": s.name, "kind": s.kind, "level": s.level}
+            for s in room.occupied()
+        ],
+        started_at=room.started_at or now,
+        finished_at=now,
+    )
+
+
+def _solo_record(room: Room, game: rules.Game, record: dict[str, Any], now: float) -> SoloRecord:
+    """A finished solo run as stored for the leaderboard and personal bests."""
+    person = room.occupied()[0]
+    return SoloRecord(
+        game_id=0,
+        name=person.name,
+        edition=game.settings.edition,
+        goal=str(record["goal"]),
+        amount=int(record["target"]),
+        side=game.settings.level_of(person.player),
+        score=int(record["solved"]),
+        seconds=float(record["seconds"]),
+        finished_at=now,
+    )
+
+
+def _events_json(game: rules.Game) -> list[dict[str, Any]]:
+    return [{"kind": e.kind, "at": e.at, "data": e.data} for e in game.events]

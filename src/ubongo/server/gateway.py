@@ -1,0 +1,189 @@
+"""A connection's messages to the rooms this process runs: parsed, checked and handled.
+
+:class:`Gateway` is the WebSocket protocol's side of :class:`~.runner.Rooms`: it joins a
+connection to a room (``hello``: the welcome, the missed events, the subscription), turns each
+client message into a room command, and every refusal into an ``error`` message. The same
+code answers the connections of this process and, on a room's owner, those of other processes
+(:mod:`.cluster`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ubongo import rules
+from ubongo.board import COVERED, Placement, Verdict
+
+from . import protocol as p
+from .bus import RoomHub
+from .clock import Clock
+from .connection import MAX_REFUSED, RATE, Connection
+from .protocol import ProtocolError
+from .rooms import Room, Seat, ServerConfig
+from .runner import Rooms
+from .storage import Storage
+
+#: a room command, given the room, the sender's seat (``None``: a spectator), the message and
+#: the time it was received
+Command = Callable[[Rooms, Room, Seat | None, Any, float], None]
+
+#: the client messages that are plain room commands (``hello``, ``ping``, ``submit`` and
+#: ``leave`` are handled by :class:`Gateway` itself)
+COMMANDS: dict[type[p.Strict], Command] = {
+    p.ChangeSettings: lambda rooms, room, seat, m, _t: rooms.lobby.change_settings(
+        room, seat, m.settings
+    ),
+    p.ChooseSide: lambda rooms, room, seat, m, _t: rooms.lobby.choose_side(room, seat, m.side),
+    p.AddBot: lambda rooms, room, seat, m, _t: rooms.lobby.add_bot(room, seat, m.level),
+    p.RemoveBot: lambda rooms, room, seat, m, _t: rooms.lobby.remove_bot(room, seat, m.seat),
+    p.BotLevel: lambda rooms, room, seat, m, _t: rooms.lobby.bot_level(room, seat, m.seat, m.level),
+    p.Ready: lambda rooms, room, seat, m, _t: rooms.lobby.set_ready(room, seat, m.ready),
+    p.Start: lambda rooms, room, seat, _m, _t: rooms.game.start(room, seat),
+    p.Skip: lambda rooms, room, seat, m, now: rooms.game.skip(room, seat, m.round, now),
+    p.Rematch: lambda rooms, room, seat, _m, _t: rooms.lobby.rematch(room, seat),
+}
+
+
+class Gateway:
+    """Owns the rooms of this process (:class:`~.runner.Rooms` over ``hub``) and the
+    connections to them: every open WebSocket here, and which one holds each seat."""
+
+    def __init__(
+        self,
+        storage: Storage | None,
+        config: ServerConfig,
+        hub: RoomHub[Room],
+        clock: Clock | None = None,
+    ) -> None:
+        self.clock = clock or Clock()
+        self.storage = storage
+        self.hub = hub
+        self.rooms = Rooms(hub, storage, self.clock, config)
+        self.by_seat: dict[tuple[str, int], Connection] = {}
+        #: the WebSockets open on this process
+        self.connections: set[Connection] = set()
+
+    def connections_in(self, code: str) -> list[Connection]:
+        """The connections of this process joined to room ``code``."""
+        return [c for c in self.connections if c.room is not None and c.room.code == code]
+
+    def handle(self, conn: Connection, raw: str | bytes, received_at: float) -> None:
+        """One frame from a client; every refusal becomes an error message."""
+        kind: str | None = None
+        try:
+            if not conn.bucket.allow(received_at):
+                if conn.bucket.refused >= MAX_REFUSED:
+                    conn.close(4008)
+                raise ProtocolError("rate_limited", f"more than {RATE:.0f} messages a second")
+            msg = p.parse_client_message(raw)
+            kind = msg.type
+            self._dispatch(conn, msg, received_at)
+        except ProtocolError as e:
+            if e.ref is None:
+                e.ref = kind
+            conn.send_json(e.to_json())
+        except rules.RuleError as e:
+            conn.send_json(ProtocolError(e.code, str(e), kind).to_json())
+
+    def _dispatch(self, conn: Connection, msg: p.ClientMessage, now: float) -> None:
+        if isinstance(msg, p.Ping):
+            conn.send_json(
+                {"type": "pong", "id": msg.id, "t": msg.t, "server_time": self.clock.ms(now)}
+            )
+            return
+        if isinstance(msg, p.Hello):
+            self._hello(conn, msg)
+            return
+        if not conn.joined or conn.room is None:
+            raise ProtocolError("not_joined", "send hello first")
+        room, seat = conn.room, conn.seat
+        if seat is not None and room.seats[seat.index] is not seat:
+            raise ProtocolError("bad_token", "this seat is no longer yours")
+        if isinstance(msg, p.Submit):
+            self._submit(conn, room, seat, msg, now)
+        elif isinstance(msg, p.Leave):
+            self.rooms.lobby.leave(room, seat)
+            self._drop_seat(conn)
+        else:
+            COMMANDS[type(msg)](self.rooms, room, seat, msg, now)
+
+    def _submit(
+        self, conn: Connection, room: Room, seat: Seat | None, msg: p.Submit, now: float
+    ) -> None:
+        """An "Ubongo!": the sender hears its verdict before the events it causes."""
+        placements = [Placement(pl.piece, pl.transform, tuple(pl.offset)) for pl in msg.placements]
+
+        def verdict(v: Verdict, code: str | None = None) -> None:
+            conn.send_json(
+                {
+                    "type": "verdict",
+                    "round": msg.round,
+                    "ok": v.ok,
+                    "code": code or v.code,
+                    "reason": v.reason,
+                    "received_at": self.clock.ms(now),
+                }
+            )
+
+        try:
+            wrong = self.rooms.game.submit(
+                room, seat, msg.round, placements, now, on_accept=lambda: verdict(COVERED)
+            )
+        except rules.RuleError as e:  # too late, already finished: no finish
+            verdict(Verdict(False, e.code, str(e)))
+            return
+        if wrong is not None:
+            verdict(wrong)
+
+    def _hello(self, conn: Connection, msg: p.Hello) -> None:
+        if conn.joined:
+            raise ProtocolError("already_joined", "this connection has already joined a room")
+        room = self.rooms.feed.room(msg.room)
+        seat = self.rooms.lobby.attach(room, msg.token, msg.spectate)
+        conn.room, conn.seat, conn.joined = room, seat, True
+        if seat is not None:
+            key = (room.code, seat.index)
+            older = self.by_seat.get(key)
+            if older is not None and older is not conn:
+                older.close(4001)
+            self.by_seat[key] = conn
+        # welcome, missed events and the subscription with no await in between: no event is
+        # lost or doubled
+        missed = self.hub.since(room.code, msg.last_seq) if msg.last_seq is not None else None
+        conn.send_json(
+            {
+                "type": "welcome",
+                "seat": None if seat is None else seat.index,
+                "token_ok": seat is not None,
+                "seq": self.hub.last_seq(room.code),
+                "server_time": self.clock.now_ms(),
+                "resumed": missed is not None,
+                "room": self.rooms.feed.snapshot(room),
+            }
+        )
+        if missed:
+            for ev in missed:
+                conn.send(ev.text)
+        conn.subscription = self.hub.subscribe(room.code, conn.on_event)
+
+    def _drop_seat(self, conn: Connection) -> None:
+        if conn.room is not None and conn.seat is not None:
+            key = (conn.room.code, conn.seat.index)
+            if self.by_seat.get(key) is conn:
+                del self.by_seat[key]
+        conn.seat = None
+
+    def disconnected(self, conn: Connection) -> None:
+        """``conn`` has closed: it hears nothing more, and its seat's hold starts."""
+        if conn.subscription is not None:
+            conn.subscription.close()
+        if conn.room is not None and conn.joined:
+            seat = conn.seat
+            self._drop_seat(conn)
+            self.rooms.lobby.detach(conn.room, seat)
+
+
+def seat_json(room: Room, seat: Seat) -> dict[str, Any]:
+    """The answer to creating a room or taking a seat: where, which seat, and its token."""
+    return {"code": room.code, "seat": seat.index, "token": seat.token, "invite": room.invite}

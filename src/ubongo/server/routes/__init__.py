@@ -1,0 +1,31 @@
+"""The HTTP and WebSocket surface, one :class:`fastapi.APIRouter` per concern.
+
+* :mod:`.health` - ``/api/health``;
+* :mod:`.editions` - the editions, their drawing catalogues and the menus' options;
+* :mod:`.rooms` - creating a room, a room's snapshot, taking a seat;
+* :mod:`.games` - stored games;
+* :mod:`.records` - solo records: the leaderboard and personal bests;
+* :mod:`.websocket` - the room WebSocket ``/ws`` (and ``/ws/echo``);
+* :mod:`.web` - the web client's files (last: it answers every other path).
+
+Routes get their services from :mod:`..deps`; the protocol is ``docs/protocol.md``.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from . import editions, games, health, records, rooms, web, websocket
+
+#: in the order they are matched (the web client's catch-all last)
+ROUTERS: tuple[APIRouter, ...] = (
+    health.router,
+    editions.router,
+    rooms.router,
+    games.router,
+    records.router,
+    websocket.router,
+    web.router,
+)
+
+__all__ = ["ROUTERS"]

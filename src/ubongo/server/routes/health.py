@@ -1,0 +1,24 @@
+"""``GET /api/health``: whether this process serves, its time and version."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from ubongo import __version__
+
+from ..deps import RoomServiceDep
+
+router = APIRouter()
+
+
+@router.get("/api/health")
+async def health(rooms: RoomServiceDep) -> dict[str, Any]:
+    """Always ``ok`` while the process runs; with Redis, also whether it is reachable."""
+    return {
+        "ok": True,
+        "server_time": rooms.clock.now_ms(),
+        "version": __version__,
+        **rooms.health(),
+    }

@@ -1,0 +1,130 @@
+"""The server's structure: no import cycle among its modules, and every client message
+reaches a handler through the one gateway (in process, no sockets)."""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+from ubongo.server.bus import MemoryHub
+from ubongo.server.connection import Connection
+from ubongo.server.gateway import Gateway
+from ubongo.server.protocol import MESSAGE_TYPES, SettingsPatch
+from ubongo.server.rooms import ServerConfig
+
+SERVER = Path(__file__).resolve().parents[1] / "src" / "ubongo" / "server"
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(SERVER.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    return isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
+
+
+def _imports(path: Path, known: set[str]) -> set[str]:
+    """The server modules ``path`` imports (at run time: ``if TYPE_CHECKING`` is skipped)."""
+    name = _module_name(path)
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    found: set[str] = set()
+    skip: set[int] = set()
+    tree = ast.parse(path.read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and _is_type_checking(node):
+            skip |= {id(n) for stmt in node.body for n in ast.walk(stmt)}
+    for node in ast.walk(tree):
+        if id(node) in skip or not isinstance(node, ast.ImportFrom):
+            continue
+        if node.level == 0:
+            base = (node.module or "").removeprefix("ubongo.")
+        else:
+            base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+            base = f"{base}.{node.module}" if node.module else base
+        if node.module is not None and base in known:
+            found.add(base)  # from .x import name
+        for alias in node.names:
+            if f"{base}.{alias.name}" in known:
+                found.add(f"{base}.{alias.name}")  # from . import x
+    found.discard(name)
+    return found
+
+
+def test_no_import_cycle_in_the_server() -> None:
+    paths = [p for p in SERVER.rglob("*.py") if "migrations" not in p.parts]
+    known = {_module_name(p) for p in paths}
+    graph = {_module_name(p): _imports(p, known) for p in paths}
+    assert graph["server.app"], "the import graph was not read"
+    state: dict[str, str] = {}
+
+    def visit(module: str, trail: list[str]) -> None:
+        state[module] = "open"
+        for target in sorted(graph[module]):
+            if state.get(target) == "open":
+                cycle = [*trail[trail.index(target) :], target] if target in trail else trail
+                raise AssertionError("import cycle: " + " -> ".join(cycle))
+            if target not in state:
+                visit(target, [*trail, target])
+        state[module] = "done"
+
+    for module in sorted(graph):
+        if module not in state:
+            visit(module, [module])
+
+
+#: one valid message of each type (fields as docs/protocol.md)
+SAMPLES: dict[str, dict[str, Any]] = {
+    "hello": {"room": "BCDFG", "spectate": True},
+    "ping": {"id": 1, "t": 0},
+    "settings": {"settings": {"rounds": 3}},
+    "choose_side": {"side": "A"},
+    "add_bot": {"level": "easy"},
+    "remove_bot": {"seat": 1},
+    "bot_level": {"seat": 1, "level": "hard"},
+    "ready": {"ready": True},
+    "start": {},
+    "submit": {"round": 1, "placements": []},
+    "skip": {"round": 1},
+    "rematch": {},
+    "leave": {},
+}
+
+
+def test_every_client_message_reaches_a_handler() -> None:
+    """A spectator may not act: every command is refused as such, by the handler of its own
+    type (a message type without one would fail differently)."""
+    assert set(SAMPLES) == set(MESSAGE_TYPES)
+
+    async def scenario() -> dict[str, dict[str, Any]]:
+        gateway = Gateway(None, ServerConfig(), MemoryHub())
+        room, _seat = gateway.rooms.lobby.create_room("Ada", SettingsPatch())
+        conn = Connection(None, gateway.clock)
+        answers: dict[str, dict[str, Any]] = {}
+        for kind in ["hello", *sorted(set(SAMPLES) - {"hello"}), "hello"]:
+            body = {**SAMPLES[kind], "type": kind}
+            if kind == "hello":
+                body["room"] = room.code
+            gateway.handle(conn, json.dumps(body), gateway.clock.now())
+            answers[kind] = json.loads(conn.queue.get_nowait())
+            while not conn.queue.empty():  # the events the spectator's joining caused
+                conn.queue.get_nowait()
+        gateway.rooms.timers.stop(room)
+        return answers
+
+    answers = asyncio.run(scenario())
+    assert answers["ping"]["type"] == "pong"
+    assert answers["hello"] == {
+        "type": "error",
+        "code": "already_joined",
+        "message": "this connection has already joined a room",
+        "ref": "hello",
+    }
+    for kind in set(SAMPLES) - {"hello", "ping"}:
+        assert answers[kind]["type"] == "error", kind
+        assert (answers[kind]["code"], answers[kind]["ref"]) == ("spectator", kind)
