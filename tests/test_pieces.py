@@ -7,8 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from ubongo.editions import names
 from ubongo.geometry import CUBE, SQUARE, Cell
-from ubongo.pieces import EDITION_NAMES, Piece, edition, editions, make_piece
+from ubongo.pieces import Piece, edition, editions, make_piece
+
+EDITION_NAMES = names()
 
 REPO = Path(__file__).resolve().parents[1]
 #: in CI the shared folder is checked out beside the repository

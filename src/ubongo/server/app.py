@@ -21,18 +21,8 @@ from pydantic import ValidationError
 from starlette.websockets import WebSocketState
 
 from ubongo import __version__, catalogue, rules
+from ubongo import editions as edition_data
 from ubongo.board import COVERED, Placement, Verdict
-from ubongo.pieces import EDITION_NAMES
-from ubongo.rules.settings import (
-    DEFAULT_COUNTDOWN,
-    DEFAULT_HOURGLASS,
-    DEFAULT_ROUNDS,
-    DEFAULT_SIDE,
-    OWN_SIDE_EDITIONS,
-    RACE_PLAYERS,
-    SIDES,
-    SOLO_TARGETS,
-)
 
 from . import protocol as p
 from .bus import Event, MemoryHub, RoomHub, Subscription
@@ -74,23 +64,22 @@ HTTP_STATUS = {"no_room": 404, "room_full": 409, "game_running": 409, "unavailab
 
 
 def options() -> dict[str, Any]:
-    """What a client offers in its menus, per edition."""
+    """What a client offers in its menus, and shows of each edition, per edition (its record)."""
     out: dict[str, Any] = {}
-    for ed in EDITION_NAMES:
-        gems = ed in DEFAULT_HOURGLASS
-        out[ed] = {
-            "sides": list(SIDES[ed]),
-            "default_side": DEFAULT_SIDE[ed],
-            "per_player_side": ed in OWN_SIDE_EDITIONS,
-            "players": list(RACE_PLAYERS[ed]),
-            "variants": ["standard"] if gems else ["standard", "only-first"],
-            "rounds": DEFAULT_ROUNDS[ed],
-            "hourglass_seconds": DEFAULT_HOURGLASS.get(ed),
-            "countdown_seconds": None
-            if gems
-            else {s: DEFAULT_COUNTDOWN[s] for s in SIDES[ed] if s in DEFAULT_COUNTDOWN},
+    for rec in edition_data.records():
+        timer = rec.timer
+        out[rec.name] = {
+            "sides": list(rec.deck.side_names),
+            "default_side": rec.default_side,
+            "per_player_side": rec.own_sides,
+            "players": list(rec.players),
+            "variants": list(rec.variants),
+            "rounds": rec.rounds,
+            "hourglass_seconds": timer.hourglass,
+            "countdown_seconds": dict(timer.countdown) or None,
             "solo_goals": ["time", "tasks"],
-            "solo_amounts": list(SOLO_TARGETS),
+            "solo_amounts": list(rec.solo.amounts),
+            **rec.web_json(),
         }
     return out
 
@@ -377,11 +366,11 @@ def create_app(
 
     @app.get("/api/editions")
     async def editions() -> list[str]:
-        return list(EDITION_NAMES)
+        return list(edition_data.names())
 
     @app.get("/api/editions/{name}")
     async def edition_catalogue(name: str) -> Any:
-        if name not in EDITION_NAMES:
+        if name not in edition_data.names():
             raise ProtocolError("no_edition", f"no edition {name!r}")
         return catalogue.edition_catalogue(name)
 
@@ -441,7 +430,7 @@ def create_app(
 
     @app.get("/api/leaderboard")
     async def leaderboard(
-        edition: str = "classic",
+        edition: str | None = None,
         goal: str = "time",
         amount: int = 5,
         side: str | None = None,
@@ -449,9 +438,12 @@ def create_app(
     ) -> list[dict[str, Any]]:
         store = server().storage
         assert store is not None
-        side = side or DEFAULT_SIDE.get(edition, "A")
+        # the first edition by default; an unknown one simply has no records
+        name = edition if edition is not None else edition_data.names()[0]
+        if side is None:
+            side = edition_data.record(name).default_side if name in edition_data.names() else ""
         return await asyncio.to_thread(
-            store.leaderboard, edition, goal, amount, side, max(1, min(limit, 100))
+            store.leaderboard, name, goal, amount, side, max(1, min(limit, 100))
         )
 
     @app.get("/api/records")

@@ -24,20 +24,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal
 
-from ubongo import rules
+from ubongo import editions, rules
 from ubongo.board import Placement, Verdict
 from ubongo.puzzles.deck import standard_deck
 from ubongo.rules import bots
 from ubongo.rules.actions import placement_to_json
-from ubongo.rules.settings import (
-    DEFAULT_COUNTDOWN,
-    DEFAULT_HOURGLASS,
-    DEFAULT_SIDE,
-    GEM_EDITIONS,
-    OWN_SIDE_EDITIONS,
-    RACE_PLAYERS,
-    SIDES,
-)
 
 from . import table
 from .bus import Event, RoomHub
@@ -72,7 +63,7 @@ def clean_name(name: str) -> str:
 class RoomSettings:
     """What the host chose (``None``: the rules' default). See ``docs/protocol.md``."""
 
-    edition: str = "classic"
+    edition: str = field(default_factory=lambda: editions.names()[0])
     mode: str = "race"
     variant: str = "standard"
     side: str | None = None
@@ -81,7 +72,8 @@ class RoomSettings:
     countdown_seconds: float | None = None
     round_limit_seconds: float | None = 300.0
     solo_goal: str = "time"
-    solo_amount: int = 5
+    #: minutes or tasks; ``None``: the edition's default for the goal (Trigo: 20 minutes)
+    solo_amount: int | None = None
     seat_hold_seconds: float = 60.0
     between_seconds: float = 6.0
     seed: int | None = None
@@ -99,18 +91,30 @@ class RoomSettings:
     def to_json(self) -> dict[str, Any]:
         data = {f.name: getattr(self, f.name) for f in fields(self)}
         data["side"] = self.side_or_default
+        data["solo_amount"] = self.solo_amount_or_default
         return data
 
     @property
+    def record(self) -> editions.EditionRecord:
+        return editions.record(self.edition)
+
+    @property
     def side_or_default(self) -> str:
-        return self.side if self.side is not None else DEFAULT_SIDE.get(self.edition, "A")
+        return self.side if self.side is not None else self.record.default_side
+
+    @property
+    def solo_amount_or_default(self) -> int:
+        if self.solo_amount is not None:
+            return self.solo_amount
+        solo = self.record.solo
+        return solo.tasks if self.solo_goal == "tasks" else solo.minutes
 
     @property
     def solo(self) -> bool:
         return self.mode == "solo"
 
     def rules_settings(self, players: tuple[str, ...], levels: tuple[str, ...]) -> rules.Settings:
-        own = self.edition in OWN_SIDE_EDITIONS
+        own = self.record.own_sides
         return rules.Settings(
             edition=self.edition,
             players=players,
@@ -294,13 +298,13 @@ class Rooms:
 
     def _check_settings(self, settings: RoomSettings, players: int) -> None:
         """Ask the rules whether these settings make a game (player count aside)."""
-        n = 1 if settings.solo else max(players, RACE_PLAYERS[settings.edition][0])
+        n = 1 if settings.solo else max(players, settings.record.players[0])
         names = tuple(str(i) for i in range(n))
         try:
             settings.rules_settings(names, ()).resolved()
         except rules.SettingsError as e:
             raise ProtocolError("bad_setting", str(e)) from None
-        if settings.side is not None and settings.side not in SIDES[settings.edition]:
+        if settings.side is not None and settings.side not in settings.record.deck.side_names:
             raise ProtocolError("bad_setting", f"{settings.edition} has no side {settings.side!r}")
 
     # --- rooms and seats (HTTP) -------------------------------------------------------------
@@ -518,7 +522,7 @@ class Rooms:
             self._back_to_lobby(room)
         for s in room.occupied():
             s.ready = False
-            if s.side is not None and s.side not in SIDES[new.edition]:
+            if s.side is not None and s.side not in new.record.deck.side_names:
                 s.side = None
         self.publish(room, "settings_changed", {"settings": new.to_json()})
 
@@ -527,11 +531,12 @@ class Rooms:
             raise ProtocolError("spectator", "spectators cannot act")
         self._need_phase(room, "lobby")
         edition = room.settings.edition
-        if edition not in OWN_SIDE_EDITIONS:
+        rec = room.settings.record
+        if not rec.own_sides:
             raise ProtocolError(
                 "bad_setting", "in this edition everyone plays the side the host chooses"
             )
-        if side not in SIDES[edition]:
+        if side not in rec.deck.side_names:
             raise ProtocolError("bad_setting", f"{edition} has no level {side!r}")
         seat.side = side
         self.publish(room, "side_chosen", {"seat": seat.index, "side": side})
@@ -594,7 +599,7 @@ class Rooms:
             names = ", ".join(s.name for s in waiting)
             raise ProtocolError("not_ready", f"waiting for {names} to be ready")
         st = room.settings
-        lo, hi = (1, 1) if st.solo else RACE_PLAYERS[st.edition]
+        lo, hi = (1, 1) if st.solo else st.record.players
         if not lo <= len(taken) <= hi:
             raise ProtocolError(
                 "bad_seats", f"{st.edition} {st.mode} is for {lo}-{hi} players, not {len(taken)}"
@@ -791,13 +796,14 @@ class Rooms:
     def _time_scale(self, room: Room) -> float:
         """Bots keep pace with the table's timer: half the hourglass, half the bot's time."""
         st = room.settings
-        if st.edition in GEM_EDITIONS:
+        timer = st.record.timer
+        if timer.hourglass is not None:
             if st.hourglass_seconds is None:
                 return 1.0
-            return st.hourglass_seconds / DEFAULT_HOURGLASS[st.edition]
+            return st.hourglass_seconds / timer.hourglass
         if st.countdown_seconds is None:
             return 1.0
-        return st.countdown_seconds / DEFAULT_COUNTDOWN.get(st.side_or_default, 20.0)
+        return st.countdown_seconds / dict(timer.countdown).get(st.side_or_default, 20.0)
 
     def _schedule_bots(self, room: Room) -> None:
         for s in room.occupied():
