@@ -24,13 +24,16 @@ interface Prefs {
   edition: string;
   side: Record<string, string>;
   goal: string;
-  amount: number;
+  /** the solo length chosen, per "edition:goal" (unset: the edition's default) */
+  amounts: Record<string, number>;
 }
 
 function loadPrefs(): Prefs {
-  const base: Prefs = { edition: "classic", side: {}, goal: "time", amount: 5 };
+  const base: Prefs = { edition: EDITIONS[0].name, side: {}, goal: "time", amounts: {} };
   try {
-    return { ...base, ...(JSON.parse(localStorage.getItem(PREFS_KEY) ?? "{}") as Partial<Prefs>) };
+    const saved = JSON.parse(localStorage.getItem(PREFS_KEY) ?? "{}") as Partial<Prefs>;
+    const prefs = { ...base, ...saved };
+    return typeof prefs.amounts === "object" && prefs.amounts ? prefs : { ...prefs, amounts: {} };
   } catch {
     return base;
   }
@@ -72,6 +75,7 @@ export function homeScreen(go: Navigate): HTMLElement {
       ...info.sides.map((s) => h("option", { value: s.value }, s.label)),
     );
     sideSelect.value = prefs.side[ed] ?? info.sides[0].value;
+    drawAmounts();
     drawHowTo(howTo, ed);
     drawRecords();
   };
@@ -111,20 +115,26 @@ export function homeScreen(go: Navigate): HTMLElement {
     h("option", { value: "tasks" }, "How fast can you solve…"),
   );
   const amount = h("select#solo-amount", { "aria-label": "Amount" });
+  // the lengths offered and the default are the edition's (Trigo's rulebook: 20 minutes)
+  const amountKey = () => `${prefs.edition}:${goal.value}`;
   const drawAmounts = () => {
+    const info = editionInfo(prefs.edition);
     const unit = goal.value === "time" ? "minutes" : "tasks";
-    amount.replaceChildren(...[5, 10, 20].map((n) => h("option", { value: String(n) }, `${n} ${unit}`)));
-    amount.value = String(prefs.amount);
+    const offered = [...info.soloAmounts];
+    const chosen = prefs.amounts[amountKey()] ?? info.soloDefault[goal.value] ?? offered[0];
+    if (!offered.includes(chosen)) offered.push(chosen);
+    offered.sort((a, b) => a - b);
+    amount.replaceChildren(...offered.map((n) => h("option", { value: String(n) }, `${n} ${unit}`)));
+    amount.value = String(chosen);
   };
   goal.value = prefs.goal;
-  drawAmounts();
   goal.addEventListener("change", () => {
     prefs.goal = goal.value;
     save();
     drawAmounts();
   });
   amount.addEventListener("change", () => {
-    prefs.amount = Number(amount.value);
+    prefs.amounts[amountKey()] = Number(amount.value);
     save();
   });
 
@@ -231,7 +241,8 @@ export function homeScreen(go: Navigate): HTMLElement {
     ),
     howTo,
   );
-  setEdition(EDITIONS.some((e) => e.name === prefs.edition && e.playable) ? prefs.edition : "classic");
+  const playable = EDITIONS.filter((e) => e.playable);
+  setEdition(playable.some((e) => e.name === prefs.edition) ? prefs.edition : playable[0].name);
   return page;
 }
 
@@ -246,7 +257,7 @@ function drawHowTo(box: HTMLElement, edition: string): void {
     h(
       "p.muted.keys",
       {},
-      ...(edition === "3d" // issue #7
+      ...(info.layers > 1 // the 3D board (issue #7)
         ? [KEYS_3D]
         : [
             "Drag pieces onto the board; turn with R or the mouse wheel while dragging, flip with F. ",

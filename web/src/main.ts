@@ -5,6 +5,7 @@ import "./style.css";
 import { h } from "./dom";
 import { homeScreen } from "./home";
 import { roomScreen } from "./room";
+import { loadEditions } from "./editions";
 import { logo } from "./ui";
 import { cellAt, nearestTranslation, outline, translationVector } from "./geometry";
 
@@ -47,5 +48,14 @@ document.addEventListener("click", (e) => {
   e.preventDefault();
   go(a.getAttribute("href") ?? "/");
 });
-window.addEventListener("popstate", route);
-route();
+// every screen reads the editions, which come from the server: draw once they are here
+loadEditions().then(
+  () => {
+    window.addEventListener("popstate", route);
+    route();
+  },
+  () => {
+    const retry = h("button", { type: "button", onclick: () => location.reload() }, "Try again");
+    app.replaceChildren(h("main.panel", {}, h("h1", {}, "The server cannot be reached"), retry));
+  },
+);

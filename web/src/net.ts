@@ -357,6 +357,7 @@ export function adaptRoom(raw: Raw): Room {
   return { ...raw, game: normalizeGame(raw.game) } as Room;
 }
 
+/** One edition's entry in GET /api/options: its record's menus and what the screens show. */
 export interface EditionOptions {
   sides: string[];
   default_side: string;
@@ -366,6 +367,19 @@ export interface EditionOptions {
   rounds: number;
   hourglass_seconds: number | null;
   countdown_seconds: Record<string, number> | null;
+  solo_goals: string[];
+  solo_amounts: number[];
+  title: string;
+  blurb: string;
+  side_labels: Record<string, string>;
+  side_word: string;
+  key_kind: "die" | "corner" | "card";
+  gems: boolean;
+  layers: number;
+  how_to: string[];
+  playable: boolean;
+  variant_labels: Record<string, string>;
+  solo_default: Record<string, number>;
 }
 
 let optionsPromise: Promise<Record<string, EditionOptions>> | null = null;

@@ -408,7 +408,7 @@ class RoomView {
     );
     // Ubongo 3D: each player also chooses their own level (issue #7)
     if (editionInfo(room.settings.edition).ownSide && me) {
-      settings.append(levelPicker(me.side ?? room.settings.side, (side) => send({ type: "choose_side", side })));
+      settings.append(levelPicker(info.sides, me.side ?? room.settings.side, (side) => send({ type: "choose_side", side })));
     }
     setting(
       info.sideWord,
@@ -422,7 +422,7 @@ class RoomView {
     const opts = this.options?.[room.settings.edition];
     const variantNames: Record<string, string> = {
       standard: "Standard rules",
-      "only-first": room.settings.edition === "trigo" ? "Expert: only the first wins a card" : "Increased difficulty: only the first keeps a card",
+      ...info.variantLabels,
     };
     const variants: [string, string][] = (opts?.variants ?? ["standard"]).map((v) => [v, variantNames[v] ?? v]);
     setting(
@@ -442,7 +442,7 @@ class RoomView {
         send({ type: "settings", settings: { [timeKey]: v === "" ? null : Number(v) } }),
       ),
     );
-    const roundsOptions: [string, string][] = [["", "Rulebook (" + (gems ? 9 : 8) + ")"]];
+    const roundsOptions: [string, string][] = [["", `Rulebook (${info.rounds})`]];
     for (const n of [1, 2, 3, 4, 6]) roundsOptions.push([String(n), `${n}`]);
     setting(
       "Rounds",

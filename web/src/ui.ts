@@ -1,106 +1,10 @@
 // Small shared pieces of the screens: edition facts, the die, corners, gems, times, toasts.
 
 import { h, svg } from "./dom";
+import { editionInfo } from "./editions";
 
-export interface EditionInfo {
-  name: string;
-  title: string;
-  blurb: string;
-  sides: { value: string; label: string }[];
-  sideWord: string;
-  keyKind: "die" | "corner" | "card";
-  /** gem editions: hourglass, second chance, gems and a playoff; the others: countdown, cards */
-  gems: boolean;
-  /** each player chooses their own side (3D: a level) */
-  ownSide: boolean;
-  playable: boolean; // in this client (3D has its own board, issue #7)
-  howTo: string[];
-}
-
-export const EDITIONS: EditionInfo[] = [
-  {
-    name: "classic",
-    title: "Classic",
-    blurb: "12 square tiles · boards with 3 or 4 tiles",
-    sides: [
-      { value: "A", label: "A · 3 tiles (easier)" },
-      { value: "B", label: "B · 4 tiles (harder)" },
-    ],
-    sideWord: "Board side",
-    keyKind: "die",
-    gems: true,
-    ownSide: false,
-    playable: true,
-    howTo: [
-      "Everyone gets a board; the die says which row of tiles to use.",
-      "Fill the light area exactly with those tiles: turn and flip them as you like, nothing may stick out.",
-      "Done? The area is checked and you call “Ubongo!”. The fastest take gems; most points after 9 rounds wins.",
-    ],
-  },
-  {
-    name: "extreme",
-    title: "Extreme",
-    blurb: "10 hexagon tiles · cards with 3 or 4 tiles",
-    sides: [
-      { value: "A", label: "A · 3 tiles (easier)" },
-      { value: "B", label: "B · 4 tiles (harder)" },
-    ],
-    sideWord: "Card side",
-    keyKind: "corner",
-    gems: false,
-    ownSide: false,
-    playable: true,
-    howTo: [
-      "Each round names a corner of the card; the tiles shown there are your task.",
-      "Cover the light hexagons exactly. The first to finish starts the countdown (20 s on A, 30 s on B).",
-      "Finish in time and you keep your card; otherwise it goes to the first. Most cards after 8 rounds wins.",
-    ],
-  },
-  {
-    name: "trigo",
-    title: "Trigo",
-    blurb: "7 triangle pieces · every card has two areas",
-    sides: [
-      { value: "easy", label: "Easier · 4 pieces" },
-      { value: "hard", label: "Harder · 6 pieces" },
-    ],
-    sideWord: "Card side",
-    keyKind: "card",
-    gems: false,
-    ownSide: false,
-    playable: true,
-    howTo: [
-      "Every card shows two areas and the numbered pieces to use: cover both areas exactly.",
-      "Pieces turn in steps of 60° and may be flipped; a triangle pointing up never lands on one pointing down.",
-      "The first to finish starts the countdown; finish in time to keep your card.",
-    ],
-  },
-  {
-    name: "3d",
-    title: "3D",
-    blurb: "8 polycubes · two layers high",
-    sides: [
-      { value: "green", label: "Level 1 · Green (3 pieces)" },
-      { value: "yellow", label: "Level 2 · Yellow (4 pieces)" },
-      { value: "orange", label: "Level 3 · Orange (4 pieces)" },
-      { value: "red", label: "Level 4 · Red (4 pieces)" },
-    ],
-    sideWord: "Level",
-    keyKind: "die",
-    gems: true,
-    ownSide: true,
-    playable: true, // the 3D board: web/src/board3d (issue #7)
-    howTo: [
-      "Everyone plays boards of their own level; the die says which pieces to use.",
-      "Fill the light area exactly two levels high: turn the pieces every way (no mirror images), nothing may stick out or go higher.",
-      "The fastest take gems; if nobody finishes in time, everyone gets a second chance. Most points after 9 rounds wins.",
-    ],
-  },
-];
-
-export function editionInfo(name: string): EditionInfo {
-  return EDITIONS.find((e) => e.name === name) ?? EDITIONS[0];
-}
+// the editions are the server's (GET /api/options): see editions.ts
+export { EDITIONS, type EditionInfo, editionInfo } from "./editions";
 
 const PIPS: Record<string, [number, number][]> = {
   "1": [[2, 2]],
