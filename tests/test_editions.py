@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -36,10 +37,11 @@ SHIPPED = ("classic", "3d", "extreme", "trigo")
 
 
 @pytest.fixture(scope="module")
-def pocket() -> EditionRecord:
-    if "pocket" not in editions.names():
-        editions.register(editions.load_record(POCKET))
-    return editions.record("pocket")
+def pocket() -> Iterator[EditionRecord]:
+    editions.register(editions.load_record(POCKET))
+    yield editions.record("pocket")
+    editions.unregister("pocket")
+    assert editions.names() == SHIPPED
 
 
 @pytest.fixture(scope="module")
@@ -193,6 +195,8 @@ def test_bad_records_are_refused(path: str, value: Any, message: str) -> None:
 def test_a_taken_name_cannot_be_registered_again() -> None:
     with pytest.raises(ValueError, match="already known"):
         editions.register(editions.record("classic"))
+    with pytest.raises(ValueError, match="not registered"):
+        editions.unregister("classic")
 
 
 def test_an_unknown_edition_is_refused_everywhere() -> None:

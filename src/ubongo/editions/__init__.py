@@ -43,6 +43,8 @@ from .record import (
 )
 
 _records: dict[str, EditionRecord] = {}
+#: the names added with register(), as opposed to the shipped ones
+_registered: set[str] = set()
 
 
 def _data() -> Traversable:
@@ -89,6 +91,17 @@ def register(rec: EditionRecord) -> None:
     if rec.name in _shipped():
         raise ValueError(f"an edition called {rec.name!r} is already known")
     _records[rec.name] = rec
+    _registered.add(rec.name)
+
+
+def unregister(name: str) -> None:
+    """Forget an edition added with :func:`register` (a test cleaning up after itself).
+
+    A shipped edition cannot be forgotten (ValueError)."""
+    if name not in _registered:
+        raise ValueError(f"{name!r} was not registered")
+    _registered.discard(name)
+    del _records[name]
 
 
 __all__ = [
@@ -113,4 +126,5 @@ __all__ = [
     "record_from_json",
     "records",
     "register",
+    "unregister",
 ]
