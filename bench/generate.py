@@ -22,11 +22,12 @@ import statistics
 import sys
 import time
 
-from ubongo.puzzles.deck import LEVELS, Deck, standard_deck
-from ubongo.puzzles.generator import STANDARD_SEEDS, Stats, generate_deck
+from ubongo import editions
+from ubongo.puzzles.deck import Deck, standard_deck
+from ubongo.puzzles.generator import Stats, generate_deck
 from ubongo.solver import search_stats
 
-EDITIONS = ("classic", "3d", "extreme", "trigo")
+EDITIONS = editions.names()
 
 
 def solver_pass(deck: Deck) -> float:
@@ -49,9 +50,7 @@ def grades() -> None:
     logs: list[tuple[float, float]] = []
     for name in EDITIONS:
         deck = standard_deck(name)
-        names = list(dict.fromkeys(s.name for c in deck.cards for s in c.sides))
-        if name == "3d":
-            names = list(LEVELS)
+        names = list(editions.record(name).deck.side_names)
         for side_name in names:
             tasks = [t for _, s in deck.sides(side_name) for t in s.tasks]
             secs = [t.difficulty for t in tasks]
@@ -99,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
         for _ in range(args.repeat):
             stats = Stats()
             start = time.perf_counter()
-            deck = generate_deck(name, STANDARD_SEEDS[name], stats=stats)
+            deck = generate_deck(name, editions.record(name).deck.seed, stats=stats)
             best = min(best, time.perf_counter() - start)
         assert deck is not None
         ref = min(solver_pass(deck) for _ in range(args.repeat))

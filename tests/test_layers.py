@@ -1,6 +1,6 @@
 """The package's layers: data flows one way, and an inner layer never imports an outer one.
 
-geometry -> pieces -> board -> solver -> puzzles -> rules -> server -> cli
+geometry -> editions -> pieces -> board -> solver -> puzzles -> rules -> server -> cli
 """
 
 from __future__ import annotations
@@ -15,16 +15,17 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "ubongo"
 # rank of each top-level module or subpackage of ubongo; a module may import equal or lower ranks
 LAYERS: dict[str, int] = {
     "geometry": 0,
-    "pieces": 1,
-    "board": 2,
-    "bitboard": 3,  # the solver's representation: cells as bits, where pieces fit
-    "solver": 3,
-    "puzzlefile": 4,  # the engine's file format: pieces, areas
-    "catalogue": 4,  # what a client needs to draw an edition: pieces and their turns
-    "puzzles": 4,
-    "rules": 5,
-    "server": 6,
-    "cli": 7,
+    "editions": 1,  # every edition's record: read by every layer above, imports geometry only
+    "pieces": 2,
+    "board": 3,
+    "bitboard": 4,  # the solver's representation: cells as bits, where pieces fit
+    "solver": 4,
+    "puzzlefile": 5,  # the engine's file format: pieces, areas
+    "catalogue": 5,  # what a client needs to draw an edition: pieces and their turns
+    "puzzles": 5,
+    "rules": 6,
+    "server": 7,
+    "cli": 8,
 }
 
 

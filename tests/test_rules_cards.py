@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import pytest
 
-from ubongo.puzzles.deck import CORNERS
 from ubongo.rules import (
     Advance,
     GiveUp,
@@ -27,6 +26,8 @@ from ubongo.rules.state import Game
 from ubongo.rules.testing import fixture_deck
 
 PLAYERS = ("ann", "bob", "cat", "dan")
+
+CORNERS = ("upper-left", "upper-right", "lower-left", "lower-right")
 
 
 def game_of(edition: str, players: tuple[str, ...] = PLAYERS, seed: int = 1, **kw: object) -> Game:

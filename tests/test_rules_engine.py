@@ -11,9 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ubongo import editions
 from ubongo.board import Placement
 from ubongo.rules import (
-    GEM_SUPPLY,
     Action,
     ActionError,
     Advance,
@@ -257,7 +257,7 @@ def test_random_games_keep_invariants_and_replay(
             assert isinstance(error, WrongArrangement)
             rejected.append(error)
         if g.settings.gems and not g.settings.solo:
-            assert g.gem_total() == GEM_SUPPLY
+            assert g.gem_total() == editions.record(g.settings.edition).scoring.gem_supply
 
     final = play_game(game, seed, check)
     assert final.phase == "over" and final.winners

@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from ubongo.puzzles.deck import DIE_FACES
+from ubongo import editions
 from ubongo.rules import (
-    GEM_SUPPLY,
-    GEM_VALUES,
     Advance,
     GiveUp,
     NotInRound,
@@ -28,6 +26,10 @@ from ubongo.rules.state import Game
 from ubongo.rules.testing import fixture_deck
 
 PLAYERS = ("ann", "bob", "cat", "dan")
+DIE_FACES = ("1", "2", "3", "4", "5", "6")
+#: the gems in the box and their points (the same for Classic and 3D: test_editions.py)
+GEM_SUPPLY = editions.record("classic").scoring.gem_supply
+GEM_VALUES = editions.record("classic").scoring.gem_values
 
 
 def classic(players: tuple[str, ...] = PLAYERS, seed: int = 1, **kw: object) -> Game:
@@ -207,7 +209,7 @@ def test_score_example() -> None:
     """ "one red ruby, one blue sapphire, three green emeralds, and three brown ambers ...
     1x4 + 1x3 + 3x2 + 3x1 = 16 points.\""""
     p = PlayerState("ann", "A", gems={"ruby": 1, "sapphire": 1, "emerald": 3, "amber": 3})
-    assert p.score(gems=True) == 16
+    assert p.score(GEM_VALUES) == 16
     assert GEM_VALUES == {"ruby": 4, "sapphire": 3, "emerald": 2, "amber": 1}
 
 

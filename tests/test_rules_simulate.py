@@ -8,9 +8,10 @@ import re
 
 import pytest
 
+from ubongo import editions
 from ubongo.cli import main
 from ubongo.puzzles.deck import standard_deck
-from ubongo.rules import GEM_SUPPLY, Game, Settings, new_game, replay
+from ubongo.rules import Game, Settings, new_game, replay
 from ubongo.rules.bots import play_game
 
 STANDARD = [
@@ -29,7 +30,8 @@ def test_whole_game_on_standard_deck(edition: str, kw: dict[str, object]) -> Non
     final = play_game(game, 11)
     assert final.phase == "over" and final.winners
     if final.settings.gems:
-        assert final.gem_total() == GEM_SUPPLY and final.display == {"sapphire": 0, "amber": 0}
+        supply = editions.record(edition).scoring.gem_supply
+        assert final.gem_total() == supply and final.display == {"sapphire": 0, "amber": 0}
     else:
         assert final.rounds_played == 8 and final.stack == []
     assert replay(final.settings, 11, final.log) == final

@@ -111,7 +111,9 @@ def test_every_client_message_reaches_a_handler() -> None:
             if kind == "hello":
                 body["room"] = room.code
             gateway.handle(conn, json.dumps(body), gateway.clock.now())
-            answers[kind] = json.loads(conn.queue.get_nowait())
+            frame = conn.queue.get_nowait()
+            assert frame is not None, f"{kind}: the connection was closed"
+            answers[kind] = json.loads(frame)
             while not conn.queue.empty():  # the events the spectator's joining caused
                 conn.queue.get_nowait()
         gateway.rooms.timers.stop(room)

@@ -1,4 +1,5 @@
-"""The pieces of each edition, loaded from the data files in ``ubongo/data/pieces``.
+"""The pieces of each edition, loaded from the piece file its record names
+(``ubongo/data/pieces`` for the shipped editions; :mod:`ubongo.editions`).
 
 >>> classic = edition("classic")
 >>> [p.id for p in classic.pieces][:4]
@@ -17,14 +18,13 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
-from importlib import resources
 from typing import Any
 
+from ubongo import editions as edition_records
+from ubongo.editions import EditionRecord
 from ubongo.geometry import SQUARE, Cell, Lattice, lattice
 
 Colour = tuple[int, int, int]
-
-EDITION_NAMES = ("classic", "3d", "extreme", "trigo")
 
 
 @dataclass(frozen=True)
@@ -149,14 +149,16 @@ class Edition:
         return str(id) in self._by_id
 
 
-def _edition_from_json(data: dict[str, Any]) -> Edition:
-    lat = lattice(data["lattice"])
+def _edition_from_json(rec: EditionRecord, data: dict[str, Any]) -> Edition:
+    if data.get("edition") != rec.name:
+        raise ValueError(f"{rec.pieces_file.name} holds the pieces of {data.get('edition')!r}")
+    lat = lattice(rec.lattice)
     pieces = tuple(
         make_piece(
             str(p["id"]),
             p["cells"],
             lat.name,
-            reflections=bool(data["reflections"]),
+            reflections=rec.reflections,
             number=int(p["number"]),
             name=p["name"],
             colour=(p["colour"][0], p["colour"][1], p["colour"][2]),
@@ -164,30 +166,28 @@ def _edition_from_json(data: dict[str, Any]) -> Edition:
         )
         for p in data["pieces"]
     )
-    layers = 2 if lat.name == "cube" else 1
     return Edition(
-        data["edition"],
+        rec.name,
         lat,
         pieces,
-        layers=layers,
-        regions=int(data.get("area_regions", 1)),
+        layers=rec.layers,
+        regions=rec.deck.regions,
         source=data.get("source", ""),
     )
 
 
 @cache
 def edition(name: str) -> Edition:
-    """The edition called ``name``: classic, 3d, extreme or trigo."""
-    if name not in EDITION_NAMES:
-        raise ValueError(f"unknown edition {name!r}; expected one of {', '.join(EDITION_NAMES)}")
-    text = resources.files("ubongo").joinpath(f"data/pieces/{name}.json").read_text("utf-8")
-    return _edition_from_json(json.loads(text))
+    """The pieces of the edition called ``name`` (classic, 3d, extreme, trigo, or a registered
+    one); ValueError for an unknown name."""
+    rec = edition_records.record(name)
+    return _edition_from_json(rec, json.loads(rec.pieces_file.read_text("utf-8")))
 
 
 def editions() -> tuple[Edition, ...]:
-    """Every standard edition, in the order of :data:`EDITION_NAMES`.
+    """The pieces of every edition, in the order of :func:`ubongo.editions.names`.
 
-    >>> [e.name for e in editions()] == list(EDITION_NAMES)
+    >>> [e.name for e in editions()] == list(edition_records.names())
     True
     """
-    return tuple(edition(n) for n in EDITION_NAMES)
+    return tuple(edition(n) for n in edition_records.names())

@@ -35,9 +35,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from ubongo import editions
 from ubongo.board import Area
 from ubongo.geometry import CUBE, LATTICES, SQUARE, Cell, Lattice
-from ubongo.pieces import EDITION_NAMES, Colour, Piece, edition, make_piece
+from ubongo.pieces import Colour, Piece, edition, make_piece
 
 #: colours for pieces that do not bring their own (distinct at a glance, readable under text)
 PALETTE: tuple[Colour, ...] = (
@@ -147,7 +148,7 @@ def from_json(data: Any) -> Puzzle:
         _check_keys(data, CUSTOM_KEYS, "a custom puzzle")
         return _custom_puzzle(data, name)
     raise PuzzleFileError(
-        'a puzzle needs "edition" (classic, 3d, extreme, trigo) or "lattice" '
+        f'a puzzle needs "edition" ({", ".join(editions.names())}) or "lattice" '
         "(square, hexagon, triangle, cube)"
     )
 
@@ -165,9 +166,9 @@ def _check_keys(data: dict[str, Any], allowed: frozenset[str], what: str) -> Non
 
 def _edition_puzzle(data: dict[str, Any], name: str) -> Puzzle:
     ed_name = data["edition"]
-    if ed_name not in EDITION_NAMES:
+    if not isinstance(ed_name, str) or ed_name not in editions.names():
         raise PuzzleFileError(
-            f"unknown edition {ed_name!r}; expected one of {', '.join(EDITION_NAMES)}"
+            f"unknown edition {ed_name!r}; expected one of {', '.join(editions.names())}"
         )
     ed = edition(ed_name)
     cells = _area_cells(data["area"], ed.area_lattice)

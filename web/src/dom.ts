@@ -14,14 +14,9 @@ export function svg(tag: string, attrs: Attrs = {}): SVGElement {
 
 type Child = Node | string | number | null | undefined | false;
 
-type TagOf<S extends string> = S extends `${infer T}.${string}`
-  ? TagOf<T>
-  : S extends `${infer T}#${string}`
-    ? T
-    : S;
-type ElementOf<S extends string> = TagOf<S> extends keyof HTMLElementTagNameMap
-  ? HTMLElementTagNameMap[TagOf<S>]
-  : HTMLElement;
+type TagOf<S extends string> = S extends `${infer T}.${string}` ? TagOf<T> : S extends `${infer T}#${string}` ? T : S;
+type ElementOf<S extends string> =
+  TagOf<S> extends keyof HTMLElementTagNameMap ? HTMLElementTagNameMap[TagOf<S>] : HTMLElement;
 
 /** h("button.primary#start", {onclick: f, type: "button"}, "Start") */
 export function h<S extends string>(

@@ -3,13 +3,11 @@
 import { KEYS_3D, piecePicture as pieceSvg } from "./board3d"; // 3D pictures (issue #7)
 import { loadCatalogue } from "./catalogue";
 import { h } from "./dom";
-import { ApiError, api, saveName, saveTicket, savedName } from "./net";
+import { ApiError, api, savedName, saveName, saveTicket } from "./net";
 import { leaderboard } from "./records";
 import { EDITIONS, editionInfo, toast } from "./ui";
 
-export interface Navigate {
-  (path: string): void;
-}
+export type Navigate = (path: string) => void;
 
 interface CreateAnswer {
   code: string;
@@ -24,13 +22,16 @@ interface Prefs {
   edition: string;
   side: Record<string, string>;
   goal: string;
-  amount: number;
+  /** the solo length chosen, per "edition:goal" (unset: the edition's default) */
+  amounts: Record<string, number>;
 }
 
 function loadPrefs(): Prefs {
-  const base: Prefs = { edition: "classic", side: {}, goal: "time", amount: 5 };
+  const base: Prefs = { edition: EDITIONS[0].name, side: {}, goal: "time", amounts: {} };
   try {
-    return { ...base, ...(JSON.parse(localStorage.getItem(PREFS_KEY) ?? "{}") as Partial<Prefs>) };
+    const saved = JSON.parse(localStorage.getItem(PREFS_KEY) ?? "{}") as Partial<Prefs>;
+    const prefs = { ...base, ...saved };
+    return typeof prefs.amounts === "object" && prefs.amounts ? prefs : { ...prefs, amounts: {} };
   } catch {
     return base;
   }
@@ -68,10 +69,9 @@ export function homeScreen(go: Navigate): HTMLElement {
     }
     const info = editionInfo(ed);
     (sideLabel.firstChild as HTMLElement).textContent = info.sideWord;
-    sideSelect.replaceChildren(
-      ...info.sides.map((s) => h("option", { value: s.value }, s.label)),
-    );
+    sideSelect.replaceChildren(...info.sides.map((s) => h("option", { value: s.value }, s.label)));
     sideSelect.value = prefs.side[ed] ?? info.sides[0].value;
+    drawAmounts();
     drawHowTo(howTo, ed);
     drawRecords();
   };
@@ -111,20 +111,26 @@ export function homeScreen(go: Navigate): HTMLElement {
     h("option", { value: "tasks" }, "How fast can you solve…"),
   );
   const amount = h("select#solo-amount", { "aria-label": "Amount" });
+  // the lengths offered and the default are the edition's (Trigo's rulebook: 20 minutes)
+  const amountKey = () => `${prefs.edition}:${goal.value}`;
   const drawAmounts = () => {
+    const info = editionInfo(prefs.edition);
     const unit = goal.value === "time" ? "minutes" : "tasks";
-    amount.replaceChildren(...[5, 10, 20].map((n) => h("option", { value: String(n) }, `${n} ${unit}`)));
-    amount.value = String(prefs.amount);
+    const offered = [...info.soloAmounts];
+    const chosen = prefs.amounts[amountKey()] ?? info.soloDefault[goal.value] ?? offered[0];
+    if (!offered.includes(chosen)) offered.push(chosen);
+    offered.sort((a, b) => a - b);
+    amount.replaceChildren(...offered.map((n) => h("option", { value: String(n) }, `${n} ${unit}`)));
+    amount.value = String(chosen);
   };
   goal.value = prefs.goal;
-  drawAmounts();
   goal.addEventListener("change", () => {
     prefs.goal = goal.value;
     save();
     drawAmounts();
   });
   amount.addEventListener("change", () => {
-    prefs.amount = Number(amount.value);
+    prefs.amounts[amountKey()] = Number(amount.value);
     save();
   });
 
@@ -211,7 +217,12 @@ export function homeScreen(go: Navigate): HTMLElement {
         "section.panel.solo",
         {},
         h("h2", {}, "2 · Play solo"),
-        h("div.row", {}, h("label.field", {}, h("span", {}, "Mode"), goal), h("label.field", {}, h("span", {}, "Goal"), amount)),
+        h(
+          "div.row",
+          {},
+          h("label.field", {}, h("span", {}, "Mode"), goal),
+          h("label.field", {}, h("span", {}, "Goal"), amount),
+        ),
         soloButton,
         records,
       ),
@@ -221,17 +232,13 @@ export function homeScreen(go: Navigate): HTMLElement {
         h("h2", {}, "2 · Play with friends"),
         h("p.muted", {}, "Up to 4 players on their own devices; bots fill empty seats."),
         roomButton,
-        h(
-          "div.join",
-          {},
-          codeInput,
-          h("button#join", { type: "button", onclick: join }, "Join"),
-        ),
+        h("div.join", {}, codeInput, h("button#join", { type: "button", onclick: join }, "Join")),
       ),
     ),
     howTo,
   );
-  setEdition(EDITIONS.some((e) => e.name === prefs.edition && e.playable) ? prefs.edition : "classic");
+  const playable = EDITIONS.filter((e) => e.playable);
+  setEdition(playable.some((e) => e.name === prefs.edition) ? prefs.edition : playable[0].name);
   return page;
 }
 
@@ -246,7 +253,7 @@ function drawHowTo(box: HTMLElement, edition: string): void {
     h(
       "p.muted.keys",
       {},
-      ...(edition === "3d" // issue #7
+      ...(info.layers > 1 // the 3D board (issue #7)
         ? [KEYS_3D]
         : [
             "Drag pieces onto the board; turn with R or the mouse wheel while dragging, flip with F. ",
@@ -258,12 +265,7 @@ function drawHowTo(box: HTMLElement, edition: string): void {
     .then((cat) => {
       for (const p of cat.pieces) {
         pieces.appendChild(
-          h(
-            "figure.howto-piece",
-            {},
-            pieceSvg(cat, p.id),
-            h("figcaption", {}, `${p.id} · ${p.colour_name}`),
-          ),
+          h("figure.howto-piece", {}, pieceSvg(cat, p.id), h("figcaption", {}, `${p.id} · ${p.colour_name}`)),
         );
       }
     })

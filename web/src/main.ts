@@ -3,10 +3,11 @@
 
 import "./style.css";
 import { h } from "./dom";
+import { loadEditions } from "./editions";
+import { cellAt, nearestTranslation, outline, translationVector } from "./geometry";
 import { homeScreen } from "./home";
 import { roomScreen } from "./room";
 import { logo } from "./ui";
-import { cellAt, nearestTranslation, outline, translationVector } from "./geometry";
 
 // the lattice formulas, for the browser console and for tests/web/test_geometry.py
 Object.assign(window, { ubongoGeometry: { outline, cellAt, nearestTranslation, translationVector } });
@@ -47,8 +48,17 @@ document.addEventListener("click", (e) => {
   e.preventDefault();
   go(a.getAttribute("href") ?? "/");
 });
-window.addEventListener("popstate", route);
-route();
+// every screen reads the editions, which come from the server: draw once they are here
+loadEditions().then(
+  () => {
+    window.addEventListener("popstate", route);
+    route();
+  },
+  () => {
+    const retry = h("button", { type: "button", onclick: () => location.reload() }, "Try again");
+    app.replaceChildren(h("main.panel", {}, h("h1", {}, "The server cannot be reached"), retry));
+  },
+);
 
 /** The element the app draws into (index.html's `#app`). */
 function mountPoint(): HTMLElement {

@@ -33,8 +33,7 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
     data = null;
   }
   if (!r.ok) {
-    const err = (data as { error?: { code?: string; message?: string }; detail?: unknown } | null)
-      ?.error;
+    const err = (data as { error?: { code?: string; message?: string }; detail?: unknown } | null)?.error;
     throw new ApiError(err?.code ?? "http", err?.message ?? `server answered ${r.status}`, r.status);
   }
   return data as T;

@@ -112,7 +112,6 @@ export interface Verdict {
   received_at: number;
 }
 
-
 /** The room snapshot as it comes over the wire: `game` not yet normalized (see room/store.ts). */
 export type WireRoom = Omit<Room, "game"> & { game: Record<string, unknown> | null };
 
@@ -147,6 +146,7 @@ export interface SeatGrant {
   token: string;
 }
 
+/** One edition's entry in GET /api/options: its record's menus and what the screens show. */
 export interface EditionOptions {
   sides: string[];
   default_side: string;
@@ -156,4 +156,17 @@ export interface EditionOptions {
   rounds: number;
   hourglass_seconds: number | null;
   countdown_seconds: Record<string, number> | null;
+  solo_goals: string[];
+  solo_amounts: number[];
+  title: string;
+  blurb: string;
+  side_labels: Record<string, string>;
+  side_word: string;
+  key_kind: "die" | "corner" | "card";
+  gems: boolean;
+  layers: number;
+  how_to: string[];
+  playable: boolean;
+  variant_labels: Record<string, string>;
+  solo_default: Record<string, number>;
 }

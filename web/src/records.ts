@@ -61,7 +61,15 @@ export function personalBests(name: string): HTMLElement {
     .get<RecordRow[]>(`/api/records?name=${encodeURIComponent(name)}`)
     .then((rows) => {
       for (const r of rows) {
-        table.append(h("tr", {}, h("td", {}, runName(r)), h("td.result", {}, resultText(r)), h("td.muted", {}, r.runs ? `${r.runs} run${r.runs === 1 ? "" : "s"}` : "")));
+        table.append(
+          h(
+            "tr",
+            {},
+            h("td", {}, runName(r)),
+            h("td.result", {}, resultText(r)),
+            h("td.muted", {}, r.runs ? `${r.runs} run${r.runs === 1 ? "" : "s"}` : ""),
+          ),
+        );
       }
       if (!rows.length) table.append(h("tr", {}, h("td.muted", {}, "No solo runs yet.")));
     })

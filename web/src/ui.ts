@@ -1,114 +1,43 @@
 // Small shared pieces of the screens: edition facts, the die, corners, gems, times, toasts.
 
 import { h, svg } from "./dom";
+import { editionInfo } from "./editions";
 
-export interface EditionInfo {
-  name: string;
-  title: string;
-  blurb: string;
-  sides: { value: string; label: string }[];
-  sideWord: string;
-  keyKind: "die" | "corner" | "card";
-  /** gem editions: hourglass, second chance, gems and a playoff; the others: countdown, cards */
-  gems: boolean;
-  /** each player chooses their own side (3D: a level) */
-  ownSide: boolean;
-  playable: boolean; // in this client (3D has its own board, issue #7)
-  howTo: string[];
-}
-
-export const EDITIONS: EditionInfo[] = [
-  {
-    name: "classic",
-    title: "Classic",
-    blurb: "12 square tiles · boards with 3 or 4 tiles",
-    sides: [
-      { value: "A", label: "A · 3 tiles (easier)" },
-      { value: "B", label: "B · 4 tiles (harder)" },
-    ],
-    sideWord: "Board side",
-    keyKind: "die",
-    gems: true,
-    ownSide: false,
-    playable: true,
-    howTo: [
-      "Everyone gets a board; the die says which row of tiles to use.",
-      "Fill the light area exactly with those tiles: turn and flip them as you like, nothing may stick out.",
-      "Done? The area is checked and you call “Ubongo!”. The fastest take gems; most points after 9 rounds wins.",
-    ],
-  },
-  {
-    name: "extreme",
-    title: "Extreme",
-    blurb: "10 hexagon tiles · cards with 3 or 4 tiles",
-    sides: [
-      { value: "A", label: "A · 3 tiles (easier)" },
-      { value: "B", label: "B · 4 tiles (harder)" },
-    ],
-    sideWord: "Card side",
-    keyKind: "corner",
-    gems: false,
-    ownSide: false,
-    playable: true,
-    howTo: [
-      "Each round names a corner of the card; the tiles shown there are your task.",
-      "Cover the light hexagons exactly. The first to finish starts the countdown (20 s on A, 30 s on B).",
-      "Finish in time and you keep your card; otherwise it goes to the first. Most cards after 8 rounds wins.",
-    ],
-  },
-  {
-    name: "trigo",
-    title: "Trigo",
-    blurb: "7 triangle pieces · every card has two areas",
-    sides: [
-      { value: "easy", label: "Easier · 4 pieces" },
-      { value: "hard", label: "Harder · 6 pieces" },
-    ],
-    sideWord: "Card side",
-    keyKind: "card",
-    gems: false,
-    ownSide: false,
-    playable: true,
-    howTo: [
-      "Every card shows two areas and the numbered pieces to use: cover both areas exactly.",
-      "Pieces turn in steps of 60° and may be flipped; a triangle pointing up never lands on one pointing down.",
-      "The first to finish starts the countdown; finish in time to keep your card.",
-    ],
-  },
-  {
-    name: "3d",
-    title: "3D",
-    blurb: "8 polycubes · two layers high",
-    sides: [
-      { value: "green", label: "Level 1 · Green (3 pieces)" },
-      { value: "yellow", label: "Level 2 · Yellow (4 pieces)" },
-      { value: "orange", label: "Level 3 · Orange (4 pieces)" },
-      { value: "red", label: "Level 4 · Red (4 pieces)" },
-    ],
-    sideWord: "Level",
-    keyKind: "die",
-    gems: true,
-    ownSide: true,
-    playable: true, // the 3D board: web/src/board3d (issue #7)
-    howTo: [
-      "Everyone plays boards of their own level; the die says which pieces to use.",
-      "Fill the light area exactly two levels high: turn the pieces every way (no mirror images), nothing may stick out or go higher.",
-      "The fastest take gems; if nobody finishes in time, everyone gets a second chance. Most points after 9 rounds wins.",
-    ],
-  },
-];
-
-export function editionInfo(name: string): EditionInfo {
-  return EDITIONS.find((e) => e.name === name) ?? EDITIONS[0];
-}
+// the editions are the server's (GET /api/options): see editions.ts
+export { EDITIONS, type EditionInfo, editionInfo } from "./editions";
 
 const PIPS: Record<string, [number, number][]> = {
   "1": [[2, 2]],
-  "2": [[1, 1], [3, 3]],
-  "3": [[1, 1], [2, 2], [3, 3]],
-  "4": [[1, 1], [3, 1], [1, 3], [3, 3]],
-  "5": [[1, 1], [3, 1], [2, 2], [1, 3], [3, 3]],
-  "6": [[1, 1], [3, 1], [1, 2], [3, 2], [1, 3], [3, 3]],
+  "2": [
+    [1, 1],
+    [3, 3],
+  ],
+  "3": [
+    [1, 1],
+    [2, 2],
+    [3, 3],
+  ],
+  "4": [
+    [1, 1],
+    [3, 1],
+    [1, 3],
+    [3, 3],
+  ],
+  "5": [
+    [1, 1],
+    [3, 1],
+    [2, 2],
+    [1, 3],
+    [3, 3],
+  ],
+  "6": [
+    [1, 1],
+    [3, 1],
+    [1, 2],
+    [3, 2],
+    [1, 3],
+    [3, 3],
+  ],
 };
 
 /** The die face (pips) or the corner in use, as a small picture with a text alternative. */
@@ -125,9 +54,7 @@ export function keyBadge(edition: string, key: string | null): HTMLElement {
     const s = svg("svg", { viewBox: "0 0 6 4", class: "corner", role: "img", "aria-label": key });
     s.appendChild(svg("rect", { x: 0.2, y: 0.2, width: 5.6, height: 3.6, rx: 0.4, class: "card-body" }));
     const [top, left] = [key.startsWith("upper"), key.endsWith("left")];
-    s.appendChild(
-      svg("circle", { cx: left ? 1.2 : 4.8, cy: top ? 1.2 : 2.8, r: 0.75, class: "corner-dot" }),
-    );
+    s.appendChild(svg("circle", { cx: left ? 1.2 : 4.8, cy: top ? 1.2 : 2.8, r: 0.75, class: "corner-dot" }));
     box.appendChild(s);
   }
   box.appendChild(h("span.key-text", {}, keyText(edition, key)));
@@ -151,7 +78,7 @@ export const GEM_COLOURS: Record<string, string> = {
 export const GEM_VALUES: Record<string, number> = { ruby: 4, sapphire: 3, emerald: 2, amber: 1 };
 
 export function gem(name: string, extra = ""): HTMLElement {
-  const el = h(`span.gem.gem-${name}${extra ? "." + extra : ""}` as "span", { title: name });
+  const el = h(`span.gem.gem-${name}${extra ? `.${extra}` : ""}` as "span", { title: name });
   const s = svg("svg", { viewBox: "0 0 10 10", "aria-hidden": "true" });
   s.appendChild(svg("polygon", { points: "5,0.6 9.4,3.8 7.6,9.4 2.4,9.4 0.6,3.8", fill: GEM_COLOURS[name] ?? "#888" }));
   s.appendChild(svg("polygon", { points: "5,0.6 7,3.8 5,9.4 3,3.8", fill: "rgba(255,255,255,0.28)" }));
@@ -186,16 +113,17 @@ export function clock(seconds: number): string {
 let toastTimer: number | undefined;
 
 export function toast(text: string, kind: "" | "good" | "bad" = ""): void {
-  let el = document.getElementById("toast");
-  if (!el) {
-    el = h("div#toast", { role: "status", "aria-live": "polite" });
-    document.body.appendChild(el);
+  let found = document.getElementById("toast");
+  if (!found) {
+    found = h("div#toast", { role: "status", "aria-live": "polite" });
+    document.body.appendChild(found);
   }
+  const el = found;
   el.textContent = text;
   el.dataset.kind = kind;
   el.classList.add("show");
   window.clearTimeout(toastTimer);
-  toastTimer = window.setTimeout(() => el!.classList.remove("show"), 3200);
+  toastTimer = window.setTimeout(() => el.classList.remove("show"), 3200);
 }
 
 export function logo(): HTMLElement {
@@ -227,7 +155,9 @@ export function cardIcon(): SVGElement {
 export function watchers(count: number): HTMLElement | null {
   if (!count) return null;
   const eye = svg("svg", { viewBox: "0 0 16 10", class: "eye", "aria-hidden": "true" });
-  eye.appendChild(svg("path", { d: "M0.8 5C3 1.6 5.4 0.8 8 0.8S13 1.6 15.2 5C13 8.4 10.6 9.2 8 9.2S3 8.4 0.8 5z", class: "eye-lid" }));
+  eye.appendChild(
+    svg("path", { d: "M0.8 5C3 1.6 5.4 0.8 8 0.8S13 1.6 15.2 5C13 8.4 10.6 9.2 8 9.2S3 8.4 0.8 5z", class: "eye-lid" }),
+  );
   eye.appendChild(svg("circle", { cx: 8, cy: 5, r: 2.3, class: "eye-pupil" }));
   return h(
     "span.watchers#watchers",

@@ -17,11 +17,12 @@ import time
 from pathlib import Path
 from typing import NoReturn, TextIO
 
+from ubongo import editions
 from ubongo.board import Area
 from ubongo.cli import CommandError
 from ubongo.cli.picture import add_colour_option, render, use_colour
-from ubongo.puzzles.deck import Card, Deck, DeckError, Side, card_word
-from ubongo.puzzles.generator import CARD_COUNTS, STANDARD_SEEDS, GenerationError, generate_deck
+from ubongo.puzzles.deck import Card, Deck, DeckError, Side
+from ubongo.puzzles.generator import GenerationError, generate_deck
 
 
 class _OneLineParser(argparse.ArgumentParser):
@@ -42,7 +43,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     actions = deck.add_subparsers(dest="action", metavar="ACTION", parser_class=_OneLineParser)
 
     gen = actions.add_parser("generate", help="make a deck of an edition from a seed")
-    gen.add_argument("--edition", required=True, help=f"one of {', '.join(CARD_COUNTS)}")
+    gen.add_argument("--edition", required=True, help=f"one of {', '.join(editions.names())}")
     gen.add_argument("--seed", help="a whole number (default: the edition's standard seed)")
     gen.add_argument("--cards", help="make only this many cards (default: the full deck)")
     gen.add_argument("-o", "--output", help="write the deck here (default: standard output)")
@@ -123,17 +124,17 @@ def _write_atomically(path: Path, text: str) -> None:
 
 
 def _generate(args: argparse.Namespace) -> int:
-    if args.edition not in CARD_COUNTS:
-        raise CommandError(
-            f"unknown edition {args.edition!r}; expected one of {', '.join(CARD_COUNTS)}"
-        )
+    try:
+        editions.record(args.edition)
+    except ValueError as e:
+        raise CommandError(str(e)) from None
     seed = _whole(args.seed, "--seed", 0)
     cards = _whole(args.cards, "--cards", 1)
     bar = ProgressBar(args.edition, sys.stderr) if args.progress or sys.stderr.isatty() else None
     try:
         deck = generate_deck(
             args.edition,
-            STANDARD_SEEDS[args.edition] if seed is None else seed,
+            seed,
             cards=cards,
             progress=bar,
         )
@@ -186,7 +187,7 @@ def side_text(deck: Deck, card: Card, side: Side, *, colour: bool = False) -> st
     its footprint) and one line per task."""
     area = side.area
     layers = " on two levels" if area.layers > 1 else ""
-    word = card_word(deck.edition)
+    word = deck.record.deck.card_word
     lines = [f"{word} {card.number}, side {side.name}: {len(area.cells)} cells{layers}"]
     flat = Area(area.lattice, area.cells) if area.layers > 1 else area
     lines.append(render(flat, [], None, colour=colour, legend=False))

@@ -10,12 +10,10 @@ import argparse
 import sys
 from typing import Any
 
+from ubongo import editions
 from ubongo.cli.picture import add_colour_option, render, use_colour
 from ubongo.puzzlefile import example, example_names
 from ubongo.solver import count, solve
-
-#: shown in this order; the custom examples follow
-EDITION_EXAMPLES = ("classic", "3d", "extreme", "trigo")
 
 
 def register(subparsers: Any) -> None:
@@ -31,7 +29,9 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     colour = use_colour(sys.stdout, args.color)
-    names = [*EDITION_EXAMPLES, *(n for n in example_names() if n not in EDITION_EXAMPLES)]
+    # one example per edition (named after it), in the editions' order; the custom ones follow
+    shipped = [n for n in editions.names() if n in example_names()]
+    names = [*shipped, *(n for n in example_names() if n not in shipped)]
     unsolved = 0
     for name in names:
         puzzle = example(name)

@@ -20,8 +20,8 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import Any, TextIO
 
+from ubongo import editions
 from ubongo.cli import CommandError
-from ubongo.pieces import EDITION_NAMES
 from ubongo.puzzles.deck import Deck, DeckError
 from ubongo.rules import (
     Action,
@@ -48,7 +48,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--edition", required=True, choices=EDITION_NAMES)
+    p.add_argument("--edition", required=True, choices=editions.names())
     p.add_argument("--players", type=int, default=None, help="1-4 (default 4, solo 1)")
     p.add_argument("--seed", default="1", help="the game's seed (default 1)")
     p.add_argument("--side", help="A or B (classic, extreme), easy or hard (trigo)")

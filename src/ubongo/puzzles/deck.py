@@ -2,19 +2,10 @@
 
 A :class:`Deck` is a list of :class:`Card` (a Classic or 3D *board*, an Extreme or Trigo *card*);
 each card has two :class:`Side` objects; each side one :class:`~ubongo.board.Area` (Trigo: two
-regions) and its :class:`Task` list. A task is chosen by a *key*:
-
-=========  ===================  =================================================
-edition    side names           task keys
-=========  ===================  =================================================
-classic    ``A`` (3 tiles),     die faces ``"1"`` .. ``"6"``, one task each
-           ``B`` (4 tiles)
-3d         level colours        die faces ``"1"`` .. ``"6"``; one task may carry
-           ``green`` .. ``red``  several faces
-extreme    ``A``, ``B``         corners ``upper-left``, ``upper-right``,
-                                ``lower-left``, ``lower-right``
-trigo      ``easy``, ``hard``   ``"card"`` (the card's only task)
-=========  ===================  =================================================
+regions) and its :class:`Task` list. A task is chosen by a *key*: a die face ``"1"`` ..
+``"6"`` (Classic; 3D, where one task may carry several faces), a corner (Extreme:
+``upper-left`` ..) or ``"card"`` (Trigo: the card's only task).  Side names and keys are the
+edition record's (``deck.sides``, ``deck.keys`` in :mod:`ubongo.editions`).
 
 The JSON format is documented in ``docs/deck-format.md``.
 
@@ -28,24 +19,19 @@ The JSON format is documented in ``docs/deck-format.md``.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from ubongo import editions
 from ubongo.board import Area
+from ubongo.editions import EditionRecord
 from ubongo.geometry import Cell
 from ubongo.pieces import Edition, Piece, edition
 
 FORMAT = "ubongo-deck"
 VERSION = 1
-
-DIE_FACES = ("1", "2", "3", "4", "5", "6")
-CORNERS = ("upper-left", "upper-right", "lower-left", "lower-right")
-CARD_KEY = "card"
-LEVELS = ("green", "yellow", "orange", "red")
 
 
 class DeckError(ValueError):
@@ -114,6 +100,11 @@ class Deck:
     def pieces(self) -> Edition:
         """The edition's pieces, which the tasks name by id."""
         return edition(self.edition)
+
+    @property
+    def record(self) -> EditionRecord:
+        """The edition's record (:mod:`ubongo.editions`)."""
+        return editions.record(self.edition)
 
     def task_pieces(self, task: Task) -> list[Piece]:
         """The pieces of ``task``, as pieces of this deck's edition."""
@@ -255,18 +246,10 @@ def _task_from_json(ed: Edition, t: Any, where: str) -> Task:
 
 @cache
 def standard_deck(edition_name: str) -> Deck:
-    """The deck shipped with the package for an edition (made by ``ubongo deck generate``)."""
-    text = resources.files("ubongo").joinpath(f"data/decks/{edition_name}.json").read_text("utf-8")
-    return Deck.loads(text)
+    """The deck shipped with the package for an edition (made by ``ubongo deck generate``).
 
-
-def card_word(edition_name: str) -> str:
-    """What the edition's cards are called: Classic and 3D have boards, the others cards."""
-    return "board" if edition_name in ("classic", "3d") else "card"
-
-
-def key_sequence(edition_name: str) -> Sequence[str]:
-    """The keys a die roll or a corner schedule chooses from."""
-    return {"classic": DIE_FACES, "3d": DIE_FACES, "extreme": CORNERS, "trigo": (CARD_KEY,)}[
-        edition_name
-    ]
+    FileNotFoundError when the edition ships none (its record's ``deck.file`` is null)."""
+    file = editions.record(edition_name).deck.file
+    if file is None:
+        raise FileNotFoundError(f"no standard {edition_name} deck is shipped")
+    return Deck.loads(file.read_text("utf-8"))

@@ -42,10 +42,12 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
+from ubongo import editions
 from ubongo.board import Area
+from ubongo.editions import DeckShape, SideSpec
 from ubongo.geometry import SQUARE, TRIANGLE, Cell, Lattice
 from ubongo.pieces import Edition, Piece, edition
-from ubongo.puzzles.deck import CARD_KEY, CORNERS, DIE_FACES, LEVELS, Card, Deck, Side, Task
+from ubongo.puzzles.deck import Card, Deck, Side, Task
 from ubongo.puzzles.difficulty import (
     expected_seconds,
     fewest_flips,
@@ -56,45 +58,10 @@ from ubongo.solver import search_stats, solutions
 
 GENERATOR = "ubongo-generator/1"
 
-#: the seeds the shipped standard decks were made from (``ubongo deck generate --edition E``)
-STANDARD_SEEDS: dict[str, int] = {"classic": 1, "3d": 3, "extreme": 5, "trigo": 7}
-
-#: cards (boards) in a full deck
-CARD_COUNTS: dict[str, int] = {"classic": 36, "3d": 72, "extreme": 32, "trigo": 32}
-
-#: 3D: cells of the area, pieces per task, tasks per side, and how many sides get one task fewer
-#: (so that the deck has the real game's 671 tasks: 36 x 4 + 176 + 176 + 175)
-CUBE_LEVELS: dict[str, tuple[int, int, int, int]] = {
-    "green": (6, 3, 4, 0),
-    "yellow": (7, 4, 5, 4),
-    "orange": (8, 4, 5, 4),
-    "red": (8, 4, 5, 5),
-}
-#: 3D boards: the two levels on each board, and how many boards of each pair (72 in all)
-CUBE_BOARD_PAIRS = (
-    (("green", "orange"), 18),
-    (("green", "red"), 18),
-    (("yellow", "orange"), 18),
-    (("yellow", "red"), 18),
-)
-#: 3D footprints: the smaller side of the bounding box within 2..4, the larger within 3..5
-CUBE_BOX = ((2, 4), (3, 5))
-
-#: flat sides: name, pieces per task, tasks per side, keys, area sizes with weights
-FLAT_SIDES: dict[str, tuple[tuple[str, int, tuple[tuple[str, ...], ...], dict[int, int]], ...]] = {
-    "classic": (
-        ("A", 3, tuple((f,) for f in DIE_FACES), {11: 2, 12: 3, 13: 3, 14: 2}),
-        ("B", 4, tuple((f,) for f in DIE_FACES), {15: 2, 16: 3, 17: 3, 18: 2}),
-    ),
-    "extreme": (
-        ("A", 3, tuple((c,) for c in CORNERS), {10: 2, 11: 3, 12: 2}),
-        ("B", 4, tuple((c,) for c in CORNERS), {14: 2, 15: 3, 16: 2}),
-    ),
-    "trigo": (
-        ("easy", 4, ((CARD_KEY,),), {}),
-        ("hard", 6, ((CARD_KEY,),), {}),
-    ),
-}
+# What a deck looks like is the edition record's ``deck`` (:mod:`ubongo.editions`): cards,
+# seed, sides with pieces per task, tasks per side and area sizes; for 3D the cells of each
+# level, how many sides get one task fewer (so that the deck has the real game's 671 tasks:
+# 36 x 4 + 176 + 176 + 175), which levels share a board, and the footprint's bounds.
 
 Progress = Callable[[int, int], None]
 
@@ -127,19 +94,17 @@ def generate_deck(
     ``seed`` defaults to the edition's standard seed; ``progress(done, total)`` is called after
     each side.
     """
-    if edition_name not in CARD_COUNTS:
-        raise ValueError(
-            f"unknown edition {edition_name!r}; expected one of {', '.join(CARD_COUNTS)}"
-        )
+    shape = editions.record(edition_name).deck
     if seed is None:
-        seed = STANDARD_SEEDS[edition_name]
+        seed = shape.seed
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise ValueError(f"seed must be a whole number >= 0, not {seed!r}")
-    n_cards = CARD_COUNTS[edition_name] if cards is None else cards
+    n_cards = shape.cards if cards is None else cards
     if n_cards < 1:
         raise ValueError("a deck needs at least one card")
     ed = edition(edition_name)
-    builder = _Builder(ed, random.Random(f"{edition_name}:{seed}"), stats or Stats(), progress)
+    rng = random.Random(f"{edition_name}:{seed}")
+    builder = _Builder(ed, shape, rng, stats or Stats(), progress)
     # areas filled in layers are drawn on a board of squares and filled with cubes
     made = builder.cube_deck(n_cards) if ed.layers > 1 else builder.flat_deck(n_cards)
     return Deck(edition_name, seed, tuple(made), GENERATOR)
@@ -238,16 +203,16 @@ def _box(cells: Sequence[Cell]) -> tuple[int, int]:
     return (w, h)
 
 
-def _cube_footprint_ok(shape: Sequence[Cell]) -> bool:
+def _footprint_ok(shape: Sequence[Cell], box: tuple[tuple[int, int], tuple[int, int]]) -> bool:
     small, large = sorted(_box(shape))
-    return CUBE_BOX[0][0] <= small <= CUBE_BOX[0][1] and CUBE_BOX[1][0] <= large <= CUBE_BOX[1][1]
+    return box[0][0] <= small <= box[0][1] and box[1][0] <= large <= box[1][1]
 
 
-def _face_groups(rng: random.Random, tasks: int) -> list[tuple[str, ...]]:
-    """Split the die faces 1-6 into ``tasks`` runs (several faces may share a task)."""
-    cuts = sorted(rng.sample(range(1, len(DIE_FACES)), tasks - 1))
-    bounds = [0, *cuts, len(DIE_FACES)]
-    return [DIE_FACES[a:b] for a, b in itertools.pairwise(bounds)]
+def _key_groups(rng: random.Random, keys: tuple[str, ...], tasks: int) -> list[tuple[str, ...]]:
+    """Split the keys (3D: die faces 1-6) into ``tasks`` runs (several may share a task)."""
+    cuts = sorted(rng.sample(range(1, len(keys)), tasks - 1))
+    bounds = [0, *cuts, len(keys)]
+    return [keys[a:b] for a, b in itertools.pairwise(bounds)]
 
 
 # --- the builder ------------------------------------------------------------------------------
@@ -255,9 +220,15 @@ def _face_groups(rng: random.Random, tasks: int) -> list[tuple[str, ...]]:
 
 class _Builder:
     def __init__(
-        self, ed: Edition, rng: random.Random, stats: Stats, progress: Progress | None
+        self,
+        ed: Edition,
+        shape: DeckShape,
+        rng: random.Random,
+        stats: Stats,
+        progress: Progress | None,
     ) -> None:
         self.ed = ed
+        self.shape = shape
         self.rng = rng
         self.stats = stats
         self.progress = progress
@@ -409,9 +380,10 @@ class _Builder:
         area = left | moved
         return area if len(lat.components(area)) == 2 else None
 
-    def flat_side(
-        self, name: str, k: int, keys: Sequence[tuple[str, ...]], sizes: dict[int, int]
-    ) -> Side:
+    def flat_side(self, spec: SideSpec) -> Side:
+        name, k, sizes = spec.name, spec.pieces, dict(spec.area_sizes)
+        # one key per task (Trigo: the card's one task)
+        keys = [(key,) for key in self.shape.keys]
         everything = tuple(itertools.combinations(self.ed.pieces, k))
         for _attempt in range(500):
             self.stats.areas += 1
@@ -455,20 +427,20 @@ class _Builder:
         raise GenerationError(f"{self.ed.name}: no area for side {name} after 500 tries")
 
     def flat_deck(self, n_cards: int) -> list[Card]:
-        specs = FLAT_SIDES[self.ed.name]
+        specs = self.shape.sides
         self.total = n_cards * len(specs)
         made = []
         for number in range(1, n_cards + 1):
             sides = []
-            for name, k, keys, sizes in specs:
-                sides.append(self.flat_side(name, k, keys, sizes))
+            for spec in specs:
+                sides.append(self.flat_side(spec))
                 self._tick()
             made.append(Card(number, tuple(sides)))
         return made
 
     # --- 3D ---
 
-    def cube_sides(self, level: str, count: int) -> list[tuple[Area, list[Task]]]:
+    def cube_sides(self, spec: SideSpec, count: int) -> list[tuple[Area, list[Task]]]:
         """``count`` sides of the level's cell count, each with as many tasks as the level wants.
 
         Shapes are tried compact first (with noise, so that some ragged ones come in too).  When
@@ -476,8 +448,10 @@ class _Builder:
         next (a different board to look at; the same puzzle turned upside down), and then
         shapes again with task sets they have not had yet.
         """
-        cells_n, k, wanted, _fewer = CUBE_LEVELS[level]
-        shapes = [s for s in polyominoes(cells_n) if _cube_footprint_ok(s)]
+        cells_n, k, wanted = spec.cells, spec.pieces, spec.tasks
+        assert self.shape.footprint is not None, "a layered edition's deck names its footprint"
+        box = self.shape.footprint
+        shapes = [s for s in polyominoes(cells_n) if _footprint_ok(s, box)]
         keyed = [(_perimeter(s) + 3 * self.rng.random(), s) for s in shapes]
         keyed.sort()
         order = [s for _, s in keyed]
@@ -514,7 +488,7 @@ class _Builder:
                 self._tick()
         if len(made) < count:
             raise GenerationError(
-                f"3d: only {len(made)} of {count} {level} sides of {cells_n} cells"
+                f"{self.ed.name}: only {len(made)} of {count} {spec.name} sides of {cells_n} cells"
             )
         return made
 
@@ -530,27 +504,24 @@ class _Builder:
         return cells
 
     def cube_deck(self, n_cards: int) -> list[Card]:
-        pairs = [pair for pair, n in CUBE_BOARD_PAIRS for _ in range(n)]
+        shape = self.shape
+        pairs = [pair for pair, n in shape.side_pairs for _ in range(n)]
+        full = {lv: sum(pair.count(lv) for pair in pairs) for lv in shape.side_names}
         self.rng.shuffle(pairs)
         pairs = pairs[:n_cards]
-        need = {lv: sum(pair.count(lv) for pair in pairs) for lv in LEVELS}
-        self.total = 2 * len(pairs)
-        by_level: dict[str, list[tuple[Area, list[Task]]]] = {}
-        by_level["green"] = self.cube_sides("green", need["green"])
-        by_level["yellow"] = self.cube_sides("yellow", need["yellow"])
-        # orange and red share a cell count: make them together, the harder half is red
-        eight = self.cube_sides("orange", need["orange"] + need["red"])
-        eight.sort(key=lambda side: sum(t.difficulty for t in side[1]) / len(side[1]))
-        by_level["orange"], by_level["red"] = eight[: need["orange"]], eight[need["orange"] :]
+        need = {lv: sum(pair.count(lv) for pair in pairs) for lv in shape.side_names}
+        self.total = sum(len(pair) for pair in pairs)
         sides: dict[str, list[Side]] = {}
-        for lv, made in by_level.items():
+        for lv, made in self.cube_levels(need).items():
             self.rng.shuffle(made)
-            fewer = CUBE_LEVELS[lv][3] if len(made) == 36 else 0
+            spec = shape.side(lv)
+            # the full deck has the real game's task count; a shorter one does not try to
+            fewer = spec.fewer if len(made) == full[lv] else 0
             level_sides = []
             for i, (area, tasks) in enumerate(made):
                 n = len(tasks) - 1 if i < fewer else len(tasks)
                 chosen = tasks[:n]
-                keys = _face_groups(self.rng, n)
+                keys = _key_groups(self.rng, shape.keys, n)
                 level_sides.append(
                     Side(
                         lv,
@@ -563,6 +534,19 @@ class _Builder:
         for number, pair in enumerate(pairs, start=1):
             cards.append(Card(number, tuple(sides[lv].pop() for lv in pair)))
         return cards
+
+    def cube_levels(self, need: dict[str, int]) -> dict[str, list[tuple[Area, list[Task]]]]:
+        """The sides of every level, ``need[level]`` each.  Levels that share a cell count
+        (3D: orange and red) are made together and split by difficulty, the easier first."""
+        by_level: dict[str, list[tuple[Area, list[Task]]]] = {}
+        for cells in dict.fromkeys(s.cells for s in self.shape.sides):
+            group = [s for s in self.shape.sides if s.cells == cells]
+            made = self.cube_sides(group[0], sum(need[s.name] for s in group))
+            if len(group) > 1:
+                made.sort(key=lambda side: sum(t.difficulty for t in side[1]) / len(side[1]))
+            for spec in group:
+                by_level[spec.name], made = made[: need[spec.name]], made[need[spec.name] :]
+        return by_level
 
 
 def _perimeter(shape: Sequence[Cell]) -> int:

@@ -28,7 +28,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from ubongo.geometry import Cell, Lattice, Point
 from ubongo.pieces import Colour, Piece
-from ubongo.puzzles.deck import CORNERS, Card, Deck, Side, Task, card_word
+from ubongo.puzzles.deck import Card, Deck, Side, Task
 
 #: millimetres per lattice unit (neighbouring cell centres are one unit apart)
 CELL_MM = {"square": 20.0, "hexagon": 20.0, "triangle": 18.0}
@@ -196,14 +196,15 @@ def _draw_piece(page: _Page, piece: Piece, x: float, y: float) -> None:
     _draw_cells(page, polys, x, y, _rgb(piece.colour), _rgb(piece.colour, 0.6), 0.9)
 
 
-def _draw_key(page: _Page, key: str, x: float, y: float) -> None:
-    """A die face with pips, or a card with one corner marked."""
+def _draw_key(page: _Page, kind: str, key: str, x: float, y: float) -> None:
+    """A die face with pips, or a card with one corner marked (``kind``: the edition's key
+    kind, ``die`` or ``corner``)."""
     c = page.canvas
     s = KEY_BOX
     c.setStrokeColorRGB(*INK)
     c.setLineWidth(0.8)
     c.setFillColorRGB(1, 1, 1)
-    if key.isdigit():
+    if kind == "die":
         c.roundRect(x, page.flip(y + s), s, s, 1.5 * mm, stroke=1, fill=1)
         c.setFillColorRGB(*INK)
         for dx, dy in _PIP_SPOTS[int(key)]:
@@ -214,7 +215,7 @@ def _draw_key(page: _Page, key: str, x: float, y: float) -> None:
                 stroke=0,
                 fill=1,
             )
-    elif key in CORNERS:
+    elif kind == "corner":
         w, h = s * 0.75, s
         left = x + (s - w) / 2
         c.rect(left, page.flip(y + h), w, h, stroke=1, fill=1)
@@ -224,13 +225,18 @@ def _draw_key(page: _Page, key: str, x: float, y: float) -> None:
         c.circle(cx, page.flip(cy), s * 0.12, stroke=0, fill=1)
 
 
+def _shows_keys(deck: Deck) -> bool:
+    """Whether a task's keys are drawn beside it: not for a card's only task (Trigo)."""
+    return deck.record.deck.key_kind != "card"
+
+
 def _task_rows(deck: Deck, side: Side) -> list[tuple[Task, list[Piece], float, float]]:
     """Each task with its pieces and the row's width and height."""
     rows = []
     for task in side.tasks:
         pieces = deck.task_pieces(task)
         sizes = [_piece_size(p) for p in pieces]
-        keys_w = (KEY_BOX + 2 * mm) * len(task.keys) if task.keys != ("card",) else 0.0
+        keys_w = (KEY_BOX + 2 * mm) * len(task.keys) if _shows_keys(deck) else 0.0
         width = keys_w + sum(w for w, _ in sizes) + 5 * mm * len(pieces)
         height = max([KEY_BOX] + [h + 4 * mm for _, h in sizes])
         rows.append((task, pieces, width, height))
@@ -247,6 +253,7 @@ def _side_block(page: _Page, deck: Deck, card: Card, side: Side, measure_only: b
         polys = _scaled(lat, side.area.cells, CELL_MM[lat.name] * mm * fit)
         area_w, area_h = _size(polys)
     rows = _task_rows(deck, side)
+    kind, shows_keys = deck.record.deck.key_kind, _shows_keys(deck)
     tasks_w = max(w for _, _, w, _ in rows)
     tasks_h = sum(h for _, _, _, h in rows) + ROW_GAP * (len(rows) - 1)
     usable = page.width - 2 * MARGIN - 2 * GAP
@@ -264,7 +271,7 @@ def _side_block(page: _Page, deck: Deck, card: Card, side: Side, measure_only: b
     c.rect(MARGIN, page.flip(top + height), page.width - 2 * MARGIN, height, stroke=1, fill=0)
     c.setDash()
     left = MARGIN + GAP
-    word = card_word(deck.edition).capitalize()
+    word = deck.record.deck.card_word.capitalize()
     level = f" (fill on {side.area.layers} levels)" if side.area.layers > 1 else ""
     if fit < 1.0:
         level += f" (shrunk to {fit:.0%})"
@@ -282,15 +289,15 @@ def _side_block(page: _Page, deck: Deck, card: Card, side: Side, measure_only: b
     tx, ty = (left + area_w + GAP, area_top) if beside else (left, area_top + area_h + GAP)
     for task, pieces, _w, h in rows:
         x = tx
-        if task.keys != ("card",):
+        if shows_keys:
             for key in task.keys:
-                _draw_key(page, key, x, ty + (h - KEY_BOX) / 2)
+                _draw_key(page, kind, key, x, ty + (h - KEY_BOX) / 2)
                 x += KEY_BOX + 2 * mm
             x += 3 * mm
         for piece in pieces:
             pw, ph = _piece_size(piece)
             _draw_piece(page, piece, x, ty + (h - ph) / 2)
-            if deck.edition in ("extreme", "trigo"):
+            if piece.id.isdigit():  # pieces known by their number (Extreme, Trigo)
                 page.text(x + pw / 2 - 1.5 * mm, ty + h + 1 * mm, piece.id, 7)
             x += pw + 5 * mm
         ty += h + ROW_GAP

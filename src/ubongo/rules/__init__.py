@@ -2,7 +2,8 @@
 
 One engine plays Classic, 3D, Extreme and Trigo, in a race for 1-4 players or solo; what the
 editions do differently (how a task is chosen, how a round is timed, how it is scored, how a
-tie is broken) is data in :class:`Settings` and small policies in the engine.  The rules in
+tie is broken) is data in the edition's record (:mod:`ubongo.editions`), read through
+:class:`Settings`, and small named policies (:mod:`.policies`).  The rules in
 force, and every choice made where a rulebook is silent, are in ``docs/rules.md``.
 
 The API (everything a server needs)::
@@ -76,12 +77,10 @@ from .errors import (
     UnknownPlayer,
     WrongArrangement,
 )
+from .events import Event, EventKind
 from .settings import Settings
 from .state import (
-    GEM_SUPPLY,
-    GEM_VALUES,
     Entry,
-    Event,
     Game,
     PlayerState,
     Round,
@@ -91,8 +90,6 @@ from .state import (
 )
 
 __all__ = [
-    "GEM_SUPPLY",
-    "GEM_VALUES",
     "Action",
     "ActionError",
     "Advance",
@@ -100,6 +97,7 @@ __all__ = [
     "AlreadyGaveUp",
     "Entry",
     "Event",
+    "EventKind",
     "Game",
     "GameOver",
     "GiveUp",

@@ -3,10 +3,13 @@
 =============  =========================  ==========================  ===================
 edition        task chosen by             round timed by              scored with
 =============  =========================  ==========================  ===================
-classic, 3d    die roll                   hourglass, second chance    gems; playoff on a tie
-extreme        corner schedule            countdown after 1st finish  cards; tie round
-trigo          the card's only task       countdown after 1st finish  cards; tie shared
+Classic, 3D    die roll                   hourglass, second chance    gems; playoff on a tie
+Extreme        corner schedule            countdown after 1st finish  cards; tie round
+Trigo          the card's only task       countdown after 1st finish  cards; tie shared
 =============  =========================  ==========================  ===================
+
+Each column is a policy the edition's record names (:mod:`.policies`); the engine asks the
+policy and never which edition it plays.
 
 Every function here is pure: it takes a game and returns a new one, never reading a clock or
 a global random generator.  Random draws come from ``random.Random(f"{seed}:{what}:{n}")``, so
@@ -16,21 +19,11 @@ the same seed and the same actions always give the same game.
 from __future__ import annotations
 
 import copy
-import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ubongo.board import check_cover
-from ubongo.puzzles.deck import (
-    CARD_KEY,
-    DIE_FACES,
-    Card,
-    Deck,
-    Side,
-    Task,
-    key_sequence,
-    standard_deck,
-)
+from ubongo.puzzles.deck import Card, Deck, Side, Task, standard_deck
 
 from .actions import Action, Advance, GiveUp, SkipTask, StartRound, Submit
 from .errors import (
@@ -48,10 +41,19 @@ from .errors import (
     UnknownPlayer,
     WrongArrangement,
 )
+from .events import EventKind
+from .policies import (
+    deal_policy,
+    event,
+    key_choice,
+    playable,
+    rng,
+    scoring_policy,
+    shuffle,
+    timer_policy,
+)
 from .settings import Settings
-from .state import GEM_NAMES, GEM_SUPPLY, Entry, Event, Game, PlayerState, Round, RoundKind, Solo
-
-UPPER_RIGHT = "upper-right"
+from .state import Entry, Game, PlayerState, Round, RoundKind, Solo
 
 # --- set-up ----------------------------------------------------------------------------------
 
@@ -72,110 +74,25 @@ def new_game(settings: Settings, seed: int | str = 0, deck: Deck | None = None) 
         raise SettingsError(f"a {deck.edition} deck cannot be used to play {s.edition}")
     game = Game(s, str(seed), deck, players=[PlayerState(p, s.level_of(p)) for p in s.players])
     rounds = _rounds(s)
+    deal = deal_policy(s.record)
+    scoring_policy(s.record).setup(game, rounds, race=not s.solo)
     if s.solo:
         game.next_kind = "solo"
         game.solo = Solo()
         side = s.level_of(s.players[0])
-        pool = _playable(game, side)
+        pool = playable(game, side)
         if not pool:
             raise SettingsError(f"the deck has no card with a playable {side} side")
-        _shuffle(game, pool, "stack")
-        if s.own_sides:
-            game.players[0].stack = pool
-        else:
-            game.stack = pool
+        shuffle(game, pool, "stack")
+        deal.solo(game, pool)
         return game
-    need = len(s.players) * rounds
-    if s.own_sides:
-        _deal_3d_stacks(game, rounds)
-    else:
-        assert s.side is not None
-        pool = _playable(game, s.side)
-        if len(pool) < need:
-            raise SettingsError(
-                f"{len(s.players)} players need {need} cards with a {s.side} side;"
-                f" the deck has {len(pool)}"
-            )
-        _shuffle(game, pool, "stack")
-        if s.gems:  # (Classic) the whole stack, used boards to a discard pile
-            game.stack = pool
-        else:
-            # Extreme: 16/24/32 cards for 2/3/4 players; Trigo: the rest go back at random
-            game.stack, game.box = pool[:need], sorted(pool[need:])
-    if s.gems:
-        game.display = {"sapphire": rounds, "amber": rounds}
-        game.bag = {g: GEM_SUPPLY[g] - game.display.get(g, 0) for g in GEM_NAMES}
+    deal.deal(game, rounds)
     return game
 
 
 def _rounds(s: Settings) -> int:
     assert s.rounds is not None
     return s.rounds
-
-
-def _rng(game: Game, *what: object) -> random.Random:
-    return random.Random(":".join([game.seed, *(str(w) for w in what)]))
-
-
-def _shuffle(game: Game, items: list[int], *what: object) -> None:
-    items.sort()
-    _rng(game, *what).shuffle(items)
-
-
-def _task_key(g: Game, n: int, *draw: object) -> str:
-    """Which task of its side the ``n``-th board or card (from 0) is played with: the die where
-    the edition has one (rolled with ``draw``), otherwise the next key of the edition's schedule
-    (Extreme: the corners in order; Trigo: the card's one task)."""
-    keys = key_sequence(g.settings.edition)
-    if keys == DIE_FACES:
-        return _rng(g, "die", *draw).choice(DIE_FACES)
-    return keys[n % len(keys)]
-
-
-def _playable(game: Game, side: str) -> list[int]:
-    """Numbers of the cards whose ``side`` has a task for every key the edition may choose."""
-    need = set(key_sequence(game.settings.edition))
-    return [
-        c.number
-        for c in game.deck.cards
-        for sd in c.sides
-        if sd.name == side and need <= set(sd.keys)
-    ]
-
-
-def _deal_3d_stacks(game: Game, rounds: int) -> None:
-    """Each player gets ``rounds`` boards of their level; a board goes to one player only.
-
-    Boards carry two levels, so this is a matching: slots (player, level) to boards, found
-    with augmenting paths over boards in a seeded random order."""
-    order = sorted({c.number for c in game.deck.cards})
-    _shuffle(game, order, "boards")
-    levels_of = {c.number: {sd.name for sd in c.sides} for c in game.deck.cards}
-    playable = {lv: set(_playable(game, lv)) for lv in {p.side for p in game.players}}
-    slots = [p for p in game.players for _ in range(rounds)]
-    owner: dict[int, int] = {}
-
-    def place(slot: int, seen: set[int]) -> bool:
-        level = slots[slot].side
-        for b in order:
-            if b in seen or b not in playable[level] or level not in levels_of[b]:
-                continue
-            seen.add(b)
-            if b not in owner or place(owner[b], seen):
-                owner[b] = slot
-                return True
-        return False
-
-    for i in range(len(slots)):
-        if not place(i, set()):
-            p = slots[i]
-            raise SettingsError(f"the deck has too few {p.side} boards to give everyone {rounds}")
-    position = {b: i for i, b in enumerate(order)}
-    for p in game.players:
-        p.stack = sorted(
-            (b for b, slot in owner.items() if slots[slot] is p), key=position.__getitem__
-        )
-    game.box = sorted(b for b in order if b not in owner)
 
 
 # --- applying actions ------------------------------------------------------------------------
@@ -228,10 +145,6 @@ def _copy(game: Game) -> Game:
     return copy.deepcopy(game, {id(game.deck): game.deck, id(game.log): game.log})
 
 
-def _event(g: Game, event_kind: str, at: float, **data: Any) -> None:
-    g.events.append(Event(event_kind, at, data))
-
-
 def _entry_for(g: Game, player: str, was_playing: bool) -> Entry:
     if player not in g.settings.players:
         raise UnknownPlayer(f"{player!r} is not playing in this game")
@@ -260,18 +173,7 @@ def _run_clock(g: Game, now: float, inclusive: bool) -> None:
         r = g.round
         if r.kind == "solo":
             _end_solo(g, at, "time")
-        elif (
-            r.kind == "round"
-            and g.settings.gems
-            and not r.finish_order
-            and g.settings.second_chance
-            and r.hourglass_turns == 1
-        ):
-            assert g.settings.hourglass is not None
-            r.hourglass_turns = 2
-            r.deadline = at + g.settings.hourglass
-            _event(g, "second_chance", at, round=r.number, deadline=r.deadline)
-        else:
+        elif r.kind != "round" or not timer_policy(g.settings.record).ran_out(g, r, at):
             _end_round(g, at)
 
 
@@ -302,20 +204,19 @@ def _start_round(g: Game, now: float) -> None:
     s = g.settings
     kind: RoundKind = g.next_kind
     n = len(g.players)
+    rec = s.record
     if kind == "round":
         number = g.rounds_played + 1
-        starter = (number - 1) % n if s.gems else 0
+        choice = key_choice(rec)
+        # the die roller rotates to the left every round
+        starter = (number - 1) % n if choice.rolls else 0
         seats = [g.players[(starter + i) % n] for i in range(n)]
         r = Round(kind, number, now, [])
-        key = _task_key(g, number - 1, number)
-        if s.gems:
-            # the die roller rotates to the left every round
+        key = choice.key(g, number - 1, number)
+        if choice.rolls:
             r.roller = seats[0].id
             r.die = key
-            r.deadline = now + _hourglass(s)
-            r.hourglass_turns = 1
-        else:
-            r.deadline = None if s.round_limit is None else now + s.round_limit
+        timer_policy(rec).start(g, r, now)
         for p in seats:
             r.entries.append(Entry(p.id, _draw(g, p, ("round", number)), p.side, key))
         r.entries.sort(key=lambda e: s.players.index(e.player))
@@ -324,7 +225,7 @@ def _start_round(g: Game, now: float) -> None:
         tied = [g.player(pid) for pid in g.tied]
         r = Round(kind, number, now, [])
         r.roller = tied[0].id
-        r.die = _rng(g, "die", "playoff").choice(DIE_FACES)
+        r.die = rng(g, "die", "playoff").choice(rec.deck.keys)
         taken: set[int] = set()
         for p in tied:
             b = _draw(g, p, ("playoff",), avoid=taken)
@@ -333,9 +234,10 @@ def _start_round(g: Game, now: float) -> None:
         r.deadline = None if s.playoff_limit is None else now + s.playoff_limit
     elif kind == "tie-round":
         r = Round(kind, 1, now, [])
-        key = UPPER_RIGHT if s.edition == "extreme" else CARD_KEY
+        tie_key = rec.tie_round_key
+        assert tie_key is not None, "the record names a tie round's key when it allows one"
         for pid, number_ in _tie_round_cards(g):
-            r.entries.append(Entry(pid, number_, g.player(pid).side, key))
+            r.entries.append(Entry(pid, number_, g.player(pid).side, tie_key))
         r.deadline = None if s.playoff_limit is None else now + s.playoff_limit
     else:
         assert g.solo is not None
@@ -348,9 +250,9 @@ def _start_round(g: Game, now: float) -> None:
         r.deadline = now + 60.0 * target if s.solo_goal == "time" else None
     g.round = r
     g.phase = "playing"
-    _event(
+    event(
         g,
-        "round_started",
+        EventKind.ROUND_STARTED,
         now,
         kind=r.kind,
         round=r.number,
@@ -361,36 +263,9 @@ def _start_round(g: Game, now: float) -> None:
     )
 
 
-def _hourglass(s: Settings) -> float:
-    assert s.hourglass is not None
-    return s.hourglass
-
-
 def _draw(g: Game, p: PlayerState, why: tuple[object, ...], avoid: set[int] | None = None) -> int:
-    """The next board or card for ``p``: their own stack (3D) or the shared one.
-
-    When it is empty: 3D takes an unused board of the level from the box, then a used one;
-    the shared stack is refilled by shuffling the discard pile."""
-    avoid = avoid or set()
-    if g.settings.own_sides:
-        if p.stack:
-            return p.stack.pop(0)
-        playable = set(_playable(g, p.side))
-        for pile in (g.box, g.discard):
-            choices = [b for b in pile if b in playable and b not in avoid]
-            if choices:
-                b = _rng(g, "extra", *why, p.id).choice(sorted(choices))
-                pile.remove(b)
-                return b
-        raise SettingsError(f"no {p.side} board left to draw")
-    if not g.stack:
-        g.reshuffles += 1
-        g.stack = [b for b in g.discard if b not in avoid]
-        g.discard = [b for b in g.discard if b in avoid]
-        _shuffle(g, g.stack, "reshuffle", g.reshuffles)
-        if not g.stack:
-            raise SettingsError("no card left to draw")
-    return g.stack.pop(0)
+    """The next board or card for ``p``, as the edition deals them (:mod:`.policies`)."""
+    return deal_policy(g.settings.record).draw(g, p, why, avoid or set())
 
 
 def _tie_round_cards(g: Game) -> list[tuple[str, int]]:
@@ -427,8 +302,14 @@ def _submit(g: Game, entry: Entry, action: Submit) -> None:
     entry.finished_at = now
     r.finish_order.append(entry.player)
     entry.place = len(r.finish_order)
-    _event(
-        g, "finished", now, player=entry.player, place=entry.place, card=entry.card, key=entry.key
+    event(
+        g,
+        EventKind.FINISHED,
+        now,
+        player=entry.player,
+        place=entry.place,
+        card=entry.card,
+        key=entry.key,
     )
     s = g.settings
     if r.kind == "solo":
@@ -443,14 +324,12 @@ def _submit(g: Game, entry: Entry, action: Submit) -> None:
     if r.kind in ("playoff", "tie-round"):
         _end_round(g, now)
         return
-    if not s.gems and entry.place == 1:
+    if entry.place == 1:
         if s.variant == "only-first":
             # only the first finisher scores: nothing is left to play for
             _end_round(g, now)
             return
-        assert s.countdown is not None
-        r.deadline = now + s.countdown
-        _event(g, "countdown", now, player=entry.player, deadline=r.deadline)
+        timer_policy(s.record).first_finish(g, r, entry, now)
     if not any(e.active for e in r.entries):
         _end_round(g, now)
 
@@ -459,7 +338,7 @@ def _give_up(g: Game, entry: Entry, now: float) -> None:
     r = g.round
     assert r is not None
     entry.gave_up = True
-    _event(g, "gave_up", now, player=entry.player)
+    event(g, EventKind.GAVE_UP, now, player=entry.player)
     if r.kind == "solo":
         _end_solo(g, now, "stopped")
     elif not any(e.active for e in r.entries):
@@ -473,7 +352,7 @@ def _skip(g: Game, entry: Entry, now: float) -> None:
         raise NotSolo("only a solo player puts a task aside")
     g.solo.skipped += 1
     g.discard.append(entry.card)
-    _event(g, "task_skipped", now, player=entry.player, card=entry.card, key=entry.key)
+    event(g, EventKind.TASK_SKIPPED, now, player=entry.player, card=entry.card, key=entry.key)
     _next_solo_task(g, entry, now)
 
 
@@ -483,12 +362,12 @@ def _next_solo_task(g: Game, entry: Entry, at: float) -> None:
     g.solo.drawn += 1
     p = g.players[0]
     entry.card = _draw(g, p, ("solo", n))
-    entry.key = _task_key(g, n, "solo", n)
+    entry.key = key_choice(g.settings.record).key(g, n, "solo", n)
     entry.finished_at = None
     entry.place = None
     if g.round is not None and g.round.kind == "solo":
         g.round.finish_order.clear()
-        _event(g, "task_drawn", at, player=p.id, card=entry.card, key=entry.key)
+        event(g, EventKind.TASK_DRAWN, at, player=p.id, card=entry.card, key=entry.key)
 
 
 def _end_solo(g: Game, at: float, why: str) -> None:
@@ -498,7 +377,7 @@ def _end_solo(g: Game, at: float, why: str) -> None:
     g.round.deadline = None
     g.phase = "over"
     g.winners = [g.players[0].id]
-    _event(g, "solo_over", at, why=why, **solo_record(g))
+    event(g, EventKind.SOLO_OVER, at, why=why, **solo_record(g))
 
 
 def solo_record(game: Game) -> dict[str, Any]:
@@ -532,16 +411,11 @@ def _end_round(g: Game, at: float) -> None:
         for e in r.entries:
             if r.kind == "playoff":
                 g.discard.append(e.card)
-        _event(g, f"{r.kind}_ended", at, winner=r.finish_order[0] if r.finish_order else None)
+        ended = EventKind.PLAYOFF_ENDED if r.kind == "playoff" else EventKind.TIE_ROUND_ENDED
+        event(g, ended, at, winner=r.finish_order[0] if r.finish_order else None)
         _game_over(g, at, winners)
         return
-    if s.gems:
-        _reward_gems(g, r, at)
-        for e in r.entries:
-            # Classic: onto the shared discard pile; 3D: back in the box (kept apart as used)
-            g.discard.append(e.card)
-    else:
-        _award_cards(g, r, at)
+    scoring_policy(s.record).end_round(g, r, at)
     g.rounds_played += 1
     if g.rounds_played < _rounds(s):
         g.next_kind = "round"
@@ -556,74 +430,24 @@ def _end_round(g: Game, at: float) -> None:
     if s.tie_break == "tie-round":
         cards = _tie_round_cards(g)
         if len(cards) < len(tied):
-            _event(g, "tie", at, players=tied, scores=scores, resolved="shared (no cards to play)")
+            event(
+                g,
+                EventKind.TIE,
+                at,
+                players=tied,
+                scores=scores,
+                resolved="shared (no cards to play)",
+            )
             _game_over(g, at, tied)
             return
     g.next_kind = "playoff" if s.tie_break == "playoff" else "tie-round"
-    _event(g, "tie", at, players=tied, scores=scores, next=g.next_kind)
+    event(g, EventKind.TIE, at, players=tied, scores=scores, next=g.next_kind)
 
 
 def _game_over(g: Game, at: float, winners: Sequence[str]) -> None:
     g.phase = "over"
     g.winners = list(winners)
-    _event(g, "game_over", at, winners=list(winners), scores=g.scores())
-
-
-def _bag_draw(g: Game, *what: object) -> str:
-    gems = [gem for gem in GEM_NAMES for _ in range(g.bag.get(gem, 0))]
-    assert gems, "the bag cannot run out: 40 gems start in it and at most 36 are drawn"
-    gem = _rng(g, "bag", *what).choice(gems)
-    g.bag[gem] -= 1
-    return gem
-
-
-def _reward_gems(g: Game, r: Round, at: float) -> None:
-    """1st: a sapphire from the display and a bag gem; 2nd: an amber and a bag gem; 3rd, 4th:
-    a bag gem.  Display gems of the round that nobody claimed go into the bag."""
-    rewards: dict[str, list[str]] = {}
-    for place, pid in enumerate(r.finish_order, start=1):
-        got = []
-        display_gem = {1: "sapphire", 2: "amber"}.get(place)
-        if display_gem is not None:
-            g.display[display_gem] -= 1
-            got.append(display_gem)
-        got.append(_bag_draw(g, r.number, place))
-        p = g.player(pid)
-        for gem in got:
-            p.gems[gem] += 1
-        rewards[pid] = got
-    returned = []
-    for place, gem in ((1, "sapphire"), (2, "amber")):
-        if len(r.finish_order) < place:
-            g.display[gem] -= 1
-            g.bag[gem] += 1
-            returned.append(gem)
-    _event(g, "gems", at, round=r.number, rewards=rewards, to_bag=returned, display=dict(g.display))
-
-
-def _award_cards(g: Game, r: Round, at: float) -> None:
-    """The first finisher keeps their card; others who finished in time keep theirs; the rest
-    hand theirs to the first.  Only-first variant: only the first keeps a card."""
-    s = g.settings
-    first = r.finish_order[0] if r.finish_order else None
-    only_first = s.variant == "only-first"
-    kept: dict[str, int] = {}
-    handed: dict[str, int] = {}
-    discarded: dict[str, int] = {}
-    order = sorted(r.entries, key=lambda e: (e.player != first, s.players.index(e.player)))
-    for e in order:
-        if e.player == first or (e.finished_at is not None and not only_first):
-            g.player(e.player).cards.append(e.card)
-            kept[e.player] = e.card
-        elif first is not None and (not only_first or s.others_cards == "to-first"):
-            g.player(first).cards.append(e.card)
-            handed[e.player] = e.card
-        else:
-            g.discard.append(e.card)
-            discarded[e.player] = e.card
-    _event(
-        g, "cards", at, round=r.number, first=first, kept=kept, handed=handed, discarded=discarded
-    )
+    event(g, EventKind.GAME_OVER, at, winners=list(winners), scores=g.scores())
 
 
 # --- what players see ------------------------------------------------------------------------
@@ -652,6 +476,7 @@ def view(game: Game, player: str | None = None) -> dict[str, Any]:
     draws."""
     s = game.settings
     r = game.round
+    scores = game.scores()
     out: dict[str, Any] = {
         "edition": s.edition,
         "mode": s.mode,
@@ -666,7 +491,7 @@ def view(game: Game, player: str | None = None) -> dict[str, Any]:
             {
                 "id": p.id,
                 "side": p.side,
-                "score": p.score(s.gems),
+                "score": scores[p.id],
                 "gems": dict(p.gems) if s.gems else None,
                 "cards": len(p.cards),
                 "top_card": p.cards[-1] if p.cards else None,

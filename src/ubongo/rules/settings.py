@@ -15,12 +15,13 @@ always visible.  Every default and every choice where a rulebook is silent is wr
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Literal, cast
 
-from ubongo.pieces import EDITION_NAMES
-from ubongo.puzzles.deck import LEVELS
+from ubongo import editions
+from ubongo.editions import EditionRecord
 
 from .errors import SettingsError
+from .policies import timer_policy
 
 Mode = Literal["race", "solo"]
 #: how the game ends when several players share the most points
@@ -30,40 +31,6 @@ Variant = Literal["standard", "only-first"]
 #: in the only-first variant, what happens to the other players' cards
 OthersCards = Literal["discard", "to-first"]
 SoloGoal = Literal["time", "tasks"]
-
-#: the sides a game can be played on, per edition (3D: the board levels)
-SIDES: dict[str, tuple[str, ...]] = {
-    "classic": ("A", "B"),
-    "3d": LEVELS,
-    "extreme": ("A", "B"),
-    "trigo": ("easy", "hard"),
-}
-#: the side a table plays unless it chooses another (the rulebooks recommend the easy side first)
-DEFAULT_SIDE = {"classic": "A", "3d": "yellow", "extreme": "A", "trigo": "easy"}
-#: gem editions (hourglass, die, gem display) and card editions (countdown, cards as points)
-GEM_EDITIONS = ("classic", "3d")
-CARD_EDITIONS = ("extreme", "trigo")
-#: editions where each player chooses their own side (3D: a level) and plays boards of their
-#: own; in the others everybody plays the table's side from one shared stack
-OWN_SIDE_EDITIONS = ("3d",)
-#: the length of one turn of the hourglass, in seconds (a choice: see docs/rules.md)
-DEFAULT_HOURGLASS = {"classic": 60.0, "3d": 90.0}
-#: the countdown after the first finisher: 20 on the easy side, 30 on the hard one
-DEFAULT_COUNTDOWN = {"A": 20.0, "B": 30.0, "easy": 20.0, "hard": 30.0}
-DEFAULT_ROUNDS = {"classic": 9, "3d": 9, "extreme": 8, "trigo": 8}
-DEFAULT_TIE_BREAK: dict[str, TieBreak] = {
-    "classic": "playoff",
-    "3d": "playoff",
-    "extreme": "tie-round",
-    "trigo": "shared",
-}
-#: players per race game: Classic and 3D 1-4; Extreme and Trigo 2-4 (one player plays solo)
-RACE_PLAYERS = {"classic": (1, 4), "3d": (1, 4), "extreme": (2, 4), "trigo": (2, 4)}
-SOLO_TARGETS = (5, 10, 20)
-#: a solo run's default length: minutes for the goal "time" (Trigo's rulebook: 20), tasks for
-#: the goal "tasks"
-DEFAULT_SOLO_MINUTES = {"classic": 5, "3d": 5, "extreme": 5, "trigo": 20}
-DEFAULT_SOLO_TASKS = 5
 
 
 @dataclass(frozen=True)
@@ -101,9 +68,14 @@ class Settings:
     deck: str = ""
 
     @property
+    def record(self) -> EditionRecord:
+        """The edition's record (:mod:`ubongo.editions`): every default comes from it."""
+        return editions.record(self.edition)
+
+    @property
     def gems(self) -> bool:
         """Whether this edition scores with gems (Classic, 3D) rather than cards."""
-        return self.edition in GEM_EDITIONS
+        return self.record.gems
 
     @property
     def solo(self) -> bool:
@@ -112,7 +84,7 @@ class Settings:
     @property
     def own_sides(self) -> bool:
         """Whether each player chooses their own side (3D levels) and has their own boards."""
-        return self.edition in OWN_SIDE_EDITIONS
+        return self.record.own_sides
 
     def level_of(self, player: str) -> str:
         """The side (3D: level) ``player`` plays."""
@@ -127,93 +99,29 @@ class Settings:
         """These settings with every ``None`` replaced by the edition's default, checked.
 
         Raises :class:`SettingsError` naming the first thing that is wrong."""
-        ed = self.edition
-        if ed not in EDITION_NAMES:
-            raise SettingsError(
-                f"unknown edition {ed!r}; expected one of {', '.join(EDITION_NAMES)}"
-            )
+        try:
+            rec = self.record
+        except ValueError as e:
+            raise SettingsError(str(e)) from None
         if self.mode not in ("race", "solo"):
             raise SettingsError(f"unknown mode {self.mode!r}; expected race or solo")
-        players = tuple(self.players)
-        if len(set(players)) != len(players) or not all(isinstance(p, str) and p for p in players):
-            raise SettingsError("players must be distinct, non-empty names")
-        if self.mode == "solo":
-            if len(players) != 1:
-                raise SettingsError(f"solo is for one player, not {len(players)}")
-        else:
-            lo, hi = RACE_PLAYERS[ed]
-            if not lo <= len(players) <= hi:
-                extra = " (one player plays the solo variant)" if lo > 1 else ""
-                raise SettingsError(f"{ed} is for {lo}-{hi} players, not {len(players)}{extra}")
-        side = self.side
-        levels = tuple(self.levels)
-        if ed in OWN_SIDE_EDITIONS:
-            if side is not None and not levels:
-                levels = (side,)
-            if not levels:
-                levels = (DEFAULT_SIDE[ed],)
-            if len(levels) not in (1, len(players)):
-                raise SettingsError(
-                    f"give one level for everyone or one per player, not {len(levels)}"
-                )
-            for lv in levels:
-                if lv not in LEVELS:
-                    raise SettingsError(
-                        f"unknown 3d level {lv!r}; expected one of {', '.join(LEVELS)}"
-                    )
-            side = levels[0] if len(set(levels)) == 1 else None
-        else:
-            if levels:
-                raise SettingsError("levels are a 3d setting; other editions choose a side")
-            side = side if side is not None else DEFAULT_SIDE[ed]
-            if side not in SIDES[ed]:
-                raise SettingsError(
-                    f"{ed} has no side {side!r}; expected one of {', '.join(SIDES[ed])}"
-                )
-        rounds = self.rounds if self.rounds is not None else DEFAULT_ROUNDS[ed]
+        players = self._checked_players(rec)
+        side, levels = self._own_levels(rec) if rec.own_sides else self._shared_side(rec)
+        rounds = self.rounds if self.rounds is not None else rec.rounds
         if rounds < 1:
             raise SettingsError("a game has at least one round")
-        if ed in GEM_EDITIONS and rounds > 9:
-            raise SettingsError("the gem display holds 9 sapphires and 9 ambers: at most 9 rounds")
-        hourglass = self.hourglass
-        countdown = self.countdown
-        if ed in GEM_EDITIONS:
-            hourglass = hourglass if hourglass is not None else DEFAULT_HOURGLASS[ed]
-            if hourglass <= 0:
-                raise SettingsError("the hourglass must run for some time")
-            if countdown is not None:
-                raise SettingsError(f"{ed} is timed by the hourglass, not a countdown")
-            if self.variant != "standard":
-                raise SettingsError(f"{ed} has no {self.variant} variant")
-        else:
-            countdown = countdown if countdown is not None else DEFAULT_COUNTDOWN[side or "A"]
-            if countdown < 0:
-                raise SettingsError("the countdown cannot be negative")
-            if hourglass is not None:
-                raise SettingsError(f"{ed} is timed by a countdown, not an hourglass")
-        tie_break = self.tie_break if self.tie_break is not None else DEFAULT_TIE_BREAK[ed]
-        allowed: tuple[str, ...] = (
-            ("playoff", "shared") if ed in GEM_EDITIONS else ("tie-round", "shared")
-        )
-        if tie_break not in allowed:
-            raise SettingsError(f"{ed} breaks ties with {' or '.join(allowed)}, not {tie_break!r}")
-        if self.variant not in ("standard", "only-first"):
-            raise SettingsError(f"unknown variant {self.variant!r}")
-        if self.others_cards not in ("discard", "to-first"):
-            raise SettingsError(f"others_cards is discard or to-first, not {self.others_cards!r}")
-        for name in ("round_limit", "playoff_limit"):
-            value = getattr(self, name)
-            if value is not None and value <= 0:
-                raise SettingsError(f"{name} must be positive (or None for no limit)")
-        solo_target = self.solo_target
-        if solo_target is None:
-            solo_target = (
-                DEFAULT_SOLO_MINUTES[ed] if self.solo_goal == "time" else DEFAULT_SOLO_TASKS
+        limit = rec.scoring.display_limit
+        if limit is not None and rounds > limit:
+            raise SettingsError(
+                f"the gem display holds gems for {limit} rounds: at most {limit} rounds"
             )
-        if self.solo_goal not in ("time", "tasks"):
-            raise SettingsError(f"solo_goal is time or tasks, not {self.solo_goal!r}")
-        if solo_target < 1:
-            raise SettingsError("the solo target must be at least 1")
+        hourglass, countdown = timer_policy(rec).resolve(self, rec, side)
+        self._check_choices(rec)
+        tie_break = self.tie_break if self.tie_break is not None else rec.tie_break
+        if tie_break not in rec.tie_breaks:
+            raise SettingsError(
+                f"{rec.name} breaks ties with {' or '.join(rec.tie_breaks)}, not {tie_break!r}"
+            )
         return replace(
             self,
             players=players,
@@ -222,6 +130,72 @@ class Settings:
             rounds=rounds,
             hourglass=hourglass,
             countdown=countdown,
-            tie_break=tie_break,
-            solo_target=solo_target,
+            tie_break=cast(TieBreak, tie_break),
+            solo_target=self._solo_target(rec),
         )
+
+    def _checked_players(self, rec: EditionRecord) -> tuple[str, ...]:
+        players = tuple(self.players)
+        if len(set(players)) != len(players) or not all(isinstance(p, str) and p for p in players):
+            raise SettingsError("players must be distinct, non-empty names")
+        if self.mode == "solo":
+            if len(players) != 1:
+                raise SettingsError(f"solo is for one player, not {len(players)}")
+            return players
+        lo, hi = rec.players
+        if not lo <= len(players) <= hi:
+            extra = " (one player plays the solo variant)" if lo > 1 else ""
+            raise SettingsError(f"{rec.name} is for {lo}-{hi} players, not {len(players)}{extra}")
+        return players
+
+    def _own_levels(self, rec: EditionRecord) -> tuple[str | None, tuple[str, ...]]:
+        """3D: one level for everyone or one per player; the side is the level all share."""
+        levels = tuple(self.levels)
+        if self.side is not None and not levels:
+            levels = (self.side,)
+        if not levels:
+            levels = (rec.default_side,)
+        if len(levels) not in (1, len(self.players)):
+            raise SettingsError(f"give one level for everyone or one per player, not {len(levels)}")
+        names = rec.deck.side_names
+        for lv in levels:
+            if lv not in names:
+                raise SettingsError(
+                    f"unknown {rec.name} level {lv!r}; expected one of {', '.join(names)}"
+                )
+        return (levels[0] if len(set(levels)) == 1 else None), levels
+
+    def _shared_side(self, rec: EditionRecord) -> tuple[str | None, tuple[str, ...]]:
+        if self.levels:
+            raise SettingsError(
+                f"levels are for editions where each player chooses their own; {rec.name}"
+                " plays one side"
+            )
+        side = self.side if self.side is not None else rec.default_side
+        if side not in rec.deck.side_names:
+            raise SettingsError(
+                f"{rec.name} has no side {side!r}; expected one of {', '.join(rec.deck.side_names)}"
+            )
+        return side, ()
+
+    def _check_choices(self, rec: EditionRecord) -> None:
+        if self.variant not in ("standard", "only-first"):
+            raise SettingsError(f"unknown variant {self.variant!r}")
+        if self.variant not in rec.variants:
+            raise SettingsError(f"{rec.name} has no {self.variant} variant")
+        if self.others_cards not in ("discard", "to-first"):
+            raise SettingsError(f"others_cards is discard or to-first, not {self.others_cards!r}")
+        for name in ("round_limit", "playoff_limit"):
+            value = getattr(self, name)
+            if value is not None and value <= 0:
+                raise SettingsError(f"{name} must be positive (or None for no limit)")
+
+    def _solo_target(self, rec: EditionRecord) -> int:
+        if self.solo_goal not in ("time", "tasks"):
+            raise SettingsError(f"solo_goal is time or tasks, not {self.solo_goal!r}")
+        target = self.solo_target
+        if target is None:
+            target = rec.solo.minutes if self.solo_goal == "time" else rec.solo.tasks
+        if target < 1:
+            raise SettingsError("the solo target must be at least 1")
+        return target

@@ -10,22 +10,20 @@ from __future__ import annotations
 
 import types
 import typing
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, is_dataclass
+from enum import Enum
 from typing import Any, Literal
 
 from ubongo.puzzles.deck import Deck
 
 from .actions import Action, action_from_json, action_to_json
 from .errors import SettingsError
+from .events import Event
 from .settings import Settings
 
 Phase = Literal["waiting", "playing", "over"]
 RoundKind = Literal["round", "playoff", "tie-round", "solo"]
-
-GEM_VALUES = {"ruby": 4, "sapphire": 3, "emerald": 2, "amber": 1}
-#: the 58 gems in the box
-GEM_SUPPLY = {"ruby": 10, "sapphire": 19, "emerald": 10, "amber": 19}
-GEM_NAMES = tuple(GEM_SUPPLY)
 
 
 @dataclass
@@ -70,18 +68,19 @@ class Round:
 
 @dataclass
 class PlayerState:
-    """A player's gems (Classic, 3D), won cards (Extreme, Trigo; the last is on top) and, in
-    3D, their own stack of boards (the next board first)."""
+    """A player's gems (Classic, 3D: every colour of the edition, from 0), won cards (Extreme,
+    Trigo; the last is on top) and, in 3D, their own stack of boards (the next board first)."""
 
     id: str
     side: str
-    gems: dict[str, int] = field(default_factory=lambda: dict.fromkeys(GEM_NAMES, 0))
+    gems: dict[str, int] = field(default_factory=dict)
     cards: list[int] = field(default_factory=list)
     stack: list[int] = field(default_factory=list)
 
-    def score(self, gems: bool) -> int:
-        if gems:
-            return sum(GEM_VALUES[g] * n for g, n in self.gems.items())
+    def score(self, gem_values: Mapping[str, int] | None) -> int:
+        """Points: the gems' ``gem_values`` (an edition that scores gems), else won cards."""
+        if gem_values is not None:
+            return sum(gem_values[g] * n for g, n in self.gems.items())
         return len(self.cards)
 
 
@@ -94,15 +93,6 @@ class Solo:
     solved: int = 0
     skipped: int = 0
     drawn: int = 0
-
-
-@dataclass
-class Event:
-    """Something that happened, for logs and for clients: ``kind`` and plain JSON ``data``."""
-
-    kind: str
-    at: float
-    data: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -143,11 +133,14 @@ class Game:
 
     def scores(self) -> dict[str, int]:
         """Points per player: gem values (ruby 4, sapphire 3, emerald 2, amber 1) or cards."""
-        return {p.id: p.score(self.settings.gems) for p in self.players}
+        scoring = self.settings.record.scoring
+        values = scoring.gem_values if scoring.gems else None
+        return {p.id: p.score(values) for p in self.players}
 
     def gem_total(self) -> dict[str, int]:
         """Every gem on the table, by colour: display + bag + players (always the supply)."""
-        total = {g: self.display.get(g, 0) + self.bag.get(g, 0) for g in GEM_NAMES}
+        names = [g.name for g in self.settings.record.scoring.gems]
+        total = {g: self.display.get(g, 0) + self.bag.get(g, 0) for g in names}
         for p in self.players:
             for g, n in p.gems.items():
                 total[g] += n
@@ -175,26 +168,27 @@ def _encode(value: Any) -> Any:
 
 
 def _decode(tp: Any, value: Any) -> Any:
-    origin = typing.get_origin(tp)
-    args = typing.get_args(tp)
+    """``value`` (JSON data) read back as type ``tp``; the inverse of :func:`_encode`."""
     if tp is Any:
         return value
+    if isinstance(tp, type) and issubclass(tp, Enum):
+        return tp(value)
+    origin = typing.get_origin(tp)
+    if origin is not None:
+        return _decode_generic(origin, typing.get_args(tp), value)
+    if isinstance(tp, type) and is_dataclass(tp):
+        return _decode_dataclass(tp, value)
+    return _decode_scalar(tp, value)
+
+
+def _decode_generic(origin: Any, args: tuple[Any, ...], value: Any) -> Any:
+    """A value of a parametrised type: ``Literal``, a union, ``list``, ``tuple``, ``dict``."""
     if origin is Literal:
         if value not in args:
             raise ValueError(f"{value!r} is not one of {args}")
         return value
     if origin in (typing.Union, types.UnionType):
-        if value is None and type(None) in args:
-            return None
-        errors = []
-        for a in args:
-            if a is type(None):
-                continue
-            try:
-                return _decode(a, value)
-            except (TypeError, ValueError, KeyError) as e:
-                errors.append(str(e))
-        raise ValueError(f"{value!r} matches none of {args}: {'; '.join(errors)}")
+        return _decode_union(args, value)
     if origin is list:
         return [_decode(args[0], v) for v in value]
     if origin is tuple:
@@ -203,14 +197,35 @@ def _decode(tp: Any, value: Any) -> Any:
         return tuple(_decode(a, v) for a, v in zip(args, value, strict=True))
     if origin is dict:
         return {_decode(args[0], k): _decode(args[1], v) for k, v in value.items()}
-    if isinstance(tp, type) and is_dataclass(tp):
-        if not isinstance(value, dict):
-            raise TypeError(f"expected an object for {tp.__name__}")
-        hints = typing.get_type_hints(tp)
-        kwargs = {
-            f.name: _decode(hints[f.name], value[f.name]) for f in fields(tp) if f.name in value
-        }
-        return tp(**kwargs)
+    raise TypeError(f"cannot read a {origin!r}")
+
+
+def _decode_union(args: tuple[Any, ...], value: Any) -> Any:
+    """The first member of the union that reads ``value``."""
+    if value is None and type(None) in args:
+        return None
+    errors = []
+    for a in args:
+        if a is type(None):
+            continue
+        try:
+            return _decode(a, value)
+        except (TypeError, ValueError, KeyError) as e:
+            errors.append(str(e))
+    raise ValueError(f"{value!r} matches none of {args}: {'; '.join(errors)}")
+
+
+def _decode_dataclass(tp: type, value: Any) -> Any:
+    """A dataclass from its JSON object; fields left out take their defaults."""
+    if not isinstance(value, dict):
+        raise TypeError(f"expected an object for {tp.__name__}")
+    hints = typing.get_type_hints(tp)
+    kwargs = {f.name: _decode(hints[f.name], value[f.name]) for f in fields(tp) if f.name in value}
+    return tp(**kwargs)
+
+
+def _decode_scalar(tp: Any, value: Any) -> Any:
+    """A number, string or truth value, checked (JSON's ``true`` is not a number here)."""
     if tp is float:
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise TypeError(f"expected a number, not {value!r}")

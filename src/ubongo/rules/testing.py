@@ -1,9 +1,10 @@
 """Small, quickly built decks for tests and examples, independent of the shipped decks.
 
 Flat editions: each area is the union of pieces put down one by one, each touching the ones
-before, so every task has a known arrangement.  3D: small boxes two layers high with piece
-sets that the solver found to fill them.  Every card carries one task for all the keys its
-edition chooses from (die faces, corners or ``card``), so any roll or corner plays it.
+before, so every task has a known arrangement.  Editions filled in layers (3D): small boxes two
+layers high with piece sets that the solver found to fill them.  Every card carries one task
+for all the keys its edition chooses from (die faces, corners or ``card``), so any roll or
+corner plays it.  Card counts, sides and pieces per task are the edition record's.
 
 >>> deck = fixture_deck("extreme")
 >>> len(deck.cards), [s.name for s in deck.cards[0].sides]
@@ -18,20 +19,12 @@ import itertools
 import random
 from functools import cache
 
+from ubongo import editions
 from ubongo.board import Area
 from ubongo.geometry import Cell
 from ubongo.pieces import Piece, edition
-from ubongo.puzzles.deck import CARD_KEY, CORNERS, DIE_FACES, LEVELS, Card, Deck, Side, Task
+from ubongo.puzzles.deck import Card, Deck, Side, Task
 from ubongo.solver import solve
-
-#: pieces per task on each side (Trigo: both areas together)
-SIDE_PIECES = {
-    "classic": {"A": 3, "B": 4},
-    "extreme": {"A": 3, "B": 4},
-    "trigo": {"easy": 4, "hard": 6},
-}
-CARD_COUNT = {"classic": 40, "3d": 72, "extreme": 32, "trigo": 32}
-KEYS = {"classic": DIE_FACES, "3d": DIE_FACES, "extreme": CORNERS, "trigo": (CARD_KEY,)}
 
 
 def _grow(pieces: list[Piece], rng: random.Random) -> frozenset[Cell]:
@@ -63,7 +56,8 @@ def _grow(pieces: list[Piece], rng: random.Random) -> frozenset[Cell]:
 
 def _flat_side(name: str, ed_name: str, rng: random.Random, variant: int) -> Side:
     ed = edition(ed_name)
-    count = SIDE_PIECES[ed_name][name]
+    rec = editions.record(ed_name)
+    count = rec.deck.side(name).pieces
     ids = rng.sample([p.id for p in ed.pieces], count)
     pieces = [ed.piece(i) for i in ids]
     if ed.regions == 2:
@@ -78,14 +72,15 @@ def _flat_side(name: str, ed_name: str, rng: random.Random, variant: int) -> Sid
     # difficulty is in expected seconds for a median player, like the shipped decks'
     difficulty = 8.0 * count * (1.0 + 0.25 * variant)
     ordered = tuple(sorted(ids, key=lambda i: ed.piece(i).number))
-    task = Task(KEYS[ed_name], ordered, 1, 1, difficulty)
+    task = Task(rec.deck.keys, ordered, 1, 1, difficulty)
     return Side(name, area, (task,))
 
 
 @cache
-def _boxes_3d() -> tuple[tuple[Area, tuple[str, ...]], ...]:
-    """Small 3D tasks: a box two layers high and a set of pieces the solver fills it with."""
-    ed = edition("3d")
+def _boxes(edition_name: str) -> tuple[tuple[Area, tuple[str, ...]], ...]:
+    """Small tasks of an edition filled in layers (3D): a box two layers high and a set of
+    pieces the solver fills it with."""
+    ed = edition(edition_name)
     found = []
     for rows in (["##", "##"], ["###", "###"], ["####", "####"], ["###", "###", "###"]):
         area = Area.from_rows(rows, layers=2)
@@ -102,19 +97,21 @@ def _boxes_3d() -> tuple[tuple[Area, tuple[str, ...]], ...]:
 def fixture_deck(edition_name: str, cards: int | None = None, seed: int = 0) -> Deck:
     """A deck of ``cards`` cards (default: as many as the physical game has) for tests."""
     rng = random.Random(f"fixture:{edition_name}:{seed}")
-    n = cards if cards is not None else CARD_COUNT[edition_name]
+    rec = editions.record(edition_name)
+    n = cards if cards is not None else rec.deck.cards
     out = []
-    if edition_name == "3d":
-        boxes = _boxes_3d()
+    if rec.layers > 1:
+        boxes = _boxes(edition_name)
+        levels = rec.deck.side_names
         for number in range(1, n + 1):
             sides = []
-            for level in (LEVELS[(number - 1) % 4], LEVELS[number % 4]):
+            for level in (levels[(number - 1) % len(levels)], levels[number % len(levels)]):
                 area, ids = boxes[rng.randrange(len(boxes))]
-                task = Task(DIE_FACES, ids, 1, 1, 15.0 * len(ids))
+                task = Task(rec.deck.keys, ids, 1, 1, 15.0 * len(ids))
                 sides.append(Side(level, area, (task,)))
             out.append(Card(number, tuple(sides)))
     else:
-        names = tuple(SIDE_PIECES[edition_name])
+        names = rec.deck.side_names
         # a small pool of distinct sides, reused across cards, keeps building cheap
         pool = {nm: [_flat_side(nm, edition_name, rng, i) for i in range(2)] for nm in names}
         for number in range(1, n + 1):

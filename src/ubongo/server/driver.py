@@ -22,7 +22,6 @@ from ubongo.board import Placement, Verdict
 from ubongo.puzzles.deck import standard_deck
 from ubongo.rules import bots
 from ubongo.rules.actions import placement_to_json
-from ubongo.rules.settings import RACE_PLAYERS
 
 from . import table
 from .feed import RoomFeed
@@ -57,7 +56,7 @@ class GameDriver:
             names = ", ".join(s.name for s in waiting)
             raise ProtocolError("not_ready", f"waiting for {names} to be ready")
         st = room.settings
-        lo, hi = (1, 1) if st.solo else RACE_PLAYERS[st.edition]
+        lo, hi = (1, 1) if st.solo else st.record.players
         if not lo <= len(taken) <= hi:
             raise ProtocolError(
                 "bad_seats", f"{st.edition} {st.mode} is for {lo}-{hi} players, not {len(taken)}"

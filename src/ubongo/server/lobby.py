@@ -10,7 +10,6 @@ from __future__ import annotations
 import secrets
 
 from ubongo import rules
-from ubongo.rules.settings import OWN_SIDE_EDITIONS, RACE_PLAYERS, SIDES
 
 from .feed import RoomFeed
 from .protocol import ProtocolError, SettingsPatch
@@ -183,7 +182,7 @@ class Lobby:
             self.back_to_lobby(room)
         for s in room.occupied():
             s.ready = False
-            if s.side is not None and s.side not in SIDES[new.edition]:
+            if s.side is not None and s.side not in new.record.deck.side_names:
                 s.side = None
         self.feed.publish(room, "settings_changed", {"settings": new.to_json()})
 
@@ -192,11 +191,12 @@ class Lobby:
         seat = need_seat(seat)
         need_phase(room, "lobby")
         edition = room.settings.edition
-        if edition not in OWN_SIDE_EDITIONS:
+        rec = room.settings.record
+        if not rec.own_sides:
             raise ProtocolError(
                 "bad_setting", "in this edition everyone plays the side the host chooses"
             )
-        if side not in SIDES[edition]:
+        if side not in rec.deck.side_names:
             raise ProtocolError("bad_setting", f"{edition} has no level {side!r}")
         seat.side = side
         self.feed.publish(room, "side_chosen", {"seat": seat.index, "side": side})
@@ -269,11 +269,11 @@ def _bot_seat(room: Room, index: int) -> Seat:
 
 def _check_settings(settings: RoomSettings, players: int) -> None:
     """Ask the rules whether these settings make a game (player count aside)."""
-    n = 1 if settings.solo else max(players, RACE_PLAYERS[settings.edition][0])
+    n = 1 if settings.solo else max(players, settings.record.players[0])
     names = tuple(str(i) for i in range(n))
     try:
         settings.rules_settings(names, ()).resolved()
     except rules.SettingsError as e:
         raise ProtocolError("bad_setting", str(e)) from None
-    if settings.side is not None and settings.side not in SIDES[settings.edition]:
+    if settings.side is not None and settings.side not in settings.record.deck.side_names:
         raise ProtocolError("bad_setting", f"{settings.edition} has no side {settings.side!r}")

@@ -18,15 +18,26 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from ubongo import editions
 
 #: the largest frame a client may send (bytes of UTF-8 text)
 MAX_MESSAGE_BYTES = 16 * 1024
 
-EDITIONS = ("classic", "3d", "extreme", "trigo")
 BOT_LEVELS = ("easy", "medium", "hard")
 
 Level = Literal["easy", "medium", "hard"]
+
+
+def _known_edition(name: str) -> str:
+    if name not in editions.names():
+        raise ValueError(f"expected one of {', '.join(editions.names())}")
+    return name
+
+
+#: the name of an edition (:func:`ubongo.editions.names`)
+EditionName = Annotated[str, AfterValidator(_known_edition)]
 
 
 class ProtocolError(Exception):
@@ -51,7 +62,7 @@ class Strict(BaseModel):
 class SettingsPatch(Strict):
     """Room settings, every field optional (``None`` = leave as it is / the default)."""
 
-    edition: Literal["classic", "3d", "extreme", "trigo"] | None = None
+    edition: EditionName | None = None
     mode: Literal["race", "solo"] | None = None
     variant: Literal["standard", "only-first"] | None = None
     side: str | None = Field(default=None, max_length=16)

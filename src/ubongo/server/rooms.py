@@ -20,8 +20,7 @@ import unicodedata
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal
 
-from ubongo import rules
-from ubongo.rules.settings import DEFAULT_SIDE, OWN_SIDE_EDITIONS
+from ubongo import editions, rules
 
 from .clock import Clock
 from .protocol import ProtocolError, SettingsPatch
@@ -51,7 +50,7 @@ def clean_name(name: str) -> str:
 class RoomSettings:
     """What the host chose (``None``: the rules' default). See ``docs/protocol.md``."""
 
-    edition: str = "classic"
+    edition: str = field(default_factory=lambda: editions.names()[0])
     mode: str = "race"
     variant: str = "standard"
     side: str | None = None
@@ -60,7 +59,8 @@ class RoomSettings:
     countdown_seconds: float | None = None
     round_limit_seconds: float | None = 300.0
     solo_goal: str = "time"
-    solo_amount: int = 5
+    #: minutes or tasks; ``None``: the edition's default for the goal (Trigo: 20 minutes)
+    solo_amount: int | None = None
     seat_hold_seconds: float = 60.0
     between_seconds: float = 6.0
     seed: int | None = None
@@ -78,18 +78,30 @@ class RoomSettings:
     def to_json(self) -> dict[str, Any]:
         data = {f.name: getattr(self, f.name) for f in fields(self)}
         data["side"] = self.side_or_default
+        data["solo_amount"] = self.solo_amount_or_default
         return data
 
     @property
+    def record(self) -> editions.EditionRecord:
+        return editions.record(self.edition)
+
+    @property
     def side_or_default(self) -> str:
-        return self.side if self.side is not None else DEFAULT_SIDE.get(self.edition, "A")
+        return self.side if self.side is not None else self.record.default_side
+
+    @property
+    def solo_amount_or_default(self) -> int:
+        if self.solo_amount is not None:
+            return self.solo_amount
+        solo = self.record.solo
+        return solo.tasks if self.solo_goal == "tasks" else solo.minutes
 
     @property
     def solo(self) -> bool:
         return self.mode == "solo"
 
     def rules_settings(self, players: tuple[str, ...], levels: tuple[str, ...]) -> rules.Settings:
-        own = self.edition in OWN_SIDE_EDITIONS
+        own = self.record.own_sides
         return rules.Settings(
             edition=self.edition,
             players=players,

@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from ubongo import rules
-from ubongo.rules.settings import GEM_EDITIONS
 
 
 def ms(seconds: float | None) -> int | None:
@@ -34,7 +33,7 @@ def stage(game: rules.Game) -> str:
         return "playoff"
     if r.kind == "round" and r.hourglass_turns >= 2:
         return "second_chance"
-    if r.kind == "round" and game.settings.edition not in GEM_EDITIONS and r.finish_order:
+    if r.kind == "round" and game.settings.record.timer.kind == "countdown" and r.finish_order:
         return "countdown"
     return "playing"
 
@@ -46,6 +45,7 @@ def game_json(
     sees every board)."""
     s = game.settings
     gems = s.gems
+    points = game.scores()
     r = game.round
     tasks: dict[str, Any] = {}
     finished: list[dict[str, Any]] = []
@@ -59,7 +59,7 @@ def game_json(
         key = r.die if r.die is not None else (r.entries[0].key if r.entries else None)
     scores = {
         p.id: {
-            "points": p.score(gems),
+            "points": points[p.id],
             "gems": dict(p.gems) if gems else None,
             "cards": len(p.cards),
         }

@@ -15,7 +15,6 @@ from typing import Literal
 
 from ubongo import rules
 from ubongo.rules import bots
-from ubongo.rules.settings import DEFAULT_COUNTDOWN, DEFAULT_HOURGLASS, GEM_EDITIONS
 
 from .feed import RoomFeed
 from .rooms import Room, Seat
@@ -188,10 +187,11 @@ class RoomTimers:
 def _time_scale(room: Room) -> float:
     """Bots keep pace with the table's timer: half the hourglass, half the bot's time."""
     st = room.settings
-    if st.edition in GEM_EDITIONS:
+    timer = st.record.timer
+    if timer.hourglass is not None:
         if st.hourglass_seconds is None:
             return 1.0
-        return st.hourglass_seconds / DEFAULT_HOURGLASS[st.edition]
+        return st.hourglass_seconds / timer.hourglass
     if st.countdown_seconds is None:
         return 1.0
-    return st.countdown_seconds / DEFAULT_COUNTDOWN.get(st.side_or_default, 20.0)
+    return st.countdown_seconds / dict(timer.countdown).get(st.side_or_default, 20.0)

@@ -30,11 +30,7 @@ export function keyCommand(k: string, pieceCount: number): BoardCommand | null {
 }
 
 /** The board's buttons; each gives the focus back to the board (`done`) after acting. */
-export function toolbar(
-  run: (command: BoardCommand) => void,
-  canFlip: boolean,
-  done: () => void,
-): HTMLElement {
+export function toolbar(run: (command: BoardCommand) => void, canFlip: boolean, done: () => void): HTMLElement {
   const bar = document.createElement("div");
   bar.className = "board-tools";
   const button = (label: string, title: string, command: BoardCommand, name: string) => {

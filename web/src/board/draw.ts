@@ -3,7 +3,17 @@
 
 import { type Catalogue, type PieceEntry, pieceOf, shade } from "../catalogue";
 import { svg } from "../dom";
-import { type Box, type Cell, type LatticeName, cellCentre, cellKey, cellsBounds, outline, outlinePath, polygonPoints } from "../geometry";
+import {
+  type Box,
+  type Cell,
+  cellCentre,
+  cellKey,
+  cellsBounds,
+  type LatticeName,
+  outline,
+  outlinePath,
+  polygonPoints,
+} from "../geometry";
 import { shapeCentre } from "./piece";
 
 /** The SVG nodes of a piece at the origin: cells, faint inner lines, outline and label. */
@@ -20,9 +30,7 @@ export function pieceShapeNodes(lattice: LatticeName, entry: PieceEntry, cells: 
       }),
     );
   }
-  nodes.push(
-    svg("path", { class: "piece-edge", d: outlinePath(lattice, cells), stroke: shade(entry.colour, 0.55) }),
-  );
+  nodes.push(svg("path", { class: "piece-edge", d: outlinePath(lattice, cells), stroke: shade(entry.colour, 0.55) }));
   // the label sits in the cell nearest the middle, so it is always on the piece
   const mid = shapeCentre(lattice, cells);
   let best = cells[0];

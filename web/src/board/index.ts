@@ -12,13 +12,13 @@ import { svg } from "../dom";
 import {
   type Box,
   type Cell,
-  type LatticeName,
-  type Point,
   cellAt,
   cellKey,
   cellsBounds,
+  type LatticeName,
   nearestTranslation,
   outline,
+  type Point,
   polygonPoints,
   translateCell,
   translationVector,
@@ -26,7 +26,7 @@ import {
 import { type BoardCommand, keyCommand, toolbar } from "./controls";
 import { coverage } from "./cover";
 import { areaLayer, frameRect, hatchDefs, pieceShapeNodes } from "./draw";
-import { type PieceState, emptyBox, shapeCentre, shapeOf } from "./piece";
+import { emptyBox, type PieceState, shapeCentre, shapeOf } from "./piece";
 import { PointerInput } from "./pointer";
 import { layOutTray } from "./tray";
 
@@ -114,7 +114,8 @@ export class Board {
     this.statusEl.setAttribute("aria-live", "polite");
     this.element.appendChild(this.svgEl);
     if (!opts.readonly) {
-      this.element.appendChild(toolbar((c) => this.run(c), !!cat.flip, () => this.focus()));
+      const run = (c: BoardCommand) => this.run(c);
+      this.element.appendChild(toolbar(run, !!cat.flip, () => this.focus()));
       this.element.appendChild(this.statusEl);
       this.pointer = new PointerInput(this);
       this.svgEl.addEventListener("keydown", (e) => this.key(e));
@@ -126,8 +127,9 @@ export class Board {
   // --- public -------------------------------------------------------------------------------
 
   placements(): Placement[] {
-    return this.pieces
-      .flatMap((p) => (p.offset ? [{ piece: p.entry.id, transform: p.transform, offset: [...p.offset] }] : []));
+    return this.pieces.flatMap((p) =>
+      p.offset ? [{ piece: p.entry.id, transform: p.transform, offset: [...p.offset] }] : [],
+    );
   }
 
   /** Stop (or allow) moving pieces, e.g. once finished or when the round is over. */
@@ -367,8 +369,7 @@ export class Board {
   private placeOn(p: PieceState, target: Cell): void {
     const shape = this.shape(p);
     // a triangle only moves to triangles of its own kind (up or down)
-    const own =
-      shape.find((c) => c.length < 3 || c[2] === target[2]) ?? shape[0];
+    const own = shape.find((c) => c.length < 3 || c[2] === target[2]) ?? shape[0];
     p.offset = [target[0] - own[0], target[1] - own[1]];
     this.changed();
   }
@@ -485,7 +486,14 @@ export class Board {
 
 /** A small picture of an area with some placements (opponents' boards, solutions). */
 export function areaSvg(cat: Catalogue, area: Cell[], placements: Placement[] = []): SVGSVGElement {
-  const board = new Board({ catalogue: cat, area, pieces: placements.map((p) => p.piece), initial: placements, readonly: true, trayless: true });
+  const board = new Board({
+    catalogue: cat,
+    area,
+    pieces: placements.map((p) => p.piece),
+    initial: placements,
+    readonly: true,
+    trayless: true,
+  });
   const el = board.element.querySelector("svg") as SVGSVGElement;
   el.classList.add("area-picture");
   return el;

@@ -2,7 +2,7 @@
 // in its tray slot), and the geometry the drawing, the tray and the input share.
 
 import type { PieceEntry } from "../catalogue";
-import { type Box, type Cell, type LatticeName, type Point, cellCentre } from "../geometry";
+import { type Box, type Cell, cellCentre, type LatticeName, type Point } from "../geometry";
 
 export interface PieceState {
   entry: PieceEntry;

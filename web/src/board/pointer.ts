@@ -2,7 +2,7 @@
 // drag it again to move it or off the board to put it back, turn it with the wheel while
 // dragging; a press that does not move is a tap (select, or place the selected piece).
 
-import { type Cell, type LatticeName, type Point, nearestTranslation } from "../geometry";
+import { type Cell, type LatticeName, nearestTranslation, type Point } from "../geometry";
 import { type PieceState, shapeCentre } from "./piece";
 
 /** How far (screen px) a press moves before it is a drag, not a tap. */

@@ -2,7 +2,7 @@
 // the area (narrow boards) or in columns beside it (wide ones). The slots never move while a
 // game goes on, so pieces never jump under the player's hand.
 
-import { type Box, type LatticeName, cellsBounds } from "../geometry";
+import { type Box, cellsBounds, type LatticeName } from "../geometry";
 import { type PieceState, shapeOf } from "./piece";
 
 /** The space between the area's frame and the tray. */

@@ -27,8 +27,7 @@ import {
   translate,
   turned,
 } from "./shapes";
-import { type PieceState, drawTrayButton } from "./tray";
-
+import { drawTrayButton, type PieceState } from "./tray";
 
 interface Hand {
   piece: PieceState;
@@ -104,7 +103,12 @@ export class Board3D {
       const view = viewButtons((a) => this.act(a));
       this.topButton = view.top;
       this.stage.append(view.element);
-      this.element.append(this.tray, toolbar((a) => this.act(a)), this.hint, this.statusEl);
+      this.element.append(
+        this.tray,
+        toolbar((a) => this.act(a)),
+        this.hint,
+        this.statusEl,
+      );
       this.stage.addEventListener("keydown", (e) => this.key(e));
       this.tray.addEventListener("keydown", (e) => this.key(e));
       listenPointer(this.stage, {
@@ -134,8 +138,9 @@ export class Board3D {
   // --- the interface shared with the flat board ----------------------------------------------
 
   placements(): Placement[] {
-    return this.pieces
-      .flatMap((p) => (p.place ? [{ piece: p.entry.id, transform: p.transform, offset: [...p.place] }] : []));
+    return this.pieces.flatMap((p) =>
+      p.place ? [{ piece: p.entry.id, transform: p.transform, offset: [...p.place] }] : [],
+    );
   }
 
   lock(locked: boolean): void {

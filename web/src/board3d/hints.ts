@@ -25,7 +25,10 @@ export function boardHint3d(f: HintFacts): { text: string; bad: boolean } {
       f.hand.faults.includes("too_high") ? `go higher than level ${layers}` : "",
     ].filter(Boolean);
     if (wrong.length) return { text: `${f.hand.who} would ${wrong.join(" and ")} here.`, bad: true };
-    return { text: `${f.hand.who} in hand: arrows move it, R T Y or the wheel turn it, Enter puts it down.`, bad: false };
+    return {
+      text: `${f.hand.who} in hand: arrows move it, R T Y or the wheel turn it, Enter puts it down.`,
+      bad: false,
+    };
   }
   if (result.outside.length || result.tooHigh.length) {
     const out = result.outside.length

@@ -6,7 +6,6 @@ import { Board, type BoardOptions } from "../board";
 import { pieceSvg } from "../board/draw";
 import type { Catalogue, Placement } from "../catalogue";
 import { h } from "../dom";
-import { editionInfo } from "../ui";
 import { Board3D } from "./board3d";
 import { pieceIsoSvg } from "./iso";
 
@@ -48,10 +47,14 @@ export const KEYS_3D =
   "Enter puts it down where the ghost shows, Esc sends it back. Drag the background to look round the board, " +
   "Ctrl+wheel zooms, V looks from above. Every key has a button for touch.";
 
-/** Ubongo 3D lobby: every player chooses their own level (the only edition where they may differ). */
-export function levelPicker(current: string, choose: (level: string) => void): HTMLElement {
+/** Ubongo 3D lobby: every player chooses their own level (`levels`: the edition's sides). */
+export function levelPicker(
+  levels: { value: string; label: string }[],
+  current: string,
+  choose: (level: string) => void,
+): HTMLElement {
   const select = h("select#my-level", { "aria-label": "Your level" });
-  for (const s of editionInfo("3d").sides) select.append(h("option", { value: s.value }, s.label));
+  for (const s of levels) select.append(h("option", { value: s.value }, s.label));
   select.value = current;
   select.addEventListener("change", () => choose(select.value));
   return h("label.field", {}, h("span", {}, "Your level"), select);

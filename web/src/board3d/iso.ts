@@ -32,15 +32,38 @@ export function isoNodes(cells: Cube[], colour: string, solid?: Set<string>): SV
   const nodes: SVGElement[] = [];
   for (const [x, y, z] of order) {
     const face = (fill: string, corners: [number, number, number][]) =>
-      nodes.push(svg("polygon", { points: points(corners), fill, stroke: edge, "stroke-width": 0.04, "stroke-linejoin": "round" }));
+      nodes.push(
+        svg("polygon", {
+          points: points(corners),
+          fill,
+          stroke: edge,
+          "stroke-width": 0.04,
+          "stroke-linejoin": "round",
+        }),
+      );
     if (!has.has(cubeKey([x, y, z + 1]))) {
-      face(top, [[x, y, z + 1], [x + 1, y, z + 1], [x + 1, y + 1, z + 1], [x, y + 1, z + 1]]);
+      face(top, [
+        [x, y, z + 1],
+        [x + 1, y, z + 1],
+        [x + 1, y + 1, z + 1],
+        [x, y + 1, z + 1],
+      ]);
     }
     if (!has.has(cubeKey([x + 1, y, z]))) {
-      face(right, [[x + 1, y, z], [x + 1, y + 1, z], [x + 1, y + 1, z + 1], [x + 1, y, z + 1]]);
+      face(right, [
+        [x + 1, y, z],
+        [x + 1, y + 1, z],
+        [x + 1, y + 1, z + 1],
+        [x + 1, y, z + 1],
+      ]);
     }
     if (!has.has(cubeKey([x, y + 1, z]))) {
-      face(front, [[x, y + 1, z], [x + 1, y + 1, z], [x + 1, y + 1, z + 1], [x, y + 1, z + 1]]);
+      face(front, [
+        [x, y + 1, z],
+        [x + 1, y + 1, z],
+        [x + 1, y + 1, z + 1],
+        [x, y + 1, z + 1],
+      ]);
     }
   }
   return nodes;
@@ -52,7 +75,8 @@ export function pieceIsoSvg(cat: Catalogue, id: string, transform?: number, unit
   const cells = shapeOf(entry, transform ?? entry.transforms[0]);
   const corners: [number, number][] = [];
   for (const [x, y, z] of cells) {
-    for (const dx of [0, 1]) for (const dy of [0, 1]) for (const dz of [0, 1]) corners.push(project(x + dx, y + dy, z + dz));
+    for (const dx of [0, 1])
+      for (const dy of [0, 1]) for (const dz of [0, 1]) corners.push(project(x + dx, y + dy, z + dz));
   }
   const pad = 0.08;
   const minX = Math.min(...corners.map((c) => c[0])) - pad;
@@ -107,7 +131,12 @@ function floorNodes(area: readonly (readonly number[])[], z: number, cls: string
   return area.map(([x, y]) =>
     svg("polygon", {
       class: cls,
-      points: points([[x, y, z], [x + 1, y, z], [x + 1, y + 1, z], [x, y + 1, z]]),
+      points: points([
+        [x, y, z],
+        [x + 1, y, z],
+        [x + 1, y + 1, z],
+        [x, y + 1, z],
+      ]),
     }),
   );
 }
@@ -117,7 +146,12 @@ function floorNodes(area: readonly (readonly number[])[], z: number, cls: string
  * fill (opponents' tables, the spectators' view).
  */
 export function areaIsoSvg(area: readonly (readonly number[])[], levels = 2, unitRem = 0.9): SVGSVGElement {
-  const el = sizedSvg(boxCorners(area, 0, levels), `area of ${area.length} squares, ${levels} levels high`, unitRem, "area-iso");
+  const el = sizedSvg(
+    boxCorners(area, 0, levels),
+    `area of ${area.length} squares, ${levels} levels high`,
+    unitRem,
+    "area-iso",
+  );
   el.append(...floorNodes(area, 0, "iso-floor"));
   const cubes: Cube[] = [];
   for (const [x, y] of area) for (let z = 0; z < levels; z++) cubes.push([x, y, z]);
@@ -183,8 +217,20 @@ export function solutionIsoSvg(
     for (const { cube: c, entry: me } of all) {
       const top = c[2] + base + 1;
       const edges: [Cube, [number, number, number][]][] = [
-        [[c[0] + 1, c[1], c[2]], [[c[0] + 1, c[1], top], [c[0] + 1, c[1] + 1, top]]],
-        [[c[0], c[1] + 1, c[2]], [[c[0], c[1] + 1, top], [c[0] + 1, c[1] + 1, top]]],
+        [
+          [c[0] + 1, c[1], c[2]],
+          [
+            [c[0] + 1, c[1], top],
+            [c[0] + 1, c[1] + 1, top],
+          ],
+        ],
+        [
+          [c[0], c[1] + 1, c[2]],
+          [
+            [c[0], c[1] + 1, top],
+            [c[0] + 1, c[1] + 1, top],
+          ],
+        ],
       ];
       for (const [next, line] of edges) {
         const other = owner.get(cubeKey(next));

@@ -153,7 +153,13 @@ export class Scene3D {
     levelGeometry.setAttribute("position", new THREE.Float32BufferAttribute(levels, 3));
     const levelLines = new THREE.LineSegments(
       levelGeometry,
-      new THREE.LineDashedMaterial({ color: 0x5b7f96, dashSize: 0.18, gapSize: 0.12, transparent: true, opacity: 0.75 }),
+      new THREE.LineDashedMaterial({
+        color: 0x5b7f96,
+        dashSize: 0.18,
+        gapSize: 0.12,
+        transparent: true,
+        opacity: 0.75,
+      }),
     );
     levelLines.computeLineDistances();
     this.scene.add(levelLines);
@@ -225,7 +231,8 @@ export class Scene3D {
       if (kind === "solid") m = new THREE.MeshStandardMaterial({ color: c, roughness: 0.55, metalness: 0.05 });
       else if (kind === "ghost")
         m = new THREE.MeshStandardMaterial({ color: c, transparent: true, opacity: 0.38, depthWrite: false });
-      else if (kind === "fault") m = new THREE.MeshBasicMaterial({ map: stripes(colour), transparent: true, depthWrite: false });
+      else if (kind === "fault")
+        m = new THREE.MeshBasicMaterial({ map: stripes(colour), transparent: true, depthWrite: false });
       else m = new THREE.LineBasicMaterial({ color: c });
       this.materials.set(key, m);
     }

@@ -13,8 +13,7 @@ export function showClock(timer: HTMLElement, room: Room, game: GameView, now: n
   // a card round's clock before anybody finishes is the server's round limit, not a
   // countdown: 5:00 with no word would read like one
   // so is a playoff's: the rules give it no hourglass, the room a limit
-  const limit =
-    !game.solo && !!game.deadline && (game.stage === "playoff" || (game.stage === "playing" && !gems));
+  const limit = !game.solo && !!game.deadline && (game.stage === "playoff" || (game.stage === "playing" && !gems));
   // say what the clock is: a first-time player cannot tell a countdown from an hourglass
   const what = timer.querySelector(".timer-label");
   if (what) what.textContent = text ? clockLabel(game.stage, limit) : "";

@@ -4,13 +4,13 @@
 
 import type { Catalogue } from "../catalogue";
 import { h } from "../dom";
-import { api, saveTicket, savedName } from "../net";
+import { api, savedName, saveTicket } from "../net";
 import type { GameView, Room, SeatGrant } from "../protocol";
 import { leaderboard, personalBests } from "../records";
 import { clock, editionInfo, gemRow, toast } from "../ui";
 import type { RoomContext } from "./context";
 import { roundResultParts } from "./result";
-import { andList, isTieBreak, seatName, tieBreakName, tieWords, tiedSeats } from "./words";
+import { andList, isTieBreak, seatName, tieBreakName, tiedSeats, tieWords } from "./words";
 
 /** The page shown once the room's phase is "over". */
 export function gameEnd(ctx: RoomContext, room: Room, cat: Catalogue | null): HTMLElement {
@@ -101,18 +101,28 @@ function soloEnd(ctx: RoomContext, room: Room, data: Record<string, unknown> | n
   const s = room.settings;
   const rec = room.record ?? (data?.record as Record<string, unknown> | null) ?? data ?? null;
   const box = h("div.solo-end");
-  const done = rec ? Number(rec.solved ?? rec.score ?? rec.done ?? 0) : room.game?.solo?.done ?? 0;
+  const done = rec ? Number(rec.solved ?? rec.score ?? rec.done ?? 0) : (room.game?.solo?.done ?? 0);
   const secs = rec ? Number(rec.seconds ?? 0) : 0;
   box.append(
     h("h1", {}, s.solo_goal === "time" ? "Time's up!" : "Done!"),
-    h("p.big#solo-result", {}, s.solo_goal === "time" ? `${done} solved` : `${done} of ${s.solo_amount} in ${clock(secs)}`),
+    h(
+      "p.big#solo-result",
+      {},
+      s.solo_goal === "time" ? `${done} solved` : `${done} of ${s.solo_amount} in ${clock(secs)}`,
+    ),
   );
   const again = h("button.primary#again", { type: "button" }, "Play again");
   again.addEventListener("click", async () => {
     try {
       const r = await api.post<SeatGrant>("/api/rooms", {
         name: savedName() || "Player",
-        settings: { edition: s.edition, mode: "solo", side: s.side, solo_goal: s.solo_goal, solo_amount: s.solo_amount },
+        settings: {
+          edition: s.edition,
+          mode: "solo",
+          side: s.side,
+          solo_goal: s.solo_goal,
+          solo_amount: s.solo_amount,
+        },
       });
       saveTicket({ code: r.code, seat: r.seat, token: r.token });
       ctx.go(`/room/${r.code}`);
@@ -123,12 +133,7 @@ function soloEnd(ctx: RoomContext, room: Room, data: Record<string, unknown> | n
   box.append(h("div.row", {}, again, h("a.button", { href: "/", "data-link": "" }, "Home")));
   const me = savedName();
   box.append(
-    h(
-      "div.records",
-      {},
-      leaderboard(s.edition, s.solo_goal, s.solo_amount, s.side, me),
-      me ? personalBests(me) : null,
-    ),
+    h("div.records", {}, leaderboard(s.edition, s.solo_goal, s.solo_amount, s.side, me), me ? personalBests(me) : null),
   );
   return box;
 }

@@ -5,7 +5,7 @@
 import { type Catalogue, loadCatalogue } from "../catalogue";
 import { h } from "../dom";
 import type { Navigate } from "../home";
-import { RoomConnection, forgetTicket, loadOptions, ticketFor } from "../net";
+import { forgetTicket, loadOptions, RoomConnection, ticketFor } from "../net";
 import type { EditionOptions, Room, RoomEvent, Verdict } from "../protocol";
 import { toast } from "../ui";
 import type { RoomContext } from "./context";

@@ -2,7 +2,7 @@
 
 import { h } from "../dom";
 import type { Navigate } from "../home";
-import { ApiError, api, saveName, saveTicket, savedName } from "../net";
+import { ApiError, api, savedName, saveName, saveTicket } from "../net";
 import type { Room, SeatGrant } from "../protocol";
 import { editionInfo, toast } from "../ui";
 
@@ -23,10 +23,7 @@ export function showJoin(root: HTMLElement, code: string, go: Navigate, joined: 
     const name = nameInput.value.trim() || "Player";
     saveName(name);
     try {
-      const r = await api.post<SeatGrant>(
-        `/api/rooms/${code}/seats`,
-        { name },
-      );
+      const r = await api.post<SeatGrant>(`/api/rooms/${code}/seats`, { name });
       saveTicket({ code: r.code, seat: r.seat, token: r.token });
       joined();
     } catch (e) {
@@ -59,7 +56,8 @@ export function showJoin(root: HTMLElement, code: string, go: Navigate, joined: 
       nameInput.focus();
     })
     .catch((e) => {
-      info.textContent = e instanceof ApiError && e.status === 404 ? "There is no room with this code." : "The room cannot be reached.";
+      info.textContent =
+        e instanceof ApiError && e.status === 404 ? "There is no room with this code." : "The room cannot be reached.";
       joinButton.disabled = true;
       watch.disabled = true;
       void go;

@@ -41,11 +41,24 @@ export function lobby(
   return h(
     "section.panel.lobby",
     {},
-    h("div.lobby-head", {}, h("h1", {}, `${info.title} · room ${room.code}`), h("a.small", { href: "/", "data-link": "" }, "Leave")),
+    h(
+      "div.lobby-head",
+      {},
+      h("h1", {}, `${info.title} · room ${room.code}`),
+      h("a.small", { href: "/", "data-link": "" }, "Leave"),
+    ),
     inviteRow(room),
-    h("div.lobby-grid", {},
+    h(
+      "div.lobby-grid",
+      {},
       h("div", {}, h("div.section-head", {}, h("h2", {}, "Players"), watchers(room.spectators)), seats, addBot),
-      h("div", {}, h("h2", {}, "Settings"), settingsFields(ctx, room, opts, me), host ? null : h("p.muted", {}, "Only the host changes the settings.")),
+      h(
+        "div",
+        {},
+        h("h2", {}, "Settings"),
+        settingsFields(ctx, room, opts, me),
+        host ? null : h("p.muted", {}, "Only the host changes the settings."),
+      ),
     ),
     ...readyAndStart(ctx, room, me, minPlayers),
     statusNote ? h("p.bad", {}, statusNote) : null,
@@ -77,16 +90,12 @@ function settingsFields(ctx: RoomContext, room: Room, opts: EditionOptions | und
   const settings = h("div.settings");
   const setting = (label: string, control: HTMLElement) =>
     settings.append(h("label.field", {}, h("span", {}, label), control));
-  const select = (
-    id: string,
-    options: [string, string][],
-    value: string,
-    change: (v: string) => void,
-  ) => {
+  const select = (id: string, options: [string, string][], value: string, change: (v: string) => void) => {
     const s = h(`select#${id}` as "select", { disabled: !host });
     for (const [v, l] of options) s.appendChild(h("option", { value: v }, l));
     // a value set elsewhere (the API, another client) that the list lacks: show it, not a blank
-    if (!options.some(([v]) => v === value)) s.appendChild(h("option", { value }, id === "set-time" ? `${value} s` : value));
+    if (!options.some(([v]) => v === value))
+      s.appendChild(h("option", { value }, id === "set-time" ? `${value} s` : value));
     s.value = value;
     s.addEventListener("change", () => change(s.value));
     return s;
@@ -102,7 +111,9 @@ function settingsFields(ctx: RoomContext, room: Room, opts: EditionOptions | und
   );
   // Ubongo 3D: each player also chooses their own level (issue #7)
   if (editionInfo(room.settings.edition).ownSide && me) {
-    settings.append(levelPicker(me.side ?? room.settings.side, (side) => send({ type: "choose_side", side })));
+    settings.append(
+      levelPicker(info.sides, me.side ?? room.settings.side, (side) => send({ type: "choose_side", side })),
+    );
   }
   setting(
     info.sideWord,
@@ -115,14 +126,12 @@ function settingsFields(ctx: RoomContext, room: Room, opts: EditionOptions | und
   );
   const variantNames: Record<string, string> = {
     standard: "Standard rules",
-    "only-first": room.settings.edition === "trigo" ? "Expert: only the first wins a card" : "Increased difficulty: only the first keeps a card",
+    ...info.variantLabels,
   };
   const variants: [string, string][] = (opts?.variants ?? ["standard"]).map((v) => [v, variantNames[v] ?? v]);
   setting(
     "Variant",
-    select("set-variant", variants, room.settings.variant, (v) =>
-      send({ type: "settings", settings: { variant: v } }),
-    ),
+    select("set-variant", variants, room.settings.variant, (v) => send({ type: "settings", settings: { variant: v } })),
   );
   const gems = info.gems;
   const timeKey = gems ? "hourglass_seconds" : "countdown_seconds";
@@ -135,7 +144,7 @@ function settingsFields(ctx: RoomContext, room: Room, opts: EditionOptions | und
       send({ type: "settings", settings: { [timeKey]: v === "" ? null : Number(v) } }),
     ),
   );
-  const roundsOptions: [string, string][] = [["", `Rulebook (${gems ? 9 : 8})`]];
+  const roundsOptions: [string, string][] = [["", `Rulebook (${info.rounds})`]];
   for (const n of [1, 2, 3, 4, 6]) roundsOptions.push([String(n), `${n}`]);
   setting(
     "Rounds",
@@ -200,11 +209,14 @@ function seatRow(ctx: RoomContext, room: Room, s: Seat | null, i: number, host: 
     level.addEventListener("change", () => ctx.send({ type: "bot_level", seat: i, level: level.value }));
     li.append(
       level,
-      h("button.small.remove-bot", { type: "button", onclick: () => ctx.send({ type: "remove_bot", seat: i }) }, "remove"),
+      h(
+        "button.small.remove-bot",
+        { type: "button", onclick: () => ctx.send({ type: "remove_bot", seat: i }) },
+        "remove",
+      ),
     );
   } else if (s.kind === "bot") {
     li.append(h("span.tag", {}, s.level ?? ""));
   }
   return li;
 }
-

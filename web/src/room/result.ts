@@ -9,7 +9,7 @@ import { h } from "../dom";
 import type { GameView, Room } from "../protocol";
 import { editionInfo, gem, placeText } from "../ui";
 import type { Award, RoomStore } from "./store";
-import { isTieBreak, seatName, tieBreakName, tieWords, tiedSeats } from "./words";
+import { isTieBreak, seatName, tieBreakName, tiedSeats, tieWords } from "./words";
 
 /** The round result as a dialog over the board, with the time to the next round. */
 export function roundResult(store: RoomStore, room: Room, game: GameView, cat: Catalogue | null): HTMLElement {

@@ -6,7 +6,7 @@ import { savedName } from "../net";
 import type { GameView, Room } from "../protocol";
 import { leaderboard, personalBests } from "../records";
 import { cardIcon, gem, gemRow, placeText } from "../ui";
-import { tieBreakName, tieWords, tiedSeats } from "./words";
+import { tieBreakName, tiedSeats, tieWords } from "./words";
 
 /** The solo run's records, fetched once per room and kept across snapshots. */
 export interface SoloRecords {
@@ -20,7 +20,8 @@ export function sidePanel(room: Room, game: GameView, seat: number | null, recor
   if (game.display) {
     const disp = h("div.display", {}, h("h3", {}, "Gem display"));
     const row = h("div.gem-row");
-    for (const name of ["sapphire", "amber"]) row.append(h("span.gem-count", {}, gem(name), `×${game.display[name] ?? 0}`));
+    for (const name of ["sapphire", "amber"])
+      row.append(h("span.gem-count", {}, gem(name), `×${game.display[name] ?? 0}`));
     if (game.bag !== null) row.append(h("span.bag", { title: "gems in the bag" }, `${game.bag} in the bag`));
     disp.append(row);
     blocks.push(disp);
@@ -34,7 +35,11 @@ export function sidePanel(room: Room, game: GameView, seat: number | null, recor
         "div.playoff-note",
         {},
         h("h3", {}, what),
-        h("p", {}, `${tieWords(room, game)}. ${game.kind === "playoff" ? "One die roll, no hourglass: " : "No countdown: "}the first to finish wins the game.`),
+        h(
+          "p",
+          {},
+          `${tieWords(room, game)}. ${game.kind === "playoff" ? "One die roll, no hourglass: " : "No countdown: "}the first to finish wins the game.`,
+        ),
         game.deadline ? h("p", {}, "If nobody finishes within the time limit, the win is shared.") : null,
         seat !== null && !mine ? h("p.muted", {}, `You are not in the ${what.toLowerCase()}: watch who wins.`) : null,
       ),
@@ -85,7 +90,13 @@ function soloPanel(room: Room, game: GameView, records: SoloRecords): HTMLElemen
   const s = game.solo;
   if (!s) return box;
   box.append(
-    h("p", {}, s.goal === "time" ? `As many tasks as you can in ${s.amount} minutes.` : `Solve ${s.amount} tasks as fast as you can.`),
+    h(
+      "p",
+      {},
+      s.goal === "time"
+        ? `As many tasks as you can in ${s.amount} minutes.`
+        : `Solve ${s.amount} tasks as fast as you can.`,
+    ),
     h("p.big#solo-done", {}, `${s.done}`, h("small", {}, " solved")),
   );
   // the records of this kind of run, fetched once per room
@@ -102,4 +113,3 @@ function soloPanel(room: Room, game: GameView, records: SoloRecords): HTMLElemen
   box.append(records.element);
   return box;
 }
-

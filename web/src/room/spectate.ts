@@ -43,4 +43,3 @@ export function spectatorTables(room: Room, game: GameView, cat: Catalogue, mySe
     grid,
   );
 }
-

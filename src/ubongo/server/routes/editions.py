@@ -7,17 +7,7 @@ from typing import Any
 from fastapi import APIRouter
 
 from ubongo import catalogue
-from ubongo.pieces import EDITION_NAMES
-from ubongo.rules.settings import (
-    DEFAULT_COUNTDOWN,
-    DEFAULT_HOURGLASS,
-    DEFAULT_ROUNDS,
-    DEFAULT_SIDE,
-    OWN_SIDE_EDITIONS,
-    RACE_PLAYERS,
-    SIDES,
-    SOLO_TARGETS,
-)
+from ubongo import editions as edition_data
 
 from ..protocol import ProtocolError
 
@@ -25,23 +15,22 @@ router = APIRouter()
 
 
 def options() -> dict[str, Any]:
-    """What a client offers in its menus, per edition."""
+    """What a client offers in its menus, and shows of each edition, per edition (its record)."""
     out: dict[str, Any] = {}
-    for ed in EDITION_NAMES:
-        gems = ed in DEFAULT_HOURGLASS
-        out[ed] = {
-            "sides": list(SIDES[ed]),
-            "default_side": DEFAULT_SIDE[ed],
-            "per_player_side": ed in OWN_SIDE_EDITIONS,
-            "players": list(RACE_PLAYERS[ed]),
-            "variants": ["standard"] if gems else ["standard", "only-first"],
-            "rounds": DEFAULT_ROUNDS[ed],
-            "hourglass_seconds": DEFAULT_HOURGLASS.get(ed),
-            "countdown_seconds": None
-            if gems
-            else {s: DEFAULT_COUNTDOWN[s] for s in SIDES[ed] if s in DEFAULT_COUNTDOWN},
+    for rec in edition_data.records():
+        timer = rec.timer
+        out[rec.name] = {
+            "sides": list(rec.deck.side_names),
+            "default_side": rec.default_side,
+            "per_player_side": rec.own_sides,
+            "players": list(rec.players),
+            "variants": list(rec.variants),
+            "rounds": rec.rounds,
+            "hourglass_seconds": timer.hourglass,
+            "countdown_seconds": dict(timer.countdown) or None,
             "solo_goals": ["time", "tasks"],
-            "solo_amounts": list(SOLO_TARGETS),
+            "solo_amounts": list(rec.solo.amounts),
+            **rec.web_json(),
         }
     return out
 
@@ -49,13 +38,13 @@ def options() -> dict[str, Any]:
 @router.get("/api/editions")
 async def editions() -> list[str]:
     """The editions' names."""
-    return list(EDITION_NAMES)
+    return list(edition_data.names())
 
 
 @router.get("/api/editions/{name}")
 async def edition_catalogue(name: str) -> Any:
     """What a client needs to draw edition ``name``: its pieces and their turns."""
-    if name not in EDITION_NAMES:
+    if name not in edition_data.names():
         raise ProtocolError("no_edition", f"no edition {name!r}")
     return catalogue.edition_catalogue(name)
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from ubongo.rules.settings import DEFAULT_SIDE
+from ubongo import editions as edition_data
 
 from ..deps import StorageDep
 
@@ -17,16 +17,19 @@ router = APIRouter()
 @router.get("/api/leaderboard")
 async def leaderboard(
     store: StorageDep,
-    edition: str = "classic",
+    edition: str | None = None,
     goal: str = "time",
     amount: int = 5,
     side: str | None = None,
     limit: int = 20,
 ) -> list[dict[str, Any]]:
     """The best solo runs of one edition, goal, amount and side (default: the edition's)."""
-    side = side or DEFAULT_SIDE.get(edition, "A")
+    # the first edition by default; an unknown one simply has no records
+    name = edition if edition is not None else edition_data.names()[0]
+    if side is None:
+        side = edition_data.record(name).default_side if name in edition_data.names() else ""
     return await asyncio.to_thread(
-        store.leaderboard, edition, goal, amount, side, max(1, min(limit, 100))
+        store.leaderboard, name, goal, amount, side, max(1, min(limit, 100))
     )
 
 
