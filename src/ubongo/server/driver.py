@@ -22,6 +22,7 @@ from ubongo.board import Placement, Verdict
 from ubongo.puzzles.deck import standard_deck
 from ubongo.rules import bots
 from ubongo.rules.actions import placement_to_json
+from ubongo.rules.events import EventKind
 
 from . import table
 from .feed import RoomFeed
@@ -179,10 +180,10 @@ class GameDriver:
         new_turn = False
         awards: dict[str, Any] = {}
         for ev in events:
-            if ev.kind in ("round_started", "task_drawn"):
+            if ev.kind in (EventKind.ROUND_STARTED, EventKind.TASK_DRAWN):
                 room.turn += 1
                 new_turn = True
-                if ev.kind == "round_started":
+                if ev.kind == EventKind.ROUND_STARTED:
                     room.round_no += 1
                     room.solutions = {}
                     room.next_round_at = None

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ubongo import rules
+from ubongo.rules.events import EventKind
 
 
 def ms(seconds: float | None) -> int | None:
@@ -107,7 +108,7 @@ def event(ev: rules.Event, round_no: int) -> tuple[str, dict[str, Any]] | None:
     reports in its own words (awards go into ``round_ended``, the end into ``game_over``)."""
     d = ev.data
     k = ev.kind
-    if k == "round_started":
+    if k == EventKind.ROUND_STARTED:
         if d.get("kind") in ("playoff", "tie-round"):
             return "playoff", {
                 "round": round_no,
@@ -123,16 +124,16 @@ def event(ev: rules.Event, round_no: int) -> tuple[str, dict[str, Any]] | None:
             "roller": seat(d.get("roller")),
             "deadline": ms(d.get("deadline")),
         }
-    if k == "finished":
+    if k == EventKind.FINISHED:
         return "finished", {"seat": int(d["player"]), "place": d.get("place"), "round": round_no}
-    if k in ("countdown", "second_chance"):
-        return k, {"round": round_no, "deadline": ms(d.get("deadline"))}
-    if k in ("task_skipped", "task_drawn"):
-        return k, {"seat": int(d["player"]), "round": round_no, "card": d.get("card")}
-    if k == "gave_up":
-        return k, {"seat": int(d["player"]), "round": round_no}
-    if k == "tie":
-        return k, {
+    if k in (EventKind.COUNTDOWN, EventKind.SECOND_CHANCE):
+        return str(k), {"round": round_no, "deadline": ms(d.get("deadline"))}
+    if k in (EventKind.TASK_SKIPPED, EventKind.TASK_DRAWN):
+        return str(k), {"seat": int(d["player"]), "round": round_no, "card": d.get("card")}
+    if k == EventKind.GAVE_UP:
+        return str(k), {"seat": int(d["player"]), "round": round_no}
+    if k == EventKind.TIE:
+        return str(k), {
             "seats": [int(p) for p in d.get("players", [])],
             "next": d.get("next"),
             "resolved": d.get("resolved"),
@@ -150,12 +151,12 @@ def _first_key(d: dict[str, Any]) -> str | None:
 def awards(ev: rules.Event) -> dict[str, Any] | None:
     """What a round's ``gems`` or ``cards`` event gave to whom, by seat."""
     d = ev.data
-    if ev.kind == "gems":
+    if ev.kind == EventKind.GEMS:
         return {
             "gems": {str(int(p)): g for p, g in d.get("rewards", {}).items()},
             "to_bag": d.get("to_bag", []),
         }
-    if ev.kind == "cards":
+    if ev.kind == EventKind.CARDS:
         return {
             "first": seat(d.get("first")),
             "kept": {str(int(p)): c for p, c in d.get("kept", {}).items()},
