@@ -27,11 +27,8 @@ WEB_SOURCES := $(shell find web/src -type f 2>/dev/null) web/index.html web/pack
 WEB_DEPS := web/node_modules/.installed
 WEB_BUILT := web/dist/.built
 
-# `npm install` from the lock file rather than `npm ci`: the registry reachable here does not serve
-# Biome's binaries for other platforms, so the lock cannot list them and `npm ci`'s strict check
-# refuses it; `npm install` installs exactly the locked versions and leaves the lock as it is.
 $(WEB_DEPS): web/package.json web/package-lock.json
-	cd web && npm install --no-audit --no-fund
+	cd web && npm ci --no-audit --no-fund
 	touch $@
 
 $(WEB_BUILT): $(WEB_DEPS) $(WEB_SOURCES)
@@ -43,6 +40,7 @@ web: $(WEB_BUILT)
 run: setup web
 	$(BIN)/ubongo serve
 
+# Python: ruff; the web client's TypeScript: Biome (lint, formatting, sorted imports; web/biome.json)
 lint: setup $(WEB_DEPS)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench

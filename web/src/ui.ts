@@ -113,12 +113,9 @@ export function clock(seconds: number): string {
 let toastTimer: number | undefined;
 
 export function toast(text: string, kind: "" | "good" | "bad" = ""): void {
-  let found = document.getElementById("toast");
-  if (!found) {
-    found = h("div#toast", { role: "status", "aria-live": "polite" });
-    document.body.appendChild(found);
-  }
-  const el = found;
+  const el =
+    document.getElementById("toast") ??
+    document.body.appendChild(h("div#toast", { role: "status", "aria-live": "polite" }));
   el.textContent = text;
   el.dataset.kind = kind;
   el.classList.add("show");

@@ -1,14 +1,13 @@
-// Drawing pieces in SVG: a piece's cells, inner lines, outline and label (the board, the tray
-// and every picture use the same nodes), a picture of one piece, and the overlap hatching.
+// Drawing the flat board in SVG: a piece's cells, inner lines, outline and label (the board, the
+// tray and every picture use the same nodes), the area and its frame, and the overlap hatching.
 
-import { type Catalogue, type PieceEntry, pieceOf, shade } from "../catalogue";
+import { type PieceEntry, shade } from "../catalogue";
 import { svg } from "../dom";
 import {
   type Box,
   type Cell,
   cellCentre,
   cellKey,
-  cellsBounds,
   type LatticeName,
   outline,
   outlinePath,
@@ -56,27 +55,6 @@ export function pieceShapeNodes(lattice: LatticeName, entry: PieceEntry, cells: 
   label.textContent = entry.id;
   nodes.push(label);
   return nodes;
-}
-
-/** A picture of one piece (the how-to, the tray of a finished round). */
-export function pieceSvg(cat: Catalogue, id: string, transform?: number, unitRem = 1.1): SVGSVGElement {
-  const entry = pieceOf(cat, id);
-  const cells = entry.shapes[String(transform ?? entry.transforms[0])];
-  const b = cellsBounds(cat.lattice, cells);
-  const pad = 0.1;
-  const el = svg("svg", {
-    class: "piece-picture",
-    viewBox: `${b.minX - pad} ${b.minY - pad} ${b.maxX - b.minX + 2 * pad} ${b.maxY - b.minY + 2 * pad}`,
-    role: "img",
-    "aria-label": `piece ${entry.id}, ${entry.colour_name} ${entry.name}`,
-  }) as SVGSVGElement;
-  // one size per unit edge, so that pictures of different pieces share a scale
-  el.style.width = `${(b.maxX - b.minX + 2 * pad) * unitRem}rem`;
-  el.style.height = `${(b.maxY - b.minY + 2 * pad) * unitRem}rem`;
-  const g = svg("g", { class: "piece" });
-  g.append(...pieceShapeNodes(cat.lattice, entry, cells));
-  el.appendChild(g);
-  return el;
 }
 
 /** The board's shared SVG definitions: the red hatching of overlap and overhang. */

@@ -114,8 +114,13 @@ export class Board {
     this.statusEl.setAttribute("aria-live", "polite");
     this.element.appendChild(this.svgEl);
     if (!opts.readonly) {
-      const run = (c: BoardCommand) => this.run(c);
-      this.element.appendChild(toolbar(run, !!cat.flip, () => this.focus()));
+      this.element.appendChild(
+        toolbar(
+          (c) => this.run(c),
+          !!cat.flip,
+          () => this.focus(),
+        ),
+      );
       this.element.appendChild(this.statusEl);
       this.pointer = new PointerInput(this);
       this.svgEl.addEventListener("keydown", (e) => this.key(e));
@@ -482,19 +487,4 @@ export class Board {
     this.statusEl.textContent = text;
     this.statusEl.dataset.kind = kind;
   }
-}
-
-/** A small picture of an area with some placements (opponents' boards, solutions). */
-export function areaSvg(cat: Catalogue, area: Cell[], placements: Placement[] = []): SVGSVGElement {
-  const board = new Board({
-    catalogue: cat,
-    area,
-    pieces: placements.map((p) => p.piece),
-    initial: placements,
-    readonly: true,
-    trayless: true,
-  });
-  const el = board.element.querySelector("svg") as SVGSVGElement;
-  el.classList.add("area-picture");
-  return el;
 }

@@ -3,7 +3,7 @@
 
 import "./board3d.css";
 import { Board, type BoardOptions } from "../board";
-import { pieceSvg } from "../board/draw";
+import { pieceSvg } from "../board/pictures";
 import type { Catalogue, Placement } from "../catalogue";
 import { h } from "../dom";
 import { Board3D } from "./board3d";

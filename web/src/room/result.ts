@@ -2,7 +2,7 @@
 // (dropping in one by one) or the cards kept and handed over, a tie announced, a solution of
 // your task (a spectator: of every unfinished player's), and the time to the next round.
 
-import { areaSvg } from "../board";
+import { areaSvg } from "../board/pictures";
 import { solutionIsoSvg } from "../board3d/iso";
 import type { Catalogue, Placement } from "../catalogue";
 import { h } from "../dom";

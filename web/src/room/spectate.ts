@@ -1,7 +1,7 @@
 // Spectating: every player's table (the area, flat or as 3D ghost cubes, and the pieces) and
 // how far each is, for a spectator or a seat without a task this round.
 
-import { areaSvg } from "../board";
+import { areaSvg } from "../board/pictures";
 import { piecePicture } from "../board3d";
 import { areaIsoSvg } from "../board3d/iso";
 import type { Catalogue } from "../catalogue";
