@@ -1,13 +1,17 @@
 """A real server in a subprocess, and a small WebSocket client that speaks docs/protocol.md.
 
 Used by tests/test_server_*.py and bench/server.py: no test double anywhere between the
-client and the rules.
+client and the rules. Every frame a :class:`Client` receives and every HTTP body
+:class:`ServerProcess` gets back is checked against the protocol's models
+(:mod:`ubongo.server.messages`, :mod:`ubongo.server.bodies`): a field they lack, a missing
+one or a wrong type fails the test that received it.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -21,7 +25,34 @@ from typing import Any
 
 from websockets.sync.client import ClientConnection, connect
 
+from ubongo.server.bodies import RESPONSES, ApiError
+from ubongo.server.messages import ServerMessage, server_message
+
 ROOT = Path(__file__).resolve().parents[1]
+
+#: (method, path pattern, answer model), the paths of bodies.RESPONSES as patterns
+_ROUTES = [
+    (method, re.compile("^" + re.sub(r"\\{[a-z_]+\\}", "[^/]+", re.escape(route)) + "$"), model)
+    for (method, route), model in RESPONSES.items()
+]
+
+
+def check_frame(text: str | bytes) -> ServerMessage:
+    """A WebSocket frame from the server, checked against :data:`ServerMessage`."""
+    return server_message(text)
+
+
+def check_body(method: str, path: str, status: int, body: Any) -> None:
+    """An HTTP answer checked against its route's model (errors: :class:`ApiError`)."""
+    if status >= 400:
+        ApiError.model_validate(body)
+        return
+    route = path.split("?", 1)[0]
+    for m, pattern, model in _ROUTES:
+        if m == method and pattern.match(route):
+            model.model_validate(body)
+            return
+    raise AssertionError(f"no answer model for {method} {route}")
 
 
 def free_port() -> int:
@@ -99,8 +130,14 @@ class ServerProcess:
         self.proc = None
 
     def get(self, path: str) -> Any:
-        with urllib.request.urlopen(self.url + path, timeout=10) as r:
-            return json.loads(r.read())
+        try:
+            with urllib.request.urlopen(self.url + path, timeout=10) as r:
+                body = json.loads(r.read())
+                check_body("GET", path, r.status, body)
+                return body
+        except urllib.error.HTTPError as e:
+            check_body("GET", path, e.code, json.loads(e.read()))
+            raise
 
     def post(self, path: str, body: Any) -> tuple[int, Any]:
         req = urllib.request.Request(
@@ -111,9 +148,11 @@ class ServerProcess:
         )
         try:
             with urllib.request.urlopen(req, timeout=10) as r:
-                return r.status, json.loads(r.read())
+                status, answer = r.status, json.loads(r.read())
         except urllib.error.HTTPError as e:
-            return e.code, json.loads(e.read())
+            status, answer = e.code, json.loads(e.read())
+        check_body("POST", path, status, answer)
+        return status, answer
 
     def create_room(self, name: str, **settings: Any) -> dict[str, Any]:
         status, body = self.post("/api/rooms", {"name": name, "settings": settings})
@@ -201,7 +240,9 @@ class Client:
         self.ws.send(message if isinstance(message, str) else json.dumps(message))
 
     def recv(self, timeout: float = 10.0) -> dict[str, Any]:
-        msg: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
+        text = self.ws.recv(timeout=timeout)
+        check_frame(text)
+        msg: dict[str, Any] = json.loads(text)
         if msg["type"] == "event":
             assert msg["seq"] == self.seq + 1, (msg["seq"], self.seq)
             self.seq = msg["seq"]

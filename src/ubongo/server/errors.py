@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from pydantic import ValidationError
 
@@ -31,6 +32,14 @@ async def validation_error(_request: Request, e: Exception) -> Response:
     return error_response(422, ProtocolError("bad_message", str(e.errors()[0]["msg"])))
 
 
+async def request_error(_request: Request, e: Exception) -> Response:
+    # a body, query or path value FastAPI refused: the protocol's error, not FastAPI's own
+    assert isinstance(e, RequestValidationError)
+    first = e.errors()[0]
+    where = ".".join(str(part) for part in first["loc"][1:]) or str(first["loc"][0])
+    return error_response(422, ProtocolError("bad_message", f"{where}: {first['msg']}"))
+
+
 async def rooms_unreachable(_request: Request, e: Exception) -> Response:
     # the rooms this process runs go on; what needs them elsewhere waits until they are back
     log.warning("Redis is unreachable: %s", e)
@@ -42,5 +51,6 @@ def install(app: FastAPI, unreachable: tuple[type[Exception], ...] = ()) -> None
     rooms cannot be reached right now."""
     app.add_exception_handler(ProtocolError, protocol_error)
     app.add_exception_handler(ValidationError, validation_error)
+    app.add_exception_handler(RequestValidationError, request_error)
     for exc in unreachable:
         app.add_exception_handler(exc, rooms_unreachable)

@@ -1,0 +1,219 @@
+"""The HTTP answers of ``docs/protocol.md`` as pydantic models (the requests are in
+:mod:`.protocol`, the WebSocket's messages in :mod:`.messages`).
+
+Each route's answer has one model here (:data:`RESPONSES` maps the routes to them), and so
+does every HTTP error. Like the WebSocket's models they refuse unknown fields; a field that
+may be missing (not ``null``) is marked so in the schema and is optional in TypeScript.
+
+>>> ApiError.model_validate({"error": {"code": "no_room", "message": "no room 'X'"}}).error.code
+'no_room'
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field, RootModel
+from pydantic.json_schema import SkipJsonSchema
+
+from ubongo.rules.settings import Mode, SoloGoal, Variant
+
+from .messages import Ms, ProtocolCode, RoomSettingsView, RoomSnapshot, Sent, SoloResult
+from .protocol import Level
+from .stored import Action, RuleEvent, RulesSettings
+
+#: what ``GET /api/health`` and the stored games count in (seconds since the Unix epoch)
+EpochSeconds = float
+
+HttpErrorCode = Literal[
+    ProtocolCode, "game_running", "no_edition", "no_game", "not_found", "unavailable"
+]
+
+
+class ErrorDetail(Sent):
+    code: HttpErrorCode
+    message: str
+
+
+class ApiError(Sent):
+    """Every HTTP error (4xx, 503): ``404 no_room``, ``409 room_full``, ``422 bad_message`` ..."""
+
+    error: ErrorDetail
+
+
+class Health(Sent):
+    """``GET /api/health``."""
+
+    ok: bool
+    server_time: Ms
+    version: str
+    redis: bool | SkipJsonSchema[None] = Field(
+        default=None,
+        description="only with --redis-url: whether this process hears Redis now",
+    )
+
+
+class EditionNames(RootModel[list[str]]):
+    """``GET /api/editions``: the editions' names."""
+
+
+LatticeName = Literal["square", "hexagon", "triangle", "cube"]
+
+
+class CataloguePiece(Sent):
+    """A piece: its names and colour, and its cells under each allowed transform."""
+
+    id: str
+    number: int
+    name: str
+    colour: str = Field(description="#rrggbb")
+    colour_name: str
+    size: int
+    transforms: list[int]
+    shapes: dict[str, list[list[int]]] = Field(description="cells by transform index")
+
+
+class EditionCatalogue(Sent):
+    """``GET /api/editions/{name}``: how to draw an edition and turn its pieces
+    (``ubongo.catalogue``)."""
+
+    format: Literal["ubongo-catalogue"]
+    version: int
+    edition: str
+    lattice: LatticeName
+    area_lattice: LatticeName
+    layers: int
+    reflections: bool
+    group_size: int
+    rotate: list[int] = Field(description="rotate[t]: t turned by the smallest clockwise step")
+    flip: list[int] | None = Field(description="flip[t]: t mirrored; null without mirroring")
+    pieces: list[CataloguePiece]
+
+
+class EditionOptions(Sent):
+    """What a client offers in its menus for one edition."""
+
+    sides: list[str]
+    default_side: str
+    per_player_side: bool
+    players: list[int] = Field(min_length=2, max_length=2, description="[fewest, most]")
+    variants: list[Variant]
+    rounds: int
+    hourglass_seconds: float | None
+    countdown_seconds: dict[str, float] | None = Field(description="by side")
+    solo_goals: list[SoloGoal]
+    solo_amounts: list[int]
+
+
+class Options(RootModel[dict[str, EditionOptions]]):
+    """``GET /api/options``: the options of every edition, by name."""
+
+
+class SeatTicket(Sent):
+    """``POST /api/rooms`` and ``POST /api/rooms/{code}/seats``: a seat and its token."""
+
+    code: str
+    seat: int
+    token: str = Field(description="keep it: hello sends it to act as this seat")
+    invite: str
+
+
+class StoredPlayer(Sent):
+    seat: int
+    name: str
+    kind: Literal["person", "bot"]
+    level: Level | None
+
+
+class GameSummary(Sent):
+    """A finished game in ``GET /api/games``."""
+
+    id: int
+    room: str
+    edition: str
+    mode: Mode
+    variant: Variant
+    players: list[StoredPlayer]
+    winners: list[int]
+    started_at: EpochSeconds
+    finished_at: EpochSeconds
+
+
+class GameList(RootModel[list[GameSummary]]):
+    """``GET /api/games``: finished games, newest first."""
+
+
+class StoredSettings(Sent):
+    room: RoomSettingsView
+    rules: RulesSettings
+
+
+class DeckRef(Sent):
+    """The deck a game was played with."""
+
+    name: str
+    seed: int
+    cards: int
+
+
+class GameResult(Sent):
+    winners: list[int]
+    scores: dict[str, int] = Field(description="by player")
+    names: dict[str, str] = Field(description="by player")
+    record: SoloResult | SkipJsonSchema[None] = Field(default=None, description="solo only")
+    deck: DeckRef
+    events: list[RuleEvent]
+
+
+class StoredGame(GameSummary):
+    """``GET /api/games/{id}``: one stored game, enough to replay it."""
+
+    settings: StoredSettings
+    seed: int
+    events: list[Action] = Field(description="the actions, in order")
+    result: GameResult
+
+
+class SoloRecordRow(Sent):
+    id: int
+    game_id: int
+    name: str
+    edition: str
+    goal: SoloGoal
+    amount: int
+    side: str
+    score: int = Field(description="tasks solved")
+    seconds: float
+    finished_at: EpochSeconds
+
+
+class RankedRecord(SoloRecordRow):
+    rank: int
+
+
+class Leaderboard(RootModel[list[RankedRecord]]):
+    """``GET /api/leaderboard``: the best solo runs of one kind, best first."""
+
+
+class PersonalBest(SoloRecordRow):
+    runs: int
+
+
+class PersonalBests(RootModel[list[PersonalBest]]):
+    """``GET /api/records?name=``: one name's best run of each kind."""
+
+
+#: (method, route) -> the model of its answer
+RESPONSES: dict[tuple[str, str], type[BaseModel]] = {
+    ("GET", "/api/health"): Health,
+    ("GET", "/api/editions"): EditionNames,
+    ("GET", "/api/editions/{name}"): EditionCatalogue,
+    ("GET", "/api/options"): Options,
+    ("POST", "/api/rooms"): SeatTicket,
+    ("GET", "/api/rooms/{code}"): RoomSnapshot,
+    ("POST", "/api/rooms/{code}/seats"): SeatTicket,
+    ("GET", "/api/games"): GameList,
+    ("GET", "/api/games/{game_id}"): StoredGame,
+    ("GET", "/api/leaderboard"): Leaderboard,
+    ("GET", "/api/records"): PersonalBests,
+}

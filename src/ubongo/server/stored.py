@@ -1,0 +1,263 @@
+"""A stored game as ``GET /api/games/{id}`` sends it: its settings, actions and rule events.
+
+These models describe what :mod:`ubongo.rules` writes down about a game (times in game
+seconds, players as the ids ``"0"`` .. ``"3"``), stored by :mod:`.storage` when a game ends
+and served as it was stored. ``tests/test_protocol.py`` checks real stored games against them.
+
+>>> StoredAction.validate_python({"type": "advance", "now": 12.5})
+AdvanceAction(type='advance', now=12.5)
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, TypeAdapter
+from pydantic.json_schema import SkipJsonSchema
+
+from ubongo.rules.settings import Mode, OthersCards, SoloGoal, TieBreak, Variant
+from ubongo.rules.state import RoundKind
+
+from .messages import GemName, Sent, SoloResult
+from .protocol import PlacementIn
+
+#: a time in game seconds (the server's clock, in seconds since the Unix epoch)
+Seconds = float
+
+
+class RulesSettings(Sent):
+    """The settings the rules played with, resolved (``ubongo.rules.Settings``)."""
+
+    edition: str
+    players: list[str]
+    mode: Mode
+    side: str | None
+    levels: list[str]
+    rounds: int | None
+    hourglass: float | None
+    second_chance: bool
+    countdown: float | None
+    variant: Variant
+    others_cards: OthersCards
+    tie_break: TieBreak | None
+    round_limit: float | None
+    playoff_limit: float | None
+    solo_goal: SoloGoal
+    solo_target: int | None
+    deck: str
+
+
+# --- actions (what replays the game) ---------------------------------------------------------
+
+
+class StartRoundAction(Sent):
+    type: Literal["start_round"]
+    now: Seconds
+
+
+class AdvanceAction(Sent):
+    type: Literal["advance"]
+    now: Seconds
+
+
+class SubmitAction(Sent):
+    type: Literal["submit"]
+    now: Seconds
+    player: str
+    placements: list[PlacementIn]
+
+
+class GiveUpAction(Sent):
+    type: Literal["give_up"]
+    now: Seconds
+    player: str
+
+
+class SkipTaskAction(Sent):
+    type: Literal["skip_task"]
+    now: Seconds
+    player: str
+
+
+Action = Annotated[
+    StartRoundAction | AdvanceAction | SubmitAction | GiveUpAction | SkipTaskAction,
+    Field(discriminator="type"),
+]
+StoredAction: TypeAdapter[Action] = TypeAdapter(Action)
+
+
+# --- the rules' events -----------------------------------------------------------------------
+
+
+class TaskRef(Sent):
+    card: int
+    side: str
+    key: str
+
+
+class RoundStartedFacts(Sent):
+    kind: RoundKind
+    round: int
+    roller: str | None
+    die: str | None
+    deadline: Seconds | None
+    tasks: dict[str, TaskRef] = Field(description="by player")
+
+
+class FinishedFacts(Sent):
+    player: str
+    place: int
+    card: int
+    key: str
+
+
+class CountdownFacts(Sent):
+    player: str
+    deadline: Seconds
+
+
+class SecondChanceFacts(Sent):
+    round: int
+    deadline: Seconds
+
+
+class PlayerFacts(Sent):
+    player: str
+
+
+class CardFacts(Sent):
+    player: str
+    card: int
+    key: str
+
+
+class SoloOverFacts(SoloResult):
+    why: Literal["target", "stopped", "time"]
+
+
+class TieBreakEndedFacts(Sent):
+    winner: str | None
+
+
+class TieFacts(Sent):
+    players: list[str]
+    scores: dict[str, int]
+    next: Literal["playoff", "tie-round"] | SkipJsonSchema[None] = Field(
+        default=None, description="the tie-break to come (absent when the win is shared)"
+    )
+    resolved: str | SkipJsonSchema[None] = Field(
+        default=None, description="why the win is shared (absent when a tie-break follows)"
+    )
+
+
+class GameOverFacts(Sent):
+    winners: list[str]
+    scores: dict[str, int]
+
+
+class GemsFacts(Sent):
+    round: int
+    rewards: dict[str, list[GemName]]
+    to_bag: list[GemName]
+    display: dict[GemName, int]
+
+
+class CardsFacts(Sent):
+    round: int
+    first: str | None
+    kept: dict[str, int]
+    handed: dict[str, int]
+    discarded: dict[str, int]
+
+
+class RuleEventBase(Sent):
+    at: Seconds
+
+
+class RuleRoundStarted(RuleEventBase):
+    kind: Literal["round_started"]
+    data: RoundStartedFacts
+
+
+class RuleFinished(RuleEventBase):
+    kind: Literal["finished"]
+    data: FinishedFacts
+
+
+class RuleCountdown(RuleEventBase):
+    kind: Literal["countdown"]
+    data: CountdownFacts
+
+
+class RuleSecondChance(RuleEventBase):
+    kind: Literal["second_chance"]
+    data: SecondChanceFacts
+
+
+class RuleGaveUp(RuleEventBase):
+    kind: Literal["gave_up"]
+    data: PlayerFacts
+
+
+class RuleTaskSkipped(RuleEventBase):
+    kind: Literal["task_skipped"]
+    data: CardFacts
+
+
+class RuleTaskDrawn(RuleEventBase):
+    kind: Literal["task_drawn"]
+    data: CardFacts
+
+
+class RuleSoloOver(RuleEventBase):
+    kind: Literal["solo_over"]
+    data: SoloOverFacts
+
+
+class RulePlayoffEnded(RuleEventBase):
+    kind: Literal["playoff_ended"]
+    data: TieBreakEndedFacts
+
+
+class RuleTieRoundEnded(RuleEventBase):
+    kind: Literal["tie-round_ended"]
+    data: TieBreakEndedFacts
+
+
+class RuleTie(RuleEventBase):
+    kind: Literal["tie"]
+    data: TieFacts
+
+
+class RuleGameOver(RuleEventBase):
+    kind: Literal["game_over"]
+    data: GameOverFacts
+
+
+class RuleGems(RuleEventBase):
+    kind: Literal["gems"]
+    data: GemsFacts
+
+
+class RuleCards(RuleEventBase):
+    kind: Literal["cards"]
+    data: CardsFacts
+
+
+RuleEvent = Annotated[
+    RuleRoundStarted
+    | RuleFinished
+    | RuleCountdown
+    | RuleSecondChance
+    | RuleGaveUp
+    | RuleTaskSkipped
+    | RuleTaskDrawn
+    | RuleSoloOver
+    | RulePlayoffEnded
+    | RuleTieRoundEnded
+    | RuleTie
+    | RuleGameOver
+    | RuleGems
+    | RuleCards,
+    Field(discriminator="kind"),
+]
