@@ -9,6 +9,7 @@ one or a wrong type fails the test that received it.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -136,8 +137,10 @@ class ServerProcess:
                 check_body("GET", path, r.status, body)
                 return body
         except urllib.error.HTTPError as e:
-            check_body("GET", path, e.code, json.loads(e.read()))
-            raise
+            raw = e.read()
+            check_body("GET", path, e.code, json.loads(raw))
+            # the body was read for the check: the caller gets an error it can read again
+            raise urllib.error.HTTPError(e.url, e.code, e.msg, e.hdrs, io.BytesIO(raw)) from None
 
     def post(self, path: str, body: Any) -> tuple[int, Any]:
         req = urllib.request.Request(

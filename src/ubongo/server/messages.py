@@ -115,13 +115,6 @@ class Score(Sent):
     cards: int
 
 
-class GemDisplay(Sent):
-    """The gems laid out for the round's first and second finishers."""
-
-    sapphire: int
-    amber: int
-
-
 class SoloProgress(Sent):
     """A solo run so far."""
 
@@ -148,7 +141,10 @@ class GameTable(Sent):
     finished: list[Finish]
     gave_up: list[int]
     scores: dict[str, Score] = Field(description="by seat")
-    display: GemDisplay | None = Field(description="gem editions; null in card editions")
+    display: dict[GemName, int] | None = Field(
+        description="gem editions: the gems laid out for the first and second finishers"
+        " (sapphire, amber; empty in solo); null in card editions"
+    )
     bag: int | None = Field(description="gems in the bag; null in card editions")
     solo: SoloProgress | None
     next_round_at: Ms | None

@@ -1,0 +1,270 @@
+"""The protocol's models (``ubongo.server.messages``, ``.bodies``, ``.stored``) against a real
+server: games of every edition, solo, tie-breaks, bots, reconnects and refusals are played
+through ``ubongo serve``, and every frame and HTTP body received is checked against the models
+by the harness (``server_harness.check_frame``/``check_body``, strict: a field the models
+lack fails). The scenarios here are chosen so that every message type and every event kind
+the models describe is received at least once.
+"""
+
+from __future__ import annotations
+
+import json
+import typing
+import urllib.error
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+from server_harness import Client, ServerProcess, check_body, check_frame, solution
+
+from ubongo.rules import errors
+from ubongo.server import messages
+
+#: event kinds this server never sends: no client message or timer gives a task up
+NOT_SENT = {"gave_up"}
+
+
+def _literal(model: type[Any], field: str) -> str:
+    (value,) = typing.get_args(model.model_fields[field].annotation)
+    return str(value)
+
+
+def _members(union: Any) -> list[type[Any]]:
+    """The models of an ``Annotated[A | B | ..., discriminator]`` union, nested ones flattened."""
+    out: list[type[Any]] = []
+    for arg in typing.get_args(typing.get_args(union)[0]):
+        out.extend(_members(arg) if typing.get_origin(arg) is typing.Annotated else [arg])
+    return out
+
+
+MESSAGE_TYPES = {_literal(m, "type") for m in _members(messages.ServerMessage)}
+EVENT_KINDS = {_literal(m, "kind") for m in _members(messages.RoomEvent)}
+
+
+class Recorder(Client):
+    """A client that notes the type (and event kind) of every message it receives."""
+
+    seen: typing.ClassVar[set[str]] = set()
+    token = ""
+
+    def recv(self, timeout: float = 10.0) -> dict[str, Any]:
+        msg = super().recv(timeout)
+        Recorder.seen.add(msg["type"])
+        if msg["type"] == "event":
+            Recorder.seen.add("event:" + msg["kind"])
+        return msg
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    folder = tmp_path_factory.mktemp("protocol")
+    srv = ServerProcess(f"sqlite:///{folder / 'games.sqlite3'}", log=folder / "server.log")
+    srv.start()
+    yield srv
+    srv.stop()
+    assert "Traceback" not in (folder / "server.log").read_text(), "the server logged a crash"
+
+
+def join(server: ServerProcess, code: str, token: str) -> Recorder:
+    c = Recorder(server)
+    assert c.hello(code, token)["type"] == "welcome"
+    c.token = token
+    return c
+
+
+def pair(server: ServerProcess, **settings: Any) -> tuple[Recorder, Recorder]:
+    """Ada (host) and Bob seated and connected in a new room; Ada sees Bob arrive."""
+    created = server.create_room("Ada", **settings)
+    ada = join(server, created["code"], created["token"])
+    bob = server.take_seat(created["code"], "Bob")
+    assert ada.event("seat_taken")["data"] == {"seat": 1, "name": "Bob"}
+    return ada, join(server, bob["code"], bob["token"])
+
+
+def code_of(c: Client) -> str:
+    assert c.room is not None
+    return str(c.room["code"])
+
+
+def solve(c: Client, game: dict[str, Any], edition: str) -> dict[str, Any]:
+    task = game["tasks"][str(c.seat)]
+    placements = solution(task, edition)
+    return c.reply({"type": "submit", "round": game["round"], "placements": placements}, "verdict")
+
+
+def lobby_then_a_tie_broken_by_a_playoff(server: ServerProcess) -> list[int]:
+    ada, bob = pair(server, edition="3d")
+    code = code_of(ada)
+    watcher = Recorder(server)
+    assert watcher.hello(code, spectate=True)["seat"] is None
+    ada.event("spectators")
+    assert ada.reply({"type": "ping", "id": 1, "t": 2.5}, "pong")["id"] == 1
+    ada.reply({"type": "add_bot", "level": "easy"}, "bot_added")
+    ada.reply({"type": "bot_level", "seat": 2, "level": "hard"}, "bot_changed")
+    ada.reply({"type": "remove_bot", "seat": 2}, "seat_freed")
+    bob.reply({"type": "choose_side", "side": "red"}, "side_chosen")
+    fast = {"hourglass_seconds": 0.5, "rounds": 1, "between_seconds": 0, "round_limit_seconds": 1}
+    settings = {"type": "settings", "settings": {"edition": "classic", **fast}}
+    ada.reply(settings, "settings_changed")
+    bob.reply({"type": "ready"}, "ready")
+    ada.send({"type": "start"})
+    started = ada.event("round_started")
+    assert ada.reply({"type": "start"}, "error")["code"] == "wrong_phase"
+    wrong = solution(started["room"]["game"]["tasks"]["0"], "classic")[:-1]
+    submit = {"type": "submit", "round": started["room"]["game"]["round"], "placements": wrong}
+    assert ada.reply(submit, "verdict")["code"] == "missing_piece"
+    # nobody finishes: the hourglass is turned once, then 0:0 is a tie and a playoff follows
+    ada.event("second_chance")
+    assert ada.event("tie")["data"]["next"] == "playoff"
+    ada.event("playoff")
+    over = ada.event("game_over")
+    watcher.event("game_over")
+    ada.reply({"type": "rematch"}, "rematch")
+    # the host leaves: Bob hosts
+    ada.send({"type": "leave"})
+    assert bob.event("host")["data"]["seat"] == 1
+    for c in (ada, bob, watcher):
+        c.close()
+    return [over["data"]["game_id"]]
+
+
+def card_games_with_a_countdown_then_a_shared_tie(server: ServerProcess) -> list[int]:
+    fast = {"countdown_seconds": 0.5, "rounds": 1, "round_limit_seconds": 1, "side": "A"}
+    ada, bob = pair(server, edition="extreme", **fast)
+    bob.reply({"type": "ready"}, "ready")
+    ada.send({"type": "start"})
+    game = ada.event("round_started")["room"]["game"]
+    assert solve(ada, game, "extreme")["ok"]
+    ada.event("countdown")
+    ended = ada.event("round_ended")
+    assert ended["data"]["awards"]["first"] == 0
+    first = ada.event("game_over")["data"]["game_id"]
+    ada.reply({"type": "rematch"}, "rematch")
+    bob.reply({"type": "ready"}, "ready")
+    ada.send({"type": "start"})
+    # nobody finishes and nobody has a card for a tie round: the win is shared
+    assert ada.event("tie")["data"]["resolved"]
+    second = ada.event("game_over")["data"]["game_id"]
+    for c in (ada, bob):
+        c.close()
+    return [first, second]
+
+
+def solo_with_a_skip(server: ServerProcess, edition: str) -> list[int]:
+    created = server.create_room(
+        "Solveig", edition=edition, mode="solo", solo_goal="tasks", solo_amount=1
+    )
+    c = join(server, created["code"], created["token"])
+    c.send({"type": "start"})
+    game = c.event("round_started")["room"]["game"]
+    skipped = c.reply({"type": "skip", "round": game["round"]}, "task_skipped")
+    game = c.event("task_drawn")["room"]["game"]
+    assert skipped["data"]["card"] != game["tasks"]["0"]["card"] or edition == "trigo"
+    assert solve(c, game, edition)["ok"]
+    c.event("finished")
+    over = c.event("game_over")
+    assert over["data"]["record"]["solved"] == 1
+    c.close()
+    return [over["data"]["game_id"]]
+
+
+def a_race_with_a_bot(server: ServerProcess, edition: str) -> list[int]:
+    fast = {"hourglass_seconds": 1} if edition in ("classic", "3d") else {"countdown_seconds": 1}
+    created = server.create_room("Ada", edition=edition, rounds=1, between_seconds=0, **fast)
+    ada = join(server, created["code"], created["token"])
+    ada.reply({"type": "add_bot", "level": "hard"}, "bot_added")
+    ada.send({"type": "start"})
+    game = ada.event("round_started")["room"]["game"]
+    solve(ada, game, edition)
+    over = ada.event("game_over", 30)
+    ada.close()
+    return [over["data"]["game_id"]]
+
+
+def a_reconnect_and_a_person_replaced_by_a_bot(server: ServerProcess) -> None:
+    ada, bob = pair(server, edition="classic", hourglass_seconds=20, rounds=1)
+    code = code_of(ada)
+    ada.reply({"type": "settings", "settings": {"seat_hold_seconds": 0.2}}, "settings_changed")
+    bob.reply({"type": "ready"}, "ready")
+    ada.send({"type": "start"})
+    ada.event("round_started")
+    bob.close()
+    ada.wait(lambda m: m.get("kind") == "connection" and not m["data"]["connected"])
+    assert ada.event("replaced_by_bot")["data"]["seat"] == 1
+    # Ada's network drops; she comes back with the last event number she saw
+    last_seq = ada.seq
+    ada.close()
+    back = Recorder(server)
+    back.seq = last_seq
+    assert back.hello(code, ada.token, last_seq=last_seq)["resumed"] is True
+    back.close()
+
+
+def http_answers(server: ServerProcess, game_ids: list[int]) -> None:
+    for name in server.get("/api/editions"):
+        assert server.get(f"/api/editions/{name}")["edition"] == name
+    server.get("/api/options")
+    server.get("/api/health")
+    for game_id in game_ids:
+        assert server.get(f"/api/games/{game_id}")["id"] == game_id
+    assert len(server.get("/api/games?limit=100")) >= len(game_ids)
+    assert server.get("/api/leaderboard?edition=trigo&goal=tasks&amount=1")
+    assert server.get("/api/records?name=Solveig")
+    room = server.create_room("Host", edition="trigo")
+    assert server.get(f"/api/rooms/{room['code']}")["code"] == room["code"]
+    refused = [
+        ("/api/rooms/NOPE9", "no_room"),
+        ("/api/editions/chess", "no_edition"),
+        ("/api/games/999999", "no_game"),
+        ("/api/games/seven", "bad_message"),
+        ("/api/records", "bad_message"),
+        ("/api/nothing", "not_found"),
+    ]
+    for path, code in refused:
+        with pytest.raises(urllib.error.HTTPError) as e:
+            server.get(path)
+        assert json.loads(e.value.read())["error"]["code"] == code, path
+    status, err = server.post("/api/rooms", {"name": "", "settings": {}})
+    assert (status, err["error"]["code"]) == (422, "bad_message")
+    status, err = server.post("/api/rooms", {"name": "A", "settings": {"rounds": "many"}})
+    assert (status, err["error"]["code"]) == (422, "bad_message")
+
+
+def test_every_message_type_and_event_kind_is_sent_and_matches_its_model(
+    server: ServerProcess,
+) -> None:
+    Recorder.seen.clear()
+    games = lobby_then_a_tie_broken_by_a_playoff(server)
+    games += card_games_with_a_countdown_then_a_shared_tie(server)
+    for edition in ("classic", "3d", "extreme", "trigo"):
+        games += solo_with_a_skip(server, edition)
+        games += a_race_with_a_bot(server, edition)
+    a_reconnect_and_a_person_replaced_by_a_bot(server)
+    http_answers(server, games)
+    expected = MESSAGE_TYPES | {"event:" + k for k in EVENT_KINDS - NOT_SENT}
+    assert expected - Recorder.seen == set()
+
+
+def test_a_field_the_models_lack_or_a_missing_one_is_refused(server: ServerProcess) -> None:
+    c = Recorder(server)
+    pong = c.reply({"type": "ping", "id": 7, "t": 1.0}, "pong")
+    c.close()
+    check_frame(json.dumps(pong))
+    for broken in ({**pong, "extra": 1}, {k: v for k, v in pong.items() if k != "server_time"}):
+        with pytest.raises(ValidationError):
+            check_frame(json.dumps(broken))
+    ticket = server.create_room("Ada")
+    with pytest.raises(ValidationError):
+        check_body("POST", "/api/rooms", 201, {**ticket, "admin": True})
+    with pytest.raises(ValidationError):
+        check_body("GET", "/api/nothing", 404, {"detail": "Not Found"})
+
+
+def test_the_rule_codes_of_the_models_are_the_rules_error_codes() -> None:
+    codes = {
+        cls.code
+        for cls in vars(errors).values()
+        if isinstance(cls, type) and issubclass(cls, errors.RuleError)
+    }
+    assert set(typing.get_args(messages.RuleCode)) == codes
