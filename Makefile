@@ -9,7 +9,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test check setup web lint typecheck pytest bench clean
+.PHONY: run test check setup web protocol lint typecheck pytest bench clean
 
 $(STAMP): pyproject.toml scripts/system-packages.txt
 	scripts/install-system-packages
@@ -40,11 +40,17 @@ web: $(WEB_BUILT)
 run: setup web
 	$(BIN)/ubongo serve
 
+# The protocol's JSON Schema and TypeScript types (web/src/protocol.*), made from the server's
+# models; lint fails when the committed ones are out of date.
+protocol: setup $(WEB_DEPS)
+	scripts/protocol
+
 # Python: ruff; the web client's TypeScript: Biome (lint, formatting, sorted imports; web/biome.json)
 lint: setup $(WEB_DEPS)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
 	cd web && npm run --silent lint
+	scripts/protocol --check
 
 typecheck: setup
 	$(BIN)/mypy

@@ -25,9 +25,8 @@ from .stored import Action, RuleEvent, RulesSettings
 #: what ``GET /api/health`` and the stored games count in (seconds since the Unix epoch)
 EpochSeconds = float
 
-HttpErrorCode = Literal[
-    ProtocolCode, "game_running", "no_edition", "no_game", "not_found", "unavailable"
-]
+#: the WebSocket's codes, and those only HTTP answers use
+HttpErrorCode = Literal[ProtocolCode, "game_running", "no_edition", "no_game", "not_found"]
 
 
 class ErrorDetail(Sent):

@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from ubongo.rules.settings import Mode, SoloGoal, Variant
 from ubongo.rules.state import RoundKind
 
-from .protocol import Level, PlacementIn
+from .protocol import Level, Placement
 
 #: a server time: integer milliseconds since the Unix epoch
 Ms = int
@@ -148,7 +148,7 @@ class GameTable(Sent):
     bag: int | None = Field(description="gems in the bag; null in card editions")
     solo: SoloProgress | None
     next_round_at: Ms | None
-    solutions: dict[str, list[PlacementIn]] = Field(
+    solutions: dict[str, list[Placement]] = Field(
         description="after a round, by seat: one arrangement for each seat that did not finish"
     )
     tied: list[int]
@@ -284,7 +284,7 @@ class RoundEndedData(Sent):
     kind: RoundKind
     finish_order: list[int]
     awards: GemAwards | CardAwards | NoAwards
-    solutions: dict[str, list[PlacementIn]]
+    solutions: dict[str, list[Placement]]
     next_round_at: Ms | None
 
 
@@ -323,168 +323,168 @@ class EventBase(Sent):
     room: RoomSnapshot
 
 
-class SeatTaken(EventBase):
+class SeatTakenEvent(EventBase):
     """A person took a seat."""
 
     kind: Literal["seat_taken"]
     data: SeatNameData
 
 
-class SeatFreed(EventBase):
+class SeatFreedEvent(EventBase):
     """A seat became free (a person left the lobby, a bot was removed)."""
 
     kind: Literal["seat_freed"]
     data: SeatData
 
 
-class BotAdded(EventBase):
+class BotAddedEvent(EventBase):
     """A bot took the lowest free seat."""
 
     kind: Literal["bot_added"]
     data: SeatLevelData
 
 
-class BotChanged(EventBase):
+class BotChangedEvent(EventBase):
     """A bot's level changed."""
 
     kind: Literal["bot_changed"]
     data: SeatLevelData
 
 
-class SettingsChanged(EventBase):
+class SettingsChangedEvent(EventBase):
     """The host changed the settings; everyone's ready is cleared."""
 
     kind: Literal["settings_changed"]
     data: SettingsData
 
 
-class SideChosen(EventBase):
+class SideChosenEvent(EventBase):
     """A seat chose its own side (3D levels)."""
 
     kind: Literal["side_chosen"]
     data: SideData
 
 
-class ReadyChanged(EventBase):
+class ReadyChangedEvent(EventBase):
     """A seated person is ready, or no longer."""
 
     kind: Literal["ready"]
     data: ReadyData
 
 
-class ConnectionChanged(EventBase):
+class ConnectionChangedEvent(EventBase):
     """A person connected, or disconnected (their seat is held until ``held_until``)."""
 
     kind: Literal["connection"]
     data: ConnectionData
 
 
-class SpectatorsChanged(EventBase):
+class SpectatorsChangedEvent(EventBase):
     """Someone started or stopped watching."""
 
     kind: Literal["spectators"]
     data: SpectatorsData
 
 
-class ReplacedByBot(EventBase):
+class ReplacedByBotEvent(EventBase):
     """A person gone for good; a bot plays on for them."""
 
     kind: Literal["replaced_by_bot"]
     data: SeatLevelData
 
 
-class HostChanged(EventBase):
+class HostChangedEvent(EventBase):
     """The host left; this seat hosts now."""
 
     kind: Literal["host"]
     data: SeatData
 
 
-class GameStarted(EventBase):
+class GameStartedEvent(EventBase):
     """The game started with this seed."""
 
     kind: Literal["game_started"]
     data: GameStartedData
 
 
-class RoundStarted(EventBase):
+class RoundStartedEvent(EventBase):
     """A round (or the solo run) started."""
 
     kind: Literal["round_started"]
     data: RoundStartedData
 
 
-class PlayoffStarted(EventBase):
+class PlayoffStartedEvent(EventBase):
     """A tie-break round (playoff or tie round) started."""
 
     kind: Literal["playoff"]
     data: PlayoffData
 
 
-class Finished(EventBase):
+class FinishedEvent(EventBase):
     """A seat finished its task (place 1 = first)."""
 
     kind: Literal["finished"]
     data: FinishedData
 
 
-class Countdown(EventBase):
+class CountdownEvent(EventBase):
     """Card editions: the first finisher started the countdown."""
 
     kind: Literal["countdown"]
     data: DeadlineData
 
 
-class SecondChance(EventBase):
+class SecondChanceEvent(EventBase):
     """Gem editions: nobody finished; the same tasks again with the hourglass turned."""
 
     kind: Literal["second_chance"]
     data: DeadlineData
 
 
-class GaveUp(EventBase):
+class GaveUpEvent(EventBase):
     """A seat gave its task up for this round."""
 
     kind: Literal["gave_up"]
     data: GaveUpData
 
 
-class RoundEnded(EventBase):
+class RoundEndedEvent(EventBase):
     """A round ended: finish order, awards, solutions for those who did not finish."""
 
     kind: Literal["round_ended"]
     data: RoundEndedData
 
 
-class Tie(EventBase):
+class TieEvent(EventBase):
     """The game ended in a tie: a tie-break follows, or the win is shared."""
 
     kind: Literal["tie"]
     data: TieData
 
 
-class TaskSkipped(EventBase):
+class TaskSkippedEvent(EventBase):
     """Solo: the task was put aside."""
 
     kind: Literal["task_skipped"]
     data: CardData
 
 
-class TaskDrawn(EventBase):
+class TaskDrawnEvent(EventBase):
     """Solo: the next task is on the table."""
 
     kind: Literal["task_drawn"]
     data: CardData
 
 
-class GameOver(EventBase):
+class GameOverEvent(EventBase):
     """The game is over and stored."""
 
     kind: Literal["game_over"]
     data: GameOverData
 
 
-class Rematch(EventBase):
+class RematchEvent(EventBase):
     """Back to the lobby with the same seats and settings."""
 
     kind: Literal["rematch"]
@@ -492,30 +492,30 @@ class Rematch(EventBase):
 
 
 RoomEvent = Annotated[
-    SeatTaken
-    | SeatFreed
-    | BotAdded
-    | BotChanged
-    | SettingsChanged
-    | SideChosen
-    | ReadyChanged
-    | ConnectionChanged
-    | SpectatorsChanged
-    | ReplacedByBot
-    | HostChanged
-    | GameStarted
-    | RoundStarted
-    | PlayoffStarted
-    | Finished
-    | Countdown
-    | SecondChance
-    | GaveUp
-    | RoundEnded
-    | Tie
-    | TaskSkipped
-    | TaskDrawn
-    | GameOver
-    | Rematch,
+    SeatTakenEvent
+    | SeatFreedEvent
+    | BotAddedEvent
+    | BotChangedEvent
+    | SettingsChangedEvent
+    | SideChosenEvent
+    | ReadyChangedEvent
+    | ConnectionChangedEvent
+    | SpectatorsChangedEvent
+    | ReplacedByBotEvent
+    | HostChangedEvent
+    | GameStartedEvent
+    | RoundStartedEvent
+    | PlayoffStartedEvent
+    | FinishedEvent
+    | CountdownEvent
+    | SecondChanceEvent
+    | GaveUpEvent
+    | RoundEndedEvent
+    | TieEvent
+    | TaskSkippedEvent
+    | TaskDrawnEvent
+    | GameOverEvent
+    | RematchEvent,
     Field(discriminator="kind"),
 ]
 

@@ -129,7 +129,9 @@ class Start(Strict):
     type: Literal["start"]
 
 
-class PlacementIn(Strict):
+class Placement(Strict):
+    """A piece placed: its id, a transform index and the offset of its smallest cell."""
+
     piece: str = Field(min_length=1, max_length=8)
     transform: int = Field(ge=0, le=255)
     offset: list[int] = Field(min_length=2, max_length=3)
@@ -138,7 +140,7 @@ class PlacementIn(Strict):
 class Submit(Strict):
     type: Literal["submit"]
     round: int = Field(ge=0, le=1000)
-    placements: list[PlacementIn] = Field(max_length=16)
+    placements: list[Placement] = Field(max_length=16)
 
 
 class Skip(Strict):

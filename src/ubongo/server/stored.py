@@ -19,7 +19,7 @@ from ubongo.rules.settings import Mode, OthersCards, SoloGoal, TieBreak, Variant
 from ubongo.rules.state import RoundKind
 
 from .messages import GemName, Sent, SoloResult
-from .protocol import PlacementIn
+from .protocol import Placement
 
 #: a time in game seconds (the server's clock, in seconds since the Unix epoch)
 Seconds = float
@@ -64,7 +64,7 @@ class SubmitAction(Sent):
     type: Literal["submit"]
     now: Seconds
     player: str
-    placements: list[PlacementIn]
+    placements: list[Placement]
 
 
 class GiveUpAction(Sent):
