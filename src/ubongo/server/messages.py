@@ -22,7 +22,7 @@ extra_forbidden ('pong', 'x')
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
@@ -632,3 +632,15 @@ _server_adapter: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
 def server_message(text: str | bytes) -> ServerMessage:
     """A frame the server sent, validated (``pydantic.ValidationError`` if it is not one)."""
     return _server_adapter.validate_json(text)
+
+
+def encode(message: dict[str, Any]) -> str:
+    """The JSON text of a message to send, made through its model: a message that does not
+    match the protocol raises ``pydantic.ValidationError`` instead of reaching a client.
+
+    The server's one way from a message to a frame (about as fast as ``json.dumps``).
+
+    >>> encode({"server_time": 9, "type": "pong", "id": 1, "t": 2})
+    '{"type":"pong","id":1,"t":2.0,"server_time":9}'
+    """
+    return _server_adapter.dump_json(_server_adapter.validate_python(message)).decode()
