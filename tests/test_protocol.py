@@ -104,7 +104,9 @@ def lobby_then_a_tie_broken_by_a_playoff(server: ServerProcess) -> list[int]:
     ada.reply({"type": "bot_level", "seat": 2, "level": "hard"}, "bot_changed")
     ada.reply({"type": "remove_bot", "seat": 2}, "seat_freed")
     bob.reply({"type": "choose_side", "side": "red"}, "side_chosen")
-    fast = {"hourglass_seconds": 0.5, "rounds": 1, "between_seconds": 0, "round_limit_seconds": 1}
+    # time enough for a wrong arrangement to arrive before the hourglass (and its second turn)
+    # runs out on a busy machine
+    fast = {"hourglass_seconds": 2, "rounds": 1, "between_seconds": 0, "round_limit_seconds": 1}
     settings = {"type": "settings", "settings": {"edition": "classic", **fast}}
     ada.reply(settings, "settings_changed")
     bob.reply({"type": "ready"}, "ready")
@@ -130,7 +132,7 @@ def lobby_then_a_tie_broken_by_a_playoff(server: ServerProcess) -> list[int]:
 
 
 def card_games_with_a_countdown_then_a_shared_tie(server: ServerProcess) -> list[int]:
-    fast = {"countdown_seconds": 0.5, "rounds": 1, "round_limit_seconds": 1, "side": "A"}
+    fast = {"countdown_seconds": 0.5, "rounds": 1, "round_limit_seconds": 30, "side": "A"}
     ada, bob = pair(server, edition="extreme", **fast)
     bob.reply({"type": "ready"}, "ready")
     ada.send({"type": "start"})
@@ -141,6 +143,7 @@ def card_games_with_a_countdown_then_a_shared_tie(server: ServerProcess) -> list
     assert ended["data"]["awards"]["first"] == 0
     first = ada.event("game_over")["data"]["game_id"]
     ada.reply({"type": "rematch"}, "rematch")
+    ada.reply({"type": "settings", "settings": {"round_limit_seconds": 1}}, "settings_changed")
     bob.reply({"type": "ready"}, "ready")
     ada.send({"type": "start"})
     # nobody finishes and nobody has a card for a tie round: the win is shared

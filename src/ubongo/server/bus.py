@@ -49,6 +49,14 @@ class Event:
 
 
 Listener = Callable[[Event], None]
+#: how a hub turns a message into the text it sends
+Encoder = Callable[[dict[str, Any]], str]
+
+
+def json_text(data: dict[str, Any]) -> str:
+    """Compact JSON: a hub's encoding unless it is given another (the server gives
+    :func:`ubongo.server.messages.encode`, which makes each event through its model)."""
+    return json.dumps(data, separators=(",", ":"))
 
 
 class Subscription:
@@ -100,8 +108,9 @@ class RoomHub(Protocol[R]):
 class MemoryHub(Generic[R]):
     """The in-process :class:`RoomHub`: a dict of rooms, a bounded deque of events per room."""
 
-    def __init__(self, log_size: int = 512) -> None:
+    def __init__(self, log_size: int = 512, encode: Encoder = json_text) -> None:
         self.log_size = log_size
+        self.encode = encode
         self._rooms: dict[str, R] = {}
         self._logs: dict[str, deque[Event]] = {}
         self._seq: dict[str, int] = {}
@@ -136,7 +145,7 @@ class MemoryHub(Generic[R]):
         seq = self._seq.get(code, 0) + 1
         self._seq[code] = seq
         # serialised once, sent to every subscriber as the same text
-        event = Event(code, seq, json.dumps({**data, "seq": seq}, separators=(",", ":")))
+        event = Event(code, seq, self.encode({**data, "seq": seq}))
         log = self._logs.get(code)
         if log is None:
             log = self._logs[code] = deque(maxlen=self.log_size)

@@ -17,12 +17,12 @@ sends its answers back over Redis.
 from __future__ import annotations
 
 import asyncio
-import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .bus import Event, Subscription
 from .clock import Clock
+from .messages import encode
 from .ratelimit import TokenBucket
 
 if TYPE_CHECKING:
@@ -81,8 +81,8 @@ class Connection:
         self.queue.put_nowait(text)
 
     def send_json(self, data: dict[str, Any]) -> None:
-        """Queue one message given as JSON data (compact, as every message is sent)."""
-        self.send(json.dumps(data, separators=(",", ":")))
+        """Queue one message, made through its model (:func:`.messages.encode`)."""
+        self.send(encode(data))
 
     def on_event(self, event: Event) -> None:
         """A room event this connection is subscribed to."""

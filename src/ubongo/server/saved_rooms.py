@@ -24,7 +24,7 @@ import logging
 import time
 from typing import Any
 
-from .bus import Event, MemoryHub
+from .bus import Encoder, Event, MemoryHub, json_text
 from .durable import durable, rebuilt
 from .rooms import Room
 from .runner import Rooms
@@ -39,8 +39,8 @@ SAVE_DELAY = 0.25
 class SavedRoomsHub(MemoryHub[Room]):
     """The in-process hub, with each room saved to ``storage`` shortly after its events."""
 
-    def __init__(self, storage: Storage, log_size: int = 512) -> None:
-        super().__init__(log_size)
+    def __init__(self, storage: Storage, log_size: int = 512, encode: Encoder = json_text) -> None:
+        super().__init__(log_size, encode)
         self.storage = storage
         self._changed: set[str] = set()
         self._closed: set[str] = set()

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from .clock import Clock
 from .connection import Connection
 from .gateway import Gateway, seat_json
+from .messages import encode
 from .protocol import SettingsPatch
 from .rooms import ServerConfig
 from .saved_rooms import SavedRoomsHub
@@ -112,7 +113,7 @@ class LocalRoomService(RoomService):
     reopened at the next start."""
 
     def __init__(self, storage: Storage, config: ServerConfig) -> None:
-        self.saved = SavedRoomsHub(storage)
+        self.saved = SavedRoomsHub(storage, encode=encode)
         super().__init__(Gateway(storage, config, self.saved))
 
     async def start(self) -> None:

@@ -14,7 +14,7 @@ from typing import Any, cast
 import redis.asyncio as aioredis
 from redis.exceptions import NoScriptError
 
-from ..bus import Event, MemoryHub
+from ..bus import Encoder, Event, MemoryHub, json_text
 from ..durable import durable, rebuilt
 from ..gateway import Gateway
 from ..protocol import ProtocolError
@@ -42,8 +42,8 @@ class ClusterHub(MemoryHub[Room]):
     """The rooms this process owns, in memory as in :class:`MemoryHub`; every event is also
     handed to the cluster to be written to Redis and fanned out to the other processes."""
 
-    def __init__(self, log_size: int = 512) -> None:
-        super().__init__(log_size)
+    def __init__(self, log_size: int = 512, encode: Encoder = json_text) -> None:
+        super().__init__(log_size, encode)
         self.node: Node | None = None
 
     def remove(self, code: str) -> None:

@@ -10,6 +10,7 @@ from redis.exceptions import TimeoutError as RedisSlow
 
 from ..connection import Connection
 from ..gateway import Gateway, seat_json
+from ..messages import encode
 from ..protocol import SettingsPatch
 from ..rooms import ServerConfig
 from ..service import RoomService
@@ -25,7 +26,7 @@ class ClusterRoomService(RoomService):
     unreachable: ClassVar[tuple[type[Exception], ...]] = (RedisDown, RedisSlow)
 
     def __init__(self, storage: Storage, config: ServerConfig, redis_url: str) -> None:
-        hub = ClusterHub()
+        hub = ClusterHub(encode=encode)
         super().__init__(Gateway(storage, config, hub))
         self.node = Node(self.gateway, hub, redis_url)
 

@@ -9,6 +9,7 @@ from fastapi import APIRouter
 from ubongo import catalogue
 from ubongo import editions as edition_data
 
+from .. import bodies
 from ..protocol import ProtocolError
 
 router = APIRouter()
@@ -35,13 +36,13 @@ def options() -> dict[str, Any]:
     return out
 
 
-@router.get("/api/editions")
+@router.get("/api/editions", response_model=bodies.EditionNames)
 async def editions() -> list[str]:
     """The editions' names."""
     return list(edition_data.names())
 
 
-@router.get("/api/editions/{name}")
+@router.get("/api/editions/{name}", response_model=bodies.EditionCatalogue)
 async def edition_catalogue(name: str) -> Any:
     """What a client needs to draw edition ``name``: its pieces and their turns."""
     if name not in edition_data.names():
@@ -49,7 +50,7 @@ async def edition_catalogue(name: str) -> Any:
     return catalogue.edition_catalogue(name)
 
 
-@router.get("/api/options")
+@router.get("/api/options", response_model=bodies.Options)
 async def get_options() -> dict[str, Any]:
     """:func:`options`."""
     return options()

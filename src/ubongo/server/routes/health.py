@@ -8,12 +8,14 @@ from fastapi import APIRouter
 
 from ubongo import __version__
 
+from .. import bodies
 from ..deps import RoomServiceDep
 
 router = APIRouter()
 
 
-@router.get("/api/health")
+# every answer is validated by its model (bodies.py); one that does not match is a 500
+@router.get("/api/health", response_model=bodies.Health, response_model_exclude_unset=True)
 async def health(rooms: RoomServiceDep) -> dict[str, Any]:
     """Always ``ok`` while the process runs; with Redis, also whether it is reachable."""
     return {

@@ -9,12 +9,13 @@ from fastapi import APIRouter
 
 from ubongo import editions as edition_data
 
+from .. import bodies
 from ..deps import StorageDep
 
 router = APIRouter()
 
 
-@router.get("/api/leaderboard")
+@router.get("/api/leaderboard", response_model=bodies.Leaderboard)
 async def leaderboard(
     store: StorageDep,
     edition: str | None = None,
@@ -33,7 +34,7 @@ async def leaderboard(
     )
 
 
-@router.get("/api/records")
+@router.get("/api/records", response_model=bodies.PersonalBests)
 async def records(name: str, store: StorageDep) -> list[dict[str, Any]]:
     """A player's personal bests."""
     return await asyncio.to_thread(store.personal_bests, name)
