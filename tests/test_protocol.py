@@ -271,3 +271,18 @@ def test_the_rule_codes_of_the_models_are_the_rules_error_codes() -> None:
         if isinstance(cls, type) and issubclass(cls, errors.RuleError)
     }
     assert set(typing.get_args(messages.RuleCode)) == codes
+
+
+def test_an_event_says_its_kind_in_its_first_characters(server: ServerProcess) -> None:
+    # readers (bench/server.py) skip the events they do not need by looking at the head only
+    created = server.create_room("Ada")
+    ada = Client(server)
+    ada.hello(created["code"], created["token"])
+    watcher = Client(server)
+    watcher.hello(created["code"], spectate=True)
+    text = ada.ws.recv(timeout=10)
+    assert isinstance(text, str)
+    check_frame(text)
+    assert text.startswith('{"type":"event","seq":') and '"kind":"spectators"' in text[:80]
+    for c in (ada, watcher):
+        c.close()

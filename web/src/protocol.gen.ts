@@ -510,9 +510,9 @@ export interface SeatTakenEvent {
   type: "event";
   seq: number;
   at: number;
-  room: RoomSnapshot;
   kind: "seat_taken";
   data: SeatNameData;
+  room: RoomSnapshot;
 }
 export interface SeatNameData {
   seat: number;
@@ -525,9 +525,9 @@ export interface SeatFreedEvent {
   type: "event";
   seq: number;
   at: number;
-  room: RoomSnapshot;
   kind: "seat_freed";
   data: SeatData;
+  room: RoomSnapshot;
 }
 export interface SeatData {
   seat: number;
@@ -539,9 +539,9 @@ export interface BotAddedEvent {
   type: "event";
   seq: number;
   at: number;
-  room: RoomSnapshot;
   kind: "bot_added";
   data: SeatLevelData;
+  room: RoomSnapshot;
 }
 export interface SeatLevelData {
   seat: number;
@@ -554,9 +554,9 @@ export interface BotChangedEvent {
   type: "event";
   seq: number;
   at: number;
-  room: RoomSnapshot;
   kind: "bot_changed";
   data: SeatLevelData;
+  room: RoomSnapshot;
 }
 /**
  * The host changed the settings; everyone's ready is cleared.
@@ -565,9 +565,9 @@ export interface SettingsChangedEvent {
   type: "event";
   seq: number;
   at: number;
-  room: RoomSnapshot;
   kind: "settings_changed";
   data: SettingsData;
+  room: RoomSnapshot;
 }
 export interface SettingsData {
   settings: RoomSettingsView;
@@ -579,9 +579,9 @@ export interface SideChosenEvent {
   type: "event";
   seq: number;
   at: number;
-  room: RoomSnapshot;
   kind: "side_chosen";
   data: SideData;
+  room: RoomSnapshot;
 }
 export interface SideData {
   seat: number;
@@ -594,9 +594,9 @@ export interface ReadyChangedEvent {
   type: "event";
   seq: number;
   at: number;
-  room: RoomSnapshot;
   kind: "ready";
   data: ReadyData;
+  room: RoomSnapshot;
 }
 export interface ReadyData {
   seat: number;
@@ -609,9 +609,9 @@ export interface ConnectionChangedEvent {
   type: "event";
   seq: number;
   at: number;
-  room: RoomSnapshot;
   kind: "connection";
   data: ConnectionData;
+  room: RoomSnapshot;
 }
 export interface ConnectionData {
   seat: number;
@@ -625,9 +625,9 @@ export interface SpectatorsChangedEvent {
   type: "event";
   seq: number;
   at: number;
-  room: RoomSnapshot;
   kind: "spectators";
   data: SpectatorsData;
+  room: RoomSnapshot;
 }
 export interface SpectatorsData {
   /**
@@ -642,9 +642,9 @@ export interface ReplacedByBotEvent {
   type: "event";
   seq: number;
   at: number;
-  room: RoomSnapshot;
   kind: "replaced_by_bot";
   data: SeatLevelData;
+  room: RoomSnapshot;
 }
 /**
  * The host left; this seat hosts now.
@@ -653,9 +653,9 @@ export interface HostChangedEvent {
   type: "event";
   seq: number;
   at: number;
-  room: RoomSnapshot;
   kind: "host";
   data: SeatData;
+  room: RoomSnapshot;
 }
 /**
  * The game started with this seed.
@@ -664,9 +664,9 @@ export interface GameStartedEvent {
   type: "event";
   seq: number;
   at: number;
-  room: RoomSnapshot;
   kind: "game_started";
   data: GameStartedData;
+  room: RoomSnapshot;
 }
 export interface GameStartedData {
   seed: number;
@@ -678,9 +678,9 @@ export interface RoundStartedEvent {
   type: "event";
   seq: number;
   at: number;
-  room: RoomSnapshot;
   kind: "round_started";
   data: RoundStartedData;
+  room: RoomSnapshot;
 }
 export interface RoundStartedData {
   round: number;
@@ -702,9 +702,9 @@ export interface PlayoffStartedEvent {
   type: "event";
   seq: number;
   at: number;
-  room: RoomSnapshot;
   kind: "playoff";
   data: PlayoffData;
+  room: RoomSnapshot;
 }
 export interface PlayoffData {
   round: number;
@@ -720,9 +720,9 @@ export interface FinishedEvent {
   type: "event";
   seq: number;
   at: number;
-  room: RoomSnapshot;
   kind: "finished";
   data: FinishedData;
+  room: RoomSnapshot;
 }
 export interface FinishedData {
   seat: number;
@@ -736,9 +736,9 @@ export interface CountdownEvent {
   type: "event";
   seq: number;
   at: number;
-  room: RoomSnapshot;
   kind: "countdown";
   data: DeadlineData;
+  room: RoomSnapshot;
 }
 export interface DeadlineData {
   round: number;
@@ -751,9 +751,9 @@ export interface SecondChanceEvent {
   type: "event";
   seq: number;
   at: number;
-  room: RoomSnapshot;
   kind: "second_chance";
   data: DeadlineData;
+  room: RoomSnapshot;
 }
 /**
  * A seat gave its task up for this round.
@@ -762,9 +762,9 @@ export interface GaveUpEvent {
   type: "event";
   seq: number;
   at: number;
-  room: RoomSnapshot;
   kind: "gave_up";
   data: GaveUpData;
+  room: RoomSnapshot;
 }
 export interface GaveUpData {
   seat: number;
@@ -777,9 +777,9 @@ export interface RoundEndedEvent {
   type: "event";
   seq: number;
   at: number;
-  room: RoomSnapshot;
   kind: "round_ended";
   data: RoundEndedData;
+  room: RoomSnapshot;
 }
 export interface RoundEndedData {
   round: number;
@@ -830,9 +830,9 @@ export interface TieEvent {
   type: "event";
   seq: number;
   at: number;
-  room: RoomSnapshot;
   kind: "tie";
   data: TieData;
+  room: RoomSnapshot;
 }
 export interface TieData {
   seats: number[];
@@ -852,9 +852,9 @@ export interface TaskSkippedEvent {
   type: "event";
   seq: number;
   at: number;
-  room: RoomSnapshot;
   kind: "task_skipped";
   data: CardData;
+  room: RoomSnapshot;
 }
 export interface CardData {
   seat: number;
@@ -868,9 +868,9 @@ export interface TaskDrawnEvent {
   type: "event";
   seq: number;
   at: number;
-  room: RoomSnapshot;
   kind: "task_drawn";
   data: CardData;
+  room: RoomSnapshot;
 }
 /**
  * The game is over and stored.
@@ -879,9 +879,9 @@ export interface GameOverEvent {
   type: "event";
   seq: number;
   at: number;
-  room: RoomSnapshot;
   kind: "game_over";
   data: GameOverData;
+  room: RoomSnapshot;
 }
 export interface GameOverData {
   /**
@@ -907,9 +907,9 @@ export interface RematchEvent {
   type: "event";
   seq: number;
   at: number;
-  room: RoomSnapshot;
   kind: "rematch";
   data: EmptyData;
+  room: RoomSnapshot;
 }
 export interface EmptyData {}
 /**

@@ -315,11 +315,16 @@ class EmptyData(Sent):
 
 
 class EventBase(Sent):
-    """A change in the room, numbered ``seq`` (from 1, per room), with the room after it."""
+    """A change in the room, numbered ``seq`` (from 1, per room), with the room after it.
+
+    Each kind narrows ``kind`` and ``data``; they are declared here so that every event's
+    text starts with its type, number, time and kind (readers may look at the head only)."""
 
     type: Literal["event"]
     seq: int
     at: Ms
+    kind: str
+    data: Sent
     room: RoomSnapshot
 
 
