@@ -97,7 +97,7 @@ export interface ChangeSettings {
  * Room settings, every field optional (``None`` = leave as it is / the default).
  */
 export interface SettingsPatch {
-  edition?: ("classic" | "3d" | "extreme" | "trigo") | null;
+  edition?: string | null;
   mode?: ("race" | "solo") | null;
   variant?: ("standard" | "only-first") | null;
   side?: string | null;
@@ -1015,7 +1015,7 @@ export interface CreateRoom {
  * Room settings, every field optional (``None`` = leave as it is / the default).
  */
 export interface SettingsPatch1 {
-  edition?: ("classic" | "3d" | "extreme" | "trigo") | null;
+  edition?: string | null;
   mode?: ("race" | "solo") | null;
   variant?: ("standard" | "only-first") | null;
   side?: string | null;
@@ -1152,6 +1152,46 @@ export interface EditionOptions {
   } | null;
   solo_goals: ("time" | "tasks")[];
   solo_amounts: number[];
+  blurb: string;
+  /**
+   * each side's label, by side
+   */
+  side_labels: {
+    [k: string]: string;
+  };
+  /**
+   * what a side is called: 'side', 'level' ...
+   */
+  side_word: string;
+  /**
+   * what picks a card's task: a die, the corners, the card
+   */
+  key_kind: "die" | "corner" | "card";
+  /**
+   * whether rounds are scored with gems (else with cards)
+   */
+  gems: boolean;
+  /**
+   * how many levels an area has (2 in 3D)
+   */
+  layers: number;
+  how_to: string[];
+  /**
+   * whether the web client plays it
+   */
+  playable: boolean;
+  /**
+   * each variant's label, by variant
+   */
+  variant_labels: {
+    [k: string]: string;
+  };
+  /**
+   * the default amount, by solo goal
+   */
+  solo_default: {
+    [k: string]: number;
+  };
 }
 /**
  * ``POST /api/rooms`` and ``POST /api/rooms/{code}/seats``: a seat and its token.

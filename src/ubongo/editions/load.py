@@ -34,6 +34,7 @@ FORMAT = "ubongo-edition"
 VERSION = 1
 
 T = TypeVar("T")
+C = TypeVar("C", bound=str)
 
 
 class EditionDataError(ValueError):
@@ -85,11 +86,11 @@ class _Fields:
             self.fail(key, f"expected true or false, not {_short(v)}")
         return bool(v)
 
-    def choice(self, key: str, allowed: tuple[str, ...], default: Any = ...) -> str:
+    def choice(self, key: str, allowed: tuple[C, ...], default: Any = ...) -> C:
         v = self.value(key, default)
         if v not in allowed:
             self.fail(key, f"expected one of {', '.join(allowed)}, not {_short(v)}")
-        return str(v)
+        return allowed[allowed.index(v)]
 
     def items(self, key: str, read: Callable[[Any, str], T], default: Any = ...) -> tuple[T, ...]:
         v = self.value(key, default)

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from importlib.resources.abc import Traversable
-from typing import Any
+from typing import Any, Literal, get_args
 
 #: how the task of a card is chosen: a die roll, the corners in order, or the card's only task
-KEY_KINDS = ("die", "corner", "card")
+KeyKind = Literal["die", "corner", "card"]
+KEY_KINDS: tuple[KeyKind, ...] = get_args(KeyKind)
 #: how cards reach players: one shared stack that is reshuffled when empty, as many shared
 #: cards as the game needs (the rest back in the box), or a stack of their own per player
 DEALS = ("shared-stack", "counted-stack", "own-stacks")
@@ -56,7 +57,7 @@ class DeckShape:
 
     cards: int
     card_word: str
-    key_kind: str
+    key_kind: KeyKind
     keys: tuple[str, ...]
     regions: int
     sides: tuple[SideSpec, ...]

@@ -16,6 +16,7 @@ from typing import Literal
 from pydantic import BaseModel, Field, RootModel
 from pydantic.json_schema import SkipJsonSchema
 
+from ubongo.editions.record import KeyKind
 from ubongo.rules.settings import Mode, SoloGoal, Variant
 
 from .messages import Ms, ProtocolCode, RoomSettingsView, RoomSnapshot, Sent, SoloResult
@@ -102,6 +103,18 @@ class EditionOptions(Sent):
     countdown_seconds: dict[str, float] | None = Field(description="by side")
     solo_goals: list[SoloGoal]
     solo_amounts: list[int]
+    # what the screens show of the edition: its record's display facts (EditionRecord.web_json)
+    title: str
+    blurb: str
+    side_labels: dict[str, str] = Field(description="each side's label, by side")
+    side_word: str = Field(description="what a side is called: 'side', 'level' ...")
+    key_kind: KeyKind = Field(description="what picks a card's task: a die, the corners, the card")
+    gems: bool = Field(description="whether rounds are scored with gems (else with cards)")
+    layers: int = Field(description="how many levels an area has (2 in 3D)")
+    how_to: list[str]
+    playable: bool = Field(description="whether the web client plays it")
+    variant_labels: dict[str, str] = Field(description="each variant's label, by variant")
+    solo_default: dict[SoloGoal, int] = Field(description="the default amount, by solo goal")
 
 
 class Options(RootModel[dict[str, EditionOptions]]):
