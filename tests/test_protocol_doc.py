@@ -128,3 +128,15 @@ def test_every_error_code_is_documented() -> None:
     # rule codes are documented as a family ("`rule` codes"); the protocol's one by one
     assert codes - documented <= set(typing.get_args(messages.RuleCode))
     assert documented - codes == set()
+
+
+def test_the_schema_keeps_every_field_of_every_model() -> None:
+    # the schema drops pydantic's titles; a field that happens to be *named* title must stay
+    from ubongo.server.schema import protocol_schema
+
+    for name, definition in protocol_schema()["$defs"].items():
+        if "properties" in definition:
+            missing = set(definition.get("required", ())) - set(definition["properties"])
+            assert not missing, (name, missing)
+    options = protocol_schema()["$defs"]["EditionOptions"]["properties"]
+    assert set(options) == set(bodies.EditionOptions.model_fields)

@@ -1152,6 +1152,7 @@ export interface EditionOptions {
   } | null;
   solo_goals: ("time" | "tasks")[];
   solo_amounts: number[];
+  title: string;
   blurb: string;
   /**
    * each side's label, by side

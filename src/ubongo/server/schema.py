@@ -39,18 +39,21 @@ TITLE = "UbongoProtocol"
 
 def _strip_titles(node: Any, top: bool = False) -> Any:
     """The schema without pydantic's titles of fields (a generator would name a type after
-    each of them); the definitions keep theirs."""
+    each of them); the definitions keep theirs, and a field *named* ``title`` stays."""
     if isinstance(node, list):
         return [_strip_titles(n) for n in node]
     if not isinstance(node, dict):
         return node
-    return {
-        k: _strip_titles(v, top=k == "$defs")
-        if k != "$defs"
-        else {name: {**_strip_titles(d), "title": name} for name, d in v.items()}
-        for k, v in node.items()
-        if top or k != "title"
-    }
+    out: dict[str, Any] = {}
+    for k, v in node.items():
+        if k == "$defs":
+            out[k] = {name: {**_strip_titles(d), "title": name} for name, d in v.items()}
+        elif k == "properties":
+            # the keys here are field names, not schema keywords
+            out[k] = {name: _strip_titles(field) for name, field in v.items()}
+        elif top or k != "title":
+            out[k] = _strip_titles(v)
+    return out
 
 
 def protocol_schema() -> dict[str, Any]:
