@@ -3,8 +3,10 @@ reader of the server's room messages.
 
 - no TypeScript module over 500 lines, no room screen (web/src/room/) over 400;
 - the room's WebSocket messages (`ServerMessage`) are read in one place, the room store
-  (web/src/room/store.ts); net.ts only carries them. When the message types are generated from
-  the server's schema, that store is the one module to change.
+  (web/src/room/store.ts); net.ts only carries them;
+- the protocol's types are generated from the server's models (web/src/protocol.gen.ts, by
+  `make protocol`): the client declares none of its own. protocol.ts only names generated types
+  (or types made from them) and is the one module that imports the generated file.
 """
 
 from __future__ import annotations
@@ -15,7 +17,9 @@ from pathlib import Path
 import pytest
 
 WEB_SRC = Path(__file__).resolve().parents[1] / "web" / "src"
-MODULES = sorted(WEB_SRC.rglob("*.ts"))
+GENERATED = WEB_SRC / "protocol.gen.ts"
+#: the modules people write (the generated types are checked against the schema instead)
+MODULES = sorted(p for p in WEB_SRC.rglob("*.ts") if p != GENERATED)
 SCREENS = sorted((WEB_SRC / "room").glob("*.ts"))
 
 
@@ -56,3 +60,35 @@ def test_the_connection_does_not_read_room_snapshots() -> None:
     net = (WEB_SRC / "net.ts").read_text(encoding="utf-8")
     assert "msg.room" not in net
     assert "msg.data" not in net
+
+
+def test_the_protocol_types_are_the_generated_ones() -> None:
+    text = (WEB_SRC / "protocol.ts").read_text(encoding="utf-8")
+    code = re.sub(r"//[^\n]*|/\*.*?\*/", "", text, flags=re.S)
+    assert "interface" not in code, "protocol.ts declares a shape: generate it from a model"
+    aliases = re.findall(r"export type (\w+)(?:<[^=]*>)? = ([^;]+);", code)
+    assert len(aliases) > 20
+    for name, definition in aliases:
+        # each names a generated type (gen.X), or is made from them (Omit, Extract, an index)
+        assert re.search(r"\bgen\.|RoomEvent|Settings\[", definition), (name, definition)
+        assert "{" not in definition.replace("{ kind: K }", ""), (name, definition)
+
+
+def test_only_protocol_ts_imports_the_generated_types() -> None:
+    importers = {_name(p) for p in MODULES if "protocol.gen" in p.read_text(encoding="utf-8")}
+    assert importers == {"protocol.ts"}
+
+
+def test_no_module_declares_a_message_or_body_shape() -> None:
+    # the shapes of what crosses the wire have fields like these; a module declaring an
+    # interface with them is writing the protocol by hand again
+    wire_fields = re.compile(
+        r"^\s+(token|seq|held_until|game_id|solo_amount|server_time)\??:", re.M
+    )
+    for path in MODULES:
+        if path.name == "protocol.ts":
+            continue
+        for body in re.findall(
+            r"interface \w+[^{]*\{(.*?)\n\}", path.read_text(encoding="utf-8"), re.S
+        ):
+            assert not wire_fields.search(body), f"{_name(path)} declares a protocol shape"

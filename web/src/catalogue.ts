@@ -1,35 +1,19 @@
 // The drawing catalogue of an edition, as served by GET /api/editions/{name}
 // (src/ubongo/catalogue.py): the client never re-implements the transform group.
 
-import type { Cell, LatticeName } from "./geometry";
+import type { CataloguePiece, EditionCatalogue, Placement } from "./protocol";
 
-export interface PieceEntry {
-  id: string;
-  number: number;
-  name: string;
-  colour: string;
-  colour_name: string;
-  size: number;
-  transforms: number[];
-  shapes: Record<string, Cell[]>;
-}
+/** An edition's drawing catalogue (generated from the server's model, as every protocol type). */
+export type Catalogue = EditionCatalogue;
+/** One piece of a catalogue: names, colour, and its cells under each allowed transform. */
+export type PieceEntry = CataloguePiece;
+export type { Placement };
 
-export interface Catalogue {
-  edition: string;
-  lattice: LatticeName;
-  area_lattice: LatticeName;
-  layers: number;
-  reflections: boolean;
-  group_size: number;
-  rotate: number[];
-  flip: number[] | null;
-  pieces: PieceEntry[];
-}
-
-export interface Placement {
-  piece: string;
-  transform: number;
-  offset: number[];
+/** An offset as the protocol carries it: the lattice's 2 or 3 coordinates of a cell. */
+export function offsetOf(cell: readonly number[]): Placement["offset"] {
+  if (cell.length === 2) return [cell[0], cell[1]];
+  if (cell.length === 3) return [cell[0], cell[1], cell[2]];
+  throw new Error(`an offset has 2 or 3 coordinates, not ${cell.length}`);
 }
 
 const cache = new Map<string, Promise<Catalogue>>();

@@ -4,17 +4,11 @@ import { KEYS_3D, piecePicture as pieceSvg } from "./board3d"; // 3D pictures (i
 import { loadCatalogue } from "./catalogue";
 import { h } from "./dom";
 import { ApiError, api, savedName, saveName, saveTicket } from "./net";
+import type { CreateRoom, SeatGrant, SettingsPatch, SoloGoal } from "./protocol";
 import { leaderboard } from "./records";
 import { EDITIONS, editionInfo, toast } from "./ui";
 
 export type Navigate = (path: string) => void;
-
-interface CreateAnswer {
-  code: string;
-  seat: number;
-  token: string;
-  invite: string;
-}
 
 const PREFS_KEY = "ubongo.home";
 
@@ -150,18 +144,15 @@ export function homeScreen(go: Navigate): HTMLElement {
   const createRoom = async (mode: "solo" | "race", button: HTMLButtonElement) => {
     busy(button, true);
     try {
-      const settings: Record<string, unknown> = {
-        edition: prefs.edition,
-        mode,
-        side: sideSelect.value,
-      };
+      const settings: SettingsPatch = { edition: prefs.edition, mode, side: sideSelect.value };
       if (mode === "solo") {
-        settings.solo_goal = goal.value;
+        settings.solo_goal = goal.value as SoloGoal;
         settings.solo_amount = Number(amount.value);
       }
-      const r = await api.post<CreateAnswer>("/api/rooms", { name: name(), settings });
-      saveTicket({ code: r.code, seat: r.seat, token: r.token });
-      go(`/room/${r.code}`);
+      const body: CreateRoom = { name: name(), settings };
+      const seat = await api.post<SeatGrant>("/api/rooms", body);
+      saveTicket(seat);
+      go(`/room/${seat.code}`);
     } catch (e) {
       toast(e instanceof ApiError ? e.message : String(e), "bad");
       busy(button, false);

@@ -2,7 +2,10 @@
 // The connection measures the server clock's offset by ping/pong, reconnects with the last
 // event number it saw, and hands every other message, once, to the room's store (room/store.ts).
 
-import type { ClientMessage, EditionOptions, SeatGrant, ServerMessage } from "./protocol";
+import type { ApiErrorBody, ClientMessage, CreateRoom, Options, SeatGrant, ServerMessage, TakeSeat } from "./protocol";
+
+/** What this browser keeps of a seat it took: enough to say hello as that seat again. */
+export type SeatKey = Pick<SeatGrant, "code" | "seat" | "token">;
 
 export class ApiError extends Error {
   constructor(
@@ -33,7 +36,8 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
     data = null;
   }
   if (!r.ok) {
-    const err = (data as { error?: { code?: string; message?: string }; detail?: unknown } | null)?.error;
+    // every refusal is an ApiErrorBody; a proxy's error page may be anything
+    const err = (data as Partial<ApiErrorBody> | null)?.error;
     throw new ApiError(err?.code ?? "http", err?.message ?? `server answered ${r.status}`, r.status);
   }
   return data as T;
@@ -41,7 +45,8 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
 
 export const api = {
   get: <T>(path: string) => call<T>("GET", path),
-  post: <T>(path: string, body: unknown) => call<T>("POST", path, body),
+  /** a POST with one of the protocol's request bodies */
+  post: <T>(path: string, body: CreateRoom | TakeSeat) => call<T>("POST", path, body),
 };
 
 // --- seats kept by this browser ---------------------------------------------------------------
@@ -56,16 +61,16 @@ export function saveName(name: string): void {
   localStorage.setItem(NAME_KEY, name);
 }
 
-export function ticketFor(code: string): SeatGrant | null {
+export function ticketFor(code: string): SeatKey | null {
   try {
     const raw = localStorage.getItem(`ubongo.seat.${code}`);
-    return raw ? (JSON.parse(raw) as SeatGrant) : null;
+    return raw ? (JSON.parse(raw) as SeatKey) : null;
   } catch {
     return null;
   }
 }
 
-export function saveTicket(t: SeatGrant): void {
+export function saveTicket(t: SeatKey): void {
   localStorage.setItem(`ubongo.seat.${t.code}`, JSON.stringify(t));
 }
 
@@ -93,7 +98,7 @@ export class RoomConnection {
 
   constructor(
     readonly code: string,
-    private readonly ticket: SeatGrant | null,
+    private readonly ticket: SeatKey | null,
     private readonly on: ConnectionHandlers,
   ) {
     this.open();
@@ -197,12 +202,12 @@ export class RoomConnection {
   }
 }
 
-let optionsPromise: Promise<Record<string, EditionOptions>> | null = null;
+let optionsPromise: Promise<Options> | null = null;
 
 /** What the server offers per edition (GET /api/options), fetched once. */
-export function loadOptions(): Promise<Record<string, EditionOptions>> {
+export function loadOptions(): Promise<Options> {
   if (!optionsPromise) {
-    optionsPromise = api.get<Record<string, EditionOptions>>("/api/options");
+    optionsPromise = api.get<Options>("/api/options");
     optionsPromise.catch(() => (optionsPromise = null));
   }
   return optionsPromise;

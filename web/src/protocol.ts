@@ -1,172 +1,69 @@
-// The messages and bodies the client and the server exchange (docs/protocol.md), in one place:
-// what arrives over the room WebSocket, what the client sends, and the room snapshot's parts.
-// The room store (room/store.ts) is the only reader of server messages; when these types are
-// generated from the server's schema (protocol.gen.ts), this module is what gets replaced.
+// The messages and bodies the client and the server exchange (docs/protocol.md), by the names
+// the client uses. Every type here is generated from the server's pydantic models
+// (protocol.gen.ts, written by `make protocol`; `make lint` fails when it is stale): the client
+// declares no message shape of its own. The room store (room/store.ts) is the only reader of
+// server messages.
 
-import type { Placement } from "./catalogue";
+import type * as gen from "./protocol.gen";
 
-export interface Seat {
-  seat: number;
-  kind: "person" | "bot";
-  name: string;
-  side: string | null;
-  ready: boolean;
-  connected: boolean;
-  held_until: number | null;
-  level: string | null;
-}
+/** A taken seat. */
+export type Seat = gen.SeatView;
+/** One seat's task: card, side, key, pieces, area. */
+export type Task = gen.TaskView;
+export type Score = gen.Score;
+/** A player's gems by colour. */
+export type Gems = gen.Gems;
+export type Finish = gen.Finish;
+/** A solo run so far. */
+export type SoloState = gen.SoloProgress;
+/** The public game table (the same for every player and spectator). */
+export type GameView = gen.GameTable;
+/** The room's settings in force. */
+export type Settings = gen.RoomSettingsView;
+/** What a host may change: every setting, each optional. */
+export type SettingsPatch = gen.SettingsPatch;
+/** A room as everybody in it sees it (the welcome's and every event's `room`). */
+export type Room = gen.RoomSnapshot;
+export type Verdict = gen.Verdict;
+/** A bot's level. */
+export type BotLevel = NonNullable<gen.SeatView["level"]>;
+/** What a solo run aims at. */
+export type SoloGoal = Settings["solo_goal"];
+/** A rules variant. */
+export type Variant = Settings["variant"];
+export type Placement = gen.Placement;
 
-export interface Task {
-  card: number;
-  side: string;
-  key: string;
-  pieces: string[];
-  area: number[][];
-  layers: number;
-  difficulty?: number;
-}
+/** Server to client over `/ws`. */
+export type ServerMessage = gen.ServerMessage;
+/** Client to server over `/ws`. */
+export type ClientMessage = gen.ClientMessage;
 
-export interface Score {
-  points: number;
-  gems: Record<string, number> | null;
-  cards: number;
-}
+/** A room event as it arrives: kind, data, and the room's snapshot after it. */
+export type RoomEventMessage = gen.RoomEvent;
+/** `T` without `K`, member by member of a union (so that `kind` still tells `data`'s type). */
+type OmitEach<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+/** A room event as the store keeps it: the event message without the snapshot it carried. */
+export type RoomEvent = OmitEach<gen.RoomEvent, "type" | "room">;
+/** The event of one kind. */
+export type EventOf<K extends RoomEvent["kind"]> = Extract<RoomEvent, { kind: K }>;
 
-export interface Finish {
-  seat: number;
-  place: number;
-  at: number;
-}
-
-export interface SoloState {
-  goal: string;
-  amount: number;
-  done: number;
-  skipped: number;
-  started_at: number | null;
-  ends_at: number | null;
-}
-
-export interface GameView {
-  /** the number to send with submit and skip (the server's turn counter) */
-  turn: number;
-  round: number;
-  rounds: number;
-  /** the round's kind: round, playoff (gem editions), tie-round (card editions), solo */
-  kind: string | null;
-  stage: string;
-  key: string | null;
-  roller: number | null;
-  deadline: number | null;
-  tasks: Record<string, Task | null>;
-  finished: Finish[];
-  scores: Record<string, Score>;
-  display: Record<string, number> | null;
-  bag: number | null;
-  solo: SoloState | null;
-  next_round_at?: number | null;
-  solutions: Record<string, Placement[]>;
-  winners: number[];
-}
-
-export interface Settings {
-  edition: string;
-  mode: string;
-  variant: string;
-  side: string;
-  rounds: number | null;
-  hourglass_seconds: number | null;
-  countdown_seconds: number | null;
-  solo_goal: string;
-  solo_amount: number;
-  seat_hold_seconds: number;
-  seed: number | null;
-  [more: string]: unknown;
-}
-
-export interface Room {
-  code: string;
-  invite: string;
-  phase: "lobby" | "playing" | "over";
-  host: number | null;
-  settings: Settings;
-  seats: (Seat | null)[];
-  spectators: number;
-  game: GameView | null;
-  game_id: number | null;
-  record?: Record<string, unknown> | null;
-}
-
-export interface RoomEvent {
-  seq: number;
-  at: number;
-  kind: string;
-  data: Record<string, unknown>;
-}
-
-export interface Verdict {
-  round: number;
-  ok: boolean;
-  code: string;
-  reason: string;
-  received_at: number;
-}
-
-/** The room snapshot as it comes over the wire: `game` not yet normalized (see room/store.ts). */
-export type WireRoom = Omit<Room, "game"> & { game: Record<string, unknown> | null };
-
-/** Server to client over `/ws` (docs/protocol.md, "Server to client"). */
-export type ServerMessage =
-  | { type: "welcome"; seat: number | null; seq: number; server_time?: number; resumed?: boolean; room: WireRoom }
-  | { type: "event"; seq: number; at: number; kind: string; data?: Record<string, unknown>; room: WireRoom }
-  | { type: "pong"; id: number; t: number; server_time: number }
-  | ({ type: "verdict" } & Verdict)
-  | { type: "error"; code: string; message?: string; ref?: string | null };
-
-/** Client to server over `/ws` (docs/protocol.md, "Client to server"). */
-export type ClientMessage =
-  | { type: "hello"; room: string; token?: string; spectate?: boolean; last_seq?: number }
-  | { type: "ping"; id: number; t: number }
-  | { type: "settings"; settings: Partial<Settings> }
-  | { type: "choose_side"; side: string }
-  | { type: "add_bot"; level: string }
-  | { type: "remove_bot"; seat: number }
-  | { type: "bot_level"; seat: number; level: string }
-  | { type: "ready"; ready: boolean }
-  | { type: "start" }
-  | { type: "submit"; round: number; placements: Placement[] }
-  | { type: "skip"; round: number }
-  | { type: "rematch" }
-  | { type: "leave" };
-
+/** `POST /api/rooms`'s body. */
+export type CreateRoom = gen.CreateRoom;
+/** `POST /api/rooms/{code}/seats`'s body. */
+export type TakeSeat = gen.TakeSeat;
 /** `POST /api/rooms` and `POST /api/rooms/{code}/seats`: the seat taken and its token. */
-export interface SeatGrant {
-  code: string;
-  seat: number;
-  token: string;
-}
-
-/** One edition's entry in GET /api/options: its record's menus and what the screens show. */
-export interface EditionOptions {
-  sides: string[];
-  default_side: string;
-  per_player_side: boolean;
-  players: [number, number];
-  variants: string[];
-  rounds: number;
-  hourglass_seconds: number | null;
-  countdown_seconds: Record<string, number> | null;
-  solo_goals: string[];
-  solo_amounts: number[];
-  title: string;
-  blurb: string;
-  side_labels: Record<string, string>;
-  side_word: string;
-  key_kind: "die" | "corner" | "card";
-  gems: boolean;
-  layers: number;
-  how_to: string[];
-  playable: boolean;
-  variant_labels: Record<string, string>;
-  solo_default: Record<string, number>;
-}
+export type SeatGrant = gen.SeatTicket;
+/** One edition's entry in `GET /api/options`: its record's menus and what the screens show. */
+export type EditionOptions = gen.EditionOptions;
+export type Options = gen.Options;
+export type EditionCatalogue = gen.EditionCatalogue;
+export type CataloguePiece = gen.CataloguePiece;
+export type Leaderboard = gen.Leaderboard;
+export type RankedRecord = gen.RankedRecord;
+export type PersonalBest = gen.PersonalBest;
+export type PersonalBests = gen.PersonalBests;
+export type GameList = gen.GameList;
+export type StoredGame = gen.StoredGame;
+export type SoloResult = gen.SoloResult;
+/** Every HTTP error's body. */
+export type ApiErrorBody = gen.ApiError;

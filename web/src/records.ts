@@ -3,19 +3,11 @@
 
 import { h } from "./dom";
 import { api } from "./net";
+import type { Leaderboard, PersonalBest, PersonalBests, RankedRecord } from "./protocol";
 import { clock, editionInfo } from "./ui";
 
-export interface RecordRow {
-  rank?: number;
-  name: string;
-  edition: string;
-  goal: string;
-  amount: number;
-  side: string;
-  score: number;
-  seconds: number;
-  runs?: number;
-}
+/** A leaderboard row, or one of a player's personal bests. */
+export type RecordRow = RankedRecord | PersonalBest;
 
 /** "7 solved" for a timed run, "3:12" for a run of a number of tasks. */
 export function resultText(r: { goal: string; score: number; seconds: number; amount: number }): string {
@@ -35,7 +27,7 @@ export function leaderboard(edition: string, goal: string, amount: number, side:
   const table = h("table.leaderboard", {}, h("caption", {}, "Leaderboard"));
   const q = new URLSearchParams({ edition, goal, mode: goal, amount: String(amount), side, limit: "10" });
   api
-    .get<RecordRow[]>(`/api/leaderboard?${q}`)
+    .get<Leaderboard>(`/api/leaderboard?${q}`)
     .then((rows) => {
       for (const r of rows) {
         table.append(
@@ -58,7 +50,7 @@ export function leaderboard(edition: string, goal: string, amount: number, side:
 export function personalBests(name: string): HTMLElement {
   const table = h("table.bests", {}, h("caption", {}, `Personal bests of ${name}`));
   api
-    .get<RecordRow[]>(`/api/records?name=${encodeURIComponent(name)}`)
+    .get<PersonalBests>(`/api/records?name=${encodeURIComponent(name)}`)
     .then((rows) => {
       for (const r of rows) {
         table.append(

@@ -2,6 +2,7 @@
 
 import { h, svg } from "./dom";
 import { editionInfo } from "./editions";
+import type { Gems } from "./protocol";
 
 // the editions are the server's (GET /api/options): see editions.ts
 export { EDITIONS, type EditionInfo, editionInfo } from "./editions";
@@ -89,10 +90,10 @@ export function gem(name: string, extra = ""): HTMLElement {
 
 /** A player's gems as icons with counts; `none` is said when there are none ("no gems yet"
  * during a game, "no gems" at its end). */
-export function gemRow(gems: Record<string, number> | null | undefined, none = "no gems yet"): HTMLElement {
+export function gemRow(gems: Gems | Record<string, number> | null | undefined, none = "no gems yet"): HTMLElement {
   const row = h("span.gem-row");
   if (!gems) return row;
-  for (const name of ["ruby", "sapphire", "emerald", "amber"]) {
+  for (const name of ["ruby", "sapphire", "emerald", "amber"] as const) {
     const n = gems[name] ?? 0;
     if (n > 0) row.append(h("span.gem-count", {}, gem(name), `×${n}`));
   }

@@ -7,7 +7,7 @@
 // the catalogue are normalized: their anchor is 0). Overlap and overhang are shown, never
 // forbidden; everything happens locally, the server only hears about a covered area.
 
-import { type Catalogue, type Placement, pieceOf } from "../catalogue";
+import { type Catalogue, offsetOf, type Placement, pieceOf } from "../catalogue";
 import { svg } from "../dom";
 import {
   type Box,
@@ -133,7 +133,7 @@ export class Board {
 
   placements(): Placement[] {
     return this.pieces.flatMap((p) =>
-      p.offset ? [{ piece: p.entry.id, transform: p.transform, offset: [...p.offset] }] : [],
+      p.offset ? [{ piece: p.entry.id, transform: p.transform, offset: offsetOf(p.offset) }] : [],
     );
   }
 

@@ -156,7 +156,7 @@ export class Board3D {
     this.hand = null;
     for (const p of this.pieces) {
       const pl = placements.find((x) => x.piece === p.entry.id);
-      p.place = pl ? [pl.offset[0], pl.offset[1], pl.offset[2]] : null;
+      p.place = pl && pl.offset.length === 3 ? [pl.offset[0], pl.offset[1], pl.offset[2]] : null;
       if (pl) p.transform = pl.transform;
     }
     this.changed();

@@ -5,7 +5,7 @@
 import type { Catalogue } from "../catalogue";
 import { h } from "../dom";
 import { api, savedName, saveTicket } from "../net";
-import type { GameView, Room, SeatGrant } from "../protocol";
+import type { EventOf, GameView, Room, SeatGrant } from "../protocol";
 import { leaderboard, personalBests } from "../records";
 import { clock, editionInfo, gemRow, toast } from "../ui";
 import type { RoomContext } from "./context";
@@ -22,9 +22,7 @@ export function gameEnd(ctx: RoomContext, room: Room, cat: Catalogue | null): HT
     page.append(soloEnd(ctx, room, over?.data ?? null));
     return page;
   }
-  const winners = game?.winners.length
-    ? game.winners
-    : ((over?.data.winners as (number | string)[] | undefined) ?? []).map(Number);
+  const winners = game?.winners.length ? game.winners : (over?.data.winners ?? []);
   const name = (seat: number | string) => seatName(room, seat);
   const winnerText = winners.length
     ? winners.length === 1
@@ -97,12 +95,12 @@ function scoreTable(room: Room, game: GameView | null, winners: number[]): HTMLE
   );
 }
 
-function soloEnd(ctx: RoomContext, room: Room, data: Record<string, unknown> | null): HTMLElement {
+function soloEnd(ctx: RoomContext, room: Room, over: EventOf<"game_over">["data"] | null): HTMLElement {
   const s = room.settings;
-  const rec = room.record ?? (data?.record as Record<string, unknown> | null) ?? data ?? null;
+  const rec = room.record ?? over?.record ?? null;
   const box = h("div.solo-end");
-  const done = rec ? Number(rec.solved ?? rec.score ?? rec.done ?? 0) : (room.game?.solo?.done ?? 0);
-  const secs = rec ? Number(rec.seconds ?? 0) : 0;
+  const done = rec ? rec.solved : (room.game?.solo?.done ?? 0);
+  const secs = rec ? rec.seconds : 0;
   box.append(
     h("h1", {}, s.solo_goal === "time" ? "Time's up!" : "Done!"),
     h(
@@ -124,7 +122,7 @@ function soloEnd(ctx: RoomContext, room: Room, data: Record<string, unknown> | n
           solo_amount: s.solo_amount,
         },
       });
-      saveTicket({ code: r.code, seat: r.seat, token: r.token });
+      saveTicket(r);
       ctx.go(`/room/${r.code}`);
     } catch (e) {
       toast(String(e), "bad");

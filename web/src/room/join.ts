@@ -24,7 +24,7 @@ export function showJoin(root: HTMLElement, code: string, go: Navigate, joined: 
     saveName(name);
     try {
       const r = await api.post<SeatGrant>(`/api/rooms/${code}/seats`, { name });
-      saveTicket({ code: r.code, seat: r.seat, token: r.token });
+      saveTicket(r);
       joined();
     } catch (e) {
       joinButton.disabled = false;

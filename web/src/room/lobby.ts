@@ -3,11 +3,11 @@
 
 import { levelPicker, levelTag } from "../board3d"; // 3D levels (issue #7)
 import { h } from "../dom";
-import type { ClientMessage, EditionOptions, Room, Seat } from "../protocol";
+import type { BotLevel, ClientMessage, EditionOptions, Room, Seat, Variant } from "../protocol";
 import { EDITIONS, editionInfo, toast, watchers } from "../ui";
 import type { RoomContext } from "./context";
 
-const BOT_LEVELS = ["easy", "medium", "hard"];
+const BOT_LEVELS: readonly BotLevel[] = ["easy", "medium", "hard"];
 
 /** The lobby: seats and bots, the host's settings, ready and start, the invite link. */
 export function lobby(
@@ -131,7 +131,9 @@ function settingsFields(ctx: RoomContext, room: Room, opts: EditionOptions | und
   const variants: [string, string][] = (opts?.variants ?? ["standard"]).map((v) => [v, variantNames[v] ?? v]);
   setting(
     "Variant",
-    select("set-variant", variants, room.settings.variant, (v) => send({ type: "settings", settings: { variant: v } })),
+    select("set-variant", variants, room.settings.variant, (v) =>
+      send({ type: "settings", settings: { variant: v as Variant } }),
+    ),
   );
   const gems = info.gems;
   const timeKey = gems ? "hourglass_seconds" : "countdown_seconds";
@@ -206,7 +208,7 @@ function seatRow(ctx: RoomContext, room: Room, s: Seat | null, i: number, host: 
     const level = h("select.bot-level", { "aria-label": `level of ${s.name}` });
     for (const l of BOT_LEVELS) level.appendChild(h("option", { value: l }, l));
     level.value = s.level ?? "medium";
-    level.addEventListener("change", () => ctx.send({ type: "bot_level", seat: i, level: level.value }));
+    level.addEventListener("change", () => ctx.send({ type: "bot_level", seat: i, level: level.value as BotLevel }));
     li.append(
       level,
       h(

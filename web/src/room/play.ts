@@ -46,7 +46,7 @@ export class PlayScreen {
   draw(room: Room, game: GameView, cat: Catalogue, ev: RoomEvent | null): void {
     const parts = this.layout();
     const task = this.myTask(game);
-    const key = task ? JSON.stringify([game.turn, task.card, task.side, task.key, task.pieces]) : "";
+    const key = task ? JSON.stringify([game.round, task.card, task.side, task.key, task.pieces]) : "";
     if (key !== this.boardKey) this.newBoard(parts, game, cat, task, key);
     if (!task) {
       // spectators (and a seat without a task): everyone's table, redrawn with each snapshot
@@ -136,7 +136,7 @@ export class PlayScreen {
     this.board?.destroy();
     this.board = null;
     this.boardKey = key;
-    this.boardTurn = game.turn;
+    this.boardTurn = game.round;
     parts.main.replaceChildren();
     if (!task) return;
     // the arrangement survives a reload (the round goes on meanwhile)
@@ -167,7 +167,7 @@ export class PlayScreen {
   private submit(placements: Placement[]): void {
     const game = this.ctx.store.room?.game;
     if (!game || !this.board) return;
-    if (!this.ctx.send({ type: "submit", round: game.turn, placements })) {
+    if (!this.ctx.send({ type: "submit", round: game.round, placements })) {
       this.board.setStatus("Not connected: trying again in a moment…", "bad");
       return;
     }
@@ -207,7 +207,7 @@ export class PlayScreen {
     ];
     if (solo && this.ctx.store.seat !== null) {
       const skip = h("button#skip", { type: "button" }, "Skip task");
-      skip.addEventListener("click", () => this.ctx.send({ type: "skip", round: game.turn }));
+      skip.addEventListener("click", () => this.ctx.send({ type: "skip", round: game.round }));
       items.push(skip);
     }
     parts.top.replaceChildren(...items.filter((x): x is HTMLElement => !!x));

@@ -4,7 +4,7 @@
 
 import { areaSvg } from "../board/pictures";
 import { solutionIsoSvg } from "../board3d/iso";
-import type { Catalogue, Placement } from "../catalogue";
+import type { Catalogue } from "../catalogue";
 import { h } from "../dom";
 import type { GameView, Room } from "../protocol";
 import { editionInfo, gem, placeText } from "../ui";
@@ -94,7 +94,7 @@ function tieNote(room: Room, game: GameView): HTMLElement {
 
 function solutions(store: RoomStore, room: Room, game: GameView, cat: Catalogue): HTMLElement[] {
   const end = store.lastRoundEnd && store.lastRoundEnd.round === game.round ? store.lastRoundEnd.data : null;
-  const solutions = (end?.solutions as Record<string, Placement[]> | undefined) ?? game.solutions;
+  const solutions = end?.solutions ?? game.solutions;
   // a player sees a solution of their own task; a spectator sees everyone's
   const mine = store.seat;
   const shown = mine !== null ? [String(mine)] : Object.keys(solutions).sort();

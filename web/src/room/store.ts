@@ -2,12 +2,12 @@
 // the room's WebSocket (welcome, events, verdicts, errors), applies it and tells the screens.
 // The screens only read the store; net.ts only carries the messages.
 
-import type { GameView, Room, RoomEvent, ServerMessage, Verdict, WireRoom } from "../protocol";
+import type { EventOf, GameView, Room, RoomEvent, RoomEventMessage, ServerMessage, Verdict } from "../protocol";
 
 /** A round's end as the `round_ended` event told it (finish order, awards, solutions). */
 export interface RoundEnd {
   round: number;
-  data: Record<string, unknown>;
+  data: EventOf<"round_ended">["data"];
 }
 
 /** One player's row in a round result: the gems drawn, or what happened to their card. */
@@ -53,13 +53,13 @@ export class RoomStore {
         this.applyRoom(adaptRoom(msg.room), null);
         break;
       case "event":
-        this.applyRoom(adaptRoom(msg.room), { seq: msg.seq, at: msg.at, kind: msg.kind, data: msg.data ?? {} });
+        this.applyRoom(adaptRoom(msg.room), eventOf(msg));
         break;
       case "verdict":
         this.listener.verdict(msg);
         break;
       case "error":
-        this.listener.error(String(msg.code), String(msg.message ?? ""), msg.ref ?? null);
+        this.listener.error(msg.code, msg.message, msg.ref);
         break;
       case "pong":
         break; // the connection's clock
@@ -76,54 +76,51 @@ export class RoomStore {
   private applyEvent(ev: RoomEvent): void {
     this.events.push(ev);
     if (ev.kind === "round_ended") {
-      const round = Number(ev.data.round);
+      const round = ev.data.round;
       this.lastRoundEnd = { round, data: ev.data };
-      if (ev.data.awards) this.lastAwards = { round, list: awardsOf(ev.data.awards as Record<string, unknown>) };
+      this.lastAwards = { round, list: awardsOf(ev.data.awards) };
     }
     if (ev.kind === "rematch" || ev.kind === "game_started") this.lastRoundEnd = null;
   }
 
-  /** The event that ended the game (`game_over`, or `solo_over`), if this page saw it. */
-  gameOverEvent(): RoomEvent | undefined {
-    return [...this.events].reverse().find((e) => e.kind === "game_over" || e.kind === "solo_over");
+  /** The event that ended the game (`game_over`, in a race or solo), if this page saw it. */
+  gameOverEvent(): EventOf<"game_over"> | undefined {
+    for (let i = this.events.length - 1; i >= 0; i--) {
+      const e = this.events[i];
+      if (e.kind === "game_over") return e;
+    }
+    return undefined;
   }
 }
 
-/** The game table as the server sends it (docs/protocol.md, "The game table"). */
-export function normalizeGame(raw: Record<string, unknown> | null): GameView | null {
-  if (!raw) return null;
-  const shown = raw.display as Record<string, number> | null | undefined;
-  const display = shown && Object.keys(shown).length ? shown : null;
-  return {
-    turn: raw.round,
-    solutions: {},
-    winners: [],
-    ...raw,
-    display,
-    bag: display ? raw.bag : null,
-  } as unknown as GameView;
+/** The event as the store keeps it: the message without its type and snapshot. */
+function eventOf(msg: RoomEventMessage): RoomEvent {
+  const { type: _type, room: _room, ...event } = msg;
+  // TypeScript loses the tie between kind and data in a rest of a union; it is the same object
+  return event as RoomEvent;
 }
 
-function adaptRoom(raw: WireRoom): Room {
-  return { ...raw, game: normalizeGame(raw.game) };
+/** The game table with an empty gem display (solo's) as none: the screens test `display`. */
+export function normalizeGame(game: GameView | null): GameView | null {
+  if (!game) return null;
+  const display = game.display && Object.keys(game.display).length ? game.display : null;
+  return { ...game, display, bag: display ? game.bag : null };
+}
+
+function adaptRoom(room: Room): Room {
+  return { ...room, game: normalizeGame(room.game) };
 }
 
 /** What the rules' "gems" and "cards" events gave out, as one row per player. */
-function awardsOf(d: Record<string, unknown>): Award[] {
-  const gems = d.gems ?? d.rewards;
-  if (gems && typeof gems === "object") {
-    return Object.entries(gems as Record<string, string[]>).map(([seat, g]) => ({ seat, gems: g }));
-  }
+function awardsOf(awards: EventOf<"round_ended">["data"]["awards"]): Award[] {
+  if ("gems" in awards) return Object.entries(awards.gems).map(([seat, gems]) => ({ seat, gems }));
+  if (!("kept" in awards)) return []; // a tie-break round awards nothing
   const out: Award[] = [];
-  const first = d.first === null || d.first === undefined ? null : String(d.first);
-  for (const [seat, card] of Object.entries((d.kept ?? {}) as Record<string, number>)) {
-    out.push({ seat, kind: "keeps card", card });
-  }
-  for (const [seat, card] of Object.entries((d.handed ?? {}) as Record<string, number>)) {
+  const first = awards.first === null ? null : String(awards.first);
+  for (const [seat, card] of Object.entries(awards.kept)) out.push({ seat, kind: "keeps card", card });
+  for (const [seat, card] of Object.entries(awards.handed)) {
     out.push({ seat, kind: "hands over card", card, to: first });
   }
-  for (const [seat, card] of Object.entries((d.discarded ?? {}) as Record<string, number>)) {
-    out.push({ seat, kind: "discards card", card });
-  }
+  for (const [seat, card] of Object.entries(awards.discarded)) out.push({ seat, kind: "discards card", card });
   return out;
 }
