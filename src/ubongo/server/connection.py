@@ -7,9 +7,13 @@ sends its answers back over Redis.
 
 >>> from .clock import Clock
 >>> conn = Connection(None, Clock())
->>> conn.send_json({"type": "pong"})
+>>> conn.send_json({"type": "pong", "id": 7, "t": 1.5, "server_time": 1000})
 >>> conn.queue.get_nowait()
-'{"type":"pong"}'
+'{"type":"pong","id":7,"t":1.5,"server_time":1000}'
+>>> conn.send_json({"type": "pong"})  # every message is made through its model
+Traceback (most recent call last):
+...
+pydantic_core._pydantic_core.ValidationError: 3 validation errors for ...
 >>> conn.close(4001); conn.closing
 4001
 """
