@@ -25,6 +25,9 @@ from ubongo import editions
 #: the largest frame a client may send (bytes of UTF-8 text)
 MAX_MESSAGE_BYTES = 16 * 1024
 
+#: the longest room code a client may name (codes are shorter; the invite secret aside)
+MAX_CODE_CHARS = 16
+
 BOT_LEVELS = ("easy", "medium", "hard")
 
 Level = Literal["easy", "medium", "hard"]
@@ -54,9 +57,10 @@ class ProtocolError(Exception):
 
 
 class Strict(BaseModel):
-    """Unknown fields are errors, so that typos are caught rather than ignored."""
+    """Unknown fields are errors, so that typos are caught rather than ignored; so are
+    ``NaN`` and infinities (not JSON, and no setting or time means them)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class SettingsPatch(Strict):
@@ -82,7 +86,7 @@ class SettingsPatch(Strict):
 
 class Hello(Strict):
     type: Literal["hello"]
-    room: str = Field(min_length=1, max_length=16)
+    room: str = Field(min_length=1, max_length=MAX_CODE_CHARS)
     token: str | None = Field(default=None, min_length=8, max_length=128)
     spectate: bool = False
     last_seq: int | None = Field(default=None, ge=0)
@@ -198,13 +202,18 @@ def _describe(error: ValidationError) -> str:
     return f"{where}: {first['msg']}"
 
 
+def _not_json(name: str) -> Any:
+    # Python's json reads NaN, Infinity and -Infinity, which JSON does not have
+    raise ValueError(f"{name} is not JSON")
+
+
 def parse_client_message(raw: str | bytes) -> ClientMessage:
     """A validated client message, or :class:`ProtocolError` saying what is wrong."""
     size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "surrogatepass"))
     if size > MAX_MESSAGE_BYTES:
         raise ProtocolError("too_large", f"message of {size} bytes (at most {MAX_MESSAGE_BYTES})")
     try:
-        data = json.loads(raw)
+        data = json.loads(raw, parse_constant=_not_json)
     except (ValueError, RecursionError):
         raise ProtocolError("bad_json", "not JSON") from None
     if not isinstance(data, dict):
