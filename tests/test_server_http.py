@@ -376,3 +376,12 @@ def test_serve_refuses_bad_flags(tmp_path: Path, capsys: pytest.CaptureFixture[s
     for flags in (["--max-body-bytes", "10"], ["--allowed-origin", "evil.example"]):
         assert main(["serve", "--database-url", db, *flags]) == 2
         assert "error" in capsys.readouterr().err
+
+
+def test_null_for_a_setting_a_room_always_has_leaves_it_as_it_is(server: ServerProcess) -> None:
+    # found by the fuzzer: "edition": null was a 500 (and "mode": null left a broken room)
+    always = ("edition", "mode", "variant", "solo_goal", "seat_hold_seconds", "between_seconds")
+    created = server.create_room("Ada", **dict.fromkeys(always))
+    settings = server.get(f"/api/rooms/{created['code']}")["settings"]
+    assert settings["edition"] == "classic" and settings["mode"] == "race"
+    assert settings["seat_hold_seconds"] == 60

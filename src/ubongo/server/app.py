@@ -21,7 +21,7 @@ from fastapi import FastAPI
 
 from ubongo import __version__
 
-from . import errors
+from . import bodies, errors
 from .rooms import ServerConfig
 from .routes import ROUTERS
 from .security import (
@@ -84,6 +84,11 @@ def create_app(
         docs_url=docs[0],
         redoc_url=docs[1],
         swagger_ui_oauth2_redirect_url="/docs/oauth2-redirect" if http.dev else None,
+        # every route's refusals, in the schema as they are sent (not FastAPI's own 422 shape)
+        responses={
+            "4XX": {"model": bodies.ApiError, "description": "refused: see docs/protocol.md"},
+            503: {"model": bodies.ApiError, "description": "rooms unreachable (Redis)"},
+        },
     )
     app.state.web_dist = web_dist or WEB_DIST
     app.state.dev = http.dev

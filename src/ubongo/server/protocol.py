@@ -18,7 +18,15 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
 
 from ubongo import editions
 
@@ -79,6 +87,21 @@ class SettingsPatch(Strict):
     round_limit_seconds: float | None = Field(default=None, ge=1, le=3600)
     seed: int | None = Field(default=None, ge=0, le=2**53)
     between_seconds: float | None = Field(default=None, ge=0, le=60)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _null_leaves_as_is(cls, data: Any) -> Any:
+        # a room always has these: null cannot be their value, so it leaves them as they are
+        # (the others' null is "the rules' default", a value of its own)
+        if isinstance(data, dict):
+            return {k: v for k, v in data.items() if v is not None or k not in _ALWAYS_SET}
+        return data
+
+
+#: the settings a room always has a value for (``null`` in a patch: unchanged)
+_ALWAYS_SET = frozenset(
+    ("edition", "mode", "variant", "solo_goal", "seat_hold_seconds", "between_seconds")
+)
 
 
 # --- client -> server over the WebSocket ---------------------------------------------------
