@@ -66,9 +66,11 @@ class ProtocolError(Exception):
 
 class Strict(BaseModel):
     """Unknown fields are errors, so that typos are caught rather than ignored; so are
-    ``NaN`` and infinities (not JSON, and no setting or time means them)."""
+    ``NaN`` and infinities (not JSON, and no setting or time means them), and values of
+    another JSON type (strict: ``false`` is not ``0``, ``"5"`` is not ``5``; an integer is
+    a number)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False, strict=True)
 
 
 class SettingsPatch(Strict):
@@ -83,7 +85,7 @@ class SettingsPatch(Strict):
     countdown_seconds: float | None = Field(default=None, ge=0.5, le=600)
     solo_goal: Literal["time", "tasks"] | None = None
     solo_amount: int | None = Field(default=None, ge=1, le=60)
-    seat_hold_seconds: float | None = Field(default=None, ge=0.2, le=600)
+    seat_hold_seconds: float | None = Field(default=None, ge=5, le=600)
     round_limit_seconds: float | None = Field(default=None, ge=1, le=3600)
     seed: int | None = Field(default=None, ge=0, le=2**53)
     between_seconds: float | None = Field(default=None, ge=0, le=60)
