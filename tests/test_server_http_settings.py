@@ -110,3 +110,19 @@ def test_a_setting_of_another_json_type_is_refused(
 ) -> None:
     status, answer = server.post("/api/rooms", {"name": "Ada", "settings": settings})
     assert (status, answer["error"]["code"]) == (422, "bad_message"), answer
+
+
+def test_websocket_errors_do_not_echo_what_was_sent(server: ServerProcess) -> None:
+    long = "Q" * 5000
+    c = Client(server)
+    try:
+        for message in (
+            {"type": "ping", "id": 1, "t": 1.0, long: 1},
+            {"type": long},
+            {"type": "hello", "room": long},
+        ):
+            answer = c.reply(message, "pong")
+            assert answer["type"] == "error", answer
+            assert "QQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQ" not in answer["message"], answer["message"]
+    finally:
+        c.close()

@@ -222,9 +222,10 @@ _client_adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 
 def _describe(error: ValidationError) -> str:
+    # a location can be a key the client made up: cut short, so that no answer echoes it
     first = error.errors()[0]
-    where = ".".join(str(p) for p in first["loc"][1:]) or "message"
-    return f"{where}: {first['msg']}"
+    parts = [str(p) if len(str(p)) <= 24 else str(p)[:21] + "..." for p in first["loc"][1:]]
+    return f"{'.'.join(parts) or 'message'}: {first['msg']}"
 
 
 def _not_json(name: str) -> Any:
