@@ -72,8 +72,11 @@ class ServerProcess:
         port: int | None = None,
         log: Path | None = None,
         redis_url: str | None = None,
+        args: tuple[str, ...] = (),
     ):
         self.port = port or free_port()
+        #: more ``ubongo serve`` flags
+        self.args = args
         self.database_url = database_url
         self.redis_url = redis_url
         self.url = f"http://127.0.0.1:{self.port}"
@@ -99,6 +102,7 @@ class ServerProcess:
                 "--log-level",
                 "warning",
                 *extra,
+                *self.args,
             ],
             stdout=out,
             stderr=subprocess.STDOUT,

@@ -10,7 +10,9 @@ export default defineConfig({
     outDir: "dist",
     emptyOutDir: true,
     target: "es2022",
-    sourcemap: true,
+    // no source maps in the build the server ships (production); UBONGO_WEB_SOURCEMAP=1 makes
+    // them, and `ubongo serve --dev` serves them (docs/server.md, "Security")
+    sourcemap: process.env.UBONGO_WEB_SOURCEMAP === "1",
     rollupOptions: {
       output: {
         // three.js in a chunk of its own, apart from the 3D board's scene code (board3d/scene.ts):

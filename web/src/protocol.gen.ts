@@ -958,7 +958,8 @@ export interface ErrorDetail {
     | "game_running"
     | "no_edition"
     | "no_game"
-    | "not_found";
+    | "not_found"
+    | "bad_method";
   message: string;
 }
 /**

@@ -34,6 +34,26 @@ def register(subparsers: Any) -> None:
         default=None,
         help="the address players use, for invite links (default http://HOST:PORT)",
     )
+    parser.add_argument(
+        "--max-body-bytes",
+        type=int,
+        default=None,
+        help="the largest HTTP request body (default 65536); larger ones get 413 too_large",
+    )
+    parser.add_argument(
+        "--allowed-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="an origin (https://host[:port]) whose pages may open WebSockets, besides this "
+        "server's own host and --public-url's; repeatable",
+    )
+    parser.add_argument(
+        "--dev",
+        action="store_true",
+        help="development mode: serve the API pages /docs and /redoc and the client's source "
+        "maps (production mode, the default, serves neither)",
+    )
     parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning"])
     parser.set_defaults(func=run)
 
@@ -45,13 +65,26 @@ def run(args: argparse.Namespace) -> int:
 
     from ubongo.server import create_app
     from ubongo.server.rooms import ServerConfig
+    from ubongo.server.security import MAX_BODY_BYTES, HttpConfig
 
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     public = args.public_url or f"http://{args.host}:{args.port}"
     if args.redis_url and not args.redis_url.startswith(("redis://", "rediss://", "unix://")):
         raise CommandError(f"not a Redis URL (redis://host:port/db): {args.redis_url}")
+    max_body = MAX_BODY_BYTES if args.max_body_bytes is None else args.max_body_bytes
+    if max_body < 1024:
+        raise CommandError(f"--max-body-bytes must be at least 1024: {max_body}")
+    for origin in args.allowed_origin:
+        if not origin.startswith(("http://", "https://")):
+            raise CommandError(f"not an origin (https://host[:port]): {origin}")
+    http = HttpConfig(
+        max_body_bytes=max_body, allowed_origins=tuple(args.allowed_origin), dev=args.dev
+    )
     app = create_app(
-        args.database_url, ServerConfig(public_url=public.rstrip("/")), redis_url=args.redis_url
+        args.database_url,
+        ServerConfig(public_url=public.rstrip("/")),
+        redis_url=args.redis_url,
+        http=http,
     )
     print(f"Ubongo: open {public} in a browser (Ctrl-C stops the server)", flush=True)
     uvicorn.run(

@@ -21,9 +21,17 @@ from fastapi import FastAPI
 
 from ubongo import __version__
 
-from . import errors
+from . import bodies, errors
 from .rooms import ServerConfig
 from .routes import ROUTERS
+from .security import (
+    BodyLimit,
+    HttpConfig,
+    SecurityHeaders,
+    content_security_policy,
+    origin_of,
+    websocket_origins,
+)
 from .service import LocalRoomService, RoomService
 from .storage import Storage
 
@@ -38,11 +46,13 @@ def create_app(
     storage: Storage | None = None,
     web_dist: Path | None = None,
     redis_url: str | None = None,
+    http: HttpConfig | None = None,
 ) -> FastAPI:
     """The app; storage is opened and migrated when it starts (``lifespan``). With
     ``redis_url``, this process shares rooms with the others on the same Redis
-    (:mod:`.cluster`)."""
+    (:mod:`.cluster`); ``http``: the body limit, allowed origins, production or dev mode."""
     config = config or ServerConfig()
+    http = http or HttpConfig()
     rooms_for, unreachable = _room_service(config, redis_url)
 
     @contextlib.asynccontextmanager
@@ -64,11 +74,37 @@ def create_app(
             await rooms.stop()
             store.close()
 
-    app = FastAPI(title="Ubongo", version=__version__, lifespan=lifespan)
+    # production by default: the interactive API pages only with --dev (the schema,
+    # /openapi.json, stays: it documents the protocol and is what the fuzz tests read)
+    docs = ("/docs", "/redoc") if http.dev else (None, None)
+    app = FastAPI(
+        title="Ubongo",
+        version=__version__,
+        lifespan=lifespan,
+        docs_url=docs[0],
+        redoc_url=docs[1],
+        swagger_ui_oauth2_redirect_url="/docs/oauth2-redirect" if http.dev else None,
+        # every route's refusals, in the schema as they are sent (not FastAPI's own 422 shape)
+        responses={
+            "4XX": {"model": bodies.ApiError, "description": "refused: see docs/protocol.md"},
+            503: {"model": bodies.ApiError, "description": "rooms unreachable (Redis)"},
+        },
+    )
     app.state.web_dist = web_dist or WEB_DIST
+    app.state.dev = http.dev
+    # a page may open the WebSocket from this host, the public URL's, and the operator's list
+    app.state.allowed_origins = (
+        origin_of(config.public_url),
+        *(origin_of(o) for o in http.allowed_origins),
+    )
     errors.install(app, unreachable)
     for router in ROUTERS:
         app.include_router(router)
+    # the last added runs first: the headers go on every answer, the limit's 413 included
+    app.add_middleware(BodyLimit, limit=http.max_body_bytes)
+    csp = content_security_policy(websocket_origins(config.public_url))
+    relaxed = tuple(path for path in docs if path is not None)
+    app.add_middleware(SecurityHeaders, csp=csp, relaxed=relaxed)
     return app
 
 

@@ -27,7 +27,9 @@ from .stored import Action, RuleEvent, RulesSettings
 EpochSeconds = float
 
 #: the WebSocket's codes, and those only HTTP answers use
-HttpErrorCode = Literal[ProtocolCode, "game_running", "no_edition", "no_game", "not_found"]
+HttpErrorCode = Literal[
+    ProtocolCode, "game_running", "no_edition", "no_game", "not_found", "bad_method"
+]
 
 
 class ErrorDetail(Sent):

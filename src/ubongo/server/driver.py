@@ -106,6 +106,10 @@ class GameDriver:
             self._act(room, action, on_accept)
         except rules.WrongArrangement as e:
             return e.verdict
+        except rules.NoRound:
+            # the round named is this one (checked above) and it is over: its time ran out
+            # before this message arrived (docs/protocol.md, "Clock")
+            raise rules.TooLate("time ran out before this submission") from None
         return None
 
     def skip(self, room: Room, seat: Seat | None, round_no: int, now: float) -> None:

@@ -1,4 +1,8 @@
-"""HTTP errors: every refusal is ``{"error": {"code", "message"}}`` with a status by code."""
+"""HTTP errors: every refusal is ``{"error": {"code", "message"}}`` with a status by code.
+
+No message echoes what the client sent: a value is quoted at most :data:`.security.QUOTE_CHARS`
+characters long, and a whole message is cut at :data:`MAX_MESSAGE_CHARS`.
+"""
 
 from __future__ import annotations
 
@@ -8,18 +12,34 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from pydantic import ValidationError
+from starlette.exceptions import HTTPException
 
 from .protocol import ProtocolError
+from .security import quote
 
 log = logging.getLogger("ubongo.server")
 
 #: the status of a refusal by its code (any other: 422)
-HTTP_STATUS = {"no_room": 404, "room_full": 409, "game_running": 409, "unavailable": 503}
+HTTP_STATUS = {
+    "no_room": 404,
+    "no_game": 404,
+    "no_edition": 404,
+    "not_found": 404,
+    "bad_method": 405,
+    "room_full": 409,
+    "game_running": 409,
+    "too_large": 413,
+    "unavailable": 503,
+}
+
+#: the longest error message an HTTP answer carries
+MAX_MESSAGE_CHARS = 200
 
 
 def error_response(status: int, e: ProtocolError) -> JSONResponse:
     """The response for one refusal."""
-    return JSONResponse({"error": {"code": e.code, "message": e.message}}, status_code=status)
+    message = e.message if len(e.message) <= MAX_MESSAGE_CHARS else e.message[:197] + "..."
+    return JSONResponse({"error": {"code": e.code, "message": message}}, status_code=status)
 
 
 async def protocol_error(_request: Request, e: Exception) -> Response:
@@ -33,11 +53,25 @@ async def validation_error(_request: Request, e: Exception) -> Response:
 
 
 async def request_error(_request: Request, e: Exception) -> Response:
-    # a body, query or path value FastAPI refused: the protocol's error, not FastAPI's own
+    # a body, query or path value FastAPI refused: the protocol's error, not FastAPI's own;
+    # a location can be a key the client made up: quoted short like any value
     assert isinstance(e, RequestValidationError)
     first = e.errors()[0]
-    where = ".".join(str(part) for part in first["loc"][1:]) or str(first["loc"][0])
+    parts = [str(part) for part in first["loc"][1:]] or [str(first["loc"][0])]
+    where = ".".join(p if len(p) <= 24 else quote(p, 24) for p in parts)
     return error_response(422, ProtocolError("bad_message", f"{where}: {first['msg']}"))
+
+
+async def http_error(request: Request, e: Exception) -> Response:
+    # Starlette's own refusals (no such method on a route, a body it could not read)
+    assert isinstance(e, HTTPException)
+    if e.status_code == 405:
+        refusal = ProtocolError("bad_method", f"{request.method} is not allowed here")
+    elif e.status_code == 404:
+        refusal = ProtocolError("not_found", "no such route")
+    else:
+        refusal = ProtocolError("bad_message", "the request could not be read")
+    return error_response(e.status_code if e.status_code < 500 else 400, refusal)
 
 
 async def rooms_unreachable(_request: Request, e: Exception) -> Response:
@@ -52,5 +86,6 @@ def install(app: FastAPI, unreachable: tuple[type[Exception], ...] = ()) -> None
     app.add_exception_handler(ProtocolError, protocol_error)
     app.add_exception_handler(ValidationError, validation_error)
     app.add_exception_handler(RequestValidationError, request_error)
+    app.add_exception_handler(HTTPException, http_error)
     for exc in unreachable:
         app.add_exception_handler(exc, rooms_unreachable)

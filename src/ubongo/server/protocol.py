@@ -18,12 +18,23 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
 
 from ubongo import editions
 
 #: the largest frame a client may send (bytes of UTF-8 text)
 MAX_MESSAGE_BYTES = 16 * 1024
+
+#: the longest room code a client may name (codes are shorter; the invite secret aside)
+MAX_CODE_CHARS = 16
 
 BOT_LEVELS = ("easy", "medium", "hard")
 
@@ -54,9 +65,12 @@ class ProtocolError(Exception):
 
 
 class Strict(BaseModel):
-    """Unknown fields are errors, so that typos are caught rather than ignored."""
+    """Unknown fields are errors, so that typos are caught rather than ignored; so are
+    ``NaN`` and infinities (not JSON, and no setting or time means them), and values of
+    another JSON type (strict: ``false`` is not ``0``, ``"5"`` is not ``5``; an integer is
+    a number)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False, strict=True)
 
 
 class SettingsPatch(Strict):
@@ -71,10 +85,25 @@ class SettingsPatch(Strict):
     countdown_seconds: float | None = Field(default=None, ge=0.5, le=600)
     solo_goal: Literal["time", "tasks"] | None = None
     solo_amount: int | None = Field(default=None, ge=1, le=60)
-    seat_hold_seconds: float | None = Field(default=None, ge=0.2, le=600)
+    seat_hold_seconds: float | None = Field(default=None, ge=5, le=600)
     round_limit_seconds: float | None = Field(default=None, ge=1, le=3600)
     seed: int | None = Field(default=None, ge=0, le=2**53)
     between_seconds: float | None = Field(default=None, ge=0, le=60)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _null_leaves_as_is(cls, data: Any) -> Any:
+        # a room always has these: null cannot be their value, so it leaves them as they are
+        # (the others' null is "the rules' default", a value of its own)
+        if isinstance(data, dict):
+            return {k: v for k, v in data.items() if v is not None or k not in _ALWAYS_SET}
+        return data
+
+
+#: the settings a room always has a value for (``null`` in a patch: unchanged)
+_ALWAYS_SET = frozenset(
+    ("edition", "mode", "variant", "solo_goal", "seat_hold_seconds", "between_seconds")
+)
 
 
 # --- client -> server over the WebSocket ---------------------------------------------------
@@ -82,7 +111,7 @@ class SettingsPatch(Strict):
 
 class Hello(Strict):
     type: Literal["hello"]
-    room: str = Field(min_length=1, max_length=16)
+    room: str = Field(min_length=1, max_length=MAX_CODE_CHARS)
     token: str | None = Field(default=None, min_length=8, max_length=128)
     spectate: bool = False
     last_seq: int | None = Field(default=None, ge=0)
@@ -193,9 +222,15 @@ _client_adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 
 def _describe(error: ValidationError) -> str:
+    # a location can be a key the client made up: cut short, so that no answer echoes it
     first = error.errors()[0]
-    where = ".".join(str(p) for p in first["loc"][1:]) or "message"
-    return f"{where}: {first['msg']}"
+    parts = [str(p) if len(str(p)) <= 24 else str(p)[:21] + "..." for p in first["loc"][1:]]
+    return f"{'.'.join(parts) or 'message'}: {first['msg']}"
+
+
+def _not_json(name: str) -> Any:
+    # Python's json reads NaN, Infinity and -Infinity, which JSON does not have
+    raise ValueError(f"{name} is not JSON")
 
 
 def parse_client_message(raw: str | bytes) -> ClientMessage:
@@ -204,7 +239,7 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
     if size > MAX_MESSAGE_BYTES:
         raise ProtocolError("too_large", f"message of {size} bytes (at most {MAX_MESSAGE_BYTES})")
     try:
-        data = json.loads(raw)
+        data = json.loads(raw, parse_constant=_not_json)
     except (ValueError, RecursionError):
         raise ProtocolError("bad_json", "not JSON") from None
     if not isinstance(data, dict):

@@ -73,6 +73,14 @@ class RoomSettings:
             for name in ("side", "hourglass_seconds", "countdown_seconds"):
                 if name not in changes:
                     setattr(out, name, None)
+        amounts = out.record.solo.amounts
+        if out.solo_amount is not None and out.solo_amount not in amounts:
+            if "solo_amount" in changes:
+                offered = ", ".join(str(a) for a in amounts)
+                raise ProtocolError(
+                    "bad_setting", f"solo_amount is one of {offered} in {out.edition}"
+                )
+            out.solo_amount = None  # the new edition's default
         return out
 
     def to_json(self) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from ubongo import editions as edition_data
 
 from .. import bodies
 from ..protocol import ProtocolError
+from ..security import quote
 
 router = APIRouter()
 
@@ -46,7 +47,7 @@ async def editions() -> list[str]:
 async def edition_catalogue(name: str) -> Any:
     """What a client needs to draw edition ``name``: its pieces and their turns."""
     if name not in edition_data.names():
-        raise ProtocolError("no_edition", f"no edition {name!r}")
+        raise ProtocolError("no_edition", f"no edition {quote(name)}")
     return catalogue.edition_catalogue(name)
 
 

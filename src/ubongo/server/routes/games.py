@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 
 from .. import bodies
 from ..deps import StorageDep
@@ -13,18 +13,27 @@ from ..protocol import ProtocolError
 
 router = APIRouter()
 
+#: the largest id a stored game can have (a SQL BIGINT): past it there is no game, and the
+#: database is not asked (it would refuse the number)
+MAX_GAME_ID = 2**63 - 1
+
 
 @router.get("/api/games", response_model=bodies.GameList)
-async def games(store: StorageDep, limit: int = 20) -> list[dict[str, Any]]:
+async def games(
+    store: StorageDep, limit: Annotated[int, Query(ge=1, le=100)] = 20
+) -> list[dict[str, Any]]:
     """The latest finished games (1-100, default 20), newest first."""
-    return await asyncio.to_thread(store.games, max(1, min(limit, 100)))
+    return await asyncio.to_thread(store.games, limit)
 
 
 @router.get(
     "/api/games/{game_id}", response_model=bodies.StoredGame, response_model_exclude_unset=True
 )
 async def game(game_id: int, store: StorageDep) -> dict[str, Any]:
-    """One stored game; ``no_game`` if there is none with this id."""
+    """One stored game; ``no_game`` if there is none with this id (any integer: ids start
+    at 1, so a negative or huge one simply has no game)."""
+    if not 0 < game_id <= MAX_GAME_ID:
+        raise ProtocolError("no_game", "no game with this id")
     found = await asyncio.to_thread(store.game, game_id)
     if found is None:
         raise ProtocolError("no_game", f"no game {game_id}")

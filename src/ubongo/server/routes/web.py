@@ -4,12 +4,15 @@ to build it."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from pathlib import Path
+
+from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, HTMLResponse, Response
 
 from ..deps import WebDistDep
 from ..errors import error_response
 from ..protocol import ProtocolError
+from ..security import quote
 
 router = APIRouter()
 
@@ -23,15 +26,30 @@ NO_CLIENT_PAGE = """<!doctype html><meta charset="utf-8"><title>Ubongo</title>
 
 
 @router.get("/{path:path}", include_in_schema=False)
-async def web(path: str, dist: WebDistDep) -> Response:
-    """A file of the client, or its ``index.html``; an unknown ``/api/...`` is a 404."""
+async def web(path: str, dist: WebDistDep, request: Request) -> Response:
+    """A file of the client, or its ``index.html``; an unknown ``/api/...``, a path no file
+    can have (a NUL byte) and, out of ``--dev``, a source map are 404s."""
     if path.startswith("api/"):
-        return error_response(404, ProtocolError("not_found", f"no route /{path}"))
+        return error_response(404, ProtocolError("not_found", f"no route {quote('/' + path)}"))
+    if "\x00" in path or (path.endswith(".map") and not request.app.state.dev):
+        return error_response(404, ProtocolError("not_found", "no such file"))
     index = dist / "index.html"
     if not index.is_file():
         return HTMLResponse(NO_CLIENT_PAGE)
     if path:
-        target = (dist / path).resolve()
-        if target.is_file() and dist.resolve() in target.parents:
+        target = _file_in(dist, path)
+        if target is not None:
             return FileResponse(target)
     return FileResponse(index)  # the client routes /room/CODE and the like itself
+
+
+def _file_in(dist: Path, path: str) -> Path | None:
+    """The file ``path`` names inside ``dist``, if there is one (a name the file system
+    refuses, e.g. too long, names none)."""
+    try:
+        target = (dist / path).resolve()
+        if target.is_file() and dist.resolve() in target.parents:
+            return target
+    except (OSError, ValueError):
+        pass
+    return None

@@ -16,6 +16,7 @@ from starlette.websockets import WebSocketState
 from ..connection import Connection
 from ..deps import RoomServiceDep
 from ..protocol import MAX_MESSAGE_BYTES
+from ..security import origin_allowed
 
 log = logging.getLogger("ubongo.server")
 
@@ -25,6 +26,8 @@ router = APIRouter()
 @router.websocket("/ws")
 async def websocket(ws: WebSocket, rooms: RoomServiceDep) -> None:
     """A client's connection: ``hello`` joins a room, then commands and events."""
+    if not await _same_site(ws):
+        return
     await ws.accept()
     conn = rooms.connect(ws)
     writer_task = asyncio.create_task(_writer(ws, conn))
@@ -53,6 +56,17 @@ async def websocket(ws: WebSocket, rooms: RoomServiceDep) -> None:
                 await ws.close()
 
 
+async def _same_site(ws: WebSocket) -> bool:
+    """Whether a page of this site (or of an allowed origin) opens the socket, or no browser
+    does; another site's page is refused before the handshake (HTTP 403), so that it cannot
+    play with its visitor's seat tokens."""
+    allowed: tuple[str, ...] = ws.app.state.allowed_origins
+    if origin_allowed(ws.headers.get("origin"), ws.headers.get("host"), allowed):
+        return True
+    await ws.close(code=1008)
+    return False
+
+
 async def _writer(ws: WebSocket, conn: Connection) -> None:
     """Send the connection's queue in order; ``None`` in it closes the socket."""
     while True:
@@ -68,6 +82,8 @@ async def _writer(ws: WebSocket, conn: Connection) -> None:
 async def echo(ws: WebSocket) -> None:
     """Sends every text frame back: the baseline bench/server.py measures against, and a
     quick check that WebSockets get through a proxy."""
+    if not await _same_site(ws):
+        return
     await ws.accept()
     with contextlib.suppress(WebSocketDisconnect, RuntimeError):
         while True:

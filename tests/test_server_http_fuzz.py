@@ -1,0 +1,28 @@
+"""schemathesis against a real ``ubongo serve`` (tests/http_fuzz.py): every HTTP route of the
+OpenAPI schema, with generated requests that fit it and that do not. No answer is a 500, every
+refusal is ``{"error": {"code", "message"}}``, every answer matches its route's model. A few
+hundred requests here; ``bench/fuzz_http.py`` sends many more.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from http_fuzz import fuzz, load_schema
+from server_harness import ServerProcess
+
+#: generated requests per route and mode (x 2 modes x 9 operations: a few hundred)
+EXAMPLES = 15
+
+
+def test_every_route_answers_fuzzed_requests_in_its_documented_shape(tmp_path: Path) -> None:
+    srv = ServerProcess(f"sqlite:///{tmp_path / 'games.sqlite3'}", log=tmp_path / "server.log")
+    srv.start()
+    try:
+        counts = fuzz(load_schema(srv.url), EXAMPLES)
+    finally:
+        srv.stop()
+    assert "Traceback" not in (tmp_path / "server.log").read_text(), "the server logged a crash"
+    assert counts.total >= 100
+    # both kinds were sent: requests the server took and requests it refused
+    assert counts.accepted and counts.refused
