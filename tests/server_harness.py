@@ -72,8 +72,11 @@ class ServerProcess:
         port: int | None = None,
         log: Path | None = None,
         redis_url: str | None = None,
+        args: tuple[str, ...] = (),
     ):
         self.port = port or free_port()
+        #: more ``ubongo serve`` flags (e.g. short limits for a test)
+        self.args = args
         self.database_url = database_url
         self.redis_url = redis_url
         self.url = f"http://127.0.0.1:{self.port}"
@@ -99,6 +102,7 @@ class ServerProcess:
                 "--log-level",
                 "warning",
                 *extra,
+                *self.args,
             ],
             stdout=out,
             stderr=subprocess.STDOUT,
@@ -227,11 +231,11 @@ class RedisProcess:
 class Client:
     """One WebSocket; keeps the latest room snapshot and the last event number."""
 
-    def __init__(self, server: ServerProcess) -> None:
+    def __init__(self, server: ServerProcess, headers: dict[str, str] | None = None) -> None:
         self.server = server
         # entered as a context manager (closed by close()), as websockets asks
         self.ws: ClientConnection = connect(
-            server.ws_url, open_timeout=10, max_size=None
+            server.ws_url, open_timeout=10, max_size=None, additional_headers=headers
         ).__enter__()
         self.room: dict[str, Any] | None = None
         self.seq = 0

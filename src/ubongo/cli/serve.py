@@ -35,7 +35,67 @@ def register(subparsers: Any) -> None:
         help="the address players use, for invite links (default http://HOST:PORT)",
     )
     parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning"])
+    _limits(parser)
     parser.set_defaults(func=run)
+
+
+#: (flag, ServerConfig field, type, help): the limits an operator may tune (docs/server.md)
+LIMITS: tuple[tuple[str, str, type, str], ...] = (
+    ("--rooms-per-minute", "rooms_per_minute", int, "rooms one address may create a minute"),
+    (
+        "--failed-lookups-per-hour",
+        "failed_lookups_per_hour",
+        int,
+        "wrong room codes one address may try an hour (after a first burst of 20)",
+    ),
+    (
+        "--connections-per-address",
+        "connections_per_address",
+        int,
+        "WebSockets one address may have open at once",
+    ),
+    ("--spectators-per-room", "spectators_per_room", int, "spectators one room accepts"),
+    ("--hello-seconds", "hello_seconds", float, "seconds a new WebSocket has to say hello"),
+    (
+        "--idle-room-seconds",
+        "idle_room_seconds",
+        float,
+        "seconds a room nobody is connected to is kept",
+    ),
+    (
+        "--unjoined-room-seconds",
+        "unjoined_room_seconds",
+        float,
+        "seconds a room nobody ever joined is kept",
+    ),
+    (
+        "--max-queued-messages",
+        "max_queued_messages",
+        int,
+        "messages waiting for a client that does not read before it is dropped",
+    ),
+)
+
+
+def _limits(parser: argparse.ArgumentParser) -> None:
+    from ubongo.server.rooms import ServerConfig
+
+    defaults = ServerConfig()
+    group = parser.add_argument_group("limits (docs/server.md, 'Rooms and limits')")
+    for flag, field, kind, text in LIMITS:
+        default = getattr(defaults, field)
+        group.add_argument(flag, type=kind, default=default, help=f"{text} (default {default})")
+    group.add_argument(
+        "--request-seconds",
+        type=float,
+        default=REQUEST_SECONDS,
+        help="seconds an HTTP request has to arrive whole (slow senders are cut off; "
+        f"default {REQUEST_SECONDS:g})",
+    )
+
+
+#: the default read deadline of an HTTP request (headers and body)
+REQUEST_SECONDS = 10.0
 
 
 def run(args: argparse.Namespace) -> int:
@@ -50,9 +110,16 @@ def run(args: argparse.Namespace) -> int:
     public = args.public_url or f"http://{args.host}:{args.port}"
     if args.redis_url and not args.redis_url.startswith(("redis://", "rediss://", "unix://")):
         raise CommandError(f"not a Redis URL (redis://host:port/db): {args.redis_url}")
-    app = create_app(
-        args.database_url, ServerConfig(public_url=public.rstrip("/")), redis_url=args.redis_url
-    )
+    from ubongo.server.transport import deadline_protocol
+
+    limits = {field: getattr(args, field) for _flag, field, _kind, _text in LIMITS}
+    for flag, field, _kind, _text in LIMITS:
+        if limits[field] <= 0:
+            raise CommandError(f"{flag} must be more than 0")
+    if args.request_seconds <= 0:
+        raise CommandError("--request-seconds must be more than 0")
+    config = ServerConfig(public_url=public.rstrip("/"), **limits)
+    app = create_app(args.database_url, config, redis_url=args.redis_url)
     print(f"Ubongo: open {public} in a browser (Ctrl-C stops the server)", flush=True)
     uvicorn.run(
         app,
@@ -62,5 +129,6 @@ def run(args: argparse.Namespace) -> int:
         ws_max_size=1 << 20,
         ws_ping_interval=20,
         ws_ping_timeout=20,
+        http=deadline_protocol(args.request_seconds),
     )
     return 0

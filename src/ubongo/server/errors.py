@@ -10,16 +10,27 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import ValidationError
 
 from .protocol import ProtocolError
+from .ratelimit import RateLimited
 
 log = logging.getLogger("ubongo.server")
 
 #: the status of a refusal by its code (any other: 422)
-HTTP_STATUS = {"no_room": 404, "room_full": 409, "game_running": 409, "unavailable": 503}
+HTTP_STATUS = {
+    "no_room": 404,
+    "room_full": 409,
+    "room_locked": 409,
+    "game_running": 409,
+    "rate_limited": 429,
+    "unavailable": 503,
+}
 
 
 def error_response(status: int, e: ProtocolError) -> JSONResponse:
-    """The response for one refusal."""
-    return JSONResponse({"error": {"code": e.code, "message": e.message}}, status_code=status)
+    """The response for one refusal (a rate limit's says when to come back: ``Retry-After``)."""
+    headers = {"Retry-After": e.retry_after_header} if isinstance(e, RateLimited) else None
+    return JSONResponse(
+        {"error": {"code": e.code, "message": e.message}}, status_code=status, headers=headers
+    )
 
 
 async def protocol_error(_request: Request, e: Exception) -> Response:

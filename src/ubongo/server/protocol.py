@@ -82,7 +82,8 @@ class SettingsPatch(Strict):
 
 class Hello(Strict):
     type: Literal["hello"]
-    room: str = Field(min_length=1, max_length=16)
+    #: the room's short code or its invite key (code and secret, 26 characters)
+    room: str = Field(min_length=1, max_length=32)
     token: str | None = Field(default=None, min_length=8, max_length=128)
     spectate: bool = False
     last_seq: int | None = Field(default=None, ge=0)
@@ -148,6 +149,16 @@ class Skip(Strict):
     round: int = Field(ge=0, le=1000)
 
 
+class Lock(Strict):
+    type: Literal["lock"]
+    locked: bool = True
+
+
+class Kick(Strict):
+    type: Literal["kick"]
+    seat: int = Field(ge=0, le=3)
+
+
 class Rematch(Strict):
     type: Literal["rematch"]
 
@@ -169,7 +180,9 @@ ClientMessage = Annotated[
     | Submit
     | Skip
     | Rematch
-    | Leave,
+    | Leave
+    | Lock
+    | Kick,
     Field(discriminator="type"),
 ]
 
@@ -187,6 +200,8 @@ MESSAGE_TYPES = (
     "skip",
     "rematch",
     "leave",
+    "lock",
+    "kick",
 )
 
 _client_adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
