@@ -69,6 +69,12 @@ LIMITS: tuple[tuple[str, str, type, str], ...] = (
         "seconds a room nobody ever joined is kept",
     ),
     (
+        "--presence-seconds",
+        "presence_seconds",
+        float,
+        "at most one spectator-count event per room in this many seconds (0: one per change)",
+    ),
+    (
         "--max-queued-messages",
         "max_queued_messages",
         int,
@@ -114,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
 
     limits = {field: getattr(args, field) for _flag, field, _kind, _text in LIMITS}
     for flag, field, _kind, _text in LIMITS:
-        if limits[field] <= 0:
+        if limits[field] < 0 or (limits[field] == 0 and field != "presence_seconds"):
             raise CommandError(f"{flag} must be more than 0")
     if args.request_seconds <= 0:
         raise CommandError("--request-seconds must be more than 0")
