@@ -54,6 +54,12 @@ LIMITS: tuple[tuple[str, str, type, str], ...] = (
         int,
         "WebSockets one address may have open at once",
     ),
+    (
+        "--messages-per-second",
+        "messages_per_second",
+        float,
+        "messages one WebSocket may send a second (bursts of twice as many)",
+    ),
     ("--spectators-per-room", "spectators_per_room", int, "spectators one room accepts"),
     ("--hello-seconds", "hello_seconds", float, "seconds a new WebSocket has to say hello"),
     (

@@ -71,12 +71,14 @@ class Connection:
         clock: Clock,
         address: str = "",
         max_queue: int = MAX_QUEUE,
+        rate: float = RATE,
     ) -> None:
         Connection._ids += 1
         self.id = Connection._ids
         self.ws = ws
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
-        self.bucket = TokenBucket(RATE, BURST, clock.now())
+        # bursts of two seconds' worth
+        self.bucket = TokenBucket(rate, max(1, round(rate * BURST / RATE)), clock.now())
         self.room: Room | None = None
         self.seat: Seat | None = None
         self.joined = False

@@ -18,7 +18,7 @@ from ubongo.board import COVERED, Placement, Verdict
 from . import protocol as p
 from .bus import RoomHub
 from .clock import Clock
-from .connection import MAX_REFUSED, RATE, Connection
+from .connection import MAX_REFUSED, Connection
 from .protocol import ProtocolError
 from .ratelimit import AddressCount, AddressLimit
 from .rooms import Room, Seat, ServerConfig
@@ -88,7 +88,8 @@ class Gateway:
             if not conn.bucket.allow(received_at):
                 if conn.bucket.refused >= MAX_REFUSED:
                     conn.close(4008)
-                raise ProtocolError("rate_limited", f"more than {RATE:.0f} messages a second")
+                rate = conn.bucket.rate
+                raise ProtocolError("rate_limited", f"more than {rate:g} messages a second")
             msg = p.parse_client_message(raw)
             kind = msg.type
             self._dispatch(conn, msg, received_at)

@@ -213,13 +213,18 @@ def _describe(error: ValidationError) -> str:
     return f"{where}: {first['msg']}"
 
 
+def _not_json(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
 def parse_client_message(raw: str | bytes) -> ClientMessage:
     """A validated client message, or :class:`ProtocolError` saying what is wrong."""
     size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "surrogatepass"))
     if size > MAX_MESSAGE_BYTES:
         raise ProtocolError("too_large", f"message of {size} bytes (at most {MAX_MESSAGE_BYTES})")
     try:
-        data = json.loads(raw)
+        # NaN and Infinity are not JSON (Python's reader takes them; no answer may echo them)
+        data = json.loads(raw, parse_constant=_not_json)
     except (ValueError, RecursionError):
         raise ProtocolError("bad_json", "not JSON") from None
     if not isinstance(data, dict):

@@ -260,6 +260,8 @@ class ServerConfig:
     hello_seconds: float = 10.0
     #: spectators one room accepts at once
     spectators_per_room: int = 200
+    #: messages a second one WebSocket may send (bursts of twice as many)
+    messages_per_second: float = 20.0
     #: messages waiting for a client that does not read, before it is dropped
     max_queued_messages: int = 1000
     #: at most one spectator-count event per room in this many seconds (bursts coalesce)

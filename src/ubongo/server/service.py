@@ -126,7 +126,10 @@ class RoomService(ABC):
 
     def connect(self, ws: WebSocket | None, address: str = "") -> Connection:
         """A new WebSocket of this process, from client ``address``."""
-        conn = Connection(ws, self.clock, address, self.gateway.config.max_queued_messages)
+        config = self.gateway.config
+        conn = Connection(
+            ws, self.clock, address, config.max_queued_messages, config.messages_per_second
+        )
         self.gateway.connections.add(conn)
         return conn
 
