@@ -38,8 +38,14 @@ _ROUTES = [
 ]
 
 
+def _not_json(name: str) -> Any:
+    raise AssertionError(f"the server sent {name}, which is not JSON")
+
+
 def check_frame(text: str | bytes) -> ServerMessage:
-    """A WebSocket frame from the server, checked against :data:`ServerMessage`."""
+    """A WebSocket frame from the server, checked against :data:`ServerMessage` (and as
+    strict JSON: ``NaN`` or ``Infinity`` fail, though Python's reader would take them)."""
+    json.loads(text, parse_constant=_not_json)
     return server_message(text)
 
 

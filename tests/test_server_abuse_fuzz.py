@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -41,6 +42,8 @@ SERVER_ARGS = (
 
 # --- what is sent ---------------------------------------------------------------------------
 
+#: numbers JSON has no words for (Python writes and reads them as NaN and Infinity)
+NOT_FINITE = [math.nan, math.inf, -math.inf]
 HUGE = ["x" * 20_000, "é" * 9_000, "\u0000" * 100, "🙂" * 5_000]
 hostile: st.SearchStrategy[Any] = st.one_of(
     st.none(),
@@ -49,6 +52,7 @@ hostile: st.SearchStrategy[Any] = st.one_of(
     st.integers(min_value=2**53, max_value=2**80),
     st.integers(min_value=-(2**80), max_value=-1),
     st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from(NOT_FINITE),
     st.text(max_size=40),
     st.sampled_from(HUGE),
     st.sampled_from(["", " ", "K7QXB", "../../etc/passwd", "<script>", "'; DROP TABLE x;--"]),
@@ -83,7 +87,9 @@ def fields_of(kind: str, code: str, token: str) -> st.SearchStrategy[dict[str, A
             {"room": rooms},
             optional={"token": tokens, "spectate": st.booleans(), "last_seq": st.integers(-1, 99)},
         ),
-        "ping": st.fixed_dictionaries({"id": st.integers(-1, 2**54), "t": st.floats()}),
+        "ping": st.fixed_dictionaries(
+            {"id": st.integers(-1, 2**54), "t": st.one_of(st.sampled_from(NOT_FINITE), st.floats())}
+        ),
         "settings": st.fixed_dictionaries(
             {
                 "settings": st.dictionaries(
