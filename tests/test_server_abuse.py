@@ -18,7 +18,7 @@ import socket
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -285,6 +285,11 @@ def test_half_sent_requests_do_not_stay_open(strict: ServerProcess) -> None:
 # --- 5. a client that does not read ------------------------------------------------------------
 
 
+def own_ready(seat: int | None) -> Callable[[dict[str, Any]], bool]:
+    """Whether a message is the ``ready`` event of ``seat``."""
+    return lambda m: m.get("kind") == "ready" and m["data"]["seat"] == seat
+
+
 def sleeping_socket(server: ServerProcess, hello: dict[str, Any]) -> socket.socket:
     """A WebSocket opened by hand that sends ``hello`` and then never reads (with a receive
     buffer as small as the kernel allows, so that the server's writes back up at once)."""
@@ -333,7 +338,7 @@ def test_a_spectator_that_never_reads_is_dropped_and_forgotten(strict: ServerPro
         for p in players:
             p.send({"type": "ready", "ready": ready})
         for p in players:  # each hears its own change (and reads all before it)
-            p.wait(lambda m, p=p: m.get("kind") == "ready" and m["data"]["seat"] == p.seat, 5)
+            p.wait(own_ready(p.seat), 5)
             p.inbox.clear()
         time.sleep(0.05)  # under the 20 messages a second of a connection
     # its connection was aborted: reading now finds the end (or a reset) after what was sent
@@ -361,7 +366,7 @@ def test_spectators_presence_is_coalesced_and_capped(strict: ServerProcess) -> N
         watchers.append(w)
     sixth = client(strict, new_address())
     assert sixth.hello(code, spectate=True)["code"] == "spectators_full"
-    events = []
+    events: list[dict[str, Any]] = []
     while not events or events[-1]["data"]["count"] != 5:
         events.append(ada.event("spectators", 5))
     times = [e["at"] for e in events]

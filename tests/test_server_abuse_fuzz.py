@@ -183,7 +183,7 @@ def new_world(server: ServerProcess) -> World:
 
 
 def settled(msg: dict[str, Any]) -> bool:
-    return msg["type"] == "pong" and msg["id"] == 2**52
+    return bool(msg["type"] == "pong" and msg["id"] == 2**52)
 
 
 @dataclass

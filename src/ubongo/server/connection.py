@@ -101,7 +101,7 @@ class Connection:
     def send(self, text: str) -> None:
         """Queue one message; a client with ``max_queue`` messages waiting is dropped at once
         (:meth:`abort`; it reconnects and resyncs)."""
-        if self.closing is not None and self.closing == 1013:
+        if self.closing == 1013:  # dropped for not reading: nothing more is queued
             return
         if self.queue.qsize() >= self.max_queue:
             self.abort(1013)
