@@ -7,9 +7,9 @@ sends its answers back over Redis.
 
 >>> from .clock import Clock
 >>> conn = Connection(None, Clock())
->>> conn.send_json({"type": "pong"})
+>>> conn.send_json({"type": "pong", "id": 1, "t": 2.0, "server_time": 3})
 >>> conn.queue.get_nowait()
-'{"type":"pong"}'
+'{"type":"pong","id":1,"t":2.0,"server_time":3}'
 >>> conn.close(4001); conn.closing
 4001
 >>> slow = Connection(None, Clock(), max_queue=2)

@@ -15,8 +15,8 @@ rooms, failed room lookups); an address past its limit is refused with a
 >>> limit = AddressLimit("rooms created", per_second=1 / 60, burst=2)
 >>> limit.take("10.0.0.1", 0.0), limit.take("10.0.0.1", 0.0)
 (None, None)
->>> limit.take("10.0.0.1", 1.0)  # the third within a minute: 29 s more to wait
-29.0
+>>> limit.take("10.0.0.1", 1.0)  # the third within a minute: 59 s more to wait
+59.0
 >>> limit.take("10.0.0.2", 1.0) is None  # another address is not concerned
 True
 """
