@@ -155,8 +155,10 @@ class Lobby:
         if wait <= 0:
             self._send_presence(room)
         else:
+            # a hair late rather than early: the event loop may run a timer a little before
+            # its time, and the next event must be a whole ``presence_seconds`` after the last
             loop = asyncio.get_running_loop()
-            room.presence_timer = loop.call_later(wait, self._send_presence, room)
+            room.presence_timer = loop.call_later(wait + 0.002, self._send_presence, room)
 
     def _send_presence(self, room: Room) -> None:
         room.presence_timer = None
