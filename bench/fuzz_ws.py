@@ -51,6 +51,9 @@ def main() -> None:
         start = time.perf_counter()
         try:
             fuzz()
+        except BaseException:
+            print("server log, last lines:", *log.read_text().splitlines()[-30:], sep="\n")
+            raise
         finally:
             seconds = time.perf_counter() - start
             fuzzer._reset()

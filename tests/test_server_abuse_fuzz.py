@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import json
 import math
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -195,6 +195,8 @@ class Fuzzer:
     answers: Counter[str] = field(default_factory=Counter)
     sent: int = 0
     worlds: int = 0
+    #: the last frames sent (who, the frame's start), for a failure's message
+    history: deque[tuple[str, str | bytes]] = field(default_factory=lambda: deque(maxlen=8))
 
     def ensure_world(self) -> World:
         if self.world is None:
@@ -222,6 +224,7 @@ class Fuzzer:
         sender = world.clients[who]
         sender.inbox.clear()
         self.sent += 1
+        self.history.append((who, frame[:160]))
         try:
             sender.ws.send(frame)
             # the connection answers in order: once this ping's pong is back, all is in
@@ -229,7 +232,7 @@ class Fuzzer:
             sender.wait(settled, 10)
         except ConnectionClosed as e:  # closed by the server: only for a reason it documents
             code = e.rcvd.code if e.rcvd is not None else None
-            assert code in (4003, 4008), (code, frame[:200])
+            assert code in (4003, 4008), (code, list(self.history))
             self.answers[f"closed:{code}"] += 1
             self._reset()
             return

@@ -73,6 +73,13 @@ def clean_name(name: str) -> str:
     return text
 
 
+#: the settings where ``null`` means something (the rules' or the edition's default)
+NULLABLE_SETTINGS = frozenset(
+    {"side", "rounds", "hourglass_seconds", "countdown_seconds", "round_limit_seconds"}
+    | {"solo_amount", "seed"}
+)
+
+
 @dataclass
 class RoomSettings:
     """What the host chose (``None``: the rules' default). See ``docs/protocol.md``."""
@@ -93,7 +100,17 @@ class RoomSettings:
     seed: int | None = None
 
     def patched(self, patch: SettingsPatch) -> RoomSettings:
-        changes = {k: v for k, v in patch.model_dump(exclude_unset=True).items()}
+        """These settings with ``patch``'s fields; ``null`` is the rules' default where there
+        is one, and leaves the setting as it is where there is none (an edition, a mode ...).
+
+        >>> RoomSettings(edition="classic").patched(SettingsPatch(edition=None)).edition
+        'classic'
+        """
+        changes = {
+            k: v
+            for k, v in patch.model_dump(exclude_unset=True).items()
+            if v is not None or k in NULLABLE_SETTINGS
+        }
         out = replace(self, **changes)
         if "edition" in changes and changes["edition"] != self.edition:
             # a side or a timer of another edition means nothing here
