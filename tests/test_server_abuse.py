@@ -392,3 +392,21 @@ def test_a_restart_with_many_rooms_logs_a_short_line(tmp_path: Path) -> None:
     line = next(ln for ln in log.read_text().splitlines() if "reopened" in ln)
     assert "40 rooms" in line and len(line) < 200, line
     assert len(re.findall(r"\b[A-Z0-9]{5}\b", line.split("rooms", 1)[1])) <= 5, line
+
+
+# --- 8. what the fuzzing found --------------------------------------------------------------------
+
+
+def test_a_null_setting_is_answered_and_keeps_the_connection(server: ServerProcess) -> None:
+    """``null`` for a setting without a default (an edition ...) closed the host's socket with
+    an exception (found by bench/fuzz_ws.py); now it leaves the setting as it is."""
+    created = create(server, edition="classic")
+    ada = client(server, new_address())
+    ada.hello(created["code"], created["token"])
+    fields = ["edition", "mode", "variant", "solo_goal", "seat_hold_seconds", "between_seconds"]
+    for name in [*fields, "rounds", "side", "seed"]:
+        answer = ada.reply({"type": "settings", "settings": {name: None}}, "settings_changed")
+        assert answer["type"] == "event", (name, answer)
+        assert answer["data"]["settings"]["edition"] == "classic"
+    assert ada.reply({"type": "ping", "id": 7, "t": 1.0}, "pong")["id"] == 7
+    ada.close()
