@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_harness import Client, ServerProcess, check_body
+from server_harness import Client, RedisProcess, ServerProcess, check_body
 from websockets.exceptions import ConnectionClosed
 
 #: a fresh client address for each use (TEST-NET-3, never routed)
@@ -410,3 +410,33 @@ def test_a_null_setting_is_answered_and_keeps_the_connection(server: ServerProce
         assert answer["data"]["settings"]["edition"] == "classic"
     assert ada.reply({"type": "ping", "id": 7, "t": 1.0}, "pong")["id"] == 7
     ada.close()
+
+
+# --- several processes (Redis) -----------------------------------------------------------------
+
+
+def test_invites_and_guess_limits_across_processes(tmp_path: Path) -> None:
+    """A room made on one process is joined by its invite through another; wrong invites sent
+    there are answered by the owner and counted by the process the guesser is connected to."""
+    redis = RedisProcess(tmp_path).start()
+    db = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    owner, other = (
+        ServerProcess(db, log=tmp_path / f"{n}.log", redis_url=redis.url).start() for n in "ab"
+    )
+    try:
+        created = create(owner)
+        key = created["invite"].rsplit("/", 1)[1]
+        status, _, seat = http(other, "POST", f"/api/rooms/{key}/seats", {"name": "Bob"})
+        assert status == 201 and seat["code"] == key
+        bob = client(other, new_address())
+        assert bob.hello(key, seat["token"])["seat"] == 1
+        guesser = client(other, new_address())
+        wrong = key[:5] + "B" * 21 if key[5:] != "B" * 21 else key[:5] + "C" * 21
+        answers = [guesser.hello(wrong, spectate=True)["code"] for _ in range(21)]
+        assert answers == ["no_room"] * 20 + ["rate_limited"]
+        for c in (bob, guesser):
+            c.close()
+    finally:
+        for s in (owner, other):
+            s.stop()
+        redis.stop()
