@@ -38,8 +38,14 @@ _ROUTES = [
 ]
 
 
+def _not_json(name: str) -> Any:
+    raise AssertionError(f"the server sent {name}, which is not JSON")
+
+
 def check_frame(text: str | bytes) -> ServerMessage:
-    """A WebSocket frame from the server, checked against :data:`ServerMessage`."""
+    """A WebSocket frame from the server, checked against :data:`ServerMessage` (and as
+    strict JSON: ``NaN`` or ``Infinity`` fail, though Python's reader would take them)."""
+    json.loads(text, parse_constant=_not_json)
     return server_message(text)
 
 
@@ -75,7 +81,7 @@ class ServerProcess:
         args: tuple[str, ...] = (),
     ):
         self.port = port or free_port()
-        #: more ``ubongo serve`` flags
+        #: more ``ubongo serve`` flags (e.g. short limits for a test)
         self.args = args
         self.database_url = database_url
         self.redis_url = redis_url
@@ -231,11 +237,11 @@ class RedisProcess:
 class Client:
     """One WebSocket; keeps the latest room snapshot and the last event number."""
 
-    def __init__(self, server: ServerProcess) -> None:
+    def __init__(self, server: ServerProcess, headers: dict[str, str] | None = None) -> None:
         self.server = server
         # entered as a context manager (closed by close()), as websockets asks
         self.ws: ClientConnection = connect(
-            server.ws_url, open_timeout=10, max_size=None
+            server.ws_url, open_timeout=10, max_size=None, additional_headers=headers
         ).__enter__()
         self.room: dict[str, Any] | None = None
         self.seq = 0

@@ -103,6 +103,12 @@ def lobby_then_a_tie_broken_by_a_playoff(server: ServerProcess) -> list[int]:
     ada.reply({"type": "add_bot", "level": "easy"}, "bot_added")
     ada.reply({"type": "bot_level", "seat": 2, "level": "hard"}, "bot_changed")
     ada.reply({"type": "remove_bot", "seat": 2}, "seat_freed")
+    # a squatter taken out, and the room locked then opened again
+    squatter = server.take_seat(code, "Sq")
+    ada.event("seat_taken")
+    ada.reply({"type": "kick", "seat": squatter["seat"]}, "kicked")
+    ada.reply({"type": "lock", "locked": True}, "locked")
+    ada.reply({"type": "lock", "locked": False}, "locked")
     bob.reply({"type": "choose_side", "side": "red"}, "side_chosen")
     # time enough for a wrong arrangement to arrive before the hourglass (and its second turn)
     # runs out on a busy machine

@@ -311,7 +311,10 @@ def test_players_hear_spectators_come_and_go(server: ServerProcess) -> None:
     for player in (ada, bob):
         assert watching(player)["data"] == {"count": 2}
     first.close()
-    assert watching(second)["data"] == {"count": 1}
+    seen = watching(second)
+    if seen["data"] == {"count": 2}:  # its own arrival, sent late (presence events coalesce)
+        seen = watching(second)
+    assert seen["data"] == {"count": 1}
     for player in (ada, bob):
         assert watching(player)["data"] == {"count": 1}
     # a player who was away gets the count they missed with the other missed events

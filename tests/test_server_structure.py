@@ -93,6 +93,8 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "skip": {"round": 1},
     "rematch": {},
     "leave": {},
+    "lock": {"locked": True},
+    "kick": {"seat": 1},
 }
 
 

@@ -33,7 +33,9 @@ export type ClientMessage =
   | Submit
   | Skip
   | Rematch
-  | Leave;
+  | Leave
+  | Lock
+  | Kick;
 export type ServerMessage = Welcome | RoomEvent | Pong | Verdict | Error;
 export type RoomEvent =
   | SeatTakenEvent
@@ -45,6 +47,8 @@ export type RoomEvent =
   | ReadyChangedEvent
   | ConnectionChangedEvent
   | SpectatorsChangedEvent
+  | LockedEvent
+  | KickedEvent
   | ReplacedByBotEvent
   | HostChangedEvent
   | GameStartedEvent
@@ -165,6 +169,14 @@ export interface Rematch {
 export interface Leave {
   type: "leave";
 }
+export interface Lock {
+  type: "lock";
+  locked?: boolean;
+}
+export interface Kick {
+  type: "kick";
+  seat: number;
+}
 /**
  * The answer to ``hello``; with ``resumed`` the missed events follow.
  */
@@ -200,6 +212,10 @@ export interface RoomSnapshot {
    */
   seats: (SeatView | null)[];
   spectators: number;
+  /**
+   * the host closed the free seats (spectators may come)
+   */
+  locked: boolean;
   game: GameTable | null;
   /**
    * the stored game, once it is over
@@ -530,6 +546,31 @@ export interface SpectatorsData {
    * how many are watching now
    */
   count: number;
+}
+/**
+ * The host closed the free seats to newcomers, or opened them again.
+ */
+export interface LockedEvent {
+  type: "event";
+  seq: number;
+  at: number;
+  kind: "locked";
+  data: LockedData;
+  room: RoomSnapshot;
+}
+export interface LockedData {
+  locked: boolean;
+}
+/**
+ * The host removed the person in this seat (lobby); the seat is free.
+ */
+export interface KickedEvent {
+  type: "event";
+  seq: number;
+  at: number;
+  kind: "kicked";
+  data: SeatData;
+  room: RoomSnapshot;
 }
 /**
  * A person gone for good; a bot plays on for them.
@@ -879,6 +920,8 @@ export interface Error {
     | "not_ready"
     | "bad_seats"
     | "room_full"
+    | "room_locked"
+    | "spectators_full"
     | "no_such_seat"
     | "bad_setting"
     | "unavailable"
@@ -952,6 +995,8 @@ export interface ErrorDetail {
     | "not_ready"
     | "bad_seats"
     | "room_full"
+    | "room_locked"
+    | "spectators_full"
     | "no_such_seat"
     | "bad_setting"
     | "unavailable"

@@ -55,7 +55,79 @@ def register(subparsers: Any) -> None:
         "maps (production mode, the default, serves neither)",
     )
     parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning"])
+    _limits(parser)
     parser.set_defaults(func=run)
+
+
+#: (flag, ServerConfig field, type, help): the limits an operator may tune (docs/server.md)
+LIMITS: tuple[tuple[str, str, type, str], ...] = (
+    ("--rooms-per-minute", "rooms_per_minute", int, "rooms one address may create a minute"),
+    (
+        "--failed-lookups-per-hour",
+        "failed_lookups_per_hour",
+        int,
+        "wrong room codes one address may try an hour (after a first burst of 20)",
+    ),
+    (
+        "--connections-per-address",
+        "connections_per_address",
+        int,
+        "WebSockets one address may have open at once",
+    ),
+    (
+        "--messages-per-second",
+        "messages_per_second",
+        float,
+        "messages one WebSocket may send a second (bursts of twice as many)",
+    ),
+    ("--spectators-per-room", "spectators_per_room", int, "spectators one room accepts"),
+    ("--hello-seconds", "hello_seconds", float, "seconds a new WebSocket has to say hello"),
+    (
+        "--idle-room-seconds",
+        "idle_room_seconds",
+        float,
+        "seconds a room nobody is connected to is kept",
+    ),
+    (
+        "--unjoined-room-seconds",
+        "unjoined_room_seconds",
+        float,
+        "seconds a room nobody ever joined is kept",
+    ),
+    (
+        "--presence-seconds",
+        "presence_seconds",
+        float,
+        "at most one spectator-count event per room in this many seconds (0: one per change)",
+    ),
+    (
+        "--max-queued-messages",
+        "max_queued_messages",
+        int,
+        "messages waiting for a client that does not read before it is dropped",
+    ),
+)
+
+
+def _limits(parser: argparse.ArgumentParser) -> None:
+    from ubongo.server.rooms import ServerConfig
+
+    defaults = ServerConfig()
+    group = parser.add_argument_group("limits (docs/server.md, 'Rooms and limits')")
+    for flag, field, kind, text in LIMITS:
+        default = getattr(defaults, field)
+        group.add_argument(flag, type=kind, default=default, help=f"{text} (default {default})")
+    group.add_argument(
+        "--request-seconds",
+        type=float,
+        default=REQUEST_SECONDS,
+        help="seconds an HTTP request has to arrive whole (slow senders are cut off; "
+        f"default {REQUEST_SECONDS:g})",
+    )
+
+
+#: the default read deadline of an HTTP request (headers and body)
+REQUEST_SECONDS = 10.0
 
 
 def run(args: argparse.Namespace) -> int:
@@ -71,6 +143,8 @@ def run(args: argparse.Namespace) -> int:
     public = args.public_url or f"http://{args.host}:{args.port}"
     if args.redis_url and not args.redis_url.startswith(("redis://", "rediss://", "unix://")):
         raise CommandError(f"not a Redis URL (redis://host:port/db): {args.redis_url}")
+    from ubongo.server.transport import deadline_protocol
+
     max_body = MAX_BODY_BYTES if args.max_body_bytes is None else args.max_body_bytes
     if max_body < 1024:
         raise CommandError(f"--max-body-bytes must be at least 1024: {max_body}")
@@ -80,12 +154,14 @@ def run(args: argparse.Namespace) -> int:
     http = HttpConfig(
         max_body_bytes=max_body, allowed_origins=tuple(args.allowed_origin), dev=args.dev
     )
-    app = create_app(
-        args.database_url,
-        ServerConfig(public_url=public.rstrip("/")),
-        redis_url=args.redis_url,
-        http=http,
-    )
+    limits = {field: getattr(args, field) for _flag, field, _kind, _text in LIMITS}
+    for flag, field, _kind, _text in LIMITS:
+        if limits[field] < 0 or (limits[field] == 0 and field != "presence_seconds"):
+            raise CommandError(f"{flag} must be more than 0")
+    if args.request_seconds <= 0:
+        raise CommandError("--request-seconds must be more than 0")
+    config = ServerConfig(public_url=public.rstrip("/"), **limits)
+    app = create_app(args.database_url, config, redis_url=args.redis_url, http=http)
     print(f"Ubongo: open {public} in a browser (Ctrl-C stops the server)", flush=True)
     uvicorn.run(
         app,
@@ -95,5 +171,6 @@ def run(args: argparse.Namespace) -> int:
         ws_max_size=1 << 20,
         ws_ping_interval=20,
         ws_ping_timeout=20,
+        http=deadline_protocol(args.request_seconds),
     )
     return 0

@@ -16,11 +16,17 @@ Traceback (most recent call last):
 pydantic_core._pydantic_core.ValidationError: 3 validation errors for ...
 >>> conn.close(4001); conn.closing
 4001
+>>> slow = Connection(None, Clock(), max_queue=2)
+>>> for text in ("a", "b", "c"):
+...     slow.send(text)
+>>> slow.closing, slow.queue.qsize()  # over the limit: dropped at once, nothing more queued
+(1013, 2)
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -63,26 +69,56 @@ class Connection:
 
     _ids = 0
 
-    def __init__(self, ws: WebSocket | None, clock: Clock) -> None:
+    def __init__(
+        self,
+        ws: WebSocket | None,
+        clock: Clock,
+        address: str = "",
+        max_queue: int = MAX_QUEUE,
+        rate: float = RATE,
+    ) -> None:
         Connection._ids += 1
         self.id = Connection._ids
         self.ws = ws
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
-        self.bucket = TokenBucket(RATE, BURST, clock.now())
+        # bursts of two seconds' worth
+        self.bucket = TokenBucket(rate, max(1, round(rate * BURST / RATE)), clock.now())
         self.room: Room | None = None
         self.seat: Seat | None = None
         self.joined = False
         self.subscription: Subscription | None = None
         self.closing: int | None = None
         self.bound: Binding | None = None
+        #: the client's address as the per-address limits count it (:func:`.address_key`);
+        #: empty for a stand-in of another process's client (that process limits it)
+        self.address = address
+        self.max_queue = max_queue
+        #: what drops the connection at once (set by the WebSocket route: aborts the
+        #: transport, so that a writer blocked on a client that does not read ends too)
+        self.on_abort: Callable[[], None] | None = None
+
+    @property
+    def attached(self) -> bool:
+        """Whether a ``hello`` has attached this connection to a room (here or elsewhere)."""
+        return self.joined or self.bound is not None
 
     def send(self, text: str) -> None:
-        """Queue one message; a client with more than :data:`MAX_QUEUE` waiting is closed
-        (code 1013: it reconnects and resyncs)."""
-        if self.queue.qsize() > MAX_QUEUE:
-            self.close(1013)
+        """Queue one message; a client with ``max_queue`` messages waiting is dropped at once
+        (:meth:`abort`; it reconnects and resyncs)."""
+        if self.closing == 1013:  # dropped for not reading: nothing more is queued
+            return
+        if self.queue.qsize() >= self.max_queue:
+            self.abort(1013)
             return
         self.queue.put_nowait(text)
+
+    def abort(self, code: int) -> None:
+        """Drop the connection now, not after what is queued: a close queued behind a writer
+        that a client does not read would never be sent."""
+        if self.closing is None:
+            self.closing = code
+        if self.on_abort is not None:
+            self.on_abort()
 
     def send_json(self, data: dict[str, Any]) -> None:
         """Queue one message, made through its model (:func:`.messages.encode`)."""

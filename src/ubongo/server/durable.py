@@ -49,6 +49,7 @@ def durable(room: Room, seq: int) -> dict[str, Any]:
     which :func:`ubongo.rules.replay` turns back into the same game."""
     data: dict[str, Any] = {name: getattr(room, name) for name in ROOM_FIELDS}
     data["seq"] = seq
+    data["locked"], data["joined_ever"] = room.locked, room.joined_ever
     data["settings"] = _fields(room.settings)
     data["seats"] = [
         None if s is None else {name: getattr(s, name) for name in SEAT_FIELDS} for s in room.seats
@@ -76,6 +77,9 @@ def rebuilt(data: dict[str, Any]) -> Room:
     room = Room(data["code"], RoomSettings(**data["settings"]), data["invite"])
     for name in ROOM_FIELDS:
         setattr(room, name, data[name])
+    # kept since rooms could be locked; a room kept before counts as joined
+    room.locked = bool(data.get("locked", False))
+    room.joined_ever = bool(data.get("joined_ever", True))
     room.seats = [
         None if s is None else Seat(**{name: s[name] for name in SEAT_FIELDS})
         for s in data["seats"]

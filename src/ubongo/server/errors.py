@@ -15,6 +15,7 @@ from pydantic import ValidationError
 from starlette.exceptions import HTTPException
 
 from .protocol import ProtocolError
+from .ratelimit import RateLimited
 from .security import quote
 
 log = logging.getLogger("ubongo.server")
@@ -27,8 +28,10 @@ HTTP_STATUS = {
     "not_found": 404,
     "bad_method": 405,
     "room_full": 409,
+    "room_locked": 409,
     "game_running": 409,
     "too_large": 413,
+    "rate_limited": 429,
     "unavailable": 503,
 }
 
@@ -37,9 +40,12 @@ MAX_MESSAGE_CHARS = 200
 
 
 def error_response(status: int, e: ProtocolError) -> JSONResponse:
-    """The response for one refusal."""
+    """The response for one refusal (a rate limit's says when to come back: ``Retry-After``)."""
     message = e.message if len(e.message) <= MAX_MESSAGE_CHARS else e.message[:197] + "..."
-    return JSONResponse({"error": {"code": e.code, "message": message}}, status_code=status)
+    headers = {"Retry-After": e.retry_after_header} if isinstance(e, RateLimited) else None
+    return JSONResponse(
+        {"error": {"code": e.code, "message": message}}, status_code=status, headers=headers
+    )
 
 
 async def protocol_error(_request: Request, e: Exception) -> Response:

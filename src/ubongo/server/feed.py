@@ -69,6 +69,7 @@ class RoomFeed:
                 for s in room.seats[: room.capacity]
             ],
             "spectators": room.spectators,
+            "locked": room.locked,
             "game": game_view,
             "game_id": room.game_id,
             "record": room.record,

@@ -18,8 +18,9 @@ from ubongo.board import COVERED, Placement, Verdict
 from . import protocol as p
 from .bus import RoomHub
 from .clock import Clock
-from .connection import MAX_REFUSED, RATE, Connection
+from .connection import MAX_REFUSED, Connection
 from .protocol import ProtocolError
+from .ratelimit import AddressCount, AddressLimit
 from .rooms import Room, Seat, ServerConfig
 from .runner import Rooms
 from .storage import Storage
@@ -42,6 +43,7 @@ COMMANDS: dict[type[p.Strict], Command] = {
     p.Start: lambda rooms, room, seat, _m, _t: rooms.game.start(room, seat),
     p.Skip: lambda rooms, room, seat, m, now: rooms.game.skip(room, seat, m.round, now),
     p.Rematch: lambda rooms, room, seat, _m, _t: rooms.lobby.rematch(room, seat),
+    p.Lock: lambda rooms, room, seat, m, _t: rooms.lobby.lock(room, seat, m.locked),
 }
 
 
@@ -59,10 +61,21 @@ class Gateway:
         self.clock = clock or Clock()
         self.storage = storage
         self.hub = hub
+        self.config = config
         self.rooms = Rooms(hub, storage, self.clock, config)
         self.by_seat: dict[tuple[str, int], Connection] = {}
         #: the WebSockets open on this process
         self.connections: set[Connection] = set()
+        # what each client address may do on this process (docs/server.md, "Rooms and limits")
+        self.room_creations = AddressLimit(
+            "rooms created", config.rooms_per_minute / 60, config.rooms_per_minute
+        )
+        self.failed_lookups = AddressLimit(
+            "failed room lookups",
+            config.failed_lookups_per_hour / 3600,
+            config.failed_lookup_burst,
+        )
+        self.sockets = AddressCount(config.connections_per_address)
 
     def connections_in(self, code: str) -> list[Connection]:
         """The connections of this process joined to room ``code``."""
@@ -75,7 +88,8 @@ class Gateway:
             if not conn.bucket.allow(received_at):
                 if conn.bucket.refused >= MAX_REFUSED:
                     conn.close(4008)
-                raise ProtocolError("rate_limited", f"more than {RATE:.0f} messages a second")
+                rate = conn.bucket.rate
+                raise ProtocolError("rate_limited", f"more than {rate:g} messages a second")
             msg = p.parse_client_message(raw)
             kind = msg.type
             self._dispatch(conn, msg, received_at)
@@ -105,6 +119,8 @@ class Gateway:
         elif isinstance(msg, p.Leave):
             self.rooms.lobby.leave(room, seat)
             self._drop_seat(conn)
+        elif isinstance(msg, p.Kick):
+            self._kick(room, seat, msg.seat)
         else:
             COMMANDS[type(msg)](self.rooms, room, seat, msg, now)
 
@@ -136,10 +152,35 @@ class Gateway:
         if wrong is not None:
             verdict(wrong)
 
+    def _kick(self, room: Room, seat: Seat | None, index: int) -> None:
+        """The host removes a person from the lobby: their connection is closed (code 4003;
+        its token no longer holds a seat, so reconnecting says ``bad_token``)."""
+        self.rooms.lobby.kick(room, seat, index)
+        removed = self.by_seat.pop((room.code, index), None)
+        if removed is not None:
+            if removed.subscription is not None:
+                removed.subscription.close()
+            # not in the room any more: its end frees nothing and counts no spectator
+            removed.joined, removed.seat, removed.room = False, None, None
+            removed.close(4003)
+
+    def lookup(self, conn: Connection, name: str) -> Room:
+        """The room a client of this process names, under the failed-lookup limit of its
+        address (``rate_limited`` once it has guessed too often)."""
+        if not conn.address:  # another process's client: its own process limits its lookups
+            return self.rooms.lobby.find(name)
+        now = self.clock.now()
+        self.failed_lookups.check(conn.address, now)
+        try:
+            return self.rooms.lobby.find(name)
+        except ProtocolError:
+            self.failed_lookups.take(conn.address, now)
+            raise
+
     def _hello(self, conn: Connection, msg: p.Hello) -> None:
         if conn.joined:
             raise ProtocolError("already_joined", "this connection has already joined a room")
-        room = self.rooms.feed.room(msg.room)
+        room = self.lookup(conn, msg.room)
         seat = self.rooms.lobby.attach(room, msg.token, msg.spectate)
         conn.room, conn.seat, conn.joined = room, seat, True
         if seat is not None:
@@ -184,6 +225,10 @@ class Gateway:
             self.rooms.lobby.detach(conn.room, seat)
 
 
-def seat_json(room: Room, seat: Seat) -> dict[str, Any]:
-    """The answer to creating a room or taking a seat: where, which seat, and its token."""
-    return {"code": room.code, "seat": seat.index, "token": seat.token, "invite": room.invite}
+def seat_json(room: Room, seat: Seat, named: str | None = None) -> dict[str, Any]:
+    """The answer to creating a room or taking a seat: where, which seat, and its token.
+
+    ``code`` is the room as the client named it (``named``: its short code, or the invite
+    key it was given), upper-cased: what it uses again, in ``hello`` and its addresses."""
+    code = room.code if named is None else named.upper()
+    return {"code": code, "seat": seat.index, "token": seat.token, "invite": room.invite}

@@ -7,6 +7,7 @@ seat in the lobby, a bot in a running game), the host's lobby commands, and clos
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 
 from ubongo import rules
@@ -23,6 +24,8 @@ from .rooms import (
     need_host,
     need_phase,
     need_seat,
+    new_invite_key,
+    room_code,
 )
 from .timers import RoomTimers
 
@@ -48,7 +51,9 @@ class Lobby:
         settings = RoomSettings().patched(patch)
         _check_settings(settings, 1)
         code = code or self.feed.new_code()
-        room = Room(code, settings, f"{self.config.public_url}/room/{code}")
+        # the invite carries the room's secret: the link cannot be guessed, the code alone
+        # (for reading aloud) is what the per-address lookup limit protects
+        room = Room(code, settings, f"{self.config.public_url}/room/{new_invite_key(code)}")
         seat = Seat(0, "person", clean_name(name), token=secrets.token_urlsafe(24))
         room.seats[0] = seat
         room.idle_since = self.clock.now()
@@ -58,9 +63,20 @@ class Lobby:
         self.timers.hold(room, seat)
         return room, seat
 
+    def find(self, name: str) -> Room:
+        """The open room a client names: by its short code or its invite key (``no_room``
+        otherwise, without repeating what was sent)."""
+        room = self.feed.hub.get(room_code(name))
+        if room is None or not room.named_by(name):
+            raise ProtocolError("no_room", "no room with this code or invite")
+        return room
+
     def take_seat(self, code: str, name: str) -> tuple[Room, Seat]:
-        """The first free seat of room ``code`` for ``name``, with a new token (lobby only)."""
-        room = self.feed.room(code)
+        """The first free seat of room ``code`` (its short code or invite key) for ``name``,
+        with a new token (lobby only, and not in a room its host has locked)."""
+        room = self.find(code)
+        if room.locked:
+            raise ProtocolError("room_locked", "the host has locked this room; you may watch")
         if room.phase != "lobby":
             raise ProtocolError("game_running", "the game has started; watch as a spectator")
         free = [i for i in range(room.capacity) if room.seats[i] is None]
@@ -81,15 +97,22 @@ class Lobby:
         if spectate or token is None:
             if not spectate:
                 raise ProtocolError("bad_message", "hello needs a token or spectate: true")
+            if room.spectators >= self.config.spectators_per_room:
+                raise ProtocolError(
+                    "spectators_full",
+                    f"{self.config.spectators_per_room} are watching this room already",
+                )
             room.spectators += 1
             room.idle_since = None
-            self.feed.publish(room, "spectators", {"count": room.spectators})
+            room.joined_ever = True
+            self._presence_changed(room)
             return None
         seat = room.seat_by_token(token)
         if seat is None:
             raise ProtocolError("bad_token", "this token holds no seat in this room")
         seat.connections += 1
         room.idle_since = None
+        room.joined_ever = True
         was_held = seat.held_until is not None
         self.timers.release(seat)
         if was_held or seat.connections == 1:
@@ -105,7 +128,7 @@ class Lobby:
             return
         if seat is None:
             room.spectators = max(0, room.spectators - 1)
-            self.feed.publish(room, "spectators", {"count": room.spectators})
+            self._presence_changed(room)
         else:
             seat.connections = max(0, seat.connections - 1)
             if seat.connections == 0 and seat.kind == "person" and room.seats[seat.index] is seat:
@@ -121,6 +144,29 @@ class Lobby:
                 )
         if room.spectators == 0 and not any(s.connections for s in room.occupied()):
             room.idle_since = self.clock.now()
+
+    def _presence_changed(self, room: Room) -> None:
+        """The spectator count changed: everybody hears it, at most once a
+        ``presence_seconds`` per room (a burst of arrivals is one event with the count
+        after it; none if the count is back where it was)."""
+        if room.presence_timer is not None:
+            return  # an event is due: it will carry the count as it is then
+        wait = room.presence_at + self.config.presence_seconds - self.clock.now()
+        if wait <= 0:
+            self._send_presence(room)
+        else:
+            # a hair late rather than early: the event loop may run a timer a little before
+            # its time, and the next event must be a whole ``presence_seconds`` after the last
+            loop = asyncio.get_running_loop()
+            room.presence_timer = loop.call_later(wait + 0.002, self._send_presence, room)
+
+    def _send_presence(self, room: Room) -> None:
+        room.presence_timer = None
+        if not self.feed.is_open(room) or room.spectators == room.presence_sent:
+            return
+        room.presence_at = self.clock.now()
+        room.presence_sent = room.spectators
+        self.feed.publish(room, "spectators", {"count": room.spectators})
 
     def hold_expired(self, room: Room, seat: Seat) -> None:
         """A seat's hold ran out with nobody back in it: its person has gone."""
@@ -159,6 +205,9 @@ class Lobby:
 
     def close_room(self, room: Room) -> None:
         """Forget the room: its timers stop, its events and code are gone."""
+        if room.presence_timer is not None:
+            room.presence_timer.cancel()
+            room.presence_timer = None
         self.timers.stop(room)
         self.feed.hub.remove(room.code)
 
@@ -231,6 +280,30 @@ class Lobby:
         if not bot.replaced:
             bot.name = f"Bot {index + 1} ({level})"
         self.feed.publish(room, "bot_changed", {"seat": index, "level": level})
+
+    def lock(self, room: Room, seat: Seat | None, locked: bool) -> None:
+        """The host closes the free seats (or opens them again): nobody new may take a seat,
+        by invite or by code; spectators may still come, and seated people may reconnect."""
+        need_host(room, seat)
+        room.locked = locked
+        self.feed.publish(room, "locked", {"locked": locked})
+
+    def kick(self, room: Room, seat: Seat | None, index: int) -> Seat:
+        """The host removes the person in seat ``index`` (lobby only): the seat is free and its
+        token no longer works. The removed seat is returned (its connection is closed by the
+        caller)."""
+        need_host(room, seat)
+        need_phase(room, "lobby")
+        target = room.seats[index] if index < room.capacity else None
+        if target is None or target.kind != "person":
+            raise ProtocolError("no_such_seat", f"seat {index} has no person")
+        if target is seat:
+            raise ProtocolError("bad_message", "the host cannot remove themselves; leave instead")
+        self.timers.release(target)
+        room.seats[index] = None
+        target.token = ""
+        self.feed.publish(room, "kicked", {"seat": index})
+        return target
 
     def set_ready(self, room: Room, seat: Seat | None, ready: bool) -> None:
         """A player says whether they are ready to start."""

@@ -176,6 +176,7 @@ class RoomSnapshot(Sent):
     settings: RoomSettingsView
     seats: list[SeatView | None] = Field(description="4 entries (1 in solo); null = free")
     spectators: int
+    locked: bool = Field(description="the host closed the free seats (spectators may come)")
     game: GameTable | None
     game_id: int | None = Field(description="the stored game, once it is over")
     record: SoloResult | None = Field(description="the solo result, once it is over")
@@ -220,6 +221,10 @@ class ConnectionData(Sent):
 
 class SpectatorsData(Sent):
     count: int = Field(description="how many are watching now")
+
+
+class LockedData(Sent):
+    locked: bool
 
 
 class GameStartedData(Sent):
@@ -391,6 +396,20 @@ class SpectatorsChangedEvent(EventBase):
     data: SpectatorsData
 
 
+class LockedEvent(EventBase):
+    """The host closed the free seats to newcomers, or opened them again."""
+
+    kind: Literal["locked"]
+    data: LockedData
+
+
+class KickedEvent(EventBase):
+    """The host removed the person in this seat (lobby); the seat is free."""
+
+    kind: Literal["kicked"]
+    data: SeatData
+
+
 class ReplacedByBotEvent(EventBase):
     """A person gone for good; a bot plays on for them."""
 
@@ -506,6 +525,8 @@ RoomEvent = Annotated[
     | ReadyChangedEvent
     | ConnectionChangedEvent
     | SpectatorsChangedEvent
+    | LockedEvent
+    | KickedEvent
     | ReplacedByBotEvent
     | HostChangedEvent
     | GameStartedEvent
@@ -610,6 +631,8 @@ ProtocolCode = Literal[
     "not_ready",
     "bad_seats",
     "room_full",
+    "room_locked",
+    "spectators_full",
     "no_such_seat",
     "bad_setting",
     "unavailable",

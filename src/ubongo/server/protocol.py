@@ -33,8 +33,8 @@ from ubongo import editions
 #: the largest frame a client may send (bytes of UTF-8 text)
 MAX_MESSAGE_BYTES = 16 * 1024
 
-#: the longest room code a client may name (codes are shorter; the invite secret aside)
-MAX_CODE_CHARS = 16
+#: the longest room code a client may name: a short code, or an invite key (code and secret, 26)
+MAX_CODE_CHARS = 32
 
 BOT_LEVELS = ("easy", "medium", "hard")
 
@@ -111,6 +111,7 @@ _ALWAYS_SET = frozenset(
 
 class Hello(Strict):
     type: Literal["hello"]
+    #: the room's short code or its invite key (code and secret, 26 characters)
     room: str = Field(min_length=1, max_length=MAX_CODE_CHARS)
     token: str | None = Field(default=None, min_length=8, max_length=128)
     spectate: bool = False
@@ -177,6 +178,16 @@ class Skip(Strict):
     round: int = Field(ge=0, le=1000)
 
 
+class Lock(Strict):
+    type: Literal["lock"]
+    locked: bool = True
+
+
+class Kick(Strict):
+    type: Literal["kick"]
+    seat: int = Field(ge=0, le=3)
+
+
 class Rematch(Strict):
     type: Literal["rematch"]
 
@@ -198,7 +209,9 @@ ClientMessage = Annotated[
     | Submit
     | Skip
     | Rematch
-    | Leave,
+    | Leave
+    | Lock
+    | Kick,
     Field(discriminator="type"),
 ]
 
@@ -216,6 +229,8 @@ MESSAGE_TYPES = (
     "skip",
     "rematch",
     "leave",
+    "lock",
+    "kick",
 )
 
 _client_adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -239,6 +254,7 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
     if size > MAX_MESSAGE_BYTES:
         raise ProtocolError("too_large", f"message of {size} bytes (at most {MAX_MESSAGE_BYTES})")
     try:
+        # NaN and Infinity are not JSON (Python's reader takes them; no answer may echo them)
         data = json.loads(raw, parse_constant=_not_json)
     except (ValueError, RecursionError):
         raise ProtocolError("bad_json", "not JSON") from None

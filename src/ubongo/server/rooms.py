@@ -29,6 +29,33 @@ SEATS = 4
 #: join codes: no vowels (no words), no 0/O, 1/I/L look-alikes
 CODE_ALPHABET = "BCDFGHJKMNPQRSTVWXZ23456789"
 CODE_LENGTH = 5
+#: the random part of an invite: 21 letters of :data:`CODE_ALPHABET` are 99.9 bits, so an
+#: invite cannot be guessed; the short code alone (23.8 bits) is for reading aloud, and
+#: failed lookups per address are limited (:class:`ServerConfig`)
+INVITE_SECRET_LENGTH = 21
+
+
+def new_invite_key(code: str) -> str:
+    """A room's invite key: its code, then the random secret (one case, letters and digits
+    that survive being read, typed or upper-cased by a client).
+
+    >>> key = new_invite_key("K7QXB")
+    >>> key[:5], len(key), key == key.upper()
+    ('K7QXB', 26, True)
+    """
+    secret = "".join(secrets.choice(CODE_ALPHABET) for _ in range(INVITE_SECRET_LENGTH))
+    return code + secret
+
+
+def room_code(name: str) -> str:
+    """The join code in what a client names a room by: its short code or its invite key
+    (which starts with the code), in any case.
+
+    >>> room_code("k7qxb"), room_code("K7QXB" + "Z" * 21)
+    ('K7QXB', 'K7QXB')
+    """
+    return name[:CODE_LENGTH].upper()
+
 
 Phase = Literal["lobby", "playing", "over"]
 
@@ -44,6 +71,13 @@ def clean_name(name: str) -> str:
     if not text:
         raise ProtocolError("bad_message", "a name needs at least one visible character")
     return text
+
+
+#: the settings where ``null`` means something (the rules' or the edition's default)
+NULLABLE_SETTINGS = frozenset(
+    {"side", "rounds", "hourglass_seconds", "countdown_seconds", "round_limit_seconds"}
+    | {"solo_amount", "seed"}
+)
 
 
 @dataclass
@@ -66,7 +100,17 @@ class RoomSettings:
     seed: int | None = None
 
     def patched(self, patch: SettingsPatch) -> RoomSettings:
-        changes = {k: v for k, v in patch.model_dump(exclude_unset=True).items()}
+        """These settings with ``patch``'s fields; ``null`` is the rules' default where there
+        is one, and leaves the setting as it is where there is none (an edition, a mode ...).
+
+        >>> RoomSettings(edition="classic").patched(SettingsPatch(edition=None)).edition
+        'classic'
+        """
+        changes = {
+            k: v
+            for k, v in patch.model_dump(exclude_unset=True).items()
+            if v is not None or k in NULLABLE_SETTINGS
+        }
         out = replace(self, **changes)
         if "edition" in changes and changes["edition"] != self.edition:
             # a side or a timer of another edition means nothing here
@@ -181,6 +225,14 @@ class Room:
     idle_since: float | None = None
     round_no: int = 0
     saving: asyncio.Task[None] | None = field(default=None, repr=False)
+    #: the host closed the seats (spectators may still come)
+    locked: bool = False
+    #: whether anybody has ever connected (a room nobody joined is forgotten sooner)
+    joined_ever: bool = False
+    #: a spectator-count event is waiting to be sent (bursts of arrivals coalesce)
+    presence_timer: asyncio.TimerHandle | None = field(default=None, repr=False)
+    presence_sent: int = 0
+    presence_at: float = float("-inf")
     _view_cache: tuple[Any, dict[str, Any]] | None = field(default=None, repr=False)
 
     def occupied(self) -> list[Seat]:
@@ -196,12 +248,49 @@ class Room:
     def capacity(self) -> int:
         return 1 if self.settings.solo else SEATS
 
+    @property
+    def invite_key(self) -> str:
+        """What the invite link carries after ``/room/``: the code and the secret (a room
+        made before invites had secrets: the code alone)."""
+        return self.invite.rsplit("/", 1)[-1].upper()
+
+    def named_by(self, name: str) -> bool:
+        """Whether ``name`` (a client's) names this room: its short code, or its whole
+        invite key (compared in constant time)."""
+        key = name.upper()
+        if len(key) == CODE_LENGTH:
+            return key == self.code
+        return secrets.compare_digest(key.encode(), self.invite_key.encode())
+
 
 @dataclass
 class ServerConfig:
+    """What an operator may tune (``ubongo serve`` flags; ``docs/server.md``, "Rooms and
+    limits"). Limits per client address are generous enough for a family behind one router."""
+
     public_url: str = "http://127.0.0.1:8000"
     #: how long an empty room (nobody connected) is kept
     idle_room_seconds: float = 1800.0
+    #: how long a room that nobody ever joined (created, never connected to) is kept
+    unjoined_room_seconds: float = 60.0
+    #: rooms one address may create a minute (a burst of as many, then one every 60/n s)
+    rooms_per_minute: int = 30
+    #: failed room lookups (a wrong code or invite) one address may make at once, and how many
+    #: more an hour after that: guessing a 5-letter code is hopeless at this pace
+    failed_lookup_burst: int = 20
+    failed_lookups_per_hour: int = 60
+    #: WebSockets open at once from one address
+    connections_per_address: int = 50
+    #: seconds a new WebSocket has to say ``hello``
+    hello_seconds: float = 10.0
+    #: spectators one room accepts at once
+    spectators_per_room: int = 200
+    #: messages a second one WebSocket may send (bursts of twice as many)
+    messages_per_second: float = 20.0
+    #: messages waiting for a client that does not read, before it is dropped
+    max_queued_messages: int = 1000
+    #: at most one spectator-count event per room in this many seconds (bursts coalesce)
+    presence_seconds: float = 0.25
 
 
 def need_seat(seat: Seat | None) -> Seat:

@@ -93,13 +93,17 @@ class Rooms:
         self.timers.stop(room)
 
     def sweep(self) -> None:
-        """Forget rooms nobody has been connected to for ``idle_room_seconds``."""
+        """Forget rooms nobody has been connected to for ``idle_room_seconds`` (a room that
+        nobody ever joined: ``unjoined_room_seconds``)."""
         now = self.clock.now()
         for code in self.hub.codes():
             room = self.hub.get(code)
-            if (
-                room is not None
-                and room.idle_since is not None
-                and now - room.idle_since > self.config.idle_room_seconds
-            ):
+            if room is None or room.idle_since is None:
+                continue
+            keep = (
+                self.config.idle_room_seconds
+                if room.joined_ever
+                else self.config.unjoined_room_seconds
+            )
+            if now - room.idle_since > keep:
                 self.lobby.close_room(room)

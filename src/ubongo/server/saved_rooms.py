@@ -139,6 +139,8 @@ class SavedRoomsHub(MemoryHub[Room]):
             rooms.reopen(room, seq)
             reopened.append(code)
         if reopened:
-            log.warning("reopened %d rooms saved by the last run: %s", len(reopened), reopened)
+            # a count and a few codes: thousands of rooms must not make one huge line
+            shown = ", ".join(reopened[:5]) + (", ..." if len(reopened) > 5 else "")
+            log.warning("reopened %d rooms saved by the last run: %s", len(reopened), shown)
         self._save_soon()
         return reopened

@@ -18,13 +18,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from .clock import Clock
 from .connection import Connection
 from .gateway import Gateway, seat_json
 from .messages import encode
-from .protocol import SettingsPatch
+from .protocol import ProtocolError, SettingsPatch
 from .rooms import ServerConfig
 from .saved_rooms import SavedRoomsHub
 from .storage import Storage
@@ -32,8 +33,10 @@ from .storage import Storage
 if TYPE_CHECKING:
     from fastapi import WebSocket
 
-#: seconds between two looks for idle rooms to forget
+#: seconds between two looks for idle rooms to forget (less when rooms are kept less long)
 SWEEP_SECONDS = 60.0
+
+T = TypeVar("T")
 
 
 class RoomService(ABC):
@@ -67,8 +70,10 @@ class RoomService(ABC):
                 await self._sweeper
 
     async def _sweep(self) -> None:
+        config = self.gateway.config
+        every = min(SWEEP_SECONDS, config.unjoined_room_seconds / 4, config.idle_room_seconds / 4)
         while True:
-            await asyncio.sleep(SWEEP_SECONDS)
+            await asyncio.sleep(max(0.05, every))
             self.gateway.rooms.sweep()
 
     def health(self) -> dict[str, Any]:
@@ -91,9 +96,40 @@ class RoomService(ABC):
 
     # --- connections ---------------------------------------------------------------------------
 
-    def connect(self, ws: WebSocket | None) -> Connection:
-        """A new WebSocket of this process."""
-        conn = Connection(ws, self.clock)
+    # --- limits per client address (docs/server.md, "Rooms and limits") -------------------------
+
+    def may_create(self, address: str) -> None:
+        """Count a room creation of ``address``; ``RateLimited`` past ``rooms_per_minute``."""
+        self.gateway.room_creations.spend(address, self.clock.now())
+
+    async def looked_up(self, address: str, lookup: Callable[[], Awaitable[T]]) -> T:
+        """Run ``lookup`` (an HTTP request naming a room) for ``address``: refused while the
+        address has made too many failed lookups, and counted as one if it finds no room."""
+        gateway = self.gateway
+        gateway.failed_lookups.check(address, self.clock.now())
+        try:
+            return await lookup()
+        except ProtocolError as e:
+            if e.code == "no_room":
+                gateway.failed_lookups.take(address, self.clock.now())
+            raise
+
+    # --- connections ---------------------------------------------------------------------------
+
+    def open_socket(self, address: str) -> bool:
+        """Count a new WebSocket of ``address`` (``False``: it has as many open as allowed)."""
+        return self.gateway.sockets.add(address)
+
+    def close_socket(self, address: str) -> None:
+        """One WebSocket of ``address`` has closed."""
+        self.gateway.sockets.remove(address)
+
+    def connect(self, ws: WebSocket | None, address: str = "") -> Connection:
+        """A new WebSocket of this process, from client ``address``."""
+        config = self.gateway.config
+        conn = Connection(
+            ws, self.clock, address, config.max_queued_messages, config.messages_per_second
+        )
         self.gateway.connections.add(conn)
         return conn
 
@@ -129,12 +165,12 @@ class LocalRoomService(RoomService):
         return seat_json(room, seat)
 
     async def room_snapshot(self, code: str) -> dict[str, Any]:
-        feed = self.gateway.rooms.feed
-        return feed.snapshot(feed.room(code))
+        rooms = self.gateway.rooms
+        return rooms.feed.snapshot(rooms.lobby.find(code))
 
     async def take_seat(self, code: str, name: str) -> dict[str, Any]:
         room, seat = self.gateway.rooms.lobby.take_seat(code, name)
-        return seat_json(room, seat)
+        return seat_json(room, seat, code)
 
     async def receive(self, conn: Connection, raw: str | bytes, received_at: float) -> None:
         self.gateway.handle(conn, raw, received_at)

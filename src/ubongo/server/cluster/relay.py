@@ -19,7 +19,7 @@ from .. import protocol as p
 from ..connection import Binding, Connection
 from ..gateway import seat_json
 from ..protocol import ProtocolError
-from ..rooms import Room
+from ..rooms import Room, room_code
 from .keys import node_channel, owner_key, room_channel
 from .wire import Command, Queued, Write, command
 
@@ -97,8 +97,11 @@ class Relay:
         except ProtocolError:
             self.gateway.handle(conn, raw, received_at)  # answers the error
             return
-        if not isinstance(msg, p.Hello):
-            self.gateway.handle(conn, raw, received_at)
+        if (
+            not isinstance(msg, p.Hello)
+            or self.gateway.failed_lookups.wait(conn.address, received_at) is not None
+        ):
+            self.gateway.handle(conn, raw, received_at)  # answers (rate_limited for a guesser)
             return
         await self._rehello(conn, json.loads(raw))
 
@@ -109,7 +112,7 @@ class Relay:
         """Attach ``conn`` to the room of ``hello``, wherever it is run."""
         if delay:
             await asyncio.sleep(delay)
-        code = str(hello.get("room", "")).upper()
+        code = room_code(str(hello.get("room", "")))
         owner = await self.node.locate(code)
         text = json.dumps(hello)
         if owner is None or owner == self.node.node:
@@ -176,6 +179,8 @@ class Relay:
                 binding.floor = int(msg["seq"])
             elif msg.get("type") == "error" and msg.get("ref") == "hello":
                 self._unbind(conn)
+                if msg.get("code") == "no_room":  # a wrong invite: counts as a failed lookup
+                    self.gateway.failed_lookups.take(conn.address, self.gateway.clock.now())
         conn.send(text)
 
     def close(self, conn_id: int, code: int) -> None:
@@ -310,10 +315,11 @@ class Relay:
 
     # --- HTTP ---------------------------------------------------------------------------------
 
-    async def request(self, what: str, code: str, **body: Any) -> dict[str, Any]:
-        """Run an HTTP request about room ``code`` on its owner: ``snapshot`` or
-        ``take_seat``."""
-        code = code.upper()
+    async def request(self, what: str, named: str, **body: Any) -> dict[str, Any]:
+        """Run an HTTP request about the room a client ``named`` (its code or invite key) on
+        its owner: ``snapshot`` or ``take_seat``."""
+        code = room_code(named)
+        body["room"] = named
         for _ in range(3):
             owner = await self.node.locate(code)
             if owner is None:
@@ -351,10 +357,12 @@ class Relay:
     def answer(self, what: str, code: str, body: dict[str, Any]) -> dict[str, Any]:
         """A request about a room this process runs."""
         rooms = self.gateway.rooms
+        named = str(body.get("room", code))
         if what == "snapshot":
-            return rooms.feed.snapshot(rooms.feed.room(code))
+            return rooms.feed.snapshot(rooms.lobby.find(named))
         if what == "take_seat":
-            return seat_json(*rooms.lobby.take_seat(code, str(body.get("name", ""))))
+            room, seat = rooms.lobby.take_seat(named, str(body.get("name", "")))
+            return seat_json(room, seat, named)
         raise ProtocolError("bad_message", f"no request {what!r}")
 
     def request_here(self, ask: dict[str, Any]) -> None:
@@ -382,5 +390,5 @@ def _hello_room(raw: str) -> str | None:
     except ValueError:
         return None
     if isinstance(msg, dict) and msg.get("type") == "hello" and isinstance(msg.get("room"), str):
-        return str(msg["room"]).upper()
+        return room_code(str(msg["room"]))
     return None

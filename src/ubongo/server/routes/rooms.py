@@ -1,15 +1,21 @@
-"""Rooms over HTTP: create one, look at one, take a seat in one."""
+"""Rooms over HTTP: create one, look at one, take a seat in one.
+
+What costs the server or could guess a room is limited per client address (``docs/server.md``,
+"Rooms and limits"): creating rooms, and failed lookups of a room by its code or invite (the
+answer is ``429 rate_limited`` with ``Retry-After``).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 
 from .. import bodies
 from .. import protocol as p
 from ..deps import RoomServiceDep
 from ..messages import RoomSnapshot
+from ..ratelimit import address_key
 
 router = APIRouter()
 
@@ -22,19 +28,32 @@ def _room_code(code: str) -> str:
     return code
 
 
+def client_address(request: Request) -> str:
+    """The client's address as the limits count it (behind a proxy on this machine: the
+    address it forwards, as uvicorn's proxy headers say)."""
+    return address_key(request.client.host if request.client else None)
+
+
 @router.post("/api/rooms", status_code=201, response_model=bodies.SeatTicket)
-async def create_room(body: p.CreateRoom, rooms: RoomServiceDep) -> dict[str, Any]:
+async def create_room(
+    body: p.CreateRoom, request: Request, rooms: RoomServiceDep
+) -> dict[str, Any]:
     """A new room with its creator in seat 0: its code, the seat, its token, the invite."""
+    rooms.may_create(client_address(request))
     return await rooms.create_room(body.name, body.settings)
 
 
 @router.get("/api/rooms/{code}", response_model=RoomSnapshot)
-async def get_room(code: str, rooms: RoomServiceDep) -> dict[str, Any]:
-    """The room's snapshot."""
-    return await rooms.room_snapshot(_room_code(code))
+async def get_room(code: str, request: Request, rooms: RoomServiceDep) -> dict[str, Any]:
+    """The room's snapshot (``code``: its short code or its invite key)."""
+    code = _room_code(code)
+    return await rooms.looked_up(client_address(request), lambda: rooms.room_snapshot(code))
 
 
 @router.post("/api/rooms/{code}/seats", status_code=201, response_model=bodies.SeatTicket)
-async def take_seat(code: str, body: p.TakeSeat, rooms: RoomServiceDep) -> dict[str, Any]:
-    """The first free seat, with its token."""
-    return await rooms.take_seat(_room_code(code), body.name)
+async def take_seat(
+    code: str, body: p.TakeSeat, request: Request, rooms: RoomServiceDep
+) -> dict[str, Any]:
+    """The first free seat, with its token (``code``: the room's short code or invite key)."""
+    code = _room_code(code)
+    return await rooms.looked_up(client_address(request), lambda: rooms.take_seat(code, body.name))

@@ -2,6 +2,8 @@
 
 One task reads the client's frames and hands each to the room service with its receive time;
 another writes the connection's queue to the socket, so a slow client never holds up a room.
+A client that opens too many sockets, says no ``hello`` in time, or does not read what it is
+sent is dropped (``docs/server.md``, "Rooms and limits").
 """
 
 from __future__ import annotations
@@ -9,18 +11,29 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import socket
+from collections.abc import Callable
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.websockets import WebSocketState
 
 from ..connection import Connection
 from ..deps import RoomServiceDep
+from ..messages import encode
 from ..protocol import MAX_MESSAGE_BYTES
+from ..ratelimit import address_key
 from ..security import origin_allowed
 
 log = logging.getLogger("ubongo.server")
 
 router = APIRouter()
+
+#: close codes: no ``hello`` in time; too many sockets from one address
+CLOSE_NO_HELLO, CLOSE_TOO_MANY = 4002, 4029
+#: the kernel's send buffer of a WebSocket (bytes; Linux doubles it): without a bound it
+#: grows to megabytes for a client that does not read, before the connection's own queue
+#: (``max_queued_messages``) even starts to fill
+SEND_BUFFER = 64 * 1024
 
 
 @router.websocket("/ws")
@@ -28,12 +41,35 @@ async def websocket(ws: WebSocket, rooms: RoomServiceDep) -> None:
     """A client's connection: ``hello`` joins a room, then commands and events."""
     if not await _same_site(ws):
         return
-    await ws.accept()
-    conn = rooms.connect(ws)
+    address = address_key(ws.client.host if ws.client else None)
+    if not rooms.open_socket(address):
+        await _refuse(ws, rooms.gateway.config.connections_per_address)
+        return
+    try:
+        await ws.accept()
+        _bound_send_buffer(ws)
+        await _serve(ws, rooms, rooms.connect(ws, address))
+    finally:
+        rooms.close_socket(address)
+
+
+async def _serve(ws: WebSocket, rooms: RoomServiceDep, conn: Connection) -> None:
     writer_task = asyncio.create_task(_writer(ws, conn))
+    conn.on_abort = lambda: _abort(ws, writer_task)
+    hello_by = rooms.clock.now() + rooms.gateway.config.hello_seconds
     try:
         while conn.closing is None:
-            message = await ws.receive()
+            if conn.attached:
+                message = await ws.receive()
+            else:
+                # a socket that never says hello costs a file descriptor and memory: it has
+                # hello_seconds to do so (other messages before it do not buy time)
+                left = hello_by - rooms.clock.now()
+                try:
+                    message = await asyncio.wait_for(ws.receive(), max(left, 0.001))
+                except TimeoutError:
+                    conn.close(CLOSE_NO_HELLO)
+                    break
             if message["type"] == "websocket.disconnect":
                 break
             received_at = rooms.clock.now()
@@ -65,6 +101,50 @@ async def _same_site(ws: WebSocket) -> bool:
         return True
     await ws.close(code=1008)
     return False
+
+
+async def _refuse(ws: WebSocket, limit: int) -> None:
+    """Too many sockets from this address: say so, and close (code 4029)."""
+    await ws.accept()
+    with contextlib.suppress(Exception):
+        message = f"at most {limit} connections from one address; close one and try again"
+        await ws.send_text(
+            encode({"type": "error", "code": "rate_limited", "message": message, "ref": None})
+        )
+        await ws.close(CLOSE_TOO_MANY)
+
+
+def _abort(ws: WebSocket, writer_task: asyncio.Task[None]) -> None:
+    """Drop a client that does not read: its writer waits on a full socket for ever, and a
+    close frame would queue behind it, so the TCP connection itself is aborted (the reader
+    then sees the disconnect and the room forgets the connection)."""
+    writer_task.cancel()
+    abort = _transport_abort(ws)
+    if abort is not None:
+        abort()
+
+
+def _transport(ws: WebSocket) -> object:
+    """The TCP transport under ``ws`` (``None`` if it cannot be found): the ASGI server's
+    protocol object owns the ``receive`` it handed the app (uvicorn's WebSocket protocols
+    keep it as ``transport``)."""
+    receive = getattr(ws, "_receive", None)
+    return getattr(getattr(receive, "__self__", None), "transport", None)
+
+
+def _transport_abort(ws: WebSocket) -> Callable[[], None] | None:
+    """What aborts the TCP connection under ``ws``."""
+    abort = getattr(_transport(ws), "abort", None)
+    return abort if callable(abort) else None
+
+
+def _bound_send_buffer(ws: WebSocket) -> None:
+    """Keep the kernel from buffering megabytes for a client that does not read."""
+    get_extra_info = getattr(_transport(ws), "get_extra_info", None)
+    sock = get_extra_info("socket") if callable(get_extra_info) else None
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
 
 
 async def _writer(ws: WebSocket, conn: Connection) -> None:
