@@ -72,10 +72,13 @@ class ServerProcess:
         port: int | None = None,
         log: Path | None = None,
         redis_url: str | None = None,
+        args: tuple[str, ...] = (),
     ):
         self.port = port or free_port()
         self.database_url = database_url
         self.redis_url = redis_url
+        #: more ``ubongo serve`` flags (e.g. short store timeouts)
+        self.args = args
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}/ws"
         self.log_path = log
@@ -99,6 +102,7 @@ class ServerProcess:
                 "--log-level",
                 "warning",
                 *extra,
+                *self.args,
             ],
             stdout=out,
             stderr=subprocess.STDOUT,

@@ -34,6 +34,30 @@ def register(subparsers: Any) -> None:
         default=None,
         help="the address players use, for invite links (default http://HOST:PORT)",
     )
+    parser.add_argument(
+        "--store-timeout",
+        type=float,
+        default=30.0,
+        help="seconds a database write waits for a lock before it fails and is retried (30)",
+    )
+    parser.add_argument(
+        "--store-retry",
+        type=float,
+        default=1.0,
+        help="seconds before a failed write is tried again, doubling each time (1)",
+    )
+    parser.add_argument(
+        "--store-retry-max",
+        type=float,
+        default=60.0,
+        help="the longest wait between two tries of a failed write (60)",
+    )
+    parser.add_argument(
+        "--record-seconds-per-piece",
+        type=float,
+        default=0.6,
+        help="solo tasks solved faster than this per piece are not ranked (0.6; 0: no floor)",
+    )
     parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning"])
     parser.set_defaults(func=run)
 
@@ -50,9 +74,19 @@ def run(args: argparse.Namespace) -> int:
     public = args.public_url or f"http://{args.host}:{args.port}"
     if args.redis_url and not args.redis_url.startswith(("redis://", "rediss://", "unix://")):
         raise CommandError(f"not a Redis URL (redis://host:port/db): {args.redis_url}")
-    app = create_app(
-        args.database_url, ServerConfig(public_url=public.rstrip("/")), redis_url=args.redis_url
+    for flag in ("store_timeout", "store_retry", "store_retry_max"):
+        if not getattr(args, flag) > 0:
+            raise CommandError(f"--{flag.replace('_', '-')} must be a positive number of seconds")
+    if not args.record_seconds_per_piece >= 0:
+        raise CommandError("--record-seconds-per-piece must be 0 (no floor) or more")
+    config = ServerConfig(
+        public_url=public.rstrip("/"),
+        store_timeout=args.store_timeout,
+        store_retry_seconds=args.store_retry,
+        store_retry_max_seconds=max(args.store_retry, args.store_retry_max),
+        record_seconds_per_piece=args.record_seconds_per_piece,
     )
+    app = create_app(args.database_url, config, redis_url=args.redis_url)
     print(f"Ubongo: open {public} in a browser (Ctrl-C stops the server)", flush=True)
     uvicorn.run(
         app,

@@ -47,7 +47,7 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = storage or Storage(database_url)
+        store = storage or Storage(database_url, timeout=config.store_timeout)
         await asyncio.to_thread(store.migrate)
         rooms = rooms_for(store)
         await rooms.start()

@@ -33,6 +33,7 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     DateTime,
     Float,
     ForeignKey,
@@ -43,6 +44,7 @@ from sqlalchemy import (
     event,
     func,
     select,
+    true,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
@@ -86,6 +88,8 @@ class SoloRecordRow(Base):
     score: Mapped[int] = mapped_column(Integer)
     seconds: Mapped[float] = mapped_column(Float)
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: false: faster than a human hand places the pieces; kept, but not ranked
+    plausible: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
 
 
 class OpenRoomRow(Base):
@@ -126,6 +130,25 @@ class SoloRecord:
     seconds: float
     finished_at: float
     extra: dict[str, Any] = field(default_factory=dict)
+    #: false: a task was solved faster than a hand can place its pieces (not ranked)
+    plausible: bool = True
+
+
+@dataclass(frozen=True)
+class Backoff:
+    """How long to wait before trying a failed write again: ``first`` seconds, doubling up to
+    ``longest`` (``ServerConfig.store_retry_seconds`` and ``store_retry_max_seconds``).
+
+    >>> [Backoff(0.5, 3.0).delay(n) for n in range(1, 6)]
+    [0.5, 1.0, 2.0, 3.0, 3.0]
+    """
+
+    first: float = 1.0
+    longest: float = 60.0
+
+    def delay(self, failures: int) -> float:
+        """The wait after the ``failures``-th failure in a row (from 1)."""
+        return min(self.longest, self.first * 2.0 ** min(failures - 1, 60))
 
 
 def _dt(epoch_seconds: float) -> datetime:
@@ -147,15 +170,16 @@ def default_database_url() -> str:
     return f"sqlite:///{folder / 'ubongo.sqlite3'}"
 
 
-def make_engine(url: str) -> Engine:
-    """An engine for ``url``; SQLite gets a journal that survives a killed process."""
+def make_engine(url: str, timeout: float = 30.0) -> Engine:
+    """An engine for ``url``; SQLite gets a journal that survives a killed process, and waits
+    ``timeout`` seconds for a lock before a write fails."""
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
     if url.startswith("sqlite"):
         path = url.split("///", 1)[-1]
         if path and path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, connect_args={"timeout": 30})
+        engine = create_engine(url, connect_args={"timeout": timeout})
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -172,9 +196,9 @@ def make_engine(url: str) -> Engine:
 class Storage:
     """The server's database: games, solo records, the leaderboard."""
 
-    def __init__(self, url: str | None = None) -> None:
+    def __init__(self, url: str | None = None, timeout: float = 30.0) -> None:
         self.url = url or os.environ.get("UBONGO_DATABASE_URL") or default_database_url()
-        self.engine = make_engine(self.url)
+        self.engine = make_engine(self.url, timeout)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     def migrate(self) -> None:
@@ -224,6 +248,7 @@ class Storage:
             score=record.score,
             seconds=record.seconds,
             finished_at=_dt(record.finished_at),
+            plausible=record.plausible,
         )
 
     def save_game(self, game: GameRecord) -> int:
@@ -326,11 +351,12 @@ class Storage:
         self, edition: str, goal: str, amount: int, side: str, limit: int = 20
     ) -> list[dict[str, Any]]:
         """The best runs of one kind, best first, numbered from 1 (one person may appear
-        several times, as on a paper list of records)."""
+        several times, as on a paper list of records); implausible runs are left out."""
         with self.session() as s:
             rows = s.scalars(
                 select(SoloRecordRow)
                 .where(
+                    SoloRecordRow.plausible.is_(True),
                     SoloRecordRow.edition == edition,
                     SoloRecordRow.goal == goal,
                     SoloRecordRow.amount == amount,
@@ -342,7 +368,8 @@ class Storage:
             return [{"rank": i, **self._record_json(r)} for i, r in enumerate(rows, 1)]
 
     def personal_bests(self, name: str) -> list[dict[str, Any]]:
-        """For one display name, the best run of each (edition, goal, amount, side)."""
+        """For one display name, the best run of each (edition, goal, amount, side), of its
+        plausible runs."""
         with self.session() as s:
             kinds = s.execute(
                 select(
@@ -352,7 +379,7 @@ class Storage:
                     SoloRecordRow.side,
                     func.count(),
                 )
-                .where(SoloRecordRow.name == name)
+                .where(SoloRecordRow.name == name, SoloRecordRow.plausible.is_(True))
                 .group_by(
                     SoloRecordRow.edition,
                     SoloRecordRow.goal,
@@ -372,6 +399,7 @@ class Storage:
                     select(SoloRecordRow)
                     .where(
                         SoloRecordRow.name == name,
+                        SoloRecordRow.plausible.is_(True),
                         SoloRecordRow.edition == edition,
                         SoloRecordRow.goal == goal,
                         SoloRecordRow.amount == amount,
