@@ -222,6 +222,74 @@ def test_a_server_killed_while_the_database_is_locked_loses_nothing_told(tmp_pat
         second.stop()
 
 
+@contextmanager
+def refusing_games(db: Path) -> Iterator[None]:
+    """The database refuses to store finished games meanwhile (a trigger: the rooms are
+    still saved, so this is the game's store failing on its own)."""
+    con = sqlite3.connect(db, timeout=5, isolation_level=None)
+    try:
+        con.execute(
+            "CREATE TRIGGER refuse_games BEFORE INSERT ON games "
+            "BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"
+        )
+        yield
+        con.execute("DROP TRIGGER refuse_games")
+    finally:
+        con.close()
+
+
+@pytest.mark.parametrize("kill", [False, True], ids=["kept-running", "killed"])
+def test_a_finished_game_is_stored_once_the_database_takes_it(tmp_path: Path, kill: bool) -> None:
+    db = tmp_path / "games.sqlite3"
+    url = f"sqlite:///{db}"
+    first = ServerProcess(url, log=tmp_path / "a.log", args=QUICK_STORE + NO_FLOOR).start()
+    kept: dict[str, Any] = {}
+    try:
+
+        def finish_while_refused(
+            c: Client, message: dict[str, Any], room: dict[str, Any]
+        ) -> dict[str, Any]:
+            kept.update(code=room["code"], token=room["token"])
+            with refusing_games(db):
+                # the finish is told (the room is saved with it) ...
+                assert c.reply(message, "verdict")["ok"] is True
+                # ... but the game is not announced while it cannot be stored
+                with pytest.raises(TimeoutError):
+                    c.wait(lambda m: m.get("kind") == "game_over", 1.2)
+                if kill:
+                    first.stop(kill=True)
+                    return {}
+            return c.wait(lambda m: m.get("kind") == "game_over")
+
+        over = play_solo(first, "Solveig", last=finish_while_refused)
+    finally:
+        first.stop(kill=True)
+    assert "trying again" in (tmp_path / "a.log").read_text()
+    if kill:
+        # the saved room holds the finished game: the next run stores and announces it
+        second = ServerProcess(url, log=tmp_path / "b.log", args=QUICK_STORE + NO_FLOOR).start()
+        try:
+            c = Client(second)
+            welcome = c.hello(kept["code"], kept["token"])
+            assert welcome["room"]["phase"] == "over"
+            if welcome["room"]["game_id"] is None:
+                over = c.wait(lambda m: m.get("kind") == "game_over")
+            else:
+                over = {"data": {"game_id": welcome["room"]["game_id"]}}
+            c.close()
+            board = second.get("/api/leaderboard?edition=classic&goal=tasks&amount=5&side=A")
+        finally:
+            second.stop()
+    else:
+        second = ServerProcess(url, log=tmp_path / "b.log", args=NO_FLOOR).start()
+        try:
+            board = second.get("/api/leaderboard?edition=classic&goal=tasks&amount=5&side=A")
+        finally:
+            second.stop()
+    assert over["data"]["game_id"] is not None
+    assert [(r["name"], r["game_id"]) for r in board] == [("Solveig", over["data"]["game_id"])]
+
+
 def test_a_run_faster_than_hands_is_stored_but_not_ranked(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
     per_piece = 0.15
