@@ -88,7 +88,9 @@ class SavedRoomsHub(MemoryHub[Room]):
         return event
 
     def _numbered(self, code: str, seq: int) -> None:
-        if seq > self._given.get(code, 0):
+        # a new room may give out a first block unsaved: a crash before its first save loses
+        # the room itself, so none of its numbers can be reused
+        if seq > self._given.setdefault(code, SEQ_BLOCK):
             # past what the last save allows: saved (with a new allowance) before it is sent
             self._given[code] = seq + SEQ_BLOCK
             self.hold(code)
