@@ -18,6 +18,8 @@ import pytest
 from server_harness import Client, ServerProcess, solution
 from sqlalchemy import select
 
+from ubongo.server.durable import durable
+from ubongo.server.rooms import Room, RoomSettings
 from ubongo.server.saved_rooms import SAVE_DELAY
 from ubongo.server.storage import SoloRecordRow, Storage
 
@@ -313,3 +315,20 @@ def test_a_run_faster_than_hands_is_stored_but_not_ranked(tmp_path: Path) -> Non
         rows = s.execute(select(SoloRecordRow.name, SoloRecordRow.plausible)).all()
     store.close()
     assert sorted(tuple(r) for r in rows) == [("Hana", True), ("Robo", False)]
+
+
+def test_reopening_many_rooms_logs_a_short_line(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'rooms.sqlite3'}"
+    store = Storage(url)
+    store.migrate()
+    rooms = {}
+    for i in range(60):
+        code = f"R{i:04d}"
+        rooms[code] = durable(Room(code, RoomSettings(), f"http://x/room/{code}"), seq=0)
+    store.save_open_rooms(rooms, [], time.time())
+    store.close()
+    server = ServerProcess(url, log=tmp_path / "a.log").start()
+    server.stop()
+    lines = [line for line in (tmp_path / "a.log").read_text().splitlines() if "reopened" in line]
+    assert len(lines) == 1 and "reopened 60 rooms" in lines[0] and "and 50 more" in lines[0]
+    assert len(lines[0]) < 300, lines[0]

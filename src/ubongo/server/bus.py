@@ -35,12 +35,15 @@ stores nothing (``durable = False``, this one) never holds.
 from __future__ import annotations
 
 import json
+import logging
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 R = TypeVar("R")
+
+log = logging.getLogger("ubongo.server")
 
 
 @dataclass(frozen=True)
@@ -271,8 +274,11 @@ class MemoryHub(Generic[R]):
             if isinstance(item, Event):
                 held.shown = item.seq
                 self._deliver(item)
-            else:
+                continue
+            try:
                 item()
+            except Exception:  # one failed call must not keep the others (or rooms) waiting
+                log.exception("room %s: a call held for its save failed", code)
 
     def last_seq(self, code: str) -> int:
         held = self._held.get(code)

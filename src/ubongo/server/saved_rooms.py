@@ -50,6 +50,8 @@ log = logging.getLogger("ubongo.server.saved_rooms")
 
 #: seconds between a cheap event and the save of its room (events in between share one write)
 SAVE_DELAY = 0.25
+#: how many reopened rooms' codes the start-up log line names
+REOPENED_SHOWN = 10
 #: event numbers a room may give out beyond its last save before it must save again
 SEQ_BLOCK = 64
 
@@ -228,6 +230,13 @@ class SavedRoomsHub(MemoryHub[Room]):
             rooms.reopen(room, seq, given=given)
             reopened.append(code)
         if reopened:
-            log.warning("reopened %d rooms saved by the last run: %s", len(reopened), reopened)
+            # a few codes, not all: thousands of saved rooms made one line of 189,124 characters
+            shown = ", ".join(reopened[:REOPENED_SHOWN])
+            more = (
+                f" and {len(reopened) - REOPENED_SHOWN} more"
+                if len(reopened) > REOPENED_SHOWN
+                else ""
+            )
+            log.warning("reopened %d rooms saved by the last run: %s%s", len(reopened), shown, more)
         self._save_soon()
         return reopened
