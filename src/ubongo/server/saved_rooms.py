@@ -31,6 +31,8 @@ each save records the highest number the room may give out before the next save
 raises it. A restarted room numbers on after ``seq_given``, and a client that claims a
 number in between gets the whole room.
 
+With several processes and Redis (:mod:`.cluster`) rooms live in Redis instead, and this hub is
+not used.
 """
 
 from __future__ import annotations
