@@ -52,6 +52,8 @@ log = logging.getLogger("ubongo.server.saved_rooms")
 
 #: seconds between a cheap event and the save of its room (events in between share one write)
 SAVE_DELAY = 0.25
+#: saves between two checkpoints of SQLite's journal (each save adds a few pages to it)
+CHECKPOINT_EVERY = 100
 #: how many reopened rooms' codes the start-up log line names
 REOPENED_SHOWN = 10
 #: event numbers a room may give out beyond its last save before it must save again
@@ -82,6 +84,8 @@ class SavedRoomsHub(MemoryHub[Room]):
         self._timer: asyncio.TimerHandle | None = None
         self._writing: asyncio.Task[None] | None = None
         self._stopped = False
+        self._saves = 0
+        self._checkpoint: asyncio.Task[None] | None = None
 
     # --- what changes a room --------------------------------------------------------------
 
@@ -193,8 +197,21 @@ class SavedRoomsHub(MemoryHub[Room]):
             self._writing = None
         for code, mark in marks.items():
             self.stored(code, mark)
+        self._saves += 1
+        if self._saves % CHECKPOINT_EVERY == 0 and self._checkpoint is None:
+            # the journal copied into the database file while nobody waits for it (saves
+            # go on meanwhile); errors are the next checkpoint's business
+            self._checkpoint = asyncio.get_running_loop().create_task(self._run_checkpoint())
         if self._changed or self._closed:
             self._save_soon()
+
+    async def _run_checkpoint(self) -> None:
+        try:
+            await asyncio.to_thread(self.storage.checkpoint)
+        except Exception as e:
+            log.warning("could not checkpoint the database: %s", e)
+        finally:
+            self._checkpoint = None
 
     async def stop(self) -> None:
         """Save what is pending and save no more (the server is stopping)."""

@@ -23,7 +23,9 @@ over, so a server killed afterwards loses nothing.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -47,7 +49,9 @@ from sqlalchemy import (
     select,
     true,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 
@@ -171,9 +175,11 @@ def default_database_url() -> str:
     return f"sqlite:///{folder / 'ubongo.sqlite3'}"
 
 
-def make_engine(url: str, timeout: float = 30.0) -> Engine:
+def make_engine(url: str, timeout: float = 30.0, autocheckpoint: bool = True) -> Engine:
     """An engine for ``url``; SQLite gets a journal that survives a killed process, and waits
-    ``timeout`` seconds for a lock before a write fails."""
+    ``timeout`` seconds for a lock before a write fails (``autocheckpoint=False``: its commits
+    never copy the journal into the database file; somebody else must, see
+    :meth:`Storage.checkpoint`)."""
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
     if url.startswith("sqlite"):
@@ -188,10 +194,29 @@ def make_engine(url: str, timeout: float = 30.0) -> Engine:
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA synchronous=FULL")
             cursor.execute("PRAGMA foreign_keys=ON")
+            if not autocheckpoint:
+                cursor.execute("PRAGMA wal_autocheckpoint=0")
             cursor.close()
 
         return engine
     return create_engine(url, pool_pre_ping=True)
+
+
+def _upsert_rooms(connection: Connection, rows: list[dict[str, Any]]) -> None:
+    """Insert or replace saved rooms: one statement where the database has an upsert."""
+    name = connection.dialect.name
+    if name in ("sqlite", "postgresql"):
+        ins = (sqlite_insert if name == "sqlite" else postgresql_insert)(OpenRoomRow)
+        excluded = ins.excluded
+        stmt = ins.on_conflict_do_update(
+            index_elements=[OpenRoomRow.code],
+            set_={"room": excluded.room, "saved_at": excluded.saved_at},
+        )
+        connection.execute(stmt, rows)
+        return
+    codes = [row["code"] for row in rows]
+    connection.execute(delete(OpenRoomRow).where(OpenRoomRow.code.in_(codes)))
+    connection.execute(insert(OpenRoomRow), rows)
 
 
 class Storage:
@@ -200,6 +225,23 @@ class Storage:
     def __init__(self, url: str | None = None, timeout: float = 30.0) -> None:
         self.url = url or os.environ.get("UBONGO_DATABASE_URL") or default_database_url()
         self.engine = make_engine(self.url, timeout)
+        # open rooms are saved on connections of their own whose commits never checkpoint
+        # SQLite's journal (that can take a tenth of a second, and players wait for these
+        # saves: store, then answer); :meth:`checkpoint` does it when nobody waits
+        self._rooms_engine = self.engine
+        # SQLite has one writer at a time, and a writer that finds the database busy sleeps
+        # (1, 2, 5 ... 100 ms) before it tries again: finished games (many at once when rounds
+        # end together, each in a thread of its own) queue here instead, so that a room's
+        # save (which players wait for) meets at most one of them
+        self._one_writer: contextlib.AbstractContextManager[Any] = contextlib.nullcontext()
+        if self.engine.dialect.name == "sqlite":
+            self._one_writer = threading.Lock()
+        if self.engine.dialect.name == "sqlite" and self.engine.url.database not in (
+            None,
+            "",
+            ":memory:",
+        ):
+            self._rooms_engine = make_engine(self.url, timeout, autocheckpoint=False)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     def migrate(self) -> None:
@@ -215,6 +257,7 @@ class Storage:
 
     def close(self) -> None:
         self.engine.dispose()
+        self._rooms_engine.dispose()
 
     def session(self) -> Session:
         return self._sessions()
@@ -253,14 +296,14 @@ class Storage:
         )
 
     def save_game(self, game: GameRecord) -> int:
-        with self.session() as s, s.begin():
+        with self._one_writer, self.session() as s, s.begin():
             row = self._game_row(game)
             s.add(row)
             s.flush()
             return row.id
 
     def save_solo_record(self, record: SoloRecord) -> int:
-        with self.session() as s, s.begin():
+        with self._one_writer, self.session() as s, s.begin():
             row = self._record_row(record, record.game_id)
             s.add(row)
             s.flush()
@@ -268,7 +311,7 @@ class Storage:
 
     def save_solo_game(self, game: GameRecord, record: SoloRecord) -> tuple[int, int]:
         """A solo game and its record in one transaction: both are stored or neither."""
-        with self.session() as s, s.begin():
+        with self._one_writer, self.session() as s, s.begin():
             g = self._game_row(game)
             s.add(g)
             s.flush()
@@ -281,19 +324,26 @@ class Storage:
         self, rooms: dict[str, dict[str, Any]], closed: Iterable[str], saved_at: float
     ) -> None:
         """Replace the saved form of ``rooms`` (code -> durable data) and forget the ``closed``
-        ones, in one transaction."""
-        # SQL statements, not ORM objects: this runs once per disk flush on a busy server
-        # (store, then answer), and its time is what a player waits for a verdict
-        with self.engine.begin() as connection:
-            gone = set(closed) | rooms.keys()
+        ones, in one transaction. With SQLite the commit does not checkpoint the journal
+        (copy it into the database file, which can take a tenth of a second): the caller runs
+        :meth:`checkpoint` now and then, when nobody waits for it."""
+        # SQL statements, not ORM objects, on connections that never checkpoint: this runs
+        # once per disk flush on a busy server, and its time is what a player waits for
+        with self._rooms_engine.begin() as connection:
+            gone = set(closed) - rooms.keys()
             if gone:
                 connection.execute(delete(OpenRoomRow).where(OpenRoomRow.code.in_(gone)))
             if rooms:
                 at = _dt(saved_at)
-                connection.execute(
-                    insert(OpenRoomRow),
-                    [{"code": code, "room": data, "saved_at": at} for code, data in rooms.items()],
-                )
+                rows = [{"code": c, "room": d, "saved_at": at} for c, d in rooms.items()]
+                _upsert_rooms(connection, rows)
+
+    def checkpoint(self) -> None:
+        """Copy SQLite's journal into the database file as far as no reader needs it (a
+        passive checkpoint: writers go on meanwhile); nothing for other databases."""
+        if self._rooms_engine is not self.engine:
+            with self.engine.connect() as connection:
+                connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
     def open_rooms(self) -> list[dict[str, Any]]:
         """The rooms saved as open, oldest save first."""
