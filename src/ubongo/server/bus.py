@@ -30,6 +30,22 @@ room: its events are numbered and logged at once, but delivered (with the calls 
 so that nobody is told what a crash could still lose ("store, then answer"). Until then
 :meth:`~MemoryHub.last_seq` and :meth:`~MemoryHub.since` do not show them either. A hub that
 stores nothing (``durable = False``, this one) never holds.
+
+>>> class Kept(MemoryHub):  # a storing hub, stored by hand here
+...     durable = True
+>>> kept = Kept()
+>>> kept.add("ROOM", "the room")
+>>> heard = []
+>>> sub = kept.subscribe("ROOM", lambda e: heard.append(e.seq))
+>>> kept.hold("ROOM")
+>>> kept.then("ROOM", lambda: heard.append("verdict"))
+>>> kept.publish("ROOM", {"kind": "finished"}).seq
+1
+>>> heard, kept.last_seq("ROOM"), kept.since("ROOM", 0)
+([], 0, [])
+>>> kept.stored("ROOM", kept.mark("ROOM"))  # saved: the verdict, then the event
+>>> heard, kept.last_seq("ROOM")
+(['verdict', 1], 1)
 """
 
 from __future__ import annotations
