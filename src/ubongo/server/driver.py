@@ -117,9 +117,9 @@ class GameDriver:
         """An "Ubongo!" received at ``now``. Returns ``None`` if it finished the task (and
         ``on_accept`` is called once the room is saved with the finish, before the events it
         causes are delivered, so the sender hears its verdict first), else the cover check's
-        verdict; raises :class:`ProtocolError` for a
-        message that cannot be a submission now and :class:`~ubongo.rules.RuleError` for one
-        the rules refuse (too late, already finished)."""
+        verdict; raises :class:`ProtocolError` for a message that cannot be a submission now
+        and :class:`~ubongo.rules.RuleError` for one the rules refuse (too late, already
+        finished)."""
         seat = self._need_round(room, seat, round_no)
         action = rules.Submit(seat.player, tuple(placements), now)
         try:
