@@ -85,6 +85,8 @@ class ServerProcess:
         self.args = args
         self.database_url = database_url
         self.redis_url = redis_url
+        #: more ``ubongo serve`` flags (e.g. short store timeouts)
+        self.args = args
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}/ws"
         self.log_path = log

@@ -59,7 +59,12 @@ class Recorder(Client):
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     folder = tmp_path_factory.mktemp("protocol")
-    srv = ServerProcess(f"sqlite:///{folder / 'games.sqlite3'}", log=folder / "server.log")
+    srv = ServerProcess(
+        f"sqlite:///{folder / 'games.sqlite3'}",
+        log=folder / "server.log",
+        # the tests' players are machines: no plausibility floor for their records
+        args=("--record-seconds-per-piece", "0"),
+    )
     srv.start()
     yield srv
     srv.stop()

@@ -382,7 +382,10 @@ def test_rematch_returns_to_the_lobby_with_the_same_seats(server: ServerProcess)
 
 def test_solo_record_survives_a_killed_server(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'solo.sqlite3'}"
-    srv = ServerProcess(url, log=tmp_path / "a.log").start()
+    # a machine plays here: no plausibility floor (tests/test_server_durable.py has one)
+    srv = ServerProcess(
+        url, log=tmp_path / "a.log", args=("--record-seconds-per-piece", "0")
+    ).start()
     try:
         room = srv.create_room(
             "Solveig", edition="extreme", mode="solo", solo_goal="tasks", solo_amount=5

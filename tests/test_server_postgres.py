@@ -135,7 +135,9 @@ def test_storage_on_postgresql(postgres_url: str) -> None:
 def test_a_solo_game_served_on_postgresql_survives_a_restart(
     postgres_url: str, tmp_path: Path
 ) -> None:
-    srv = ServerProcess(postgres_url, log=tmp_path / "a.log").start()
+    srv = ServerProcess(
+        postgres_url, log=tmp_path / "a.log", args=("--record-seconds-per-piece", "0")
+    ).start()
     try:
         room = srv.create_room(
             "Pia", edition="classic", mode="solo", solo_goal="tasks", solo_amount=5, side="B"

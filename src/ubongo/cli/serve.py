@@ -54,6 +54,30 @@ def register(subparsers: Any) -> None:
         help="development mode: serve the API pages /docs and /redoc and the client's source "
         "maps (production mode, the default, serves neither)",
     )
+    parser.add_argument(
+        "--store-timeout",
+        type=float,
+        default=30.0,
+        help="seconds a database write waits for a lock before it fails and is retried (30)",
+    )
+    parser.add_argument(
+        "--store-retry",
+        type=float,
+        default=1.0,
+        help="seconds before a failed write is tried again, doubling each time (1)",
+    )
+    parser.add_argument(
+        "--store-retry-max",
+        type=float,
+        default=60.0,
+        help="the longest wait between two tries of a failed write (60)",
+    )
+    parser.add_argument(
+        "--record-seconds-per-piece",
+        type=float,
+        default=0.6,
+        help="solo tasks solved faster than this per piece are not ranked (0.6; 0: no floor)",
+    )
     parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning"])
     _limits(parser)
     parser.set_defaults(func=run)
@@ -160,7 +184,19 @@ def run(args: argparse.Namespace) -> int:
             raise CommandError(f"{flag} must be more than 0")
     if args.request_seconds <= 0:
         raise CommandError("--request-seconds must be more than 0")
-    config = ServerConfig(public_url=public.rstrip("/"), **limits)
+    for flag in ("store_timeout", "store_retry", "store_retry_max"):
+        if not getattr(args, flag) > 0:
+            raise CommandError(f"--{flag.replace('_', '-')} must be a positive number of seconds")
+    if not args.record_seconds_per_piece >= 0:
+        raise CommandError("--record-seconds-per-piece must be 0 (no floor) or more")
+    config = ServerConfig(
+        public_url=public.rstrip("/"),
+        store_timeout=args.store_timeout,
+        store_retry_seconds=args.store_retry,
+        store_retry_max_seconds=max(args.store_retry, args.store_retry_max),
+        record_seconds_per_piece=args.record_seconds_per_piece,
+        **limits,
+    )
     app = create_app(args.database_url, config, redis_url=args.redis_url, http=http)
     print(f"Ubongo: open {public} in a browser (Ctrl-C stops the server)", flush=True)
     uvicorn.run(

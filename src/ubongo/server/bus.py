@@ -23,17 +23,43 @@ snapshot when the log no longer reaches back that far.
 [2, 3]
 >>> hub.since("ROOM", 0) is None  # event 1 has left the log: take a snapshot
 True
+
+A hub that stores rooms (:class:`~ubongo.server.saved_rooms.SavedRoomsHub`) can *hold* a
+room: its events are numbered and logged at once, but delivered (with the calls given to
+:meth:`MemoryHub.then`, such as a verdict) only once the room has been stored as of them,
+so that nobody is told what a crash could still lose ("store, then answer"). Until then
+:meth:`~MemoryHub.last_seq` and :meth:`~MemoryHub.since` do not show them either. A hub that
+stores nothing (``durable = False``, this one) never holds.
+
+>>> class Kept(MemoryHub):  # a storing hub, stored by hand here
+...     durable = True
+>>> kept = Kept()
+>>> kept.add("ROOM", "the room")
+>>> heard = []
+>>> sub = kept.subscribe("ROOM", lambda e: heard.append(e.seq))
+>>> kept.hold("ROOM")
+>>> kept.then("ROOM", lambda: heard.append("verdict"))
+>>> kept.publish("ROOM", {"kind": "finished"}).seq
+1
+>>> heard, kept.last_seq("ROOM"), kept.since("ROOM", 0)
+([], 0, [])
+>>> kept.stored("ROOM", kept.mark("ROOM"))  # saved: the verdict, then the event
+>>> heard, kept.last_seq("ROOM")
+(['verdict', 1], 1)
 """
 
 from __future__ import annotations
 
 import json
+import logging
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 R = TypeVar("R")
+
+log = logging.getLogger("ubongo.server")
 
 
 @dataclass(frozen=True)
@@ -49,6 +75,8 @@ class Event:
 
 
 Listener = Callable[[Event], None]
+#: a delivery waiting for its room to be stored: an event, or a call given to ``then``
+Delivery = Event | Callable[[], None]
 #: how a hub turns a message into the text it sends
 Encoder = Callable[[dict[str, Any]], str]
 
@@ -97,16 +125,46 @@ class RoomHub(Protocol[R]):
     def since(self, code: str, seq: int) -> list[Event] | None:
         """The room's events after ``seq``, or ``None`` if the log no longer holds them all."""
 
-    def restore(self, code: str, room: R, seq: int, events: Iterable[Event] = ()) -> None:
+    def restore(
+        self, code: str, room: R, seq: int, events: Iterable[Event] = (), given: int | None = None
+    ) -> None:
         """Put back a room rebuilt from where it was kept, at event ``seq``, with the events
-        kept with it."""
+        kept with it; ``given``: the highest event number its last run may have sent."""
+
+    def hold(self, code: str) -> None:
+        """Deliver nothing more of the room until it is stored as it is now (store, then
+        answer); a hub that stores nothing does not hold."""
+
+    def then(self, code: str, call: Callable[[], None]) -> None:
+        """Call ``call`` now, or after what the room holds before it is delivered."""
 
     def subscribe(self, code: str, listener: Listener) -> Subscription:
         """Call ``listener`` with each event published to the room from now on."""
 
 
+class Held:
+    """A held room's deliveries: waiting in order until the room is stored as of them."""
+
+    __slots__ = ("holds", "queued", "shown", "waiting")
+
+    def __init__(self, shown: int) -> None:
+        self.waiting: deque[Delivery] = deque()
+        #: deliveries ever queued, and holds ever asked for (what a save covers, see ``mark``)
+        self.queued = 0
+        self.holds = 0
+        #: the number of the last event delivered (what clients may know)
+        self.shown = shown
+
+
+#: what a save of a held room covers: (deliveries queued, holds asked for) when it was taken
+Mark = tuple[int, int]
+
+
 class MemoryHub(Generic[R]):
     """The in-process :class:`RoomHub`: a dict of rooms, a bounded deque of events per room."""
+
+    #: whether this hub stores rooms (and so holds deliveries until they are stored)
+    durable = False
 
     def __init__(self, log_size: int = 512, encode: Encoder = json_text) -> None:
         self.log_size = log_size
@@ -115,6 +173,9 @@ class MemoryHub(Generic[R]):
         self._logs: dict[str, deque[Event]] = {}
         self._seq: dict[str, int] = {}
         self._listeners: dict[str, dict[int, Listener]] = {}
+        self._held: dict[str, Held] = {}
+        #: numbers a previous run of a room may have given out, never to be taken as known
+        self._unsure: dict[str, tuple[int, int]] = {}
         self._next_id = 0
 
     def add(self, code: str, room: R) -> None:
@@ -130,19 +191,33 @@ class MemoryHub(Generic[R]):
         self._logs.pop(code, None)
         self._seq.pop(code, None)
         self._listeners.pop(code, None)
+        self._held.pop(code, None)  # nobody hears a closed room's held events
+        self._unsure.pop(code, None)
 
     def codes(self) -> Iterator[str]:
         return iter(list(self._rooms))
 
-    def restore(self, code: str, room: R, seq: int, events: Iterable[Event] = ()) -> None:
+    def restore(
+        self, code: str, room: R, seq: int, events: Iterable[Event] = (), given: int | None = None
+    ) -> None:
         """A room rebuilt from where it was kept, at event ``seq``, with the events kept with
-        it (none: a client that saw fewer gets a full snapshot on reconnect)."""
+        it (none: a client that saw fewer gets a full snapshot on reconnect). ``given``: the
+        highest number the room's last run may have given out (it may have sent events it
+        did not store): numbering goes on after it, and a client that claims one of the
+        numbers between gets a full snapshot, as its events may not be this room's."""
         self._rooms[code] = room
-        self._seq[code] = seq
         self._logs[code] = deque(events, maxlen=self.log_size)
+        self._held.pop(code, None)
+        if given is not None and given > seq:
+            self._seq[code] = given
+            self._unsure[code] = (seq + 1, given)
+        else:
+            self._seq[code] = seq
+            self._unsure.pop(code, None)
 
     def publish(self, code: str, data: dict[str, Any]) -> Event:
         seq = self._seq.get(code, 0) + 1
+        self._numbered(code, seq)  # (before it counts: a hold asked here comes before it)
         self._seq[code] = seq
         # serialised once, sent to every subscriber as the same text
         event = Event(code, seq, self.encode({**data, "seq": seq}))
@@ -150,23 +225,94 @@ class MemoryHub(Generic[R]):
         if log is None:
             log = self._logs[code] = deque(maxlen=self.log_size)
         log.append(event)
-        for listener in list(self._listeners.get(code, {}).values()):
-            listener(event)
+        held = self._held.get(code)
+        if held is not None:
+            held.waiting.append(event)
+            held.queued += 1
+        else:
+            self._deliver(event)
         return event
 
+    def _numbered(self, code: str, seq: int) -> None:
+        """Event ``seq`` of room ``code`` has been numbered (a storing hub may hold it)."""
+
+    def _deliver(self, event: Event) -> None:
+        for listener in list(self._listeners.get(event.room, {}).values()):
+            listener(event)
+
+    # --- store, then answer ------------------------------------------------------------------
+
+    def hold(self, code: str) -> None:
+        """Deliver nothing more of room ``code`` (events, calls given to :meth:`then`) until
+        it has been stored as it is now; a hub that stores nothing does not hold."""
+        if not self.durable or code not in self._rooms:
+            return
+        held = self._held.get(code)
+        if held is None:
+            held = self._held[code] = Held(self._seq.get(code, 0))
+        held.holds += 1
+        self._store_soon(code)
+
+    def then(self, code: str, call: Callable[[], None]) -> None:
+        """Call ``call`` now, or if room ``code`` is held, once what was held before it is
+        delivered (a verdict before the events its submission caused)."""
+        held = self._held.get(code)
+        if held is None:
+            call()
+        else:
+            held.waiting.append(call)
+            held.queued += 1
+
+    def held(self, code: str) -> bool:
+        """Whether room ``code`` waits for a save before it delivers."""
+        return code in self._held
+
+    def _store_soon(self, code: str) -> None:
+        """Store room ``code`` as soon as possible (a storing hub's business)."""
+
+    def mark(self, code: str) -> Mark | None:
+        """What a save of room ``code`` taken now covers (``None``: it holds nothing)."""
+        held = self._held.get(code)
+        return None if held is None else (held.queued, held.holds)
+
+    def stored(self, code: str, mark: Mark | None) -> None:
+        """Room ``code`` was stored as of ``mark``: deliver what it covers, and what waits
+        behind it unless a newer hold asks for another save first."""
+        held = self._held.get(code)
+        if held is None or mark is None:
+            return
+        covered = len(held.waiting) - (held.queued - mark[0])
+        if held.holds == mark[1]:  # no hold since: the cheap deliveries behind go out too
+            covered = len(held.waiting)
+            del self._held[code]
+        for _ in range(covered):
+            item = held.waiting.popleft()
+            if isinstance(item, Event):
+                held.shown = item.seq
+                self._deliver(item)
+                continue
+            try:
+                item()
+            except Exception:  # one failed call must not keep the others (or rooms) waiting
+                log.exception("room %s: a call held for its save failed", code)
+
     def last_seq(self, code: str) -> int:
-        return self._seq.get(code, 0)
+        held = self._held.get(code)
+        return held.shown if held is not None else self._seq.get(code, 0)
 
     def since(self, code: str, seq: int) -> list[Event] | None:
         log = self._logs.get(code, deque())
-        last = self._seq.get(code, 0)
+        last = self.last_seq(code)
+        unsure = self._unsure.get(code)
+        if unsure is not None and unsure[0] <= seq <= unsure[1]:
+            return None  # a number the room's last run may have given to another event
         if seq > last:
             return None  # numbers this room never gave out: the client must resync
         if seq == last:
             return []
         if not log or log[0].seq > seq + 1:
             return None
-        return [e for e in log if e.seq > seq]
+        return [e for e in log if seq < e.seq <= last]
 
     def subscribe(self, code: str, listener: Listener) -> Subscription:
         self._next_id += 1

@@ -6,6 +6,16 @@ bot's move) into a rules action, applies it, publishes the events it caused in t
 words (:mod:`.table`), arms the next timers, and at the end stores the game before anybody is
 told it is over.
 
+Store, then answer: every action the rules apply holds the room (:meth:`.feed.RoomFeed.hold`)
+so that the verdict and the events it caused are sent only once the room has been saved as of
+them (:mod:`.saved_rooms`): a crash right after a player hears "covered" cannot lose the
+finish. A finished game is stored (tried again with a growing delay while the database
+refuses) before ``game_over`` announces it; meanwhile the saved room holds the finished game,
+so a restart stores it too.
+
+A solo run faster than a human hand can place its pieces (``record_seconds_per_piece`` per
+piece of each solved task) is stored marked implausible and left off the leaderboard.
+
 Player ids given to the rules are the seat numbers as strings (``"0"`` .. ``"3"``).
 """
 
@@ -27,8 +37,8 @@ from ubongo.rules.events import EventKind
 from . import table
 from .feed import RoomFeed
 from .protocol import ProtocolError
-from .rooms import Room, Seat, need_host, need_phase, need_seat
-from .storage import GameRecord, SoloRecord, Storage
+from .rooms import Room, Seat, ServerConfig, need_host, need_phase, need_seat
+from .storage import Backoff, GameRecord, SoloRecord, Storage
 from .timers import ClockCall, RoomTimers
 
 log = logging.getLogger("ubongo.server")
@@ -38,11 +48,19 @@ class GameDriver:
     """Owns a room's game: ``room.game`` (the rules' state), the turn and round numbers, the
     round's shown solutions, the stored game's id and the solo record."""
 
-    def __init__(self, feed: RoomFeed, timers: RoomTimers, storage: Storage | None) -> None:
+    def __init__(
+        self,
+        feed: RoomFeed,
+        timers: RoomTimers,
+        storage: Storage | None,
+        config: ServerConfig | None = None,
+    ) -> None:
         self.feed = feed
         self.timers = timers
         self.storage = storage
         self.clock = feed.clock
+        self.config = config or ServerConfig()
+        self.retry = Backoff(self.config.store_retry_seconds, self.config.store_retry_max_seconds)
 
     # --- commands ---------------------------------------------------------------------------
 
@@ -83,6 +101,7 @@ class GameDriver:
         room.record = None
         for s in taken:
             s.ready = False
+        self.feed.hold(room)  # the game's start is told once it is saved
         self.feed.publish(room, "game_started", {"seed": seed}, at=now)
         self._act(room, rules.StartRound(now))
 
@@ -95,11 +114,12 @@ class GameDriver:
         now: float,
         on_accept: Callable[[], None] | None = None,
     ) -> Verdict | None:
-        """An "Ubongo!" received at ``now``. Returns ``None`` if it finished the task (after
-        calling ``on_accept`` *before* the events it causes are published, so the sender hears
-        its verdict first), else the cover check's verdict; raises :class:`ProtocolError` for a
-        message that cannot be a submission now and :class:`~ubongo.rules.RuleError` for one
-        the rules refuse (too late, already finished)."""
+        """An "Ubongo!" received at ``now``. Returns ``None`` if it finished the task (and
+        ``on_accept`` is called once the room is saved with the finish, before the events it
+        causes are delivered, so the sender hears its verdict first), else the cover check's
+        verdict; raises :class:`ProtocolError` for a message that cannot be a submission now
+        and :class:`~ubongo.rules.RuleError` for one the rules refuse (too late, already
+        finished)."""
         seat = self._need_round(room, seat, round_no)
         action = rules.Submit(seat.player, tuple(placements), now)
         try:
@@ -156,16 +176,21 @@ class GameDriver:
     def _act(
         self, room: Room, action: rules.Action, on_accept: Callable[[], None] | None = None
     ) -> None:
-        """Apply an action with the rules, publish what it caused, set the next timers.
+        """Apply an action with the rules, publish what it caused, set the next timers; the
+        verdict (``on_accept``) and the events are delivered once the room is saved.
 
         A :class:`~ubongo.rules.RuleError` propagates with the room unchanged."""
         game = room.game
         assert game is not None
         new = rules.apply(game, action)
-        if on_accept is not None:
-            on_accept()
         if new is game:
+            if on_accept is not None:
+                on_accept()
             return
+        # store, then answer: nothing this action causes is told before it is saved
+        self.feed.hold(room)
+        if on_accept is not None:
+            self.feed.then(room, on_accept)
         was_phase = game.phase
         room.game = new
         new_turn, awards = self._publish_events(room, new.events[len(game.events) :])
@@ -247,7 +272,9 @@ class GameDriver:
             record = rules.solo_record(game)
             result["record"] = record
         stored = _game_record(room, game, result, now)
-        solo = None if record is None else _solo_record(room, game, record, now)
+        solo = None
+        if record is not None:
+            solo = _solo_record(room, game, record, now, self.config.record_seconds_per_piece)
         room.record = record
         announce = {
             "winners": result["winners"],
@@ -256,26 +283,68 @@ class GameDriver:
         }
         # stored before anybody hears the game is over (a killed server loses nothing that
         # was announced), in a thread so that other rooms' clocks and verdicts do not wait
-        # for the disk; until then the room refuses rematch and settings
+        # for the disk, and only once the room is saved as over (so that a restart meanwhile
+        # stores it); until then the room refuses rematch and settings
         loop = asyncio.get_running_loop()
-        room.saving = loop.create_task(self._store_and_announce(room, stored, solo, announce))
+        saved: asyncio.Future[None] = loop.create_future()
+        self.feed.then(room, lambda: None if saved.done() else saved.set_result(None))
+        room.saving = loop.create_task(
+            self._store_and_announce(room, saved, stored, solo, announce)
+        )
 
     async def _store_and_announce(
-        self, room: Room, stored: GameRecord, solo: SoloRecord | None, announce: dict[str, Any]
+        self,
+        room: Room,
+        saved: asyncio.Future[None],
+        stored: GameRecord,
+        solo: SoloRecord | None,
+        announce: dict[str, Any],
     ) -> None:
-        storage = self.storage
         try:
-            if storage is not None:
-                if solo is not None:
-                    room.game_id, _ = await asyncio.to_thread(storage.save_solo_game, stored, solo)
-                else:
-                    room.game_id = await asyncio.to_thread(storage.save_game, stored)
-        except Exception:
-            log.exception("room %s: the finished game could not be stored", room.code)
+            while not saved.done():
+                await asyncio.wait({saved}, timeout=5.0)
+                if not self.feed.is_open(room):
+                    return  # closed, or run by another process now (which stores it)
+            if self.storage is not None:
+                game_id = await self._store(room, self.storage, stored, solo)
+                if game_id is None:
+                    return
+                room.game_id = game_id
         finally:
             room.saving = None
         if self.feed.is_open(room):
+            self.feed.hold(room)  # saved with its id before it is announced
             self.feed.publish(room, "game_over", {"game_id": room.game_id, **announce})
+
+    async def _store(
+        self, room: Room, storage: Storage, stored: GameRecord, solo: SoloRecord | None
+    ) -> int | None:
+        """Store the finished game (and its solo record, in the same transaction), trying
+        again while the database refuses; its id, or ``None`` if the room is no longer run
+        here (it stays saved as over: whoever runs it next stores it)."""
+        failures = 0
+        while True:
+            try:
+                if solo is not None:
+                    game_id, _ = await asyncio.to_thread(storage.save_solo_game, stored, solo)
+                else:
+                    game_id = await asyncio.to_thread(storage.save_game, stored)
+            except Exception as e:
+                failures += 1
+                delay = self.retry.delay(failures)
+                log.error(
+                    "room %s: the finished game could not be stored (%s); trying again in %.1f s",
+                    room.code,
+                    e,
+                    delay,
+                )
+                await asyncio.sleep(delay)
+                if not self.feed.is_open(room):
+                    return None
+                continue
+            if failures:
+                log.warning("room %s: stored game %d after %d tries", room.code, game_id, failures)
+            return game_id
 
 
 def _game_record(room: Room, game: rules.Game, result: dict[str, Any], now: float) -> GameRecord:
@@ -299,8 +368,11 @@ def _game_record(room: Room, game: rules.Game, result: dict[str, Any], now: floa
     )
 
 
-def _solo_record(room: Room, game: rules.Game, record: dict[str, Any], now: float) -> SoloRecord:
-    """A finished solo run as stored for the leaderboard and personal bests."""
+def _solo_record(
+    room: Room, game: rules.Game, record: dict[str, Any], now: float, per_piece: float
+) -> SoloRecord:
+    """A finished solo run as stored for the leaderboard and personal bests (marked
+    implausible if a task was solved faster than a hand can place its pieces)."""
     person = room.occupied()[0]
     return SoloRecord(
         game_id=0,
@@ -312,7 +384,31 @@ def _solo_record(room: Room, game: rules.Game, record: dict[str, Any], now: floa
         score=int(record["solved"]),
         seconds=float(record["seconds"]),
         finished_at=now,
+        plausible=not too_fast(game, per_piece),
     )
+
+
+def too_fast(game: rules.Game, per_piece: float) -> list[int]:
+    """The solo tasks (by the order they were solved, from 0) solved in less time than
+    ``per_piece`` seconds for each of their pieces: faster than a human hand places them.
+
+    A task's time runs from when it was dealt (the round's start, or the previous task
+    solved or put aside) to its ``finished`` event, both in the rules' own times."""
+    fast: list[int] = []
+    dealt_at: float | None = None
+    solved = 0
+    for ev in game.events:
+        if ev.kind in (EventKind.ROUND_STARTED, EventKind.TASK_DRAWN):
+            dealt_at = ev.at
+        elif ev.kind == EventKind.FINISHED and dealt_at is not None:
+            player = str(ev.data["player"])
+            side = rules.card(game, int(ev.data["card"])).side(game.settings.level_of(player))
+            pieces = len(side.task(ev.data["key"]).pieces)
+            if ev.at - dealt_at < pieces * per_piece:
+                fast.append(solved)
+            solved += 1
+            dealt_at = ev.at
+    return fast
 
 
 def _events_json(game: rules.Game) -> list[dict[str, Any]]:

@@ -8,6 +8,7 @@ event carries the room's snapshot as of that event (``docs/protocol.md``, "Room 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from . import table
@@ -74,6 +75,16 @@ class RoomFeed:
             "game_id": room.game_id,
             "record": room.record,
         }
+
+    def hold(self, room: Room) -> None:
+        """Store, then answer: what ``room`` publishes from now (and the calls given to
+        :meth:`then`) is delivered once the room has been stored as of it (the hub's save
+        starts at once). A hub that stores nothing delivers at once."""
+        self.hub.hold(room.code)
+
+    def then(self, room: Room, call: Callable[[], None]) -> None:
+        """Call ``call`` in order with the room's deliveries: now, or after what is held."""
+        self.hub.then(room.code, call)
 
     def publish(self, room: Room, kind: str, data: dict[str, Any], at: float | None = None) -> None:
         """Send every watcher of ``room`` the event ``kind`` (at server time ``at``, default

@@ -189,9 +189,16 @@ class Gateway:
             if older is not None and older is not conn:
                 older.close(4001)
             self.by_seat[key] = conn
+        # after what the room holds until it is saved (store, then answer), so that the
+        # welcome's snapshot is the room as of its seq
+        self.hub.then(room.code, lambda: self._welcome(conn, room, seat, msg.last_seq))
+
+    def _welcome(self, conn: Connection, room: Room, seat: Seat | None, last: int | None) -> None:
+        if not conn.joined or conn.closing is not None or conn.room is not room:
+            return  # gone (or closed) while the room was being saved
         # welcome, missed events and the subscription with no await in between: no event is
         # lost or doubled
-        missed = self.hub.since(room.code, msg.last_seq) if msg.last_seq is not None else None
+        missed = self.hub.since(room.code, last) if last is not None else None
         conn.send_json(
             {
                 "type": "welcome",
@@ -222,6 +229,7 @@ class Gateway:
         if conn.room is not None and conn.joined:
             seat = conn.seat
             self._drop_seat(conn)
+            conn.joined = False  # (a welcome still waiting for a save is not sent)
             self.rooms.lobby.detach(conn.room, seat)
 
 

@@ -291,6 +291,14 @@ class ServerConfig:
     max_queued_messages: int = 1000
     #: at most one spectator-count event per room in this many seconds (bursts coalesce)
     presence_seconds: float = 0.25
+    #: seconds a database write waits for a lock (SQLite) before it fails and is tried again
+    store_timeout: float = 30.0
+    #: the wait before trying a failed write again, doubling up to the longest wait
+    store_retry_seconds: float = 1.0
+    store_retry_max_seconds: float = 60.0
+    #: the fastest a human hand places a piece (seconds): a solo task solved faster than its
+    #: pieces times this is not ranked (docs/server.md, "Plausible records")
+    record_seconds_per_piece: float = 0.6
 
 
 def need_seat(seat: Seat | None) -> Seat:

@@ -44,19 +44,23 @@ class Rooms:
         self.feed = RoomFeed(hub, self.clock)
         self.timers = RoomTimers(self.feed)
         self.lobby = Lobby(self.feed, self.timers, self.config)
-        self.game = GameDriver(self.feed, self.timers, storage)
+        self.game = GameDriver(self.feed, self.timers, storage, self.config)
         self.timers.connect(
             on_clock=self.game.clock_rang,
             on_bot=self.game.bot_moves,
             on_hold=self.lobby.hold_expired,
         )
 
-    def reopen(self, room: Room, seq: int, events: Iterable[Event] = ()) -> None:
-        """Run a room rebuilt from where it was kept (:mod:`.durable`) at event ``seq``: its
-        clock never goes back behind the game's last time, and its timers start again."""
+    def reopen(
+        self, room: Room, seq: int, events: Iterable[Event] = (), given: int | None = None
+    ) -> None:
+        """Run a room rebuilt from where it was kept (:mod:`.durable`) at event ``seq``
+        (``given``: the highest number its last run may have sent; numbering goes on after
+        it): its clock never goes back behind the game's last time, and its timers start
+        again."""
         if room.game is not None and room.game.now is not None:
             self.clock.not_before(room.game.now)
-        self.hub.restore(room.code, room, seq, events)
+        self.hub.restore(room.code, room, seq, events, given)
         self._resume(room)
 
     def _resume(self, room: Room) -> None:

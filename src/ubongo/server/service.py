@@ -28,7 +28,7 @@ from .messages import encode
 from .protocol import ProtocolError, SettingsPatch
 from .rooms import ServerConfig
 from .saved_rooms import SavedRoomsHub
-from .storage import Storage
+from .storage import Backoff, Storage
 
 if TYPE_CHECKING:
     from fastapi import WebSocket
@@ -149,7 +149,8 @@ class LocalRoomService(RoomService):
     reopened at the next start."""
 
     def __init__(self, storage: Storage, config: ServerConfig) -> None:
-        self.saved = SavedRoomsHub(storage, encode=encode)
+        retry = Backoff(config.store_retry_seconds, config.store_retry_max_seconds)
+        self.saved = SavedRoomsHub(storage, encode=encode, retry=retry)
         super().__init__(Gateway(storage, config, self.saved))
 
     async def start(self) -> None:

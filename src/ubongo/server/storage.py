@@ -23,7 +23,9 @@ over, so a server killed afterwards loses nothing.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -33,6 +35,7 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     DateTime,
     Float,
     ForeignKey,
@@ -42,9 +45,13 @@ from sqlalchemy import (
     delete,
     event,
     func,
+    insert,
     select,
+    true,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 
@@ -86,6 +93,8 @@ class SoloRecordRow(Base):
     score: Mapped[int] = mapped_column(Integer)
     seconds: Mapped[float] = mapped_column(Float)
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: false: faster than a human hand places the pieces; kept, but not ranked
+    plausible: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
 
 
 class OpenRoomRow(Base):
@@ -126,6 +135,25 @@ class SoloRecord:
     seconds: float
     finished_at: float
     extra: dict[str, Any] = field(default_factory=dict)
+    #: false: a task was solved faster than a hand can place its pieces (not ranked)
+    plausible: bool = True
+
+
+@dataclass(frozen=True)
+class Backoff:
+    """How long to wait before trying a failed write again: ``first`` seconds, doubling up to
+    ``longest`` (``ServerConfig.store_retry_seconds`` and ``store_retry_max_seconds``).
+
+    >>> [Backoff(0.5, 3.0).delay(n) for n in range(1, 6)]
+    [0.5, 1.0, 2.0, 3.0, 3.0]
+    """
+
+    first: float = 1.0
+    longest: float = 60.0
+
+    def delay(self, failures: int) -> float:
+        """The wait after the ``failures``-th failure in a row (from 1)."""
+        return min(self.longest, self.first * 2.0 ** min(failures - 1, 60))
 
 
 def _dt(epoch_seconds: float) -> datetime:
@@ -147,15 +175,18 @@ def default_database_url() -> str:
     return f"sqlite:///{folder / 'ubongo.sqlite3'}"
 
 
-def make_engine(url: str) -> Engine:
-    """An engine for ``url``; SQLite gets a journal that survives a killed process."""
+def make_engine(url: str, timeout: float = 30.0, autocheckpoint: bool = True) -> Engine:
+    """An engine for ``url``; SQLite gets a journal that survives a killed process, and waits
+    ``timeout`` seconds for a lock before a write fails (``autocheckpoint=False``: its commits
+    never copy the journal into the database file; somebody else must, see
+    :meth:`Storage.checkpoint`)."""
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
     if url.startswith("sqlite"):
         path = url.split("///", 1)[-1]
         if path and path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, connect_args={"timeout": 30})
+        engine = create_engine(url, connect_args={"timeout": timeout})
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -163,18 +194,54 @@ def make_engine(url: str) -> Engine:
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA synchronous=FULL")
             cursor.execute("PRAGMA foreign_keys=ON")
+            if not autocheckpoint:
+                cursor.execute("PRAGMA wal_autocheckpoint=0")
             cursor.close()
 
         return engine
     return create_engine(url, pool_pre_ping=True)
 
 
+def _upsert_rooms(connection: Connection, rows: list[dict[str, Any]]) -> None:
+    """Insert or replace saved rooms: one statement where the database has an upsert."""
+    name = connection.dialect.name
+    if name in ("sqlite", "postgresql"):
+        ins = (sqlite_insert if name == "sqlite" else postgresql_insert)(OpenRoomRow)
+        excluded = ins.excluded
+        stmt = ins.on_conflict_do_update(
+            index_elements=[OpenRoomRow.code],
+            set_={"room": excluded.room, "saved_at": excluded.saved_at},
+        )
+        connection.execute(stmt, rows)
+        return
+    codes = [row["code"] for row in rows]
+    connection.execute(delete(OpenRoomRow).where(OpenRoomRow.code.in_(codes)))
+    connection.execute(insert(OpenRoomRow), rows)
+
+
 class Storage:
     """The server's database: games, solo records, the leaderboard."""
 
-    def __init__(self, url: str | None = None) -> None:
+    def __init__(self, url: str | None = None, timeout: float = 30.0) -> None:
         self.url = url or os.environ.get("UBONGO_DATABASE_URL") or default_database_url()
-        self.engine = make_engine(self.url)
+        self.engine = make_engine(self.url, timeout)
+        # open rooms are saved on connections of their own whose commits never checkpoint
+        # SQLite's journal (that can take a tenth of a second, and players wait for these
+        # saves: store, then answer); :meth:`checkpoint` does it when nobody waits
+        self._rooms_engine = self.engine
+        # SQLite has one writer at a time, and a writer that finds the database busy sleeps
+        # (1, 2, 5 ... 100 ms) before it tries again: finished games (many at once when rounds
+        # end together, each in a thread of its own) queue here instead, so that a room's
+        # save (which players wait for) meets at most one of them
+        self._one_writer: contextlib.AbstractContextManager[Any] = contextlib.nullcontext()
+        if self.engine.dialect.name == "sqlite":
+            self._one_writer = threading.Lock()
+        if self.engine.dialect.name == "sqlite" and self.engine.url.database not in (
+            None,
+            "",
+            ":memory:",
+        ):
+            self._rooms_engine = make_engine(self.url, timeout, autocheckpoint=False)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     def migrate(self) -> None:
@@ -190,6 +257,7 @@ class Storage:
 
     def close(self) -> None:
         self.engine.dispose()
+        self._rooms_engine.dispose()
 
     def session(self) -> Session:
         return self._sessions()
@@ -224,17 +292,18 @@ class Storage:
             score=record.score,
             seconds=record.seconds,
             finished_at=_dt(record.finished_at),
+            plausible=record.plausible,
         )
 
     def save_game(self, game: GameRecord) -> int:
-        with self.session() as s, s.begin():
+        with self._one_writer, self.session() as s, s.begin():
             row = self._game_row(game)
             s.add(row)
             s.flush()
             return row.id
 
     def save_solo_record(self, record: SoloRecord) -> int:
-        with self.session() as s, s.begin():
+        with self._one_writer, self.session() as s, s.begin():
             row = self._record_row(record, record.game_id)
             s.add(row)
             s.flush()
@@ -242,7 +311,7 @@ class Storage:
 
     def save_solo_game(self, game: GameRecord, record: SoloRecord) -> tuple[int, int]:
         """A solo game and its record in one transaction: both are stored or neither."""
-        with self.session() as s, s.begin():
+        with self._one_writer, self.session() as s, s.begin():
             g = self._game_row(game)
             s.add(g)
             s.flush()
@@ -255,15 +324,26 @@ class Storage:
         self, rooms: dict[str, dict[str, Any]], closed: Iterable[str], saved_at: float
     ) -> None:
         """Replace the saved form of ``rooms`` (code -> durable data) and forget the ``closed``
-        ones, in one transaction."""
-        with self.session() as s, s.begin():
-            gone = set(closed) | rooms.keys()
+        ones, in one transaction. With SQLite the commit does not checkpoint the journal
+        (copy it into the database file, which can take a tenth of a second): the caller runs
+        :meth:`checkpoint` now and then, when nobody waits for it."""
+        # SQL statements, not ORM objects, on connections that never checkpoint: this runs
+        # once per disk flush on a busy server, and its time is what a player waits for
+        with self._rooms_engine.begin() as connection:
+            gone = set(closed) - rooms.keys()
             if gone:
-                s.execute(delete(OpenRoomRow).where(OpenRoomRow.code.in_(gone)))
-            s.add_all(
-                OpenRoomRow(code=code, room=data, saved_at=_dt(saved_at))
-                for code, data in rooms.items()
-            )
+                connection.execute(delete(OpenRoomRow).where(OpenRoomRow.code.in_(gone)))
+            if rooms:
+                at = _dt(saved_at)
+                rows = [{"code": c, "room": d, "saved_at": at} for c, d in rooms.items()]
+                _upsert_rooms(connection, rows)
+
+    def checkpoint(self) -> None:
+        """Copy SQLite's journal into the database file as far as no reader needs it (a
+        passive checkpoint: writers go on meanwhile); nothing for other databases."""
+        if self._rooms_engine is not self.engine:
+            with self.engine.connect() as connection:
+                connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
     def open_rooms(self) -> list[dict[str, Any]]:
         """The rooms saved as open, oldest save first."""
@@ -326,11 +406,12 @@ class Storage:
         self, edition: str, goal: str, amount: int, side: str, limit: int = 20
     ) -> list[dict[str, Any]]:
         """The best runs of one kind, best first, numbered from 1 (one person may appear
-        several times, as on a paper list of records)."""
+        several times, as on a paper list of records); implausible runs are left out."""
         with self.session() as s:
             rows = s.scalars(
                 select(SoloRecordRow)
                 .where(
+                    SoloRecordRow.plausible.is_(True),
                     SoloRecordRow.edition == edition,
                     SoloRecordRow.goal == goal,
                     SoloRecordRow.amount == amount,
@@ -342,7 +423,8 @@ class Storage:
             return [{"rank": i, **self._record_json(r)} for i, r in enumerate(rows, 1)]
 
     def personal_bests(self, name: str) -> list[dict[str, Any]]:
-        """For one display name, the best run of each (edition, goal, amount, side)."""
+        """For one display name, the best run of each (edition, goal, amount, side), of its
+        plausible runs."""
         with self.session() as s:
             kinds = s.execute(
                 select(
@@ -352,7 +434,7 @@ class Storage:
                     SoloRecordRow.side,
                     func.count(),
                 )
-                .where(SoloRecordRow.name == name)
+                .where(SoloRecordRow.name == name, SoloRecordRow.plausible.is_(True))
                 .group_by(
                     SoloRecordRow.edition,
                     SoloRecordRow.goal,
@@ -372,6 +454,7 @@ class Storage:
                     select(SoloRecordRow)
                     .where(
                         SoloRecordRow.name == name,
+                        SoloRecordRow.plausible.is_(True),
                         SoloRecordRow.edition == edition,
                         SoloRecordRow.goal == goal,
                         SoloRecordRow.amount == amount,

@@ -1,0 +1,334 @@
+"""Nothing acknowledged is lost, event numbers are never reused, records are plausible.
+
+Real servers (``ubongo serve`` subprocesses) on a real SQLite file: killed with SIGKILL right
+after they told a player something, started again on the same file; the database locked from
+here (an exclusive SQLite transaction) for longer than the server's store timeout.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from server_harness import Client, ServerProcess, solution
+from sqlalchemy import select
+
+from ubongo.server.durable import durable
+from ubongo.server.rooms import Room, RoomSettings
+from ubongo.server.saved_rooms import SAVE_DELAY
+from ubongo.server.storage import SoloRecordRow, Storage
+
+#: short store timeouts and retries, so that a locked database shows in a second
+QUICK_STORE = ("--store-timeout", "0.3", "--store-retry", "0.2", "--store-retry-max", "0.4")
+#: the tests' players are machines: no plausibility floor unless a test sets one
+NO_FLOOR = ("--record-seconds-per-piece", "0")
+
+
+def finished_seats(room: dict[str, Any]) -> list[int]:
+    return [f["seat"] for f in room["game"]["finished"]]
+
+
+@contextmanager
+def locked(db: Path) -> Iterator[None]:
+    """The database file locked for writing by another process (this test) meanwhile."""
+    con = sqlite3.connect(db, timeout=5, isolation_level=None)
+    try:
+        con.execute("BEGIN EXCLUSIVE")
+        yield
+        con.execute("ROLLBACK")
+    finally:
+        con.close()
+
+
+def two_player_round(server: ServerProcess) -> tuple[str, str, dict[str, Any], Client]:
+    """A room of Ada (host) and Bob playing round 1: (code, Ada's token, the game, Ada)."""
+    created = server.create_room(
+        "Ada", edition="classic", rounds=2, hourglass_seconds=60, between_seconds=0.2, seed=7
+    )
+    code = created["code"]
+    bob_seat = server.take_seat(code, "Bob")
+    ada, bob = Client(server), Client(server)
+    ada.hello(code, created["token"])
+    bob.hello(code, bob_seat["token"])
+    bob.reply({"type": "ready"}, "ready")
+    ada.send({"type": "start"})
+    game = ada.event("round_started")["room"]["game"]
+    return code, created["token"], game, ada
+
+
+def test_a_finish_told_survives_a_crash_right_after(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'rooms.sqlite3'}"
+    first = ServerProcess(url, log=tmp_path / "first.log").start()
+    try:
+        code, token, game, ada = two_player_round(first)
+        placements = solution(game["tasks"]["0"], "classic")  # solved before: no delay below
+        time.sleep(SAVE_DELAY + 0.5)  # the round's start is saved in any case
+        message = {"type": "submit", "round": game["round"], "placements": placements}
+        verdict = ada.reply(message, "verdict")
+        first.stop(kill=True)  # SIGKILL a moment after Ada was told
+        assert verdict["ok"] is True, verdict
+    finally:
+        first.stop(kill=True)
+    second = ServerProcess(url, log=tmp_path / "second.log").start()
+    try:
+        back = Client(second)
+        room = back.hello(code, token)["room"]
+        assert room["phase"] == "playing" and room["game"]["round"] == game["round"]
+        assert finished_seats(room) == [0]  # what Ada was told is what the server kept
+        back.close()
+    finally:
+        second.stop()
+
+
+def test_event_numbers_are_not_reused_after_a_crash(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'rooms.sqlite3'}"
+    first = ServerProcess(url, log=tmp_path / "first.log").start()
+    try:
+        created = first.create_room("Ada", edition="classic")
+        code = created["code"]
+        bob_seat = first.take_seat(code, "Bob")
+        ada, bob = Client(first), Client(first)
+        ada.hello(code, created["token"])
+        bob.hello(code, bob_seat["token"])
+        time.sleep(SAVE_DELAY + 0.5)  # all saved so far
+        # cheap events (Bob's connection drops and comes back): Ada sees them, then the crash
+        bob.close()
+        ada.wait(lambda m: m.get("kind") == "connection" and not m["data"]["connected"])
+        bob = Client(first)
+        bob.hello(code, bob_seat["token"])
+        ada.wait(lambda m: m.get("kind") == "connection" and m["data"]["connected"])
+        seen = ada.seq
+        first.stop(kill=True)
+    finally:
+        first.stop(kill=True)
+    second = ServerProcess(url, log=tmp_path / "second.log").start()
+    try:
+        # the restarted room makes new events (Bob back, spectators) before Ada returns
+        bob = Client(second)
+        bob.hello(code, bob_seat["token"])
+        watchers = []
+        for _ in range(6):
+            watcher = Client(second)
+            watchers.append(watcher)
+            if watcher.hello(code, spectate=True)["seq"] >= seen:
+                break
+        back = Client(second)
+        back.seq = seen
+        welcome = back.hello(code, created["token"], last_seq=seen)
+        # Ada's events up to `seen` may differ from the new ones: the whole room, not a resume
+        assert welcome["resumed"] is False, welcome
+        assert welcome["seq"] > seen
+        ahead = Client(second)
+        assert ahead.hello(code, spectate=True, last_seq=welcome["seq"] + 5)["resumed"] is False
+        for c in (bob, back, ahead, *watchers):
+            c.close()
+    finally:
+        second.stop()
+
+
+def play_solo(
+    server: ServerProcess, name: str, think: float = 0.0, last: Any = None
+) -> dict[str, Any]:
+    """A Classic solo run of 5 tasks; ``think`` seconds per piece before each submission;
+    ``last(client, message)`` sends the last one instead. The ``game_over`` event."""
+    room = server.create_room(
+        name, edition="classic", mode="solo", solo_goal="tasks", solo_amount=5, side="A"
+    )
+    c = Client(server)
+    c.hello(room["code"], room["token"])
+    c.send({"type": "start"})
+    game = c.event("round_started")["room"]["game"]
+    while True:
+        task = game["tasks"]["0"]
+        message = {
+            "type": "submit",
+            "round": game["round"],
+            "placements": solution(task, "classic"),
+        }
+        time.sleep(think * len(task["pieces"]))
+        if last is not None and game["solo"]["done"] == 4:
+            return dict(last(c, message, room))
+        assert c.reply(message, "verdict")["ok"] is True
+        nxt = c.wait(lambda m: m.get("kind") in ("task_drawn", "game_over"))
+        if nxt["kind"] == "game_over":
+            c.close()
+            return nxt
+        game = nxt["room"]["game"]
+
+
+def test_a_game_over_waits_for_a_locked_database(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    server = ServerProcess(f"sqlite:///{db}", log=tmp_path / "a.log", args=QUICK_STORE + NO_FLOOR)
+    server.start()
+    try:
+
+        def finish_while_locked(
+            c: Client, message: dict[str, Any], _room: dict[str, Any]
+        ) -> dict[str, Any]:
+            with locked(db):
+                c.send(message)
+                # nothing is told while nothing can be stored (a few store timeouts)
+                with pytest.raises(TimeoutError):
+                    c.recv(1.2)
+            assert c.wait(lambda m: m["type"] == "verdict")["ok"] is True
+            return c.wait(lambda m: m.get("kind") == "game_over")
+
+        over = play_solo(server, "Solveig", last=finish_while_locked)
+        game_id = over["data"]["game_id"]
+        assert game_id is not None  # stored, then announced
+        assert server.get(f"/api/games/{game_id}")["mode"] == "solo"
+        board = server.get("/api/leaderboard?edition=classic&goal=tasks&amount=5&side=A")
+        assert [r["name"] for r in board] == ["Solveig"]
+    finally:
+        server.stop()
+    assert "trying again" in (tmp_path / "a.log").read_text()
+
+
+def test_a_server_killed_while_the_database_is_locked_loses_nothing_told(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    url = f"sqlite:///{db}"
+    first = ServerProcess(url, log=tmp_path / "a.log", args=QUICK_STORE + NO_FLOOR).start()
+    kept: dict[str, Any] = {}
+    try:
+
+        def killed_while_locked(
+            c: Client, message: dict[str, Any], room: dict[str, Any]
+        ) -> dict[str, Any]:
+            kept.update(code=room["code"], token=room["token"], message=message)
+            with locked(db):
+                c.send(message)
+                with pytest.raises(TimeoutError):
+                    c.recv(1.0)
+                first.stop(kill=True)
+            return {}
+
+        play_solo(first, "Solveig", last=killed_while_locked)
+    finally:
+        first.stop(kill=True)
+    second = ServerProcess(url, log=tmp_path / "b.log", args=QUICK_STORE + NO_FLOOR).start()
+    try:
+        c = Client(second)
+        room = c.hello(kept["code"], kept["token"])["room"]
+        # the last "Ubongo!" was never answered: the run goes on from before it
+        assert room["phase"] == "playing" and room["game"]["solo"]["done"] == 4
+        assert c.reply(kept["message"], "verdict")["ok"] is True
+        over = c.wait(lambda m: m.get("kind") == "game_over")
+        assert second.get(f"/api/games/{over['data']['game_id']}")["mode"] == "solo"
+        c.close()
+    finally:
+        second.stop()
+
+
+@contextmanager
+def refusing_games(db: Path) -> Iterator[None]:
+    """The database refuses to store finished games meanwhile (a trigger: the rooms are
+    still saved, so this is the game's store failing on its own)."""
+    con = sqlite3.connect(db, timeout=5, isolation_level=None)
+    try:
+        con.execute(
+            "CREATE TRIGGER refuse_games BEFORE INSERT ON games "
+            "BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"
+        )
+        yield
+        con.execute("DROP TRIGGER refuse_games")
+    finally:
+        con.close()
+
+
+@pytest.mark.parametrize("kill", [False, True], ids=["kept-running", "killed"])
+def test_a_finished_game_is_stored_once_the_database_takes_it(tmp_path: Path, kill: bool) -> None:
+    db = tmp_path / "games.sqlite3"
+    url = f"sqlite:///{db}"
+    first = ServerProcess(url, log=tmp_path / "a.log", args=QUICK_STORE + NO_FLOOR).start()
+    kept: dict[str, Any] = {}
+    try:
+
+        def finish_while_refused(
+            c: Client, message: dict[str, Any], room: dict[str, Any]
+        ) -> dict[str, Any]:
+            kept.update(code=room["code"], token=room["token"])
+            with refusing_games(db):
+                # the finish is told (the room is saved with it) ...
+                assert c.reply(message, "verdict")["ok"] is True
+                # ... but the game is not announced while it cannot be stored
+                with pytest.raises(TimeoutError):
+                    c.wait(lambda m: m.get("kind") == "game_over", 1.2)
+                if kill:
+                    first.stop(kill=True)
+                    return {}
+            return c.wait(lambda m: m.get("kind") == "game_over")
+
+        over = play_solo(first, "Solveig", last=finish_while_refused)
+    finally:
+        first.stop(kill=True)
+    assert "trying again" in (tmp_path / "a.log").read_text()
+    if kill:
+        # the saved room holds the finished game: the next run stores and announces it
+        second = ServerProcess(url, log=tmp_path / "b.log", args=QUICK_STORE + NO_FLOOR).start()
+        try:
+            c = Client(second)
+            welcome = c.hello(kept["code"], kept["token"])
+            assert welcome["room"]["phase"] == "over"
+            if welcome["room"]["game_id"] is None:
+                over = c.wait(lambda m: m.get("kind") == "game_over")
+            else:
+                over = {"data": {"game_id": welcome["room"]["game_id"]}}
+            c.close()
+            board = second.get("/api/leaderboard?edition=classic&goal=tasks&amount=5&side=A")
+        finally:
+            second.stop()
+    else:
+        second = ServerProcess(url, log=tmp_path / "b.log", args=NO_FLOOR).start()
+        try:
+            board = second.get("/api/leaderboard?edition=classic&goal=tasks&amount=5&side=A")
+        finally:
+            second.stop()
+    assert over["data"]["game_id"] is not None
+    assert [(r["name"], r["game_id"]) for r in board] == [("Solveig", over["data"]["game_id"])]
+
+
+def test_a_run_faster_than_hands_is_stored_but_not_ranked(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    per_piece = 0.15
+    server = ServerProcess(
+        url, log=tmp_path / "a.log", args=("--record-seconds-per-piece", str(per_piece))
+    ).start()
+    try:
+        bot = play_solo(server, "Robo")  # the solver's arrangement at once, every task
+        human = play_solo(server, "Hana", think=per_piece + 0.05)
+        assert bot["data"]["game_id"] is not None and human["data"]["game_id"] is not None
+        board = server.get("/api/leaderboard?edition=classic&goal=tasks&amount=5&side=A")
+        assert [r["name"] for r in board] == ["Hana"]
+        assert server.get("/api/records?name=Robo") == []
+        assert [r["name"] for r in server.get("/api/records?name=Hana")] == ["Hana"]
+        # the bot's run is kept, marked
+        assert server.get(f"/api/games/{bot['data']['game_id']}")["mode"] == "solo"
+    finally:
+        server.stop()
+    store = Storage(url)
+    with store.session() as s:
+        rows = s.execute(select(SoloRecordRow.name, SoloRecordRow.plausible)).all()
+    store.close()
+    assert sorted(tuple(r) for r in rows) == [("Hana", True), ("Robo", False)]
+
+
+def test_reopening_many_rooms_logs_a_short_line(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'rooms.sqlite3'}"
+    store = Storage(url)
+    store.migrate()
+    rooms = {}
+    for i in range(60):
+        code = f"R{i:04d}"
+        rooms[code] = durable(Room(code, RoomSettings(), f"http://x/room/{code}"), seq=0)
+    store.save_open_rooms(rooms, [], time.time())
+    store.close()
+    server = ServerProcess(url, log=tmp_path / "a.log").start()
+    server.stop()
+    lines = [line for line in (tmp_path / "a.log").read_text().splitlines() if "reopened" in line]
+    assert len(lines) == 1 and "reopened 60 rooms" in lines[0] and "and 50 more" in lines[0]
+    assert len(lines[0]) < 300, lines[0]
