@@ -20,7 +20,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -297,6 +297,16 @@ class Client:
 
     def close(self) -> None:
         self.ws.close()
+
+
+def server_in(folder: Path) -> Iterator[ServerProcess]:
+    """A server on a fresh SQLite file in ``folder``, for a module's tests (a fixture's body):
+    stopped after them, and failing them if it logged a crash."""
+    srv = ServerProcess(f"sqlite:///{folder / 'games.sqlite3'}", log=folder / "server.log")
+    srv.start()
+    yield srv
+    srv.stop()
+    assert "Traceback" not in (folder / "server.log").read_text(), "the server logged a crash"
 
 
 def solution(task: dict[str, Any], edition_name: str) -> list[dict[str, Any]]:

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from server_harness import ServerProcess
+from server_harness import ServerProcess, server_in
 
 from ubongo import editions, puzzlefile
 from ubongo.board import Placement, check_cover
@@ -20,12 +20,7 @@ from ubongo.solver import solve
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    folder = tmp_path_factory.mktemp("puzzles")
-    srv = ServerProcess(f"sqlite:///{folder / 'games.sqlite3'}", log=folder / "server.log")
-    srv.start()
-    yield srv
-    srv.stop()
-    assert "Traceback" not in (folder / "server.log").read_text(), "the server logged a crash"
+    yield from server_in(tmp_path_factory.mktemp("puzzles"))
 
 
 def _error(server: ServerProcess, path: str) -> tuple[int, Any]:
