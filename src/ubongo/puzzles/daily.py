@@ -21,9 +21,10 @@ import datetime
 import hashlib
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from ubongo import editions
-from ubongo.puzzlefile import Puzzle
+from ubongo.puzzlefile import Puzzle, to_json
 from ubongo.puzzles.deck import Deck, Side, Task
 from ubongo.puzzles.generator import generate_deck
 
@@ -44,6 +45,15 @@ class Daily:
     seed: int
     tasks: tuple[Puzzle, ...]
     seconds: tuple[float, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"date", "edition", "tasks", "seconds"}``: each task a puzzle file's JSON."""
+        return {
+            "date": self.date.isoformat(),
+            "edition": self.edition,
+            "tasks": [to_json(task) for task in self.tasks],
+            "seconds": [round(s, 1) for s in self.seconds],
+        }
 
 
 def day_seed(edition_name: str, date: datetime.date) -> int:

@@ -51,12 +51,7 @@ async def daily_tasks(edition: str | None = None, date: str | None = None) -> di
     day = _day(date)
     # made once per edition and day (cached), off the event loop: 3D takes up to a second
     found = await asyncio.to_thread(daily, name, day)
-    return {
-        "date": day.isoformat(),
-        "edition": name,
-        "tasks": [puzzlefile.to_json(task) for task in found.tasks],
-        "seconds": [round(s, 1) for s in found.seconds],
-    }
+    return found.to_json()
 
 
 @router.post("/api/hint", response_model=bodies.HintAnswer)
