@@ -56,13 +56,7 @@ def event(g: Game, event_kind: EventKind, at: float, /, **data: Any) -> None:
 
 def playable(game: Game, side: str) -> list[int]:
     """Numbers of the cards whose ``side`` has a task for every key the edition may choose."""
-    need = set(game.settings.record.deck.keys)
-    return [
-        c.number
-        for c in game.deck.cards
-        for sd in c.sides
-        if sd.name == side and need <= set(sd.keys)
-    ]
+    return game.deck.playable(side, game.settings.record.deck.keys)
 
 
 # --- how a task is chosen --------------------------------------------------------------------
@@ -110,6 +104,9 @@ class SharedStack:
     """Everyone draws from one shuffled stack of the table's side; used cards go onto a discard
     pile, which is shuffled into a new stack when the stack runs out (Classic)."""
 
+    #: a fresh deck's cards can be made one by one, as they are drawn
+    whole_deck = False
+
     def deal(self, game: Game, rounds: int) -> None:
         s = game.settings
         assert s.side is not None
@@ -152,14 +149,18 @@ class OwnStacks:
     """Each player plays boards of their own side (3D: level) from a stack of their own; when it
     is empty, an unused board of the level from the box, then a used one."""
 
+    #: dealing matches boards to players by the levels each board carries: a fresh deck must
+    #: be made whole before the deal
+    whole_deck = True
+
     def deal(self, game: Game, rounds: int) -> None:
         """Each player gets ``rounds`` boards of their level; a board goes to one player only.
 
         Boards carry two levels, so this is a matching: slots (player, level) to boards, found
         with augmenting paths over boards in a seeded random order."""
-        order = sorted({c.number for c in game.deck.cards})
+        order = list(range(1, game.deck.size + 1))
         shuffle(game, order, "boards")
-        levels_of = {c.number: {sd.name for sd in c.sides} for c in game.deck.cards}
+        levels_of = {n: game.deck.side_names(n) for n in order}
         usable = {lv: set(playable(game, lv)) for lv in {p.side for p in game.players}}
         slots = [p for p in game.players for _ in range(rounds)]
         owner: dict[int, int] = {}
@@ -205,6 +206,8 @@ class OwnStacks:
 
 
 class Deal(Protocol):
+    whole_deck: bool
+
     def deal(self, game: Game, rounds: int) -> None: ...
     def solo(self, game: Game, pool: list[int]) -> None: ...
     def draw(self, g: Game, p: PlayerState, why: tuple[object, ...], avoid: set[int]) -> int: ...
