@@ -9,14 +9,12 @@ from typing import Any
 import pytest
 
 from ubongo import editions
-from ubongo.puzzles.deck import Deck, standard_deck
+from ubongo.puzzles.deck import standard_deck
 from ubongo.puzzles.fresh import FreshDeck
 from ubongo.rules import Settings, StartRound, apply, entry_task, new_game, replay
 from ubongo.rules.bots import play_game
 from ubongo.rules.state import Game, game_to_json
 from ubongo.solver import solve
-
-FLAT = [n for n in editions.names() if not editions.record(n).own_sides]
 
 
 def _settings(edition: str, players: int = 2, **more: Any) -> Settings:
@@ -32,25 +30,24 @@ def _tasks(game: Game) -> list[tuple[int, str, str, tuple[str, ...]]]:
     return out
 
 
-@pytest.mark.parametrize("edition", FLAT)
+def _areas(game: Game) -> list[frozenset[tuple[int, ...]]]:
+    assert game.round is not None
+    return [entry_task(game, e)[0].area.cells for e in game.round.entries]
+
+
+@pytest.mark.parametrize("edition", editions.names())
 def test_the_same_seed_deals_the_same_fresh_tasks_and_another_seed_others(edition: str) -> None:
     first = apply(new_game(_settings(edition), "seed-1"), StartRound(0.0))
     again = apply(new_game(_settings(edition), "seed-1"), StartRound(0.0))
     other = apply(new_game(_settings(edition), "seed-2"), StartRound(0.0))
     assert _tasks(first) == _tasks(again)
-    assert [entry_task(first, e)[0].area for e in first.round.entries] == [  # type: ignore[union-attr]
-        entry_task(again, e)[0].area
-        for e in again.round.entries  # type: ignore[union-attr]
-    ]
-    areas = {entry_task(first, e)[0].area.cells for e in first.round.entries}  # type: ignore[union-attr]
-    other_areas = {entry_task(other, e)[0].area.cells for e in other.round.entries}  # type: ignore[union-attr]
-    assert areas != other_areas
-    # and they are not the shipped deck's
-    shipped = standard_deck(edition)
-    assert not areas & {s.area.cells for c in shipped.cards for s in c.sides}
+    assert _areas(first) == _areas(again)
+    assert _areas(first) != _areas(other)
+    # not the shipped deck: its own seed, cards made for it
+    assert isinstance(first.deck, FreshDeck) and first.deck.seed != standard_deck(edition).seed
 
 
-@pytest.mark.parametrize("edition", FLAT)
+@pytest.mark.parametrize("edition", editions.names())
 def test_a_fresh_deck_makes_only_the_cards_the_game_reaches(edition: str) -> None:
     game = new_game(_settings(edition, players=3), "lazy")
     assert isinstance(game.deck, FreshDeck) and not game.deck.made
@@ -61,19 +58,26 @@ def test_a_fresh_deck_makes_only_the_cards_the_game_reaches(edition: str) -> Non
     assert len(game.deck.made) == 3
 
 
-@pytest.mark.parametrize("edition", FLAT)
-def test_every_fresh_card_has_every_side_with_a_task_for_every_key(edition: str) -> None:
-    # what FreshDeck.playable claims without making a card
+@pytest.mark.parametrize("edition", editions.names())
+def test_every_fresh_side_has_a_solvable_task_for_every_key(edition: str) -> None:
+    # what FreshDeck.playable and side_names claim without making a card
     rec = editions.record(edition)
-    deck = FreshDeck(edition, seed=99)
+    deck = FreshDeck(edition, seed=99, sides=rec.deck.side_names)
     for number in (1, 2, deck.size):
         card = deck.card(number)
         assert card.number == number
-        assert {s.name for s in card.sides} == set(rec.deck.side_names)
+        assert {s.name for s in card.sides} == deck.side_names(number)
         for side in card.sides:
+            assert number in deck.playable(side.name, rec.deck.keys)
             assert set(rec.deck.keys) <= set(side.keys)
             for task in side.tasks:
                 assert solve(side.area, deck.task_pieces(task)) is not None
+    # a game that plays one side makes only that one
+    first = rec.deck.side_names[0]
+    one = FreshDeck(edition, seed=99, sides={first})
+    number = one.playable(first, ())[0]
+    assert [s.name for s in one.card(number).sides] == [first]
+    assert one.card(number).side(first) == deck.card(number).side(first)
 
 
 @pytest.mark.parametrize("edition", editions.names())
@@ -84,10 +88,10 @@ def test_a_fresh_game_plays_to_the_end_and_its_replay_rebuilds_it(edition: str) 
     assert final.phase == "over"
     again = replay(settings, "whole-game", final.log)
     assert game_to_json(again) == game_to_json(final)
-    if editions.record(edition).own_sides:
-        # 3D deals boards by their levels: the whole fresh deck is made at the start
-        assert isinstance(final.deck, Deck) and final.deck.size == editions.record(edition).deck.cards
-        assert final.deck.seed != standard_deck(edition).seed
+    assert isinstance(final.deck, FreshDeck)
+    # only the cards played were made, and only their sides in play
+    played = {s.name for c in final.deck.made.values() for s in c.sides}
+    assert played == {p.side for p in final.players}
 
 
 def test_a_fresh_solo_run_draws_fresh_tasks() -> None:

@@ -91,7 +91,7 @@ def new_game(settings: Settings, seed: int | str = 0, deck: Cards | None = None)
 
 def _deck(s: Settings, seed: int | str) -> Cards:
     if s.puzzles == "fresh":
-        return fresh_deck(s.edition, seed, whole=deal_policy(s.record).whole_deck)
+        return fresh_deck(s.edition, seed, {s.level_of(p) for p in s.players})
     name = s.deck or s.edition
     try:
         return standard_deck(name)

@@ -104,9 +104,6 @@ class SharedStack:
     """Everyone draws from one shuffled stack of the table's side; used cards go onto a discard
     pile, which is shuffled into a new stack when the stack runs out (Classic)."""
 
-    #: a fresh deck's cards can be made one by one, as they are drawn
-    whole_deck = False
-
     def deal(self, game: Game, rounds: int) -> None:
         s = game.settings
         assert s.side is not None
@@ -148,10 +145,6 @@ class CountedStack(SharedStack):
 class OwnStacks:
     """Each player plays boards of their own side (3D: level) from a stack of their own; when it
     is empty, an unused board of the level from the box, then a used one."""
-
-    #: dealing matches boards to players by the levels each board carries: a fresh deck must
-    #: be made whole before the deal
-    whole_deck = True
 
     def deal(self, game: Game, rounds: int) -> None:
         """Each player gets ``rounds`` boards of their level; a board goes to one player only.
@@ -206,8 +199,6 @@ class OwnStacks:
 
 
 class Deal(Protocol):
-    whole_deck: bool
-
     def deal(self, game: Game, rounds: int) -> None: ...
     def solo(self, game: Game, pool: list[int]) -> None: ...
     def draw(self, g: Game, p: PlayerState, why: tuple[object, ...], avoid: set[int]) -> int: ...
