@@ -328,11 +328,11 @@ def replayed(stored: dict[str, Any]) -> Any:
     """A stored game (``GET /api/games/{id}``) rebuilt by the rules from its settings, seed and
     actions: what "every finished game can be replayed" means."""
     from ubongo import rules
-    from ubongo.puzzles.deck import standard_deck
 
     s = dict(stored["settings"]["rules"])
     for k in ("players", "levels"):
         s[k] = tuple(s[k])
     settings = rules.Settings(**s)
     actions = [rules.action_from_json(a) for a in stored["events"]]
-    return rules.replay(settings, stored["seed"], actions, standard_deck(settings.edition))
+    # the deck the settings name: a fresh game's cards are made again from its seed
+    return rules.replay(settings, stored["seed"], actions)

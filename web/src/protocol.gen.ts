@@ -113,6 +113,7 @@ export interface SettingsPatch {
   round_limit_seconds?: number | null;
   seed?: number | null;
   between_seconds?: number | null;
+  puzzles?: ("fresh" | "standard") | null;
 }
 export interface ChooseSide {
   type: "choose_side";
@@ -248,6 +249,10 @@ export interface RoomSettingsView {
    * null: a random seed chosen at the start
    */
   seed: number | null;
+  /**
+   * fresh: tasks made for this game from its seed; standard: the shipped deck
+   */
+  puzzles: "fresh" | "standard";
 }
 /**
  * A taken seat.
@@ -927,6 +932,7 @@ export interface SettingsPatch1 {
   round_limit_seconds?: number | null;
   seed?: number | null;
   between_seconds?: number | null;
+  puzzles?: ("fresh" | "standard") | null;
 }
 export interface TakeSeat {
   name: string;
@@ -1200,6 +1206,10 @@ export interface RulesSettings {
   solo_goal: "time" | "tasks";
   solo_target: number | null;
   deck: string;
+  /**
+   * games stored before fresh tasks existed played standard
+   */
+  puzzles?: "standard" | "fresh";
 }
 export interface StartRoundAction {
   type: "start_round";

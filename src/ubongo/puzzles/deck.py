@@ -128,6 +128,10 @@ class Cards(Protocol):
         """The pieces of ``task``."""
         ...
 
+    def is_made(self, number: int) -> bool:
+        """Whether card ``number`` is ready (a whole deck's always are)."""
+        ...
+
     def __hash__(self) -> int:
         """Decks are kept in caches (the bots' solutions), by the deck."""
         ...
@@ -187,6 +191,10 @@ class Deck:
     def side_names(self, number: int) -> set[str]:
         """The names of card ``number``'s sides (3D: the two levels of a board)."""
         return {sd.name for sd in self.card(number).sides}
+
+    def is_made(self, number: int) -> bool:
+        """Always: a whole deck's cards are all there."""
+        return True
 
     def sides(self, name: str) -> list[tuple[Card, Side]]:
         """Every (card, side) with this side name, in card order."""

@@ -100,6 +100,10 @@ class FreshDeck:
             return []
         return [n for n, pair in enumerate(self._pairs, 1) if side in pair]
 
+    def is_made(self, number: int) -> bool:
+        """Whether card ``number`` has been made (a server makes the next ones ahead)."""
+        return number in self.made
+
     def side_names(self, number: int) -> set[str]:
         """The sides card ``number`` carries (3D: its two levels), made or not."""
         return set(self._pairs[number - 1])

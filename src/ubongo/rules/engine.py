@@ -266,6 +266,18 @@ def _start_round(g: Game, now: float) -> None:
     )
 
 
+def upcoming_cards(game: Game) -> list[int]:
+    """The cards the game will most likely show next: a fresh game's server makes them
+    ahead, off its event loop (:class:`ubongo.puzzles.fresh.FreshDeck`), so that nobody waits.
+
+    >>> from ubongo.rules import Settings
+    >>> game = new_game(Settings("classic", ("a", "b")), seed=1)
+    >>> len(upcoming_cards(game))
+    2
+    """
+    return deal_policy(game.settings.record).upcoming(game)
+
+
 def _draw(g: Game, p: PlayerState, why: tuple[object, ...], avoid: set[int] | None = None) -> int:
     """The next board or card for ``p``, as the edition deals them (:mod:`.policies`)."""
     return deal_policy(g.settings.record).draw(g, p, why, avoid or set())

@@ -133,6 +133,10 @@ class SharedStack:
                 raise SettingsError("no card left to draw")
         return g.stack.pop(0)
 
+    def upcoming(self, g: Game) -> list[int]:
+        # a round takes one card per player from the top (solo: one per task)
+        return g.stack[: max(2, len(g.players))]
+
 
 class CountedStack(SharedStack):
     """A shared stack of exactly players x rounds cards; the rest go back in the box at random
@@ -197,11 +201,18 @@ class OwnStacks:
                 return b
         raise SettingsError(f"no {p.side} board left to draw")
 
+    def upcoming(self, g: Game) -> list[int]:
+        return [b for p in g.players for b in p.stack[:2]]
+
 
 class Deal(Protocol):
     def deal(self, game: Game, rounds: int) -> None: ...
     def solo(self, game: Game, pool: list[int]) -> None: ...
     def draw(self, g: Game, p: PlayerState, why: tuple[object, ...], avoid: set[int]) -> int: ...
+    def upcoming(self, g: Game) -> list[int]:
+        """The cards the next draws will most likely take (a stack's top; not those a
+        reshuffle or a playoff picks): what is worth making ahead for a fresh game."""
+        ...
 
 
 DEALS: dict[str, Deal] = {

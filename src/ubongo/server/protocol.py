@@ -75,6 +75,7 @@ class SettingsPatch(Strict):
     round_limit_seconds: float | None = Field(default=None, ge=1, le=3600)
     seed: int | None = Field(default=None, ge=0, le=2**53)
     between_seconds: float | None = Field(default=None, ge=0, le=60)
+    puzzles: Literal["fresh", "standard"] | None = None
 
 
 # --- client -> server over the WebSocket ---------------------------------------------------

@@ -64,6 +64,8 @@ class RoomSettings:
     seat_hold_seconds: float = 60.0
     between_seconds: float = 6.0
     seed: int | None = None
+    #: fresh: cards made for each game from its seed; standard: the shipped deck
+    puzzles: str = "fresh"
 
     def patched(self, patch: SettingsPatch) -> RoomSettings:
         changes = {k: v for k, v in patch.model_dump(exclude_unset=True).items()}
@@ -116,6 +118,7 @@ class RoomSettings:
             playoff_limit=self.round_limit_seconds,
             solo_goal="tasks" if self.solo_goal == "tasks" else "time",
             solo_target=self.solo_amount,
+            puzzles="standard" if self.puzzles == "standard" else "fresh",
         )
 
 
@@ -173,6 +176,8 @@ class Room:
     idle_since: float | None = None
     round_no: int = 0
     saving: asyncio.Task[None] | None = field(default=None, repr=False)
+    #: a fresh game's first cards being made (the first round starts when they are)
+    preparing: asyncio.Task[None] | None = field(default=None, repr=False)
     _view_cache: tuple[Any, dict[str, Any]] | None = field(default=None, repr=False)
 
     def occupied(self) -> list[Seat]:
