@@ -42,7 +42,7 @@ async def play(
     for batch in range(0, args.rooms, 20):
         rooms += await asyncio.gather(
             *(
-                open_room(servers, i % len(servers), args.rounds, i)
+                open_room(servers, i % len(servers), args.rounds, i, args.puzzles)
                 for i in range(batch, min(args.rooms, batch + 20))
             )
         )

@@ -11,6 +11,11 @@ drawing areas, trying piece sets that fail, measuring the difficulty features.  
 counts every ``search_stats`` the generator made, solvable the ones with a solution.
 
 The target (issue 3): all four decks, 1,423 tasks, in under 30 s on the 2-core machine.
+
+``--first-task [--games N]`` times instead what a fresh game (issue 13) costs before its first
+round can be shown: ``new_game`` with ``puzzles="fresh"``, the first ``StartRound`` and every
+player's task, for N seeds per edition and 2-4 players (solo: 1), p50/p99/max in milliseconds,
+and as the reference, in the same run, the same with the shipped deck. Goal: p99 under 200 ms.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ import time
 from ubongo import editions
 from ubongo.puzzles.deck import Deck, standard_deck
 from ubongo.puzzles.generator import Stats, generate_deck
+from ubongo.rules import Settings, StartRound, apply, entry_task, new_game
 from ubongo.solver import search_stats
 
 EDITIONS = editions.names()
@@ -74,14 +80,72 @@ def grades() -> None:
     )
 
 
+def first_task_ms(edition: str, players: int, seed: str, puzzles: str) -> float:
+    """Milliseconds from nothing to every player's first task in hand."""
+    if players == 1:
+        settings = Settings(edition, ("solo",), mode="solo", puzzles=puzzles)  # type: ignore[arg-type]
+    else:
+        ids = tuple(f"p{i}" for i in range(players))
+        settings = Settings(edition, ids, puzzles=puzzles)  # type: ignore[arg-type]
+    start = time.perf_counter()
+    game = apply(new_game(settings, seed), StartRound(0.0))
+    assert game.round is not None
+    for entry in game.round.entries:
+        entry_task(game, entry)
+    return (time.perf_counter() - start) * 1000
+
+
+def first_task(games: int) -> int:
+    """The ``--first-task`` table; exit status 1 if an edition misses the goal."""
+    print(
+        f"python {platform.python_version()} on {platform.machine()}, single process,"
+        f" {games} games each"
+    )
+    header = (
+        f"{'edition':<8} {'fresh p50':>10} {'p99':>8} {'max':>8} {'standard p50':>13} {'p99':>7}"
+        f" {'ratio p50':>10}"
+    )
+    print(header)
+    print("-" * len(header))
+    missed = []
+    for name in EDITIONS:
+        lo, hi = editions.record(name).players
+        sizes = [1, *range(max(2, lo), hi + 1)]
+        runs: dict[str, list[float]] = {"fresh": [], "standard": []}
+        for i in range(games):
+            players = sizes[i % len(sizes)]
+            for puzzles, times in runs.items():
+                times.append(first_task_ms(name, players, f"bench-{i}", puzzles))
+        f, s = sorted(runs["fresh"]), sorted(runs["standard"])
+        p99 = f[min(len(f) - 1, math.ceil(0.99 * len(f)) - 1)]
+        s99 = s[min(len(s) - 1, math.ceil(0.99 * len(s)) - 1)]
+        print(
+            f"{name:<8} {statistics.median(f):>10.1f} {p99:>8.1f} {f[-1]:>8.1f}"
+            f" {statistics.median(s):>13.1f} {s99:>7.1f}"
+            f" {statistics.median(f) / statistics.median(s):>10.1f}"
+        )
+        if p99 >= 200:
+            missed.append(name)
+    print(f"goal: p99 under 200 ms: {'met' if not missed else 'MISSED by ' + ', '.join(missed)}")
+    return 1 if missed else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=1, help="runs per deck; the best is kept")
     parser.add_argument("--grades", action="store_true", help="print the difficulty table instead")
+    parser.add_argument(
+        "--first-task", action="store_true", help="time a fresh game's first tasks instead"
+    )
+    parser.add_argument(
+        "--games", type=int, default=40, help="with --first-task: games per edition"
+    )
     args = parser.parse_args(argv)
     if args.grades:
         grades()
         return 0
+    if args.first_task:
+        return first_task(args.games)
     print(f"python {platform.python_version()} on {platform.machine()}, single process")
     header = (
         f"{'deck':<8} {'tasks':>6} {'seconds':>8} {'tasks/s':>8} {'solver pass s':>14}"

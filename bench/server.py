@@ -45,7 +45,8 @@ def cpu_seconds(pid: int) -> float:
 
 
 def solved(task: dict[str, Any]) -> list[dict[str, Any]]:
-    key = json.dumps([task["card"], task["side"], task["key"]])
+    # by what the task is, not where it is in a deck: every fresh game has its own cards
+    key = json.dumps([task["area"], task["pieces"]])
     if key not in _solutions:
         _solutions[key] = solution(task, "classic")
     return _solutions[key]
@@ -138,7 +139,7 @@ class Player:
 
 
 async def open_room(
-    servers: list[ServerProcess], owner: int, rounds: int, index: int
+    servers: list[ServerProcess], owner: int, rounds: int, index: int, puzzles: str = "fresh"
 ) -> list[tuple[Player, bool]]:
     """A room created on ``servers[owner]``; seats alternate between the owner and the next
     process. Each player comes with whether it is connected to the owner."""
@@ -152,6 +153,7 @@ async def open_room(
         rounds=rounds,
         between_seconds=1,
         seat_hold_seconds=120,
+        puzzles=puzzles,
     )
     tokens = [created["token"]]
     for n in range(3):
@@ -192,7 +194,7 @@ async def run(args: argparse.Namespace, server: ServerProcess) -> dict[str, Any]
     for batch in range(0, args.rooms, 20):
         opened = await asyncio.gather(
             *(
-                open_room([server], 0, args.rounds, i)
+                open_room([server], 0, args.rounds, i, args.puzzles)
                 for i in range(batch, min(args.rooms, batch + 20))
             )
         )
@@ -228,6 +230,12 @@ def arguments(doc: str) -> argparse.Namespace:
     parser.add_argument("--rooms", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--think", type=float, default=8.0, help="longest think time (s)")
+    parser.add_argument(
+        "--puzzles",
+        choices=("fresh", "standard"),
+        default="fresh",
+        help="tasks made for each game (the rooms' default) or the shipped deck",
+    )
     return parser.parse_args()
 
 

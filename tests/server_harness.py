@@ -20,7 +20,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -311,6 +311,19 @@ class Client:
         self.ws.close()
 
 
+def server_in(folder: Path, args: tuple[str, ...] = ()) -> Iterator[ServerProcess]:
+    """A server on a fresh SQLite file in ``folder`` (``args``: more ``ubongo serve`` flags),
+    for a module's tests (a fixture's body): stopped after them, and failing them if it
+    logged a crash."""
+    srv = ServerProcess(
+        f"sqlite:///{folder / 'games.sqlite3'}", log=folder / "server.log", args=args
+    )
+    srv.start()
+    yield srv
+    srv.stop()
+    assert "Traceback" not in (folder / "server.log").read_text(), "the server logged a crash"
+
+
 def solution(task: dict[str, Any], edition_name: str) -> list[dict[str, Any]]:
     """Placements that cover a task as the snapshot gives it (found by the solver)."""
     from ubongo.board import Area, placements_of
@@ -330,11 +343,11 @@ def replayed(stored: dict[str, Any]) -> Any:
     """A stored game (``GET /api/games/{id}``) rebuilt by the rules from its settings, seed and
     actions: what "every finished game can be replayed" means."""
     from ubongo import rules
-    from ubongo.puzzles.deck import standard_deck
 
     s = dict(stored["settings"]["rules"])
     for k in ("players", "levels"):
         s[k] = tuple(s[k])
     settings = rules.Settings(**s)
     actions = [rules.action_from_json(a) for a in stored["events"]]
-    return rules.replay(settings, stored["seed"], actions, standard_deck(settings.edition))
+    # the deck the settings name: a fresh game's cards are made again from its seed
+    return rules.replay(settings, stored["seed"], actions)

@@ -299,3 +299,25 @@ def test_demo_solves_one_example_of_each_edition() -> None:
         assert example(name).name in result.stdout
     assert result.stdout.count("solution") >= len(example_names())
     assert "level 2 (top)" in result.stdout
+
+
+def test_daily_writes_the_servers_set_as_puzzle_files_that_solve(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import datetime
+
+    from ubongo.puzzles.daily import daily
+
+    assert main(["daily", "--edition", "extreme", "--date", "2026-11-23", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed == daily("extreme", datetime.date(2026, 11, 23)).to_json()
+    assert main(["daily", "--edition", "extreme", "--date", "2026-11-23", "-o", str(tmp_path)]) == 0
+    files = sorted(tmp_path.glob("daily-extreme-2026-11-23-*.json"))
+    assert len(files) == len(printed["tasks"]) == 5
+    for path, task in zip(files, printed["tasks"], strict=True):
+        assert json.loads(path.read_text()) == task
+        assert main(["solve", str(path), "--color", "never"]) == 0
+    capsys.readouterr()
+    assert main(["daily", "--date", "23.11.2026"]) == 2
+    assert main(["daily", "--edition", "chess"]) == 2
+    assert "no edition 'chess'" in capsys.readouterr().err

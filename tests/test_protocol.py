@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from pydantic import ValidationError
-from server_harness import Client, ServerProcess, check_body, check_frame, solution
+from server_harness import Client, ServerProcess, check_body, check_frame, server_in, solution
 
 from ubongo.rules import errors
 from ubongo.server import messages
@@ -58,17 +58,10 @@ class Recorder(Client):
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    folder = tmp_path_factory.mktemp("protocol")
-    srv = ServerProcess(
-        f"sqlite:///{folder / 'games.sqlite3'}",
-        log=folder / "server.log",
-        # the tests' players are machines: no plausibility floor for their records
-        args=("--record-seconds-per-piece", "0"),
+    # the tests' players are machines: no plausibility floor for their records
+    yield from server_in(
+        tmp_path_factory.mktemp("protocol"), args=("--record-seconds-per-piece", "0")
     )
-    srv.start()
-    yield srv
-    srv.stop()
-    assert "Traceback" not in (folder / "server.log").read_text(), "the server logged a crash"
 
 
 def join(server: ServerProcess, code: str, token: str) -> Recorder:

@@ -174,7 +174,7 @@ def test_3d_own_stacks_of_nine_boards_of_own_level() -> None:
     assert len(boards) == 36 and len(set(boards)) == 36
     for p, level in zip(game.players, levels, strict=True):
         assert len(p.stack) == 9 and p.side == level
-        assert all(level in {s.name for s in game.deck.cards[b - 1].sides} for b in p.stack)
+        assert all(level in game.deck.side_names(b) for b in p.stack)
     game = apply(game, StartRound(0.0))
     assert game.round is not None and game.deadline == 90.0
     assert [e.side for e in game.round.entries] == list(levels)

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_harness import Client, ServerProcess, replayed, solution
+from server_harness import Client, ServerProcess, replayed, server_in, solution
 
 FAST: dict[str, dict[str, Any]] = {
     "classic": {"hourglass_seconds": 2.0},
@@ -29,12 +29,7 @@ ROUND_OR_END = ("round_started", "playoff", "game_over")
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    folder = tmp_path_factory.mktemp("server")
-    srv = ServerProcess(f"sqlite:///{folder / 'games.sqlite3'}", log=folder / "server.log")
-    srv.start()
-    yield srv
-    srv.stop()
-    assert "Traceback" not in (folder / "server.log").read_text(), "the server logged a crash"
+    yield from server_in(tmp_path_factory.mktemp("server"))
 
 
 #: (room code, seat) -> token, as a browser keeps them

@@ -9,6 +9,7 @@ export type UbongoProtocol =
   | RoomEvent
   | CreateRoom
   | TakeSeat
+  | HintRequest
   | ApiError
   | Health
   | EditionNames
@@ -19,7 +20,9 @@ export type UbongoProtocol =
   | GameList
   | StoredGame
   | Leaderboard
-  | PersonalBests;
+  | PersonalBests
+  | DailyTasks
+  | HintAnswer;
 export type ClientMessage =
   | Hello
   | Ping
@@ -114,6 +117,7 @@ export interface SettingsPatch {
   round_limit_seconds?: number | null;
   seed?: number | null;
   between_seconds?: number | null;
+  puzzles?: ("fresh" | "standard") | null;
 }
 export interface ChooseSide {
   type: "choose_side";
@@ -261,6 +265,10 @@ export interface RoomSettingsView {
    * null: a random seed chosen at the start
    */
   seed: number | null;
+  /**
+   * fresh: tasks made for this game from its seed; standard: the shipped deck
+   */
+  puzzles: "fresh" | "standard";
 }
 /**
  * A taken seat.
@@ -967,9 +975,36 @@ export interface SettingsPatch1 {
   round_limit_seconds?: number | null;
   seed?: number | null;
   between_seconds?: number | null;
+  puzzles?: ("fresh" | "standard") | null;
 }
 export interface TakeSeat {
   name: string;
+}
+/**
+ * ``POST /api/hint``: a puzzle in the puzzle-file format and the pieces placed so far.
+ */
+export interface HintRequest {
+  /**
+   * a puzzle file's JSON (docs/puzzle-format.md)
+   */
+  puzzle: {
+    [k: string]: unknown;
+  };
+  /**
+   * @maxItems 16
+   */
+  placements?: PlacedPiece[];
+}
+/**
+ * A piece on the board, by the cells it covers (as ``ubongo solve --json`` writes them).
+ */
+export interface PlacedPiece {
+  piece: string | number;
+  /**
+   * @minItems 1
+   * @maxItems 64
+   */
+  cells: [number[], ...number[][]];
 }
 /**
  * Every HTTP error (4xx, 503): ``404 no_room``, ``409 room_full``, ``422 bad_message`` ...
@@ -1004,7 +1039,10 @@ export interface ErrorDetail {
     | "no_edition"
     | "no_game"
     | "not_found"
-    | "bad_method";
+    | "bad_method"
+    | "bad_date"
+    | "bad_puzzle"
+    | "bad_placement";
   message: string;
 }
 /**
@@ -1214,6 +1252,10 @@ export interface RulesSettings {
   solo_goal: "time" | "tasks";
   solo_target: number | null;
   deck: string;
+  /**
+   * games stored before fresh tasks existed played standard
+   */
+  puzzles?: "standard" | "fresh";
 }
 export interface StartRoundAction {
   type: "start_round";
@@ -1487,4 +1529,58 @@ export interface PersonalBest {
   seconds: number;
   finished_at: number;
   runs: number;
+}
+/**
+ * ``GET /api/daily``: one edition's tasks of one day, the same for everyone, easiest first.
+ */
+export interface DailyTasks {
+  /**
+   * YYYY-MM-DD (UTC)
+   */
+  date: string;
+  edition: string;
+  tasks: PuzzleTask[];
+  /**
+   * each task's expected seconds for a median player
+   */
+  seconds: number[];
+}
+/**
+ * A task in the puzzle-file format (what ``ubongo solve`` reads).
+ */
+export interface PuzzleTask {
+  name: string;
+  edition: string;
+  /**
+   * the area's cells (3D: the footprint)
+   */
+  area: number[][];
+  pieces: (string | number)[];
+}
+/**
+ * ``POST /api/hint``: a piece to put down, or the pieces to move, or nothing to do.
+ */
+export interface HintAnswer {
+  /**
+   * the piece to put down next; null when stuck or solved
+   */
+  placement: HintPlacement | null;
+  /**
+   * when stuck: the fewest placed pieces to take away
+   */
+  move: (string | number)[];
+  solved: boolean;
+  /**
+   * a sentence for the player
+   */
+  message: string;
+}
+/**
+ * Where a piece goes: its cells, and the same as a transform and offset (a ``submit``'s).
+ */
+export interface HintPlacement {
+  piece: string | number;
+  cells: number[][];
+  transform: number;
+  offset: number[];
 }

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from ubongo import __version__
 
 #: subcommand modules, in the order ``ubongo --help`` lists them
-COMMANDS: tuple[str, ...] = ("solve", "demo", "deck", "serve", "simulate")
+COMMANDS: tuple[str, ...] = ("solve", "demo", "deck", "daily", "serve", "simulate")
 
 
 class CommandError(Exception):

@@ -19,10 +19,11 @@ The JSON format is documented in ``docs/deck-format.md``.
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from ubongo import editions
 from ubongo.board import Area
@@ -87,6 +88,55 @@ class Card:
         raise KeyError(f"card {self.number} has no side {name!r}")
 
 
+class Cards(Protocol):
+    """What a game needs of its deck: a whole :class:`Deck`, or a fresh deck whose cards are
+    made as the game reaches them (:class:`ubongo.puzzles.fresh.FreshDeck`)."""
+
+    @property
+    def edition(self) -> str:
+        """The edition's name."""
+        ...
+
+    @property
+    def seed(self) -> int:
+        """The seed the cards are made from."""
+        ...
+
+    @property
+    def size(self) -> int:
+        """How many cards there are (numbered 1 to size)."""
+        ...
+
+    @property
+    def pieces(self) -> Edition:
+        """The edition's pieces, which the tasks name by id."""
+        ...
+
+    def card(self, number: int) -> Card:
+        """The card with this number."""
+        ...
+
+    def playable(self, side: str, keys: Collection[str]) -> list[int]:
+        """Numbers of the cards whose ``side`` has a task for every key in ``keys``."""
+        ...
+
+    def side_names(self, number: int) -> set[str]:
+        """The names of card ``number``'s sides."""
+        ...
+
+    def task_pieces(self, task: Task) -> list[Piece]:
+        """The pieces of ``task``."""
+        ...
+
+    def is_made(self, number: int) -> bool:
+        """Whether card ``number`` is ready (a whole deck's always are)."""
+        ...
+
+    def __hash__(self) -> int:
+        """Decks are kept in caches (the bots' solutions), by the deck."""
+        ...
+
+
 @dataclass(frozen=True)
 class Deck:
     """All the boards or cards of one edition, made from ``seed``."""
@@ -110,6 +160,41 @@ class Deck:
         """The pieces of ``task``, as pieces of this deck's edition."""
         ed = self.pieces
         return [ed.piece(p) for p in task.pieces]
+
+    # --- what a game asks of its cards (also answered by a fresh deck, puzzles/fresh.py) -----
+
+    @property
+    def size(self) -> int:
+        """How many cards the deck has (numbered 1 to size)."""
+        return len(self.cards)
+
+    def card(self, number: int) -> Card:
+        """The card with this number; KeyError if there is none."""
+        cards = self.cards
+        if 0 < number <= len(cards) and cards[number - 1].number == number:
+            return cards[number - 1]
+        for c in cards:
+            if c.number == number:
+                return c
+        raise KeyError(f"no card {number}")
+
+    def playable(self, side: str, keys: Collection[str]) -> list[int]:
+        """Numbers of the cards whose ``side`` has a task for every key in ``keys``."""
+        need = set(keys)
+        return [
+            c.number
+            for c in self.cards
+            for sd in c.sides
+            if sd.name == side and need <= set(sd.keys)
+        ]
+
+    def side_names(self, number: int) -> set[str]:
+        """The names of card ``number``'s sides (3D: the two levels of a board)."""
+        return {sd.name for sd in self.card(number).sides}
+
+    def is_made(self, number: int) -> bool:
+        """Always: a whole deck's cards are all there."""
+        return True
 
     def sides(self, name: str) -> list[tuple[Card, Side]]:
         """Every (card, side) with this side name, in card order."""

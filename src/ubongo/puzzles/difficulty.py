@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
 
 from ubongo.board import Area
 from ubongo.geometry import Cell, Lattice
@@ -143,9 +143,14 @@ def compactness(area: Area) -> float:
 
 def mirrored(piece: Piece, cells: Iterable[Cell]) -> bool:
     """Whether ``cells`` can only be covered by ``piece`` turned over (not by a rotation)."""
+    return piece.lattice.normalize(cells) not in _turned(piece)
+
+
+@lru_cache(maxsize=1024)
+def _turned(piece: Piece) -> frozenset[frozenset[Cell]]:
+    # a piece's shapes under rotation, made once: the generator asks about every solution
     lat = piece.lattice
-    shape = lat.normalize(cells)
-    return all(lat.orient(piece.cells, t) != shape for t in lat.rotations)
+    return frozenset(lat.orient(piece.cells, t) for t in lat.rotations)
 
 
 def fewest_flips(

@@ -110,6 +110,30 @@ def generate_deck(
     return Deck(edition_name, seed, tuple(made), GENERATOR)
 
 
+def generate_side(edition_name: str, side_name: str, seed: int) -> Side:
+    """One side of a card on its own, made from ``seed`` (a fresh game's card, made when the
+    game reaches it: :mod:`ubongo.puzzles.fresh`). The same seed always gives the same side.
+
+    3D: levels that share a cell count (orange, red) are told apart as in a whole deck, by
+    difficulty: two areas are made and the level takes the easier or the harder.
+    """
+    shape = editions.record(edition_name).deck
+    spec = shape.side(side_name)
+    ed = edition(edition_name)
+    rng = random.Random(f"{edition_name}:{seed}:{side_name}")
+    builder = _Builder(ed, shape, rng, Stats(), None)
+    if ed.layers == 1:
+        return builder.flat_side(spec)
+    group = [s for s in shape.sides if s.cells == spec.cells]
+    made = builder.cube_sides(spec, len(group))
+    made.sort(key=lambda side: sum(t.difficulty for t in side[1]) / len(side[1]))
+    area, tasks = made[[s.name for s in group].index(side_name)]
+    keys = _key_groups(rng, shape.keys, len(tasks))
+    return Side(
+        side_name, area, tuple(_with_keys(t, ks) for t, ks in zip(tasks, keys, strict=True))
+    )
+
+
 # --- shapes ----------------------------------------------------------------------------------
 
 

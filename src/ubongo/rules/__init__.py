@@ -59,7 +59,17 @@ from .actions import (
     action_from_json,
     action_to_json,
 )
-from .engine import apply, card, entry_task, new_game, replay, solo_record, task_json, view
+from .engine import (
+    apply,
+    card,
+    entry_task,
+    new_game,
+    replay,
+    solo_record,
+    task_json,
+    upcoming_cards,
+    view,
+)
 from .errors import (
     ActionError,
     AlreadyFinished,
@@ -130,5 +140,6 @@ __all__ = [
     "replay",
     "solo_record",
     "task_json",
+    "upcoming_cards",
     "view",
 ]

@@ -27,10 +27,10 @@ import math
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
 from ubongo.board import Placement, placements_of
-from ubongo.puzzles.deck import Deck
+from ubongo.puzzles.deck import Cards
 from ubongo.solver import solve
 
 from .actions import Action, Advance, GiveUp, SkipTask, StartRound, Submit
@@ -47,10 +47,11 @@ def solution(game: Game, entry: Entry) -> tuple[Placement, ...]:
     return arrangement(game.deck, entry.card, entry.side, entry.key)
 
 
-@cache
-def arrangement(deck: Deck, card: int, side: str, key: str) -> tuple[Placement, ...]:
+# bounded: a server plays many fresh decks, and each one's tasks are needed only in its game
+@lru_cache(maxsize=4096)
+def arrangement(deck: Cards, card: int, side: str, key: str) -> tuple[Placement, ...]:
     """The solver's arrangement for a task of a deck (every deck task is solvable)."""
-    face = next(c for c in deck.cards if c.number == card).side(side)
+    face = deck.card(card).side(side)
     task = face.task(key)
     pieces = deck.task_pieces(task)
     found = solve(face.area, pieces)

@@ -23,7 +23,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ubongo.board import check_cover
-from ubongo.puzzles.deck import Card, Deck, Side, Task, standard_deck
+from ubongo.puzzles.deck import Card, Cards, Side, Task, standard_deck
+from ubongo.puzzles.fresh import fresh_deck
 
 from .actions import Action, Advance, GiveUp, SkipTask, StartRound, Submit
 from .errors import (
@@ -58,18 +59,16 @@ from .state import Entry, Game, PlayerState, Round, RoundKind, Solo
 # --- set-up ----------------------------------------------------------------------------------
 
 
-def new_game(settings: Settings, seed: int | str = 0, deck: Deck | None = None) -> Game:
+def new_game(settings: Settings, seed: int | str = 0, deck: Cards | None = None) -> Game:
     """A game ready for its first :class:`StartRound`: boards dealt into stacks, gems laid out.
 
-    ``deck`` defaults to the deck the settings name (``settings.deck``, else the edition's
-    standard deck).  Raises :class:`SettingsError` for settings that do not make a game."""
+    ``deck`` defaults to the deck the settings name: with ``puzzles="fresh"`` the game's own
+    cards, made from ``seed`` (:mod:`ubongo.puzzles.fresh`); else ``settings.deck``, or the
+    edition's standard deck.  Raises :class:`SettingsError` for settings that do not make a
+    game."""
     s = settings.resolved()
     if deck is None:
-        name = s.deck or s.edition
-        try:
-            deck = standard_deck(name)
-        except (FileNotFoundError, OSError, ValueError) as e:
-            raise SettingsError(f"cannot load deck {name!r}: {e}") from None
+        deck = _deck(s, seed)
     if deck.edition != s.edition:
         raise SettingsError(f"a {deck.edition} deck cannot be used to play {s.edition}")
     game = Game(s, str(seed), deck, players=[PlayerState(p, s.level_of(p)) for p in s.players])
@@ -88,6 +87,16 @@ def new_game(settings: Settings, seed: int | str = 0, deck: Deck | None = None) 
         return game
     deal.deal(game, rounds)
     return game
+
+
+def _deck(s: Settings, seed: int | str) -> Cards:
+    if s.puzzles == "fresh":
+        return fresh_deck(s.edition, seed, {s.level_of(p) for p in s.players})
+    name = s.deck or s.edition
+    try:
+        return standard_deck(name)
+    except (FileNotFoundError, OSError, ValueError) as e:
+        raise SettingsError(f"cannot load deck {name!r}: {e}") from None
 
 
 def _rounds(s: Settings) -> int:
@@ -131,7 +140,7 @@ def apply(game: Game, action: Action) -> Game:
 
 
 def replay(
-    settings: Settings, seed: int | str, actions: Iterable[Action], deck: Deck | None = None
+    settings: Settings, seed: int | str, actions: Iterable[Action], deck: Cards | None = None
 ) -> Game:
     """The game that ``actions`` make from a new game: the same every time."""
     game = new_game(settings, seed, deck)
@@ -182,13 +191,7 @@ def _run_clock(g: Game, now: float, inclusive: bool) -> None:
 
 def card(game: Game, number: int) -> Card:
     """The deck's card (board) with this number."""
-    cards = game.deck.cards
-    if 0 < number <= len(cards) and cards[number - 1].number == number:
-        return cards[number - 1]
-    for c in cards:
-        if c.number == number:
-            return c
-    raise KeyError(f"no card {number}")
+    return game.deck.card(number)
 
 
 def entry_task(game: Game, entry: Entry) -> tuple[Side, Task]:
@@ -261,6 +264,18 @@ def _start_round(g: Game, now: float) -> None:
         deadline=r.deadline,
         tasks={e.player: {"card": e.card, "side": e.side, "key": e.key} for e in r.entries},
     )
+
+
+def upcoming_cards(game: Game) -> list[int]:
+    """The cards the game will most likely show next: a fresh game's server makes them
+    ahead, off its event loop (:class:`ubongo.puzzles.fresh.FreshDeck`), so that nobody waits.
+
+    >>> from ubongo.rules import Settings
+    >>> game = new_game(Settings("classic", ("a", "b")), seed=1)
+    >>> len(upcoming_cards(game))
+    2
+    """
+    return deal_policy(game.settings.record).upcoming(game)
 
 
 def _draw(g: Game, p: PlayerState, why: tuple[object, ...], avoid: set[int] | None = None) -> int:

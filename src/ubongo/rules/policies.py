@@ -56,13 +56,7 @@ def event(g: Game, event_kind: EventKind, at: float, /, **data: Any) -> None:
 
 def playable(game: Game, side: str) -> list[int]:
     """Numbers of the cards whose ``side`` has a task for every key the edition may choose."""
-    need = set(game.settings.record.deck.keys)
-    return [
-        c.number
-        for c in game.deck.cards
-        for sd in c.sides
-        if sd.name == side and need <= set(sd.keys)
-    ]
+    return game.deck.playable(side, game.settings.record.deck.keys)
 
 
 # --- how a task is chosen --------------------------------------------------------------------
@@ -139,6 +133,10 @@ class SharedStack:
                 raise SettingsError("no card left to draw")
         return g.stack.pop(0)
 
+    def upcoming(self, g: Game) -> list[int]:
+        # a round takes one card per player from the top (solo: one per task)
+        return g.stack[: max(2, len(g.players))]
+
 
 class CountedStack(SharedStack):
     """A shared stack of exactly players x rounds cards; the rest go back in the box at random
@@ -157,9 +155,9 @@ class OwnStacks:
 
         Boards carry two levels, so this is a matching: slots (player, level) to boards, found
         with augmenting paths over boards in a seeded random order."""
-        order = sorted({c.number for c in game.deck.cards})
+        order = list(range(1, game.deck.size + 1))
         shuffle(game, order, "boards")
-        levels_of = {c.number: {sd.name for sd in c.sides} for c in game.deck.cards}
+        levels_of = {n: game.deck.side_names(n) for n in order}
         usable = {lv: set(playable(game, lv)) for lv in {p.side for p in game.players}}
         slots = [p for p in game.players for _ in range(rounds)]
         owner: dict[int, int] = {}
@@ -203,11 +201,18 @@ class OwnStacks:
                 return b
         raise SettingsError(f"no {p.side} board left to draw")
 
+    def upcoming(self, g: Game) -> list[int]:
+        return [b for p in g.players for b in p.stack[:2]]
+
 
 class Deal(Protocol):
     def deal(self, game: Game, rounds: int) -> None: ...
     def solo(self, game: Game, pool: list[int]) -> None: ...
     def draw(self, g: Game, p: PlayerState, why: tuple[object, ...], avoid: set[int]) -> int: ...
+    def upcoming(self, g: Game) -> list[int]:
+        """The cards the next draws will most likely take (a stack's top; not those a
+        reshuffle or a playoff picks): what is worth making ahead for a fresh game."""
+        ...
 
 
 DEALS: dict[str, Deal] = {

@@ -31,6 +31,8 @@ Variant = Literal["standard", "only-first"]
 #: in the only-first variant, what happens to the other players' cards
 OthersCards = Literal["discard", "to-first"]
 SoloGoal = Literal["time", "tasks"]
+#: where the tasks come from: the shipped deck, or cards made for this game from its seed
+Puzzles = Literal["standard", "fresh"]
 
 
 @dataclass(frozen=True)
@@ -46,7 +48,9 @@ class Settings:
     round in which nobody has finished yet, ``playoff_limit`` a playoff or tie round (``None``:
     no limit, as at the table).  Solo: ``solo_goal`` ``"time"`` means as many tasks as
     possible in ``solo_target`` minutes, ``"tasks"`` the time needed for ``solo_target``
-    tasks.
+    tasks. ``puzzles`` ``"fresh"`` plays cards made for this game from its seed
+    (:mod:`ubongo.puzzles.fresh`) instead of the deck ``deck`` names (default: the edition's
+    standard deck).
     """
 
     edition: str
@@ -66,6 +70,7 @@ class Settings:
     solo_goal: SoloGoal = "time"
     solo_target: int | None = None
     deck: str = ""
+    puzzles: Puzzles = "standard"
 
     @property
     def record(self) -> EditionRecord:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, fields, is_dataclass
 from enum import Enum
 from typing import Any, Literal
 
-from ubongo.puzzles.deck import Deck
+from ubongo.puzzles.deck import Cards
 
 from .actions import Action, action_from_json, action_to_json
 from .errors import SettingsError
@@ -101,7 +101,7 @@ class Game:
 
     settings: Settings
     seed: str
-    deck: Deck = field(compare=False, repr=False, metadata={"json": False})
+    deck: Cards = field(compare=False, repr=False, metadata={"json": False})
     players: list[PlayerState] = field(default_factory=list)
     phase: Phase = "waiting"
     now: float | None = None
@@ -237,9 +237,9 @@ def _decode_scalar(tp: Any, value: Any) -> Any:
     raise TypeError(f"cannot read a {tp!r}")
 
 
-def deck_ref(deck: Deck) -> dict[str, Any]:
+def deck_ref(deck: Cards) -> dict[str, Any]:
     """What a saved game records about its deck, to check it is given the same one again."""
-    return {"name": deck.edition, "seed": deck.seed, "cards": len(deck.cards)}
+    return {"name": deck.edition, "seed": deck.seed, "cards": deck.size}
 
 
 def game_to_json(game: Game) -> dict[str, Any]:
@@ -249,7 +249,7 @@ def game_to_json(game: Game) -> dict[str, Any]:
     return {"format": FORMAT, "version": VERSION, "deck": deck_ref(game.deck), "game": data}
 
 
-def game_from_json(data: Any, deck: Deck) -> Game:
+def game_from_json(data: Any, deck: Cards) -> Game:
     """The game saved by :func:`game_to_json`, played with ``deck``.
 
     Raises :class:`SettingsError` if the data is not a saved game or names another deck."""

@@ -20,7 +20,7 @@ from ubongo.editions.record import KeyKind
 from ubongo.rules.settings import Mode, SoloGoal, Variant
 
 from .messages import Ms, ProtocolCode, RoomSettingsView, RoomSnapshot, Sent, SoloResult
-from .protocol import Level
+from .protocol import CellCoords, Level, PieceId
 from .stored import Action, RuleEvent, RulesSettings
 
 #: what ``GET /api/health`` and the stored games count in (seconds since the Unix epoch)
@@ -28,7 +28,15 @@ EpochSeconds = float
 
 #: the WebSocket's codes, and those only HTTP answers use
 HttpErrorCode = Literal[
-    ProtocolCode, "game_running", "no_edition", "no_game", "not_found", "bad_method"
+    ProtocolCode,
+    "game_running",
+    "no_edition",
+    "no_game",
+    "not_found",
+    "bad_method",
+    "bad_date",
+    "bad_puzzle",
+    "bad_placement",
 ]
 
 
@@ -218,6 +226,44 @@ class PersonalBests(RootModel[list[PersonalBest]]):
 
 
 #: (method, route) -> the model of its answer
+class PuzzleTask(Sent):
+    """A task in the puzzle-file format (what ``ubongo solve`` reads)."""
+
+    name: str
+    edition: str
+    area: list[CellCoords] = Field(description="the area's cells (3D: the footprint)")
+    pieces: list[PieceId]
+
+
+class DailyTasks(Sent):
+    """``GET /api/daily``: one edition's tasks of one day, the same for everyone, easiest first."""
+
+    date: str = Field(description="YYYY-MM-DD (UTC)")
+    edition: str
+    tasks: list[PuzzleTask]
+    seconds: list[float] = Field(description="each task's expected seconds for a median player")
+
+
+class HintPlacement(Sent):
+    """Where a piece goes: its cells, and the same as a transform and offset (a ``submit``'s)."""
+
+    piece: PieceId
+    cells: list[CellCoords]
+    transform: int
+    offset: CellCoords
+
+
+class HintAnswer(Sent):
+    """``POST /api/hint``: a piece to put down, or the pieces to move, or nothing to do."""
+
+    placement: HintPlacement | None = Field(
+        description="the piece to put down next; null when stuck or solved"
+    )
+    move: list[PieceId] = Field(description="when stuck: the fewest placed pieces to take away")
+    solved: bool
+    message: str = Field(description="a sentence for the player")
+
+
 RESPONSES: dict[tuple[str, str], type[BaseModel]] = {
     ("GET", "/api/health"): Health,
     ("GET", "/api/editions"): EditionNames,
@@ -230,4 +276,6 @@ RESPONSES: dict[tuple[str, str], type[BaseModel]] = {
     ("GET", "/api/games/{game_id}"): StoredGame,
     ("GET", "/api/leaderboard"): Leaderboard,
     ("GET", "/api/records"): PersonalBests,
+    ("GET", "/api/daily"): DailyTasks,
+    ("POST", "/api/hint"): HintAnswer,
 }

@@ -29,12 +29,12 @@ from typing import Any
 
 from ubongo import rules
 from ubongo.board import Placement, Verdict
-from ubongo.puzzles.deck import standard_deck
 from ubongo.rules import bots
 from ubongo.rules.actions import placement_to_json
 from ubongo.rules.events import EventKind
 
 from . import table
+from .cards import CardMaker
 from .feed import RoomFeed
 from .protocol import ProtocolError
 from .rooms import Room, Seat, ServerConfig, need_host, need_phase, need_seat
@@ -61,6 +61,8 @@ class GameDriver:
         self.clock = feed.clock
         self.config = config or ServerConfig()
         self.retry = Backoff(self.config.store_retry_seconds, self.config.store_retry_max_seconds)
+        #: makes a fresh game's next cards in a worker process
+        self.cards = CardMaker()
 
     # --- commands ---------------------------------------------------------------------------
 
@@ -85,8 +87,8 @@ class GameDriver:
         levels = tuple(s.side or default for s in taken)
         seed = st.seed if st.seed is not None else secrets.randbits(48)
         try:
-            deck = standard_deck(st.edition)
-            game = rules.new_game(st.rules_settings(players, levels), seed, deck)
+            # the deck the settings name: the shipped one, or (fresh) cards made for this game
+            game = rules.new_game(st.rules_settings(players, levels), seed)
         except rules.SettingsError as e:
             raise ProtocolError("bad_setting", str(e)) from None
         now = self.clock.now()
@@ -103,7 +105,22 @@ class GameDriver:
             s.ready = False
         self.feed.hold(room)  # the game's start is told once it is saved
         self.feed.publish(room, "game_started", {"seed": seed}, at=now)
-        self._act(room, rules.StartRound(now))
+        making = self.cards.ahead(game)
+        if making is None:
+            self._act(room, rules.StartRound(now))
+            return
+        # a fresh game's first cards are made off the event loop; the round starts when they
+        # are (tens of milliseconds: bench/generate.py --first-task)
+        room.preparing = asyncio.get_running_loop().create_task(
+            self._first_round(room, game, making)
+        )
+
+    async def _first_round(
+        self, room: Room, game: rules.Game, making: asyncio.Future[None]
+    ) -> None:
+        await making
+        if room.game is game and game.round is None and room.phase == "playing":
+            self._act(room, rules.StartRound(self.clock.now()))
 
     def submit(
         self,
@@ -203,6 +220,8 @@ class GameDriver:
         if new_turn:
             self.timers.schedule_bots(room)
         self.timers.schedule_clock(room)
+        # the next cards of a fresh game, made ahead in a worker while this round is played
+        self.cards.ahead(new)
 
     def _publish_events(self, room: Room, events: list[rules.Event]) -> tuple[bool, dict[str, Any]]:
         """Publish the rules' new events; whether a turn began, and the round's awards."""

@@ -20,7 +20,6 @@ import dataclasses
 from typing import Any
 
 from ubongo import rules
-from ubongo.puzzles.deck import standard_deck
 
 from .rooms import Room, RoomSettings, Seat
 
@@ -90,5 +89,6 @@ def rebuilt(data: dict[str, Any]) -> Room:
         st["players"], st["levels"] = tuple(st["players"]), tuple(st["levels"])
         settings = rules.Settings(**st)
         actions = [rules.action_from_json(a) for a in game["log"]]
-        room.game = rules.replay(settings, room.seed or 0, actions, standard_deck(settings.edition))
+        # the deck the settings name, as at the start (a fresh game's cards from its seed)
+        room.game = rules.replay(settings, room.seed or 0, actions)
     return room

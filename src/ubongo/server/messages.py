@@ -62,6 +62,9 @@ class RoomSettingsView(Sent):
     seat_hold_seconds: float
     between_seconds: float
     seed: int | None = Field(description="null: a random seed chosen at the start")
+    puzzles: Literal["fresh", "standard"] = Field(
+        description="fresh: tasks made for this game from its seed; standard: the shipped deck"
+    )
 
 
 class SeatView(Sent):

@@ -89,6 +89,7 @@ class SettingsPatch(Strict):
     round_limit_seconds: float | None = Field(default=None, ge=1, le=3600)
     seed: int | None = Field(default=None, ge=0, le=2**53)
     between_seconds: float | None = Field(default=None, ge=0, le=60)
+    puzzles: Literal["fresh", "standard"] | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -279,3 +280,23 @@ class CreateRoom(Strict):
 
 class TakeSeat(Strict):
     name: str = Field(min_length=1, max_length=32)
+
+
+#: a piece's id as puzzle files write it: a letter or name (``"D"``, ``"red2"``) or a number
+PieceId = str | int
+#: a cell: 2 coordinates (squares, hexagons), 3 (triangles: x, y, up/down; 3D cubes: x, y, z)
+CellCoords = list[int]
+
+
+class PlacedPiece(Strict):
+    """A piece on the board, by the cells it covers (as ``ubongo solve --json`` writes them)."""
+
+    piece: PieceId
+    cells: list[CellCoords] = Field(min_length=1, max_length=64)
+
+
+class HintRequest(Strict):
+    """``POST /api/hint``: a puzzle in the puzzle-file format and the pieces placed so far."""
+
+    puzzle: dict[str, Any] = Field(description="a puzzle file's JSON (docs/puzzle-format.md)")
+    placements: list[PlacedPiece] = Field(default=[], max_length=16)

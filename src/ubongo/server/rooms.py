@@ -98,6 +98,8 @@ class RoomSettings:
     seat_hold_seconds: float = 60.0
     between_seconds: float = 6.0
     seed: int | None = None
+    #: fresh: cards made for each game from its seed; standard: the shipped deck
+    puzzles: str = "fresh"
 
     def patched(self, patch: SettingsPatch) -> RoomSettings:
         """These settings with ``patch``'s fields; ``null`` is the rules' default where there
@@ -168,6 +170,7 @@ class RoomSettings:
             playoff_limit=self.round_limit_seconds,
             solo_goal="tasks" if self.solo_goal == "tasks" else "time",
             solo_target=self.solo_amount,
+            puzzles="standard" if self.puzzles == "standard" else "fresh",
         )
 
 
@@ -233,6 +236,8 @@ class Room:
     presence_timer: asyncio.TimerHandle | None = field(default=None, repr=False)
     presence_sent: int = 0
     presence_at: float = float("-inf")
+    #: a fresh game's first cards being made (the first round starts when they are)
+    preparing: asyncio.Task[None] | None = field(default=None, repr=False)
     _view_cache: tuple[Any, dict[str, Any]] | None = field(default=None, repr=False)
 
     def occupied(self) -> list[Seat]:

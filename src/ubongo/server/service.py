@@ -68,6 +68,7 @@ class RoomService(ABC):
             self._sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._sweeper
+        self.gateway.rooms.game.cards.close()
 
     async def _sweep(self) -> None:
         config = self.gateway.config

@@ -15,7 +15,7 @@ from typing import Annotated, Literal
 from pydantic import Field, TypeAdapter
 from pydantic.json_schema import SkipJsonSchema
 
-from ubongo.rules.settings import Mode, OthersCards, SoloGoal, TieBreak, Variant
+from ubongo.rules.settings import Mode, OthersCards, Puzzles, SoloGoal, TieBreak, Variant
 from ubongo.rules.state import RoundKind
 
 from .messages import GemName, Sent, SoloResult
@@ -45,6 +45,9 @@ class RulesSettings(Sent):
     solo_goal: SoloGoal
     solo_target: int | None
     deck: str
+    puzzles: Puzzles = Field(
+        default="standard", description="games stored before fresh tasks existed played standard"
+    )
 
 
 # --- actions (what replays the game) ---------------------------------------------------------

@@ -5,6 +5,7 @@
 * :mod:`.rooms` - creating a room, a room's snapshot, taking a seat;
 * :mod:`.games` - stored games;
 * :mod:`.records` - solo records: the leaderboard and personal bests;
+* :mod:`.puzzles` - the daily challenge's tasks and hints for any puzzle;
 * :mod:`.websocket` - the room WebSocket ``/ws`` (and ``/ws/echo``);
 * :mod:`.web` - the web client's files (last: it answers every other path).
 
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from . import editions, games, health, records, rooms, web, websocket
+from . import editions, games, health, puzzles, records, rooms, web, websocket
 
 #: in the order they are matched (the web client's catch-all last)
 ROUTERS: tuple[APIRouter, ...] = (
@@ -24,6 +25,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     rooms.router,
     games.router,
     records.router,
+    puzzles.router,
     websocket.router,
     web.router,
 )

@@ -1,0 +1,78 @@
+"""Making a fresh game's cards ahead, in a worker process.
+
+A fresh game (``puzzles: "fresh"``) makes each card when it is first shown
+(:mod:`ubongo.puzzles.fresh`): some tens of milliseconds of pure Python a card. Made on the
+event loop, or in a thread (which holds the interpreter lock just the same), that time is taken
+from every room's answers: a hundred rooms starting their rounds together made verdicts wait
+seconds. So the cards a game will show next are made in one worker process, on the other core,
+and handed back to the game's deck; the loop only waits for them before a game's first round.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+from concurrent.futures import Executor, ProcessPoolExecutor
+
+from ubongo import rules
+from ubongo.puzzles.deck import Card
+from ubongo.puzzles.fresh import FreshDeck
+
+
+def make_cards(edition: str, seed: int, sides: frozenset[str], numbers: list[int]) -> list[Card]:
+    """In the worker: cards ``numbers`` of the fresh deck (edition, seed, sides)."""
+    deck = FreshDeck(edition, seed, sides)
+    return [deck.card(n) for n in numbers]
+
+
+class CardMaker:
+    """One worker process that makes fresh cards ahead (started on first use)."""
+
+    def __init__(self) -> None:
+        self._pool: Executor | None = None
+        #: per deck (by identity), the numbers being made now: each is asked for once
+        self._making: dict[int, set[int]] = {}
+
+    def ahead(self, game: rules.Game) -> asyncio.Future[None] | None:
+        """Start making the cards ``game`` shows next that its deck has not made; the future
+        of that work (done when the deck has them), or None when nothing needs making."""
+        deck = game.deck
+        if not isinstance(deck, FreshDeck):
+            return None
+        making = self._making.setdefault(id(deck), set())
+        missing = [n for n in rules.upcoming_cards(game) if not deck.is_made(n) and n not in making]
+        if not missing:
+            return None
+        making.update(missing)
+        if self._pool is None:
+            # spawn: a fork of a process running an event loop and threads is not safe
+            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        loop = asyncio.get_running_loop()
+        work = loop.run_in_executor(
+            self._pool, make_cards, deck.edition, deck.seed, deck.sides, missing
+        )
+
+        def keep(done: asyncio.Future[list[Card]]) -> None:
+            making.difference_update(missing)
+            if not making:
+                self._making.pop(id(deck), None)
+            if not done.cancelled() and done.exception() is None:
+                for card in done.result():
+                    deck.made.setdefault(card.number, card)
+
+        work.add_done_callback(keep)
+        return asyncio.ensure_future(_done(work))
+
+    def close(self) -> None:
+        """Stop the worker (cards not made yet are made by the game itself when shown)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
+async def _done(work: asyncio.Future[list[Card]]) -> None:
+    # a worker that failed leaves the cards to be made when shown: the game goes on
+    try:
+        await work
+    except Exception:
+        return

@@ -1,0 +1,106 @@
+"""Puzzles outside rooms: the daily challenge's tasks, and a hint for any puzzle."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+from typing import Any
+
+from fastapi import APIRouter
+
+from ubongo import editions as edition_data
+from ubongo import puzzlefile
+from ubongo.board import Placement
+from ubongo.puzzles.daily import daily
+from ubongo.puzzles.hints import Hint, HintError, Solved, Stuck, hint
+
+from .. import bodies
+from .. import protocol as p
+from ..protocol import ProtocolError
+
+router = APIRouter()
+
+#: the first day with a daily set; earlier dates are refused like future ones
+FIRST_DAY = datetime.date(2026, 1, 1)
+#: a hint's search grows with the area and the pieces: what a custom puzzle may have
+MOST_CELLS = 120
+MOST_PIECES = 12
+
+
+def _day(date: str | None) -> datetime.date:
+    today = datetime.datetime.now(datetime.UTC).date()
+    if date is None:
+        return today
+    try:
+        day = datetime.date.fromisoformat(date)
+    except ValueError:
+        raise ProtocolError("bad_date", "a date is YYYY-MM-DD") from None
+    if day > today:
+        raise ProtocolError("bad_date", "that day's tasks are not out yet")
+    if day < FIRST_DAY:
+        raise ProtocolError("bad_date", f"the daily challenge starts on {FIRST_DAY.isoformat()}")
+    return day
+
+
+@router.get("/api/daily", response_model=bodies.DailyTasks)
+async def daily_tasks(edition: str | None = None, date: str | None = None) -> dict[str, Any]:
+    """The tasks of ``edition`` (default: the first) for ``date`` (default: today, UTC)."""
+    name = edition if edition is not None else edition_data.names()[0]
+    if name not in edition_data.names():
+        raise ProtocolError("no_edition", f"no edition {name[:40]!r}")
+    day = _day(date)
+    # made once per edition and day (cached), off the event loop: 3D takes up to a second
+    found = await asyncio.to_thread(daily, name, day)
+    return found.to_json()
+
+
+@router.post("/api/hint", response_model=bodies.HintAnswer)
+async def hint_for(body: p.HintRequest) -> dict[str, Any]:
+    """The next piece to put down on ``puzzle`` after ``placements``, or which pieces to move."""
+    try:
+        puzzle = puzzlefile.from_json(body.puzzle)
+    except puzzlefile.PuzzleFileError as e:
+        raise ProtocolError("bad_puzzle", str(e)[:200]) from None
+    if puzzle.area.size > MOST_CELLS or len(puzzle.pieces) > MOST_PIECES:
+        raise ProtocolError(
+            "bad_puzzle", f"a hint needs at most {MOST_CELLS} cells and {MOST_PIECES} pieces"
+        )
+    placed: dict[str, frozenset[tuple[int, ...]]] = {}
+    for pl in body.placements:
+        pid = str(pl.piece)
+        if pid in placed:
+            raise ProtocolError("bad_placement", f"piece {pid[:20]} is placed twice")
+        placed[pid] = frozenset(tuple(c) for c in pl.cells)
+    try:
+        found = await asyncio.to_thread(hint, puzzle.area, puzzle.pieces, placed)
+    except HintError as e:
+        raise ProtocolError("bad_placement", str(e)[:200]) from None
+    return _answer(puzzle, found)
+
+
+def _answer(puzzle: puzzlefile.Puzzle, found: Hint | Stuck | Solved) -> dict[str, Any]:
+    if isinstance(found, Solved):
+        return {"placement": None, "move": [], "solved": True, "message": "Solved: Ubongo!"}
+    if isinstance(found, Stuck):
+        ids = [puzzlefile.id_to_json(pid) for pid in found.move]
+        names = ", ".join(str(pid) for pid in ids)
+        return {
+            "placement": None,
+            "move": ids,
+            "solved": False,
+            "message": f"This cannot be finished as it is: move {names}.",
+        }
+    piece = next(pc for pc in puzzle.pieces if pc.id == found.piece)
+    at = Placement.covering(piece, found.cells)
+    placement = {
+        "piece": puzzlefile.id_to_json(found.piece),
+        "cells": [list(c) for c in sorted(found.cells)],
+        "transform": at.transform,
+        "offset": list(at.offset),
+    }
+    return {
+        "placement": placement,
+        "move": [],
+        "solved": False,
+        "message": f"Try piece {placement['piece']} here.",
+    }
