@@ -11,10 +11,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from server_harness import ServerProcess, server_in
+from server_harness import Client, ServerProcess, server_in
 
 from ubongo import editions, puzzlefile
-from ubongo.board import Placement, check_cover
+from ubongo.board import Area, Placement, check_cover
+from ubongo.geometry import SQUARE
+from ubongo.pieces import edition
+from ubongo.puzzles.deck import standard_deck
 from ubongo.solver import solve
 
 
@@ -141,3 +144,38 @@ def test_bad_placements_are_refused_with_a_reason(server: ServerProcess) -> None
         status, answer = server.post("/api/hint", {"puzzle": task, "placements": placements})
         assert (status, answer["error"]["code"]) == (422, "bad_placement"), (reason, answer)
         assert reason in answer["error"]["message"]
+
+
+def _first_round(server: ServerProcess, seed: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A fresh room (Ada and an easy bot) with ``seed``: its first round's tasks, and the end of
+    that round, which Ada lets run out."""
+    created = server.create_room(
+        "Ada", edition="classic", seed=seed, hourglass_seconds=1.0, rounds=1, between_seconds=0.2
+    )
+    ada = Client(server)
+    assert ada.hello(created["code"], created["token"])["room"]["settings"]["puzzles"] == "fresh"
+    ada.reply({"type": "add_bot", "level": "easy"}, "bot_added")
+    ada.send({"type": "start"})
+    tasks = ada.event("round_started", 30)["room"]["game"]["tasks"]
+    ended = ada.event("round_ended", 30)
+    ada.close()
+    return tasks, ended
+
+
+def test_rooms_with_the_same_seed_get_the_same_fresh_tasks(server: ServerProcess) -> None:
+    first, ended = _first_round(server, seed=4242)
+    again, _ = _first_round(server, seed=4242)
+    other, _ = _first_round(server, seed=4343)
+    assert first == again
+    assert [t["area"] for t in first.values()] != [t["area"] for t in other.values()]
+    # the cards were made for this game (in the server's worker), not taken from the deck
+    shipped = standard_deck("classic")
+    shipped_areas = {s.area.cells for c in shipped.cards for s in c.sides}
+    assert not {frozenset(tuple(c) for c in t["area"]) for t in first.values()} & shipped_areas
+    # Ada did not finish: the round's end shows her a solution of her fresh task, which covers it
+    task = first["0"]
+    shown = ended["data"]["solutions"]["0"]
+    area = Area(SQUARE, frozenset(tuple(c) for c in task["area"]))
+    pieces = [edition("classic").piece(p) for p in task["pieces"]]
+    placements = [Placement(p["piece"], p["transform"], tuple(p["offset"])) for p in shown]
+    assert check_cover(area, pieces, placements).ok

@@ -28,7 +28,7 @@ cell by whole lattice steps and never change its kind (a triangle's ``s``).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -109,6 +109,17 @@ class Lattice:
     translation_dims: int
     #: generators of the rotation/reflection group, as matrices on centre coordinates
     generators: tuple[Matrix, ...]
+
+    def __reduce__(self) -> tuple[Callable[[str], Lattice], tuple[str]]:
+        """Pickled by name: there is one lattice of each kind, and the solver and the pieces
+        tell lattices apart by identity (cards made in another process come back with
+        their pieces' and areas' lattices the very same objects).
+
+        >>> import pickle
+        >>> pickle.loads(pickle.dumps(SQUARE)) is SQUARE
+        True
+        """
+        return lattice, (self.name,)
 
     def centre(self, cell: Cell) -> tuple[int, ...]:
         """The cell's centre in the lattice's integer centre coordinates (where transforms act)."""
