@@ -261,7 +261,10 @@ class Client:
         if msg["type"] == "event":
             assert msg["seq"] == self.seq + 1, (msg["seq"], self.seq)
             self.seq = msg["seq"]
-            self.room = msg["room"]
+            if "room" in msg:
+                self.room = msg["room"]
+            elif self.room is not None:  # the spectators' count comes alone
+                self.room = {**self.room, "spectators": msg["data"]["count"]}
             self.events.append(msg)
         elif msg["type"] == "welcome":
             if not msg.get("resumed"):  # else the missed events follow, numbered on from ours

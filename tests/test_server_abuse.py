@@ -372,6 +372,7 @@ def test_spectators_presence_is_coalesced_and_capped(strict: ServerProcess) -> N
     times = [e["at"] for e in events]
     assert all(b - a >= 250 for a, b in itertools.pairwise(times)), times
     assert len(events) < 5  # five arrivals in a burst: fewer events
+    assert all("room" not in e for e in events)  # each a count, not the room again
     for c in [ada, sixth, *watchers]:
         c.close()
 
@@ -391,7 +392,7 @@ def test_a_restart_with_many_rooms_logs_a_short_line(tmp_path: Path) -> None:
         s.stop()
     line = next(ln for ln in log.read_text().splitlines() if "reopened" in ln)
     assert "40 rooms" in line and len(line) < 200, line
-    assert len(re.findall(r"\b[A-Z0-9]{5}\b", line.split("rooms", 1)[1])) <= 5, line
+    assert len(re.findall(r"\b[A-Z0-9]{5}\b", line.split("rooms", 1)[1])) <= 10, line
 
 
 # --- 8. what the fuzzing found --------------------------------------------------------------------

@@ -59,7 +59,7 @@ def test_today_is_the_default_day_and_the_future_is_refused(server: ServerProces
         status, body = _error(server, f"/api/daily?date={bad}")
         assert (status, body["error"]["code"]) == (422, "bad_date"), bad
     status, body = _error(server, "/api/daily?edition=" + "x" * 500)
-    assert (status, body["error"]["code"]) == (422, "no_edition")
+    assert (status, body["error"]["code"]) == (404, "no_edition")
     assert len(body["error"]["message"]) < 100  # the name is not echoed whole
 
 

@@ -539,7 +539,9 @@ export interface ConnectionData {
   held_until: number | null;
 }
 /**
- * Someone started or stopped watching.
+ * Someone started or stopped watching: the count only, without the room's snapshot (a
+ * client sets the snapshot's ``spectators`` to it). Arrivals and departures are coalesced;
+ * each of them sending the whole room to everyone made a crowd's arrival quadratic.
  */
 export interface SpectatorsChangedEvent {
   type: "event";
@@ -547,7 +549,6 @@ export interface SpectatorsChangedEvent {
   at: number;
   kind: "spectators";
   data: SpectatorsData;
-  room: RoomSnapshot;
 }
 export interface SpectatorsData {
   /**

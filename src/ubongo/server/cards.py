@@ -14,7 +14,7 @@ import asyncio
 import multiprocessing
 from concurrent.futures import Executor, ProcessPoolExecutor
 
-from ubongo import rules
+from ubongo import editions, rules
 from ubongo.puzzles.deck import Card
 from ubongo.puzzles.fresh import FreshDeck
 
@@ -25,13 +25,30 @@ def make_cards(edition: str, seed: int, sides: frozenset[str], numbers: list[int
     return [deck.card(n) for n in numbers]
 
 
+def warm() -> None:
+    """In the worker: load the generator (and its tables) before the first game needs it."""
+    rec = editions.record(editions.names()[0])
+    FreshDeck(rec.name, 0, {rec.default_side}).card(1)
+
+
 class CardMaker:
-    """One worker process that makes fresh cards ahead (started on first use)."""
+    """One worker process that makes fresh cards ahead."""
 
     def __init__(self) -> None:
         self._pool: Executor | None = None
         #: per deck (by identity), the numbers being made now: each is asked for once
         self._making: dict[int, set[int]] = {}
+
+    def start(self) -> None:
+        """Start the worker now, so that the first fresh game does not wait for a process to
+        start and import the generator (seconds on a busy machine)."""
+        self._worker().submit(warm)
+
+    def _worker(self) -> Executor:
+        if self._pool is None:
+            # spawn: a fork of a process running an event loop and threads is not safe
+            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        return self._pool
 
     def ahead(self, game: rules.Game) -> asyncio.Future[None] | None:
         """Start making the cards ``game`` shows next that its deck has not made; the future
@@ -44,12 +61,9 @@ class CardMaker:
         if not missing:
             return None
         making.update(missing)
-        if self._pool is None:
-            # spawn: a fork of a process running an event loop and threads is not safe
-            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
         loop = asyncio.get_running_loop()
         work = loop.run_in_executor(
-            self._pool, make_cards, deck.edition, deck.seed, deck.sides, missing
+            self._worker(), make_cards, deck.edition, deck.seed, deck.sides, missing
         )
 
         def keep(done: asyncio.Future[list[Card]]) -> None:

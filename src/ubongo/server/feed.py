@@ -86,17 +86,24 @@ class RoomFeed:
         """Call ``call`` in order with the room's deliveries: now, or after what is held."""
         self.hub.then(room.code, call)
 
-    def publish(self, room: Room, kind: str, data: dict[str, Any], at: float | None = None) -> None:
+    def publish(
+        self,
+        room: Room,
+        kind: str,
+        data: dict[str, Any],
+        at: float | None = None,
+        snapshot: bool = True,
+    ) -> None:
         """Send every watcher of ``room`` the event ``kind`` (at server time ``at``, default
-        now) with the room's snapshot after it."""
+        now) with the room's snapshot after it (``snapshot=False``: the event alone, for a
+        change its data says whole, as the spectators' count)."""
         at = self.clock.now() if at is None else at
-        self.hub.publish(
-            room.code,
-            {
-                "type": "event",
-                "at": self.clock.ms(at),
-                "kind": kind,
-                "data": data,
-                "room": self.snapshot(room),
-            },
-        )
+        event: dict[str, Any] = {
+            "type": "event",
+            "at": self.clock.ms(at),
+            "kind": kind,
+            "data": data,
+        }
+        if snapshot:
+            event["room"] = self.snapshot(room)
+        self.hub.publish(room.code, event)

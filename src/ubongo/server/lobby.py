@@ -166,7 +166,7 @@ class Lobby:
             return
         room.presence_at = self.clock.now()
         room.presence_sent = room.spectators
-        self.feed.publish(room, "spectators", {"count": room.spectators})
+        self.feed.publish(room, "spectators", {"count": room.spectators}, snapshot=False)
 
     def hold_expired(self, room: Room, seat: Seat) -> None:
         """A seat's hold ran out with nobody back in it: its person has gone."""

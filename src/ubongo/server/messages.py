@@ -392,9 +392,14 @@ class ConnectionChangedEvent(EventBase):
     data: ConnectionData
 
 
-class SpectatorsChangedEvent(EventBase):
-    """Someone started or stopped watching."""
+class SpectatorsChangedEvent(Sent):
+    """Someone started or stopped watching: the count only, without the room's snapshot (a
+    client sets the snapshot's ``spectators`` to it). Arrivals and departures are coalesced;
+    each of them sending the whole room to everyone made a crowd's arrival quadratic."""
 
+    type: Literal["event"]
+    seq: int
+    at: Ms
     kind: Literal["spectators"]
     data: SpectatorsData
 

@@ -61,6 +61,7 @@ class RoomService(ABC):
         """Start serving (reopen kept rooms, join the cluster ...) and forget idle rooms
         every :data:`SWEEP_SECONDS`."""
         self._sweeper = asyncio.create_task(self._sweep())
+        self.gateway.rooms.game.cards.start()
 
     async def stop(self) -> None:
         """Stop serving, keeping what must outlive this process."""

@@ -53,7 +53,12 @@ export class RoomStore {
         this.applyRoom(adaptRoom(msg.room), null);
         break;
       case "event":
-        this.applyRoom(adaptRoom(msg.room), eventOf(msg));
+        if ("room" in msg) {
+          this.applyRoom(adaptRoom(msg.room), eventOf(msg));
+        } else if (this.room) {
+          // the spectators' count comes alone: the snapshot we have, with the new count
+          this.applyRoom({ ...this.room, spectators: msg.data.count }, eventOf(msg));
+        }
         break;
       case "verdict":
         this.listener.verdict(msg);
@@ -95,8 +100,12 @@ export class RoomStore {
 
 /** The event as the store keeps it: the message without its type and snapshot. */
 function eventOf(msg: RoomEventMessage): RoomEvent {
-  const { type: _type, room: _room, ...event } = msg;
   // TypeScript loses the tie between kind and data in a rest of a union; it is the same object
+  const { type: _type, ...event } = msg;
+  if ("room" in event) {
+    const { room: _room, ...alone } = event;
+    return alone as RoomEvent;
+  }
   return event as RoomEvent;
 }
 
