@@ -3,7 +3,7 @@
 
 import { levelPicker, levelTag } from "../board3d"; // 3D levels (issue #7)
 import { h } from "../dom";
-import type { BotLevel, ClientMessage, EditionOptions, Room, Seat, Variant } from "../protocol";
+import type { BotLevel, ClientMessage, EditionOptions, Room, Seat, Settings, Variant } from "../protocol";
 import { EDITIONS, editionInfo, toast, watchers } from "../ui";
 import type { RoomContext } from "./context";
 
@@ -133,6 +133,19 @@ function settingsFields(ctx: RoomContext, room: Room, opts: EditionOptions | und
     "Variant",
     select("set-variant", variants, room.settings.variant, (v) =>
       send({ type: "settings", settings: { variant: v as Variant } }),
+    ),
+  );
+  // fresh: tasks made for this game from its seed; standard: the printed cards, to play along
+  setting(
+    "Tasks",
+    select(
+      "set-puzzles",
+      [
+        ["fresh", "New for this game"],
+        ["standard", "The printed cards"],
+      ],
+      room.settings.puzzles,
+      (v) => send({ type: "settings", settings: { puzzles: v as Settings["puzzles"] } }),
     ),
   );
   const gems = info.gems;
