@@ -57,8 +57,14 @@ def wait_for_new_task(page: Page, before: tuple[frozenset[Cell], list[str]]) -> 
 def solution(page: Page, edition_name: str) -> list[Placement]:
     """Placements covering the board's area, from the solver."""
     ed = edition(edition_name)
-    cells, pieces = board_task(page)
-    assert cells and pieces, "no task on the board"
+    # a fresh game's first cards are made as it starts: its first round follows the start
+    # by some tens of milliseconds (seconds on a busy machine)
+    for _ in range(100):
+        cells, pieces = board_task(page)
+        if cells and pieces:
+            break
+        page.wait_for_timeout(100)
+    assert cells and pieces, "no task on the board after 10 s"
     area = Area(ed.area_lattice, cells)
     found = solve(area, [ed.piece(p) for p in pieces])
     assert found is not None, f"the solver finds no solution for {sorted(cells)} with {pieces}"
