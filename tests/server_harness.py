@@ -154,28 +154,39 @@ class ServerProcess:
             # the body was read for the check: the caller gets an error it can read again
             raise urllib.error.HTTPError(e.url, e.code, e.msg, e.hdrs, io.BytesIO(raw)) from None
 
-    def post(self, path: str, body: Any) -> tuple[int, Any]:
+    def post(self, path: str, body: Any, token: str | None = None) -> tuple[int, Any]:
+        return self.request("POST", path, body, token)
+
+    def request(
+        self, method: str, path: str, body: Any = None, token: str | None = None
+    ) -> tuple[int, Any]:
+        """Any request (``token``: an account's, as ``Authorization: Bearer``); the status and
+        the answer, checked against its model."""
+        headers = {"Content-Type": "application/json"}
+        if token is not None:
+            headers["Authorization"] = f"Bearer {token}"
         req = urllib.request.Request(
             self.url + path,
-            data=json.dumps(body).encode(),
-            headers={"Content-Type": "application/json"},
-            method="POST",
+            data=None if body is None else json.dumps(body).encode(),
+            headers=headers,
+            method=method,
         )
         try:
             with urllib.request.urlopen(req, timeout=10) as r:
                 status, answer = r.status, json.loads(r.read())
         except urllib.error.HTTPError as e:
             status, answer = e.code, json.loads(e.read())
-        check_body("POST", path, status, answer)
+        check_body(method, path, status, answer)
         return status, answer
 
-    def create_room(self, name: str, **settings: Any) -> dict[str, Any]:
-        status, body = self.post("/api/rooms", {"name": name, "settings": settings})
+    def create_room(self, name: str, account: str | None = None, **settings: Any) -> dict[str, Any]:
+        """A new room (``account``: the creator's account token)."""
+        status, body = self.post("/api/rooms", {"name": name, "settings": settings}, account)
         assert status == 201, body
         return dict(body)
 
-    def take_seat(self, code: str, name: str) -> dict[str, Any]:
-        status, body = self.post(f"/api/rooms/{code}/seats", {"name": name})
+    def take_seat(self, code: str, name: str, account: str | None = None) -> dict[str, Any]:
+        status, body = self.post(f"/api/rooms/{code}/seats", {"name": name}, account)
         assert status == 201, body
         return dict(body)
 

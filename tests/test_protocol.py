@@ -180,7 +180,9 @@ def solo_with_a_skip(server: ServerProcess, edition: str) -> list[int]:
 
 
 def a_race_with_a_bot(server: ServerProcess, edition: str) -> list[int]:
-    fast = {"hourglass_seconds": 1} if edition in ("classic", "3d") else {"countdown_seconds": 1}
+    fast: dict[str, Any] = (
+        {"hourglass_seconds": 1} if edition in ("classic", "3d") else {"countdown_seconds": 1}
+    )
     created = server.create_room("Ada", edition=edition, rounds=1, between_seconds=0, **fast)
     ada = join(server, created["code"], created["token"])
     ada.reply({"type": "add_bot", "level": "hard"}, "bot_added")

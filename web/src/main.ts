@@ -6,6 +6,7 @@ import { h } from "./dom";
 import { loadEditions } from "./editions";
 import { cellAt, nearestTranslation, outline, translationVector } from "./geometry";
 import { homeScreen } from "./home";
+import { ensureAccount } from "./net";
 import { roomScreen } from "./room";
 import { logo } from "./ui";
 
@@ -49,6 +50,8 @@ document.addEventListener("click", (e) => {
   go(a.getAttribute("href") ?? "/");
 });
 // every screen reads the editions, which come from the server: draw once they are here
+// the account comes with the first visit (records belong to it); the page does not wait for it
+void ensureAccount();
 loadEditions().then(
   () => {
     window.addEventListener("popstate", route);

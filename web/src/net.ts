@@ -2,7 +2,19 @@
 // The connection measures the server clock's offset by ping/pong, reconnects with the last
 // event number it saw, and hands every other message, once, to the room's store (room/store.ts).
 
-import type { ApiErrorBody, ClientMessage, CreateRoom, Options, SeatGrant, ServerMessage, TakeSeat } from "./protocol";
+import type {
+  AccountTicket,
+  AccountView,
+  ApiErrorBody,
+  ClientMessage,
+  CreateRoom,
+  NewAccount,
+  Options,
+  Rename,
+  SeatGrant,
+  ServerMessage,
+  TakeSeat,
+} from "./protocol";
 
 /** What this browser keeps of a seat it took: enough to say hello as that seat again. */
 export type SeatKey = Pick<SeatGrant, "code" | "seat" | "token">;
@@ -17,14 +29,13 @@ export class ApiError extends Error {
   }
 }
 
-async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+async function call<T>(method: string, path: string, body?: unknown, retried = false): Promise<T> {
+  const headers: Record<string, string> = body === undefined ? {} : { "content-type": "application/json" };
+  const token = account?.token;
+  if (token) headers.authorization = `Bearer ${token}`;
   let r: Response;
   try {
-    r = await fetch(path, {
-      method,
-      headers: body === undefined ? {} : { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch {
     throw new ApiError("offline", "cannot reach the server", 0);
   }
@@ -38,6 +49,12 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
   if (!r.ok) {
     // every refusal is an ApiErrorBody; a proxy's error page may be anything
     const err = (data as Partial<ApiErrorBody> | null)?.error;
+    if (err?.code === "bad_token" && token && !retried) {
+      // the server no longer knows this account (a new database): start a new one, once
+      forgetAccount();
+      await ensureAccount();
+      return call<T>(method, path, body, true);
+    }
     throw new ApiError(err?.code ?? "http", err?.message ?? `server answered ${r.status}`, r.status);
   }
   return data as T;
@@ -46,19 +63,74 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
 export const api = {
   get: <T>(path: string) => call<T>("GET", path),
   /** a POST with one of the protocol's request bodies */
-  post: <T>(path: string, body: CreateRoom | TakeSeat) => call<T>("POST", path, body),
+  post: <T>(path: string, body: CreateRoom | TakeSeat | NewAccount) => call<T>("POST", path, body),
+  patch: <T>(path: string, body: Rename) => call<T>("PATCH", path, body),
 };
+
+// --- this browser's account (docs/accounts.md) --------------------------------------------------
+
+const ACCOUNT_KEY = "ubongo.account";
+
+function loadAccount(): AccountTicket | null {
+  try {
+    const raw = localStorage.getItem(ACCOUNT_KEY);
+    return raw ? (JSON.parse(raw) as AccountTicket) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The account this browser plays as: made on the first visit; its token is the credential. */
+let account: AccountTicket | null = loadAccount();
+let making: Promise<AccountTicket | null> | null = null;
+
+export function currentAccount(): AccountTicket | null {
+  return account;
+}
+
+function forgetAccount(): void {
+  account = null;
+  localStorage.removeItem(ACCOUNT_KEY);
+}
+
+/** This browser's account, asked for once if it has none (null if the server refuses: the
+ * game still plays, its records then kept by name). */
+export function ensureAccount(): Promise<AccountTicket | null> {
+  if (account) return Promise.resolve(account);
+  making ??= call<AccountTicket>("POST", "/api/accounts", savedName() ? { name: savedName() } : {}, true)
+    .then((made) => {
+      account = made;
+      localStorage.setItem(ACCOUNT_KEY, JSON.stringify(made));
+      return made;
+    })
+    .catch(() => null)
+    .finally(() => {
+      making = null;
+    });
+  return making;
+}
 
 // --- seats kept by this browser ---------------------------------------------------------------
 
 const NAME_KEY = "ubongo.name";
 
 export function savedName(): string {
-  return localStorage.getItem(NAME_KEY) ?? "";
+  return localStorage.getItem(NAME_KEY) ?? account?.name ?? "";
 }
 
+/** The name typed in: kept here, and the account takes it too (records show the account's). */
 export function saveName(name: string): void {
   localStorage.setItem(NAME_KEY, name);
+  const mine = account;
+  if (mine && name && name !== mine.name) {
+    api.patch<AccountView>("/api/accounts/me", { name }).then(
+      (renamed) => {
+        account = { ...mine, name: renamed.name };
+        localStorage.setItem(ACCOUNT_KEY, JSON.stringify(account));
+      },
+      () => undefined, // kept as typed; the next save tries again
+    );
+  }
 }
 
 export function ticketFor(code: string): SeatKey | null {

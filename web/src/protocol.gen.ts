@@ -9,6 +9,8 @@ export type UbongoProtocol =
   | RoomEvent
   | CreateRoom
   | TakeSeat
+  | NewAccount
+  | Rename
   | HintRequest
   | ApiError
   | Health
@@ -21,6 +23,9 @@ export type UbongoProtocol =
   | StoredGame
   | Leaderboard
   | PersonalBests
+  | AccountTicket
+  | AccountView
+  | Profile
   | DailyTasks
   | HintAnswer;
 export type ClientMessage =
@@ -80,7 +85,7 @@ export type GameList = GameSummary[];
  */
 export type Leaderboard = RankedRecord[];
 /**
- * ``GET /api/records?name=``: one name's best run of each kind.
+ * ``GET /api/records?name=`` or ``?account=``: one player's best run of each kind.
  */
 export type PersonalBests = PersonalBest[];
 
@@ -922,6 +927,7 @@ export interface Error {
     | "already_joined"
     | "no_room"
     | "bad_token"
+    | "no_account"
     | "spectator"
     | "not_host"
     | "wrong_phase"
@@ -982,6 +988,18 @@ export interface TakeSeat {
   name: string;
 }
 /**
+ * ``POST /api/accounts``: a name, or none for a random one.
+ */
+export interface NewAccount {
+  name?: string | null;
+}
+/**
+ * ``PATCH /api/accounts/me``.
+ */
+export interface Rename {
+  name: string;
+}
+/**
  * ``POST /api/hint``: a puzzle in the puzzle-file format and the pieces placed so far.
  */
 export interface HintRequest {
@@ -1024,6 +1042,7 @@ export interface ErrorDetail {
     | "already_joined"
     | "no_room"
     | "bad_token"
+    | "no_account"
     | "spectator"
     | "not_host"
     | "wrong_phase"
@@ -1206,6 +1225,10 @@ export interface StoredPlayer {
   name: string;
   kind: "person" | "bot";
   level: ("easy" | "medium" | "hard") | null;
+  /**
+   * the seat's account, if it had one (missing before accounts)
+   */
+  account?: number | null;
 }
 /**
  * ``GET /api/games/{id}``: one stored game, enough to replay it.
@@ -1502,7 +1525,14 @@ export interface CardsFacts {
 export interface RankedRecord {
   id: number;
   game_id: number;
+  /**
+   * the account's name now; a run without an account: its name
+   */
   name: string;
+  /**
+   * null: a run from before accounts
+   */
+  account: number | null;
   edition: string;
   goal: "time" | "tasks";
   amount: number;
@@ -1518,7 +1548,14 @@ export interface RankedRecord {
 export interface PersonalBest {
   id: number;
   game_id: number;
+  /**
+   * the account's name now; a run without an account: its name
+   */
   name: string;
+  /**
+   * null: a run from before accounts
+   */
+  account: number | null;
   edition: string;
   goal: "time" | "tasks";
   amount: number;
@@ -1530,6 +1567,61 @@ export interface PersonalBest {
   seconds: number;
   finished_at: number;
   runs: number;
+}
+/**
+ * ``POST /api/accounts``: a new account and its token, told only this once.
+ */
+export interface AccountTicket {
+  id: number;
+  name: string;
+  /**
+   * keep it: send it as Authorization: Bearer <token>
+   */
+  token: string;
+}
+/**
+ * ``GET``/``PATCH /api/accounts/me``: the account a token belongs to.
+ */
+export interface AccountView {
+  id: number;
+  name: string;
+}
+/**
+ * ``GET /api/accounts/{id}``: an account's public profile.
+ */
+export interface Profile {
+  id: number;
+  name: string;
+  joined: number;
+  /**
+   * games played, by edition
+   */
+  games: {
+    [k: string]: number;
+  };
+  /**
+   * its best solo run of each kind
+   */
+  bests: PersonalBest[];
+  /**
+   * its latest games, newest first
+   */
+  recent: ProfileGame[];
+}
+/**
+ * One of an account's recent games, and the seat it played.
+ */
+export interface ProfileGame {
+  id: number;
+  room: string;
+  edition: string;
+  mode: "race" | "solo";
+  variant: "standard" | "only-first";
+  players: StoredPlayer[];
+  winners: number[];
+  started_at: number;
+  finished_at: number;
+  seat: number;
 }
 /**
  * ``GET /api/daily``: one edition's tasks of one day, the same for everyone, easiest first.

@@ -65,5 +65,11 @@ export type PersonalBests = gen.PersonalBests;
 export type GameList = gen.GameList;
 export type StoredGame = gen.StoredGame;
 export type SoloResult = gen.SoloResult;
+/** `POST /api/accounts`: the new account and its token. */
+export type AccountTicket = gen.AccountTicket;
+export type AccountView = gen.AccountView;
+export type NewAccount = gen.NewAccount;
+export type Rename = gen.Rename;
+export type Profile = gen.Profile;
 /** Every HTTP error's body. */
 export type ApiErrorBody = gen.ApiError;

@@ -86,6 +86,7 @@ def register(subparsers: Any) -> None:
 #: (flag, ServerConfig field, type, help): the limits an operator may tune (docs/server.md)
 LIMITS: tuple[tuple[str, str, type, str], ...] = (
     ("--rooms-per-minute", "rooms_per_minute", int, "rooms one address may create a minute"),
+    ("--accounts-per-hour", "accounts_per_hour", int, "accounts one address may create an hour"),
     (
         "--failed-lookups-per-hour",
         "failed_lookups_per_hour",

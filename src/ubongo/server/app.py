@@ -23,6 +23,7 @@ from fastapi import FastAPI
 from ubongo import __version__
 
 from . import bodies, errors
+from .accounts import Accounts
 from .rooms import ServerConfig
 from .routes import ROUTERS
 from .security import (
@@ -63,6 +64,7 @@ def create_app(
         rooms = rooms_for(store)
         await rooms.start()
         app.state.storage, app.state.rooms = store, rooms
+        app.state.accounts = Accounts(store, rooms.clock, config.accounts_per_hour)
         # everything loaded so far (code, decks) lives as long as the process: keep it out of
         # the collector's walks, and collect less often (games make many short-lived objects)
         gc.collect()

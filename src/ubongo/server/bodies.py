@@ -145,6 +145,9 @@ class StoredPlayer(Sent):
     name: str
     kind: Literal["person", "bot"]
     level: Level | None
+    account: int | None = Field(
+        default=None, description="the seat's account, if it had one (missing before accounts)"
+    )
 
 
 class GameSummary(Sent):
@@ -199,7 +202,8 @@ class StoredGame(GameSummary):
 class SoloRecordRow(Sent):
     id: int
     game_id: int
-    name: str
+    name: str = Field(description="the account's name now; a run without an account: its name")
+    account: int | None = Field(description="null: a run from before accounts")
     edition: str
     goal: SoloGoal
     amount: int
@@ -222,7 +226,39 @@ class PersonalBest(SoloRecordRow):
 
 
 class PersonalBests(RootModel[list[PersonalBest]]):
-    """``GET /api/records?name=``: one name's best run of each kind."""
+    """``GET /api/records?name=`` or ``?account=``: one player's best run of each kind."""
+
+
+class AccountTicket(Sent):
+    """``POST /api/accounts``: a new account and its token, told only this once."""
+
+    id: int
+    name: str
+    token: str = Field(description="keep it: send it as Authorization: Bearer <token>")
+
+
+class AccountView(Sent):
+    """``GET``/``PATCH /api/accounts/me``: the account a token belongs to."""
+
+    id: int
+    name: str
+
+
+class ProfileGame(GameSummary):
+    """One of an account's recent games, and the seat it played."""
+
+    seat: int
+
+
+class Profile(Sent):
+    """``GET /api/accounts/{id}``: an account's public profile."""
+
+    id: int
+    name: str
+    joined: EpochSeconds
+    games: dict[str, int] = Field(description="games played, by edition")
+    bests: list[PersonalBest] = Field(description="its best solo run of each kind")
+    recent: list[ProfileGame] = Field(description="its latest games, newest first")
 
 
 #: (method, route) -> the model of its answer
@@ -276,6 +312,10 @@ RESPONSES: dict[tuple[str, str], type[BaseModel]] = {
     ("GET", "/api/games/{game_id}"): StoredGame,
     ("GET", "/api/leaderboard"): Leaderboard,
     ("GET", "/api/records"): PersonalBests,
+    ("POST", "/api/accounts"): AccountTicket,
+    ("GET", "/api/accounts/me"): AccountView,
+    ("PATCH", "/api/accounts/me"): AccountView,
+    ("GET", "/api/accounts/{account_id}"): Profile,
     ("GET", "/api/daily"): DailyTasks,
     ("POST", "/api/hint"): HintAnswer,
 }

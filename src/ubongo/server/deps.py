@@ -10,10 +10,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated
 
-from fastapi import Depends
+from fastapi import Depends, Header
 from starlette.requests import HTTPConnection
 
+from .accounts import Account, Accounts
 from .clock import Clock
+from .protocol import ProtocolError
 from .service import RoomService
 from .storage import Storage
 
@@ -30,6 +32,32 @@ def storage(conn: HTTPConnection) -> Storage:
     return store
 
 
+def accounts(conn: HTTPConnection) -> Accounts:
+    """The players' accounts."""
+    found: Accounts = conn.app.state.accounts
+    return found
+
+
+async def bearer(
+    conn: HTTPConnection, authorization: Annotated[str | None, Header(max_length=200)] = None
+) -> Account | None:
+    """The account a request comes from (``Authorization: Bearer <token>``), if it says;
+    ``bad_token`` (401) for a header that is not a bearer token or a token of no account."""
+    if authorization is None:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ProtocolError("bad_token", "Authorization must be 'Bearer <token>'")
+    return await accounts(conn).of_token(token.strip())
+
+
+async def signed_in(account: Annotated[Account | None, Depends(bearer)]) -> Account:
+    """The request's account, which it must have."""
+    if account is None:
+        raise ProtocolError("bad_token", "this needs an account: send Authorization: Bearer")
+    return account
+
+
 def clock(conn: HTTPConnection) -> Clock:
     """The server's clock (the rooms' time line)."""
     return room_service(conn).clock
@@ -43,5 +71,10 @@ def web_dist(conn: HTTPConnection) -> Path:
 
 RoomServiceDep = Annotated[RoomService, Depends(room_service)]
 StorageDep = Annotated[Storage, Depends(storage)]
+AccountsDep = Annotated[Accounts, Depends(accounts)]
+#: the request's account, or None (no Authorization header)
+MaybeAccount = Annotated[Account | None, Depends(bearer)]
+#: the request's account, required
+SignedIn = Annotated[Account, Depends(signed_in)]
 ClockDep = Annotated[Clock, Depends(clock)]
 WebDistDep = Annotated[Path, Depends(web_dist)]

@@ -379,7 +379,13 @@ def _game_record(room: Room, game: rules.Game, result: dict[str, Any], now: floa
         events=[rules.action_to_json(a) for a in game.log],
         result={**result, "deck": game_json["deck"], "events": _events_json(game)},
         players=[
-            {"seat": s.index, "name": s.name, "kind": s.kind, "level": s.level}
+            {
+                "seat": s.index,
+                "name": s.name,
+                "kind": s.kind,
+                "level": s.level,
+                "account": s.account,
+            }
             for s in room.occupied()
         ],
         started_at=room.started_at or now,
@@ -404,6 +410,7 @@ def _solo_record(
         seconds=float(record["seconds"]),
         finished_at=now,
         plausible=not too_fast(game, per_piece),
+        account=person.account,
     )
 
 

@@ -23,7 +23,18 @@ from ubongo import rules
 
 from .rooms import Room, RoomSettings, Seat
 
-SEAT_FIELDS = ("index", "kind", "name", "token", "level", "side", "ready", "held_until", "replaced")
+SEAT_FIELDS = (
+    "index",
+    "kind",
+    "name",
+    "token",
+    "level",
+    "side",
+    "ready",
+    "held_until",
+    "replaced",
+    "account",
+)
 ROOM_FIELDS = (
     "code",
     "invite",
@@ -79,8 +90,9 @@ def rebuilt(data: dict[str, Any]) -> Room:
     # kept since rooms could be locked; a room kept before counts as joined
     room.locked = bool(data.get("locked", False))
     room.joined_ever = bool(data.get("joined_ever", True))
+    # a seat kept before accounts has none
     room.seats = [
-        None if s is None else Seat(**{name: s[name] for name in SEAT_FIELDS})
+        None if s is None else Seat(**{name: s[name] for name in SEAT_FIELDS if name in s})
         for s in data["seats"]
     ]
     game = data["game"]

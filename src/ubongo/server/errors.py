@@ -22,6 +22,8 @@ log = logging.getLogger("ubongo.server")
 
 #: the status of a refusal by its code (any other: 422)
 HTTP_STATUS = {
+    "bad_token": 401,
+    "no_account": 404,
     "no_room": 404,
     "no_game": 404,
     "no_edition": 404,

@@ -44,17 +44,18 @@ class Lobby:
     # --- rooms and seats (HTTP) -------------------------------------------------------------
 
     def create_room(
-        self, name: str, patch: SettingsPatch, code: str | None = None
+        self, name: str, patch: SettingsPatch, code: str | None = None, account: int | None = None
     ) -> tuple[Room, Seat]:
-        """A new room with its creator in seat 0; ``code``: a join code reserved beforehand
-        (several processes: unique across them), else a new one."""
+        """A new room with its creator in seat 0 (played by ``account``, if the creator has
+        one); ``code``: a join code reserved beforehand (several processes: unique across
+        them), else a new one."""
         settings = RoomSettings().patched(patch)
         _check_settings(settings, 1)
         code = code or self.feed.new_code()
         # the invite carries the room's secret: the link cannot be guessed, the code alone
         # (for reading aloud) is what the per-address lookup limit protects
         room = Room(code, settings, f"{self.config.public_url}/room/{new_invite_key(code)}")
-        seat = Seat(0, "person", clean_name(name), token=secrets.token_urlsafe(24))
+        seat = Seat(0, "person", clean_name(name), token=secrets.token_urlsafe(24), account=account)
         room.seats[0] = seat
         room.idle_since = self.clock.now()
         self.feed.hub.add(code, room)
@@ -71,9 +72,10 @@ class Lobby:
             raise ProtocolError("no_room", "no room with this code or invite")
         return room
 
-    def take_seat(self, code: str, name: str) -> tuple[Room, Seat]:
-        """The first free seat of room ``code`` (its short code or invite key) for ``name``,
-        with a new token (lobby only, and not in a room its host has locked)."""
+    def take_seat(self, code: str, name: str, account: int | None = None) -> tuple[Room, Seat]:
+        """The first free seat of room ``code`` (its short code or invite key) for ``name``
+        (playing as ``account``, if given), with a new token (lobby only, and not in a room
+        its host has locked)."""
         room = self.find(code)
         if room.locked:
             raise ProtocolError("room_locked", "the host has locked this room; you may watch")
@@ -82,7 +84,9 @@ class Lobby:
         free = [i for i in range(room.capacity) if room.seats[i] is None]
         if not free:
             raise ProtocolError("room_full", f"all {room.capacity} seats are taken")
-        seat = Seat(free[0], "person", clean_name(name), token=secrets.token_urlsafe(24))
+        seat = Seat(
+            free[0], "person", clean_name(name), token=secrets.token_urlsafe(24), account=account
+        )
         room.seats[seat.index] = seat
         if room.host is None:
             room.host = seat.index

@@ -632,6 +632,7 @@ ProtocolCode = Literal[
     "already_joined",
     "no_room",
     "bad_token",
+    "no_account",
     "spectator",
     "not_host",
     "wrong_phase",

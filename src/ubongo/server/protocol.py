@@ -282,6 +282,18 @@ class TakeSeat(Strict):
     name: str = Field(min_length=1, max_length=32)
 
 
+class NewAccount(Strict):
+    """``POST /api/accounts``: a name, or none for a random one."""
+
+    name: str | None = Field(default=None, min_length=1, max_length=32)
+
+
+class Rename(Strict):
+    """``PATCH /api/accounts/me``."""
+
+    name: str = Field(min_length=1, max_length=32)
+
+
 #: a piece's id as puzzle files write it: a letter or name (``"D"``, ``"red2"``) or a number
 PieceId = str | int
 #: a cell: 2 coordinates (squares, hexagons), 3 (triangles: x, y, up/down; 3D cubes: x, y, z)

@@ -187,6 +187,8 @@ class Seat:
     held_until: float | None = None
     hold_timer: asyncio.TimerHandle | None = field(default=None, repr=False)
     replaced: bool = False
+    #: the account playing this seat (a person who took it with ``Authorization: Bearer``)
+    account: int | None = None
 
     @property
     def player(self) -> str:
@@ -280,6 +282,9 @@ class ServerConfig:
     unjoined_room_seconds: float = 60.0
     #: rooms one address may create a minute (a burst of as many, then one every 60/n s)
     rooms_per_minute: int = 30
+    #: accounts one address may create an hour (a burst of as many): a browser makes one on
+    #: its first visit, so this is a school's or a family's worth of first visits
+    accounts_per_hour: int = 60
     #: failed room lookups (a wrong code or invite) one address may make at once, and how many
     #: more an hour after that: guessing a 5-letter code is hopeless at this pace
     failed_lookup_burst: int = 20

@@ -30,6 +30,8 @@ ROOTS: dict[str, Any] = {
     "RoomEvent": messages.RoomEvent,
     "CreateRoom": protocol.CreateRoom,
     "TakeSeat": protocol.TakeSeat,
+    "NewAccount": protocol.NewAccount,
+    "Rename": protocol.Rename,
     "HintRequest": protocol.HintRequest,
     "ApiError": bodies.ApiError,
     **{model.__name__: model for model in bodies.RESPONSES.values()},

@@ -85,16 +85,18 @@ class RoomService(ABC):
     # --- HTTP ----------------------------------------------------------------------------------
 
     @abstractmethod
-    async def create_room(self, name: str, settings: SettingsPatch) -> dict[str, Any]:
-        """A new room with its creator (``name``) in seat 0."""
+    async def create_room(
+        self, name: str, settings: SettingsPatch, account: int | None = None
+    ) -> dict[str, Any]:
+        """A new room with its creator (``name``, playing as ``account`` if given) in seat 0."""
 
     @abstractmethod
     async def room_snapshot(self, code: str) -> dict[str, Any]:
         """Room ``code`` as it is now."""
 
     @abstractmethod
-    async def take_seat(self, code: str, name: str) -> dict[str, Any]:
-        """The first free seat of room ``code`` for ``name``."""
+    async def take_seat(self, code: str, name: str, account: int | None = None) -> dict[str, Any]:
+        """The first free seat of room ``code`` for ``name`` (playing as ``account``)."""
 
     # --- connections ---------------------------------------------------------------------------
 
@@ -163,16 +165,18 @@ class LocalRoomService(RoomService):
         await super().stop()
         await self.saved.stop()
 
-    async def create_room(self, name: str, settings: SettingsPatch) -> dict[str, Any]:
-        room, seat = self.gateway.rooms.lobby.create_room(name, settings)
+    async def create_room(
+        self, name: str, settings: SettingsPatch, account: int | None = None
+    ) -> dict[str, Any]:
+        room, seat = self.gateway.rooms.lobby.create_room(name, settings, account=account)
         return seat_json(room, seat)
 
     async def room_snapshot(self, code: str) -> dict[str, Any]:
         rooms = self.gateway.rooms
         return rooms.feed.snapshot(rooms.lobby.find(code))
 
-    async def take_seat(self, code: str, name: str) -> dict[str, Any]:
-        room, seat = self.gateway.rooms.lobby.take_seat(code, name)
+    async def take_seat(self, code: str, name: str, account: int | None = None) -> dict[str, Any]:
+        room, seat = self.gateway.rooms.lobby.take_seat(code, name, account)
         return seat_json(room, seat, code)
 
     async def receive(self, conn: Connection, raw: str | bytes, received_at: float) -> None:

@@ -13,7 +13,7 @@ over, so a server killed afterwards loses nothing.
 >>> store = Storage(url)
 >>> store.migrate()
 >>> gid = store.save_game(GameRecord(room="ABCD", edition="classic", mode="solo",
-...     variant="standard", settings={}, seed=7, events=[], result={}, players=["Ada"],
+...     variant="standard", settings={}, seed=7, events=[], result={}, players=[{"seat": 0, "name": "Ada"}],
 ...     started_at=1.0, finished_at=2.0))
 >>> _ = store.save_solo_record(SoloRecord(game_id=gid, name="Ada", edition="classic",
 ...     goal="time", amount=5, side="A", score=3, seconds=300.0, finished_at=2.0))
@@ -95,6 +95,31 @@ class SoloRecordRow(Base):
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     #: false: faster than a human hand places the pieces; kept, but not ranked
     plausible: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    #: the run's account (``None``: a run from before accounts, known by its name only)
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), index=True)
+
+
+class AccountRow(Base):
+    """A player's account: its public name and the hash of its token (never the token: the
+    token is the only credential, and a copy of the database must not hand it out)."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(32))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class GameAccountRow(Base):
+    """Who played a stored game with an account: one row per seat that had one (the games'
+    own ``players`` keep every seat's name as it was)."""
+
+    __tablename__ = "game_accounts"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
 
 
 class OpenRoomRow(Base):
@@ -118,7 +143,8 @@ class GameRecord:
     seed: int
     events: list[Any]
     result: dict[str, Any]
-    players: list[Any]
+    #: each seat: ``seat``, ``name``, ``kind``, ``level`` and ``account`` (if it had one)
+    players: list[dict[str, Any]]
     started_at: float
     finished_at: float
 
@@ -137,6 +163,7 @@ class SoloRecord:
     extra: dict[str, Any] = field(default_factory=dict)
     #: false: a task was solved faster than a hand can place its pieces (not ranked)
     plausible: bool = True
+    account: int | None = None
 
 
 @dataclass(frozen=True)
@@ -293,14 +320,23 @@ class Storage:
             seconds=record.seconds,
             finished_at=_dt(record.finished_at),
             plausible=record.plausible,
+            account_id=record.account,
         )
+
+    @staticmethod
+    def _add_game(s: Session, game: GameRecord) -> GameRow:
+        """The game's row, and a row for each seat played with an account."""
+        row = Storage._game_row(game)
+        s.add(row)
+        s.flush()
+        for p in game.players:
+            if p.get("account") is not None:
+                s.add(GameAccountRow(game_id=row.id, seat=p["seat"], account_id=p["account"]))
+        return row
 
     def save_game(self, game: GameRecord) -> int:
         with self._one_writer, self.session() as s, s.begin():
-            row = self._game_row(game)
-            s.add(row)
-            s.flush()
-            return row.id
+            return self._add_game(s, game).id
 
     def save_solo_record(self, record: SoloRecord) -> int:
         with self._one_writer, self.session() as s, s.begin():
@@ -312,9 +348,7 @@ class Storage:
     def save_solo_game(self, game: GameRecord, record: SoloRecord) -> tuple[int, int]:
         """A solo game and its record in one transaction: both are stored or neither."""
         with self._one_writer, self.session() as s, s.begin():
-            g = self._game_row(game)
-            s.add(g)
-            s.flush()
+            g = self._add_game(s, game)
             r = self._record_row(record, g.id)
             s.add(r)
             s.flush()
@@ -388,11 +422,13 @@ class Storage:
         return (SoloRecordRow.seconds, SoloRecordRow.score.desc(), SoloRecordRow.id)
 
     @staticmethod
-    def _record_json(row: SoloRecordRow) -> dict[str, Any]:
+    def _record_json(row: SoloRecordRow, account_name: str | None) -> dict[str, Any]:
+        # a run with an account shows the account's name as it is now
         return {
             "id": row.id,
             "game_id": row.game_id,
-            "name": row.name,
+            "name": account_name if account_name is not None else row.name,
+            "account": row.account_id,
             "edition": row.edition,
             "goal": row.goal,
             "amount": row.amount,
@@ -402,16 +438,24 @@ class Storage:
             "finished_at": _epoch(row.finished_at),
         }
 
+    @staticmethod
+    def _records() -> Any:
+        """Plausible solo runs with their account's name (if they have an account)."""
+        return (
+            select(SoloRecordRow, AccountRow.name)
+            .outerjoin(AccountRow, SoloRecordRow.account_id == AccountRow.id)
+            .where(SoloRecordRow.plausible.is_(True))
+        )
+
     def leaderboard(
         self, edition: str, goal: str, amount: int, side: str, limit: int = 20
     ) -> list[dict[str, Any]]:
         """The best runs of one kind, best first, numbered from 1 (one person may appear
         several times, as on a paper list of records); implausible runs are left out."""
         with self.session() as s:
-            rows = s.scalars(
-                select(SoloRecordRow)
+            rows = s.execute(
+                self._records()
                 .where(
-                    SoloRecordRow.plausible.is_(True),
                     SoloRecordRow.edition == edition,
                     SoloRecordRow.goal == goal,
                     SoloRecordRow.amount == amount,
@@ -419,42 +463,39 @@ class Storage:
                 )
                 .order_by(*self._record_order(goal))
                 .limit(limit)
-            )
-            return [{"rank": i, **self._record_json(r)} for i, r in enumerate(rows, 1)]
+            ).all()
+            return [{"rank": i, **self._record_json(r, n)} for i, (r, n) in enumerate(rows, 1)]
 
-    def personal_bests(self, name: str) -> list[dict[str, Any]]:
-        """For one display name, the best run of each (edition, goal, amount, side), of its
-        plausible runs."""
+    def personal_bests(
+        self, name: str | None = None, account: int | None = None
+    ) -> list[dict[str, Any]]:
+        """The best run of each (edition, goal, amount, side) of one account, or of one
+        display name's runs without an account (those from before accounts), plausible
+        runs only."""
+        whose = (
+            SoloRecordRow.account_id == account
+            if account is not None
+            else (SoloRecordRow.name == name) & SoloRecordRow.account_id.is_(None)
+        )
+        kind = (
+            SoloRecordRow.edition,
+            SoloRecordRow.goal,
+            SoloRecordRow.amount,
+            SoloRecordRow.side,
+        )
         with self.session() as s:
             kinds = s.execute(
-                select(
-                    SoloRecordRow.edition,
-                    SoloRecordRow.goal,
-                    SoloRecordRow.amount,
-                    SoloRecordRow.side,
-                    func.count(),
-                )
-                .where(SoloRecordRow.name == name, SoloRecordRow.plausible.is_(True))
-                .group_by(
-                    SoloRecordRow.edition,
-                    SoloRecordRow.goal,
-                    SoloRecordRow.amount,
-                    SoloRecordRow.side,
-                )
-                .order_by(
-                    SoloRecordRow.edition,
-                    SoloRecordRow.goal,
-                    SoloRecordRow.amount,
-                    SoloRecordRow.side,
-                )
+                select(*kind, func.count())
+                .where(whose, SoloRecordRow.plausible.is_(True))
+                .group_by(*kind)
+                .order_by(*kind)
             ).all()
             bests = []
             for edition, goal, amount, side, runs in kinds:
-                best = s.scalars(
-                    select(SoloRecordRow)
+                best, account_name = s.execute(
+                    self._records()
                     .where(
-                        SoloRecordRow.name == name,
-                        SoloRecordRow.plausible.is_(True),
+                        whose,
                         SoloRecordRow.edition == edition,
                         SoloRecordRow.goal == goal,
                         SoloRecordRow.amount == amount,
@@ -463,5 +504,58 @@ class Storage:
                     .order_by(*self._record_order(goal))
                     .limit(1)
                 ).one()
-                bests.append({**self._record_json(best), "runs": runs})
+                bests.append({**self._record_json(best, account_name), "runs": runs})
             return bests
+
+    # --- accounts ----------------------------------------------------------------------------
+
+    def create_account(self, name: str, token_hash: str, at: float) -> int:
+        """A new account; its id."""
+        with self._one_writer, self.session() as s, s.begin():
+            row = AccountRow(name=name, token_hash=token_hash, created_at=_dt(at))
+            s.add(row)
+            s.flush()
+            return row.id
+
+    def account_by_token(self, token_hash: str) -> tuple[int, str] | None:
+        """The account (id, name) whose token has this hash."""
+        with self.session() as s:
+            row = s.execute(
+                select(AccountRow.id, AccountRow.name).where(AccountRow.token_hash == token_hash)
+            ).first()
+            return None if row is None else (row[0], row[1])
+
+    def rename_account(self, account: int, name: str) -> None:
+        with self._one_writer, self.session() as s, s.begin():
+            row = s.get(AccountRow, account)
+            if row is not None:
+                row.name = name
+
+    def profile(self, account: int, recent: int = 10) -> dict[str, Any] | None:
+        """An account's public face: name, when it joined, games played by edition, its
+        recent games (newest first); ``None`` if there is no such account."""
+        with self.session() as s:
+            row = s.get(AccountRow, account)
+            if row is None:
+                return None
+            played = s.execute(
+                select(GameRow.edition, func.count())
+                .join(GameAccountRow, GameAccountRow.game_id == GameRow.id)
+                .where(GameAccountRow.account_id == account)
+                .group_by(GameRow.edition)
+                .order_by(GameRow.edition)
+            ).all()
+            games = s.execute(
+                select(GameRow, GameAccountRow.seat)
+                .join(GameAccountRow, GameAccountRow.game_id == GameRow.id)
+                .where(GameAccountRow.account_id == account)
+                .order_by(GameRow.id.desc())
+                .limit(recent)
+            ).all()
+            return {
+                "id": row.id,
+                "name": row.name,
+                "joined": _epoch(row.created_at),
+                "games": {edition: n for edition, n in played},
+                "recent": [{**self._game_json(g, full=False), "seat": seat} for g, seat in games],
+            }

@@ -361,7 +361,10 @@ class Relay:
         if what == "snapshot":
             return rooms.feed.snapshot(rooms.lobby.find(named))
         if what == "take_seat":
-            room, seat = rooms.lobby.take_seat(named, str(body.get("name", "")))
+            account = body.get("account")
+            room, seat = rooms.lobby.take_seat(
+                named, str(body.get("name", "")), account if isinstance(account, int) else None
+            )
             return seat_json(room, seat, named)
         raise ProtocolError("bad_message", f"no request {what!r}")
 

@@ -42,10 +42,12 @@ class ClusterRoomService(RoomService):
         # a load balancer may keep sending players here: rooms on this process still run
         return {"redis": self.node.listening}
 
-    async def create_room(self, name: str, settings: SettingsPatch) -> dict[str, Any]:
+    async def create_room(
+        self, name: str, settings: SettingsPatch, account: int | None = None
+    ) -> dict[str, Any]:
         code = await self.node.reserve_code()
         try:
-            room, seat = self.gateway.rooms.lobby.create_room(name, settings, code)
+            room, seat = self.gateway.rooms.lobby.create_room(name, settings, code, account)
         except Exception:
             await self.node.release_code(code)
             raise
@@ -54,8 +56,8 @@ class ClusterRoomService(RoomService):
     async def room_snapshot(self, code: str) -> dict[str, Any]:
         return await self.node.relay.request("snapshot", code)
 
-    async def take_seat(self, code: str, name: str) -> dict[str, Any]:
-        return await self.node.relay.request("take_seat", code, name=name)
+    async def take_seat(self, code: str, name: str, account: int | None = None) -> dict[str, Any]:
+        return await self.node.relay.request("take_seat", code, name=name, account=account)
 
     async def receive(self, conn: Connection, raw: str | bytes, received_at: float) -> None:
         await self.node.relay.on_message(conn, raw, received_at)

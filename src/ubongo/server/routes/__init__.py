@@ -3,6 +3,7 @@
 * :mod:`.health` - ``/api/health``;
 * :mod:`.editions` - the editions, their drawing catalogues and the menus' options;
 * :mod:`.rooms` - creating a room, a room's snapshot, taking a seat;
+* :mod:`.accounts` - accounts: a new one, the token's own, renaming, public profiles;
 * :mod:`.games` - stored games;
 * :mod:`.records` - solo records: the leaderboard and personal bests;
 * :mod:`.puzzles` - the daily challenge's tasks and hints for any puzzle;
@@ -16,13 +17,14 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from . import editions, games, health, puzzles, records, rooms, web, websocket
+from . import accounts, editions, games, health, puzzles, records, rooms, web, websocket
 
 #: in the order they are matched (the web client's catch-all last)
 ROUTERS: tuple[APIRouter, ...] = (
     health.router,
     editions.router,
     rooms.router,
+    accounts.router,
     games.router,
     records.router,
     puzzles.router,

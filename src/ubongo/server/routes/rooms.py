@@ -13,7 +13,7 @@ from fastapi import APIRouter, Request
 
 from .. import bodies
 from .. import protocol as p
-from ..deps import RoomServiceDep
+from ..deps import MaybeAccount, RoomServiceDep
 from ..messages import RoomSnapshot
 from ..ratelimit import address_key
 
@@ -36,11 +36,14 @@ def client_address(request: Request) -> str:
 
 @router.post("/api/rooms", status_code=201, response_model=bodies.SeatTicket)
 async def create_room(
-    body: p.CreateRoom, request: Request, rooms: RoomServiceDep
+    body: p.CreateRoom, request: Request, rooms: RoomServiceDep, account: MaybeAccount
 ) -> dict[str, Any]:
-    """A new room with its creator in seat 0: its code, the seat, its token, the invite."""
+    """A new room with its creator in seat 0 (playing as the request's account, if it has
+    one): its code, the seat, its token, the invite."""
     rooms.may_create(client_address(request))
-    return await rooms.create_room(body.name, body.settings)
+    return await rooms.create_room(
+        body.name, body.settings, None if account is None else account.id
+    )
 
 
 @router.get("/api/rooms/{code}", response_model=RoomSnapshot)
@@ -52,8 +55,12 @@ async def get_room(code: str, request: Request, rooms: RoomServiceDep) -> dict[s
 
 @router.post("/api/rooms/{code}/seats", status_code=201, response_model=bodies.SeatTicket)
 async def take_seat(
-    code: str, body: p.TakeSeat, request: Request, rooms: RoomServiceDep
+    code: str, body: p.TakeSeat, request: Request, rooms: RoomServiceDep, account: MaybeAccount
 ) -> dict[str, Any]:
-    """The first free seat, with its token (``code``: the room's short code or invite key)."""
+    """The first free seat, with its token (``code``: the room's short code or invite key),
+    played as the request's account, if it has one."""
     code = _room_code(code)
-    return await rooms.looked_up(client_address(request), lambda: rooms.take_seat(code, body.name))
+    return await rooms.looked_up(
+        client_address(request),
+        lambda: rooms.take_seat(code, body.name, None if account is None else account.id),
+    )

@@ -1,0 +1,60 @@
+"""Accounts: a new one for a first visit, the token's own account, a new name, and any
+account's public profile (``docs/accounts.md``)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+from .. import bodies
+from .. import protocol as p
+from ..deps import AccountsDep, SignedIn, StorageDep
+from .rooms import client_address
+
+router = APIRouter()
+
+#: an account id is a database row id (an SQL integer: larger ones cannot exist)
+MAX_ID = 2**31 - 1
+
+
+@router.post("/api/accounts", status_code=201, response_model=bodies.AccountTicket)
+async def create_account(
+    request: Request, accounts: AccountsDep, body: p.NewAccount | None = None
+) -> dict[str, Any]:
+    """A new account (a random pronounceable name unless one is given) and its token."""
+    account, token = await accounts.create(
+        client_address(request), body.name if body is not None else None
+    )
+    return {"id": account.id, "name": account.name, "token": token}
+
+
+@router.get("/api/accounts/me", response_model=bodies.AccountView)
+async def me(account: SignedIn) -> dict[str, Any]:
+    """The account of the request's token."""
+    return {"id": account.id, "name": account.name}
+
+
+@router.patch("/api/accounts/me", response_model=bodies.AccountView)
+async def rename(body: p.Rename, account: SignedIn, accounts: AccountsDep) -> dict[str, Any]:
+    """A new name for the token's account (records and profiles show it from now on)."""
+    renamed = await accounts.rename(account, body.name)
+    return {"id": renamed.id, "name": renamed.name}
+
+
+@router.get(
+    "/api/accounts/{account_id}", response_model=bodies.Profile, response_model_exclude_unset=True
+)
+async def profile(account_id: int, store: StorageDep) -> dict[str, Any]:
+    """An account's public profile: name, joined, games by edition, solo bests, recent
+    games (``no_account`` if there is none; any integer: ids start at 1)."""
+    if not 0 < account_id <= MAX_ID:
+        raise p.ProtocolError("no_account", "no account with this id")
+    found, bests = await asyncio.gather(
+        asyncio.to_thread(store.profile, account_id),
+        asyncio.to_thread(store.personal_bests, None, account_id),
+    )
+    if found is None:
+        raise p.ProtocolError("no_account", "no account with this id")
+    return {**found, "bests": bests}

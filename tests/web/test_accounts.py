@@ -1,0 +1,62 @@
+"""A first visit makes an account; the browser keeps it, sends its token with the rooms it
+creates, and gives it the name the player types."""
+
+from __future__ import annotations
+
+import json
+
+from playwright.sync_api import Page, expect
+from server_harness import ServerProcess
+
+from ubongo import editions
+
+
+def stored_account(page: Page) -> dict[str, object]:
+    page.wait_for_function("() => localStorage.getItem('ubongo.account') !== null")
+    raw = page.evaluate("() => localStorage.getItem('ubongo.account')")
+    return dict(json.loads(raw))
+
+
+def test_a_first_visit_makes_an_account_that_creates_rooms_and_takes_the_typed_name(
+    page: Page, server: ServerProcess
+) -> None:
+    made: list[str] = []
+    page.on("request", lambda r: made.append(r.method) if r.url.endswith("/api/accounts") else None)
+    page.goto(server.url + "/")
+    account = stored_account(page)
+    status, me = server.request("GET", "/api/accounts/me", token=str(account["token"]))
+    assert status == 200 and me["id"] == account["id"]
+    # the page's own name box: the account takes the name typed there
+    page.fill("#name", "Ada Web")
+    page.click(f'button.edition[data-edition="{editions.names()[0]}"]')
+    with page.expect_request(lambda r: r.url.endswith("/api/rooms")) as created:
+        page.click("#start-solo")
+    assert created.value.headers["authorization"] == f"Bearer {account['token']}"
+    expect(page.locator(".game-main .board-svg")).to_be_visible()
+    renamed = {}
+    for _ in range(50):
+        renamed = server.request("GET", "/api/accounts/me", token=str(account["token"]))[1]
+        if renamed["name"] == "Ada Web":
+            break
+        page.wait_for_timeout(100)
+    assert renamed == {"id": account["id"], "name": "Ada Web"}
+    # a second visit is the same account: no new one is made
+    page.goto(server.url + "/")
+    assert stored_account(page)["id"] == account["id"]
+    assert made == ["POST"]
+
+
+def test_an_account_the_server_no_longer_knows_is_replaced(
+    page: Page, server: ServerProcess
+) -> None:
+    page.goto(server.url + "/")
+    stored_account(page)
+    forged = {"id": 999999, "name": "Gone", "token": "a-token-nobody-has"}
+    page.evaluate(f"() => localStorage.setItem('ubongo.account', {json.dumps(json.dumps(forged))})")
+    page.goto(server.url + "/")
+    page.click(f'button.edition[data-edition="{editions.names()[0]}"]')
+    page.click("#start-solo")
+    expect(page.locator(".game-main .board-svg")).to_be_visible()
+    fresh = stored_account(page)
+    assert fresh["token"] != forged["token"]
+    assert server.request("GET", "/api/accounts/me", token=str(fresh["token"]))[0] == 200
