@@ -13,8 +13,8 @@ over, so a server killed afterwards loses nothing.
 >>> store = Storage(url)
 >>> store.migrate()
 >>> gid = store.save_game(GameRecord(room="ABCD", edition="classic", mode="solo",
-...     variant="standard", settings={}, seed=7, events=[], result={}, players=[{"seat": 0, "name": "Ada"}],
-...     started_at=1.0, finished_at=2.0))
+...     variant="standard", settings={}, seed=7, events=[], result={},
+...     players=[{"seat": 0, "name": "Ada"}], started_at=1.0, finished_at=2.0))
 >>> _ = store.save_solo_record(SoloRecord(game_id=gid, name="Ada", edition="classic",
 ...     goal="time", amount=5, side="A", score=3, seconds=300.0, finished_at=2.0))
 >>> [(r["name"], r["score"]) for r in store.leaderboard("classic", "time", 5, "A")]
