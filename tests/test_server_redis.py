@@ -106,7 +106,10 @@ def test_people_on_two_processes_play_one_room_with_a_bot_and_a_spectator_on_a_t
         "Ada", edition="classic", hourglass_seconds=2.0, rounds=2, between_seconds=0.2, seed=11
     )
     code = created["code"]
-    bob_seat = b.take_seat(code, "Bob")  # HTTP on a process that does not run the room
+    # HTTP on a process that does not run the room, as Bob's account (made on a third)
+    status, bob_account = c.post("/api/accounts", {"name": "Bob"})
+    assert status == 201
+    bob_seat = b.take_seat(code, "Bob", account=bob_account["token"])
     assert bob_seat["seat"] == 1 and bob_seat["code"] == code
     ada = connect(a, code, created["token"])
     bob = connect(b, code, bob_seat["token"])
@@ -139,6 +142,7 @@ def test_people_on_two_processes_play_one_room_with_a_bot_and_a_spectator_on_a_t
     assert "finished" in kinds and kinds.count("round_started") >= 2
     stored = c.get(f"/api/games/{over['data']['game_id']}")
     assert [p["name"] for p in stored["players"]] == ["Ada", "Bob", "Bot 3 (hard)"]
+    assert [p["account"] for p in stored["players"]] == [None, bob_account["id"], None]
     assert any(e["type"] == "submit" and e["player"] == "1" for e in stored["events"])
     assert [int(w) for w in replayed(stored).winners] == over["data"]["winners"]
     for client in (ada, bob, watcher):
