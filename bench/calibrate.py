@@ -255,11 +255,16 @@ def search_effort(area: Area, pieces: Sequence[Piece], runs: int, seed: object) 
 
     >>> from ubongo.pieces import edition
     >>> ed = edition("classic")
-    >>> search_effort(Area.from_rows(["##"]), [ed.piece("A")], 3, 0)  # no piece A fits
+    >>> search_effort(Area.from_rows(["###.", "..##"]), [ed.piece("A"), ed.piece("B")], 3, 0)
+    2.0
+    >>> search_effort(Area.from_rows(["####"]), [ed.piece("A"), ed.piece("B")], 3, 0)
     Traceback (most recent call last):
     ...
-    ValueError: the task has no solution
+    ValueError: the pieces cover 5 cells, the area has 4
     """
+    sizes = sum(p.size for p in pieces)
+    if sizes != area.size:
+        raise ValueError(f"the pieces cover {sizes} cells, the area has {area.size}")
     cells = sorted(area.solid)
     index = {c: i for i, c in enumerate(cells)}
     n = len(cells)
