@@ -327,6 +327,12 @@ class TaskFacts:
     effort: float
     solver_nodes: int
     solutions: int
+    pieces: int
+
+    @property
+    def forced(self) -> bool:
+        """Whether the search never took a wrong turn (one placement per piece, every run)."""
+        return self.effort <= self.pieces + 1e-9
 
 
 def deck_facts(edition: str, sample: int | None, runs: int, seed: object) -> list[TaskFacts]:
@@ -354,6 +360,7 @@ def deck_facts(edition: str, sample: int | None, runs: int, seed: object) -> lis
             ),
             ExactCover.for_area(side.area, deck.task_pieces(task)).stats(1).nodes,
             task.solutions,
+            len(task.pieces),
         )
         for number, side, task in tasks
     ]
@@ -720,6 +727,19 @@ def _effort_findings(res: Results) -> list[str]:
                 else ""
             )
         )
+    forced = [
+        (share, f"{ed} {g} {share:.0%}")
+        for (ed, g), fs in _by_grade(res).items()
+        if fs and (share := sum(f.forced for f in fs) / len(fs)) >= 0.25
+    ]
+    if forced:
+        out.append(
+            "* **The effort saturates where tasks are forced**: the search never takes a wrong"
+            " turn (effort = the number of pieces) on "
+            + ", ".join(t for _, t in sorted(forced, reverse=True))
+            + " of the tasks. It cannot rank those tasks against each other, which by itself holds"
+            " ρ down there; a person may still find some of them slower than others."
+        )
     return out
 
 
@@ -735,25 +755,25 @@ def _grade_findings(res: Results) -> list[str]:
             m = superiority([f.score for f in a], [f.score for f in b])
             if p is None or m is None:
                 continue
-            text = f"{ed} {lo} → {hi} ({p:.2f}; the model {m:.2f})"
             sides = editions.record(ed).deck
-            if p < 0.7 and sides.side(lo).pieces == sides.side(hi).pieces:
-                text += f", both with {sides.side(lo).pieces} pieces"
+            same = p < 0.7 and sides.side(lo).pieces == sides.side(hi).pieces
+            both = f"; both {sides.side(lo).pieces} pieces" if same else ""
+            text = f"{ed} {lo} → {hi} ({p:.2f}; the model {m:.2f}{both})"
             (apart if p >= 0.7 else mixed).append(text)
     out = []
     if apart:
         out.append(
             "* **Grades the search effort confirms** (P(harder) of the effort 0.7 or more): "
-            + ", ".join(apart)
+            + "; ".join(apart)
             + "."
         )
     if mixed:
         out.append(
             "* **Grades the search effort hardly tells apart** (under 0.7): "
-            + ", ".join(mixed)
+            + "; ".join(mixed)
             + ". Where both grades have as many pieces, the model tells them apart by `bits`"
-            " alone (more places for each piece in a larger area), and the search finds the"
-            " harder grade little or no extra work. If people agree with the search, these"
+            " alone (how many places the pieces have, against how many solutions there are),"
+            " and the search finds the harder grade little or no extra work. If people agree with the search, these"
             " grades are closer than their scores say."
         )
     return out
@@ -833,6 +853,9 @@ def report(res: Results) -> str:
         " alone allows when every task is played to its end. *Within grades* is the same,"
         " solved only, one grade at a time.",
         "",
+        "*dealt*: tasks dealt to bots of that level (the n of the two columns that keep"
+        " unsolved tasks); *solved*: the n of *ρ solved only*.",
+        "",
         *bot_table(res),
         "",
         "### 2. Search effort: a measure the model was not built from",
@@ -856,6 +879,8 @@ def report(res: Results) -> str:
         "*ρ(score, solutions)* is shown for reference only: the number of solutions is part of"
         " the model (through `bits`: more solutions, fewer questions), so it is not"
         " independent; it is negative when more solutions mean a lower score.",
+        "",
+        "*tasks* is the n of each row; *all grades* pools the edition's grades.",
         "",
         *effort_table(res),
         "",
@@ -884,8 +909,14 @@ def report(res: Results) -> str:
         *findings(res),
         "* **The bot figures are not evidence about people** (section 1): they only confirm"
         " that the games use the scores as intended and show how much the clocks hide. Only"
-        " section 3 can test the model against people, and it needs stored games; until there"
-        " are some, the search effort is the one independent check.",
+        " section 3 tests the model against people"
+        + (
+            f"; here it has {len(res.humans.solves)} tasks dealt to people, so weigh its ρ"
+            " by that n."
+            if res.humans.solves
+            else ", and there are no stored human games yet: until there are, the search"
+            " effort is the one independent check."
+        ),
         "* **The effort is not a person either**: a solver with perfect bookkeeping does not"
         " see what people find hard (turning a piece over, 3D pieces in the hand, a ragged"
         " outline that hides where a piece fits), and the model's flip and lattice factors"
