@@ -773,8 +773,8 @@ def _grade_findings(res: Results) -> list[str]:
             + "; ".join(mixed)
             + ". Where both grades have as many pieces, the model tells them apart by `bits`"
             " alone (how many places the pieces have, against how many solutions there are),"
-            " and the search finds the harder grade little or no extra work. If people agree with the search, these"
-            " grades are closer than their scores say."
+            " and the search finds the harder grade little or no extra work. If people agree"
+            " with the search, these grades are closer than their scores say."
         )
     return out
 
