@@ -799,13 +799,14 @@ def _noise_findings(res: Results) -> list[str]:
     sigma = LEVELS["medium"].sigma
     return [
         "* **Within a grade the scores are close together**: the IQR of the model score is"
-        f" {spreads[0][0]:.0%} ({spreads[0][1]}) to {spreads[-1][0]:.0%} ({spreads[-1][1]}) of"
-        " the grade's median, while one player's times on one task vary far more (the medium"
-        f" bot's σ {sigma} is about ±{math.exp(sigma) - 1:.0%}). So within a grade even the"
-        " bots, whose times follow the score exactly, rank tasks weakly (medium bots, solved"
-        f" only: ρ {min(within_bot):.2f} to {max(within_bot):.2f}); human times, with their"
-        " own noise, will need many plays per task before they can confirm or refute the"
-        " order within a grade. Between grades the scores differ by much more than the noise."
+        f" {spreads[0][0]:.0%} ({spreads[0][1]}) to {spreads[-1][0]:.0%} ({spreads[-1][1]})"
+        " of the grade's median, while one player's times on one task vary far more (the"
+        f" medium bot's σ {sigma}: one standard deviation is a factor of"
+        f" {math.exp(sigma):.2f}). So within a grade even the bots, whose times follow the"
+        " score exactly, rank tasks weakly (medium bots, solved only: ρ"
+        f" {min(within_bot):.2f} to {max(within_bot):.2f}); human times, with their own"
+        " noise, will need many plays per task before they can confirm or refute the order"
+        " within a grade. Between grades the scores differ by much more than the noise."
     ]
 
 
@@ -942,8 +943,8 @@ def write_report(path: Path, section: str) -> None:
 def summary(res: Results) -> str:
     """The stdout summary: one line per edition."""
     rows = [
-        f"{'edition':<8} {'tasks':>6} {'ρ effort':>9} {'within grades':>22} {'bot ρ med':>10}"
-        f" {'people':>7} {'people ρ':>9}"
+        f"{'edition':<8} {'tasks':>6} {'ρ effort':>9} {'ρ effort in grades':>19}"
+        f" {'ρ medium bots':>14} {'people':>7} {'ρ people':>9}"
     ]
     rows.append("-" * len(rows[0]))
     for ed, facts in res.facts.items():
@@ -958,8 +959,8 @@ def summary(res: Results) -> str:
         bots = [s for s in res.bots.get(ed, []) if s.who == "medium"]
         people = [s for s in res.humans.solves if s.edition == ed]
         rows.append(
-            f"{ed:<8} {len(facts):>6} {fmt(rho):>9} {span_text:>22}"
-            f" {fmt(solved_spearman(bots)[0]):>10} {len(people):>7}"
+            f"{ed:<8} {len(facts):>6} {fmt(rho):>9} {span_text:>19}"
+            f" {fmt(solved_spearman(bots)[0]):>14} {len(people):>7}"
             f" {fmt(solved_spearman(people)[0]):>9}"
         )
     return "\n".join(rows)
@@ -1013,6 +1014,8 @@ def main(argv: list[str] | None = None) -> int:
         out = Path.cwd() / out
     write_report(out, report(res))
     print(command)
+    print("Spearman's ρ of the model score with: the search effort (all tasks; within each")
+    print("grade, lowest to highest), medium bots' solve times, people's solve times")
     print(summary(res))
     people = len(humans.solves)
     print(
