@@ -136,6 +136,7 @@ class EndlessDeck:
     size = 2**31 - 1
 
     def __init__(self, edition_name: str, seed: int) -> None:
+        """Nothing is made yet."""
         self.edition = edition_name
         self.seed = seed
         self.side_order = editions.record(edition_name).deck.side_names
@@ -171,6 +172,7 @@ class EndlessDeck:
         return number in self.made
 
     def side_names(self, number: int) -> set[str]:
+        """The one side card ``number`` carries, as a set (what a game asks of any deck)."""
         return {self.side_of(number)}
 
     def task_pieces(self, task: Task) -> list[Piece]:

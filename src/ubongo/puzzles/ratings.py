@@ -13,7 +13,8 @@ the task gets the opposite result. A task's first rating comes from the difficul
 (:func:`seconds_rating`); a median player is rated 1500.
 
 >>> player = Rating(1500.0, 200.0, 0.06)
->>> games = [(Rating(1400.0, 30.0), 1.0), (Rating(1550.0, 100.0), 0.0), (Rating(1700.0, 300.0), 0.0)]
+>>> games = [(Rating(1400.0, 30.0), 1.0), (Rating(1550.0, 100.0), 0.0),
+...          (Rating(1700.0, 300.0), 0.0)]
 >>> new = update(player, games)
 >>> round(new.rating, 1), round(new.rd, 2), round(new.volatility, 6)
 (1464.1, 151.52, 0.059996)
@@ -62,6 +63,7 @@ class Rating:
         return self.rd / SCALE
 
     def as_tuple(self) -> tuple[float, float, float]:
+        """(rating, RD, volatility): how a game's state and events keep a rating."""
         return (self.rating, self.rd, self.volatility)
 
 

@@ -54,9 +54,9 @@ class Settings:
     no limit, as at the table).  Solo: ``solo_goal`` ``"time"`` means as many tasks as
     possible in ``solo_target`` minutes, ``"tasks"`` the time needed for ``solo_target``
     tasks, ``"endless"`` fresh tasks chosen for the player's rating (``rating``: rating, RD,
-    volatility at the start; ``None``: a new player's) until they stop. ``puzzles`` ``"fresh"`` plays cards made for this game from its seed
-    (:mod:`ubongo.puzzles.fresh`) instead of the deck ``deck`` names (default: the edition's
-    standard deck).
+    volatility at the start; ``None``: a new player's) until they stop. ``puzzles``
+    ``"fresh"`` plays cards made for this game from its seed (:mod:`ubongo.puzzles.fresh`)
+    instead of the deck ``deck`` names (default: the edition's standard deck).
     """
 
     edition: str

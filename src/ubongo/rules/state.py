@@ -87,8 +87,8 @@ class PlayerState:
 @dataclass
 class Solo:
     """The solo run: its clock and its record; in an endless run also the player's rating
-    (rating, RD, volatility), the task in hand's rating and time limit, when it was dealt, and how many
-    tasks were rated and ran out of time."""
+    (rating, RD, volatility), the task in hand's rating and time limit, when it was dealt,
+    and how many tasks were rated and ran out of time."""
 
     started_at: float | None = None
     ended_at: float | None = None
