@@ -408,15 +408,7 @@ def _next_solo_task(g: Game, entry: Entry, at: float, starting: Round | None = N
     entry.place = None
     if g.round is not None and g.round.kind == "solo":
         g.round.finish_order.clear()
-        event(
-            g,
-            EventKind.TASK_DRAWN,
-            at,
-            player=p.id,
-            card=entry.card,
-            key=entry.key,
-            deadline=g.round.deadline if g.settings.endless else None,
-        )
+        event(g, EventKind.TASK_DRAWN, at, player=p.id, card=entry.card, key=entry.key)
 
 
 def _end_solo(g: Game, at: float, why: str) -> None:
