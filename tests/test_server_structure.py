@@ -91,6 +91,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "start": {},
     "submit": {"round": 1, "placements": []},
     "skip": {"round": 1},
+    "stop": {"round": 1},
     "rematch": {},
     "leave": {},
     "lock": {"locked": True},

@@ -103,11 +103,16 @@ export function homeScreen(go: Navigate): HTMLElement {
     { "aria-label": "Solo mode" },
     h("option", { value: "time" }, "As many tasks as you can in…"),
     h("option", { value: "tasks" }, "How fast can you solve…"),
+    h("option", { value: "endless" }, "Endless: tasks that follow your level"),
   );
+  // an endless run has no amount and no leaderboard: a rating instead (docs/ratings.md)
+  const endless = () => goal.value === "endless";
   const amount = h("select#solo-amount", { "aria-label": "Amount" });
   // the lengths offered and the default are the edition's (Trigo's rulebook: 20 minutes)
   const amountKey = () => `${prefs.edition}:${goal.value}`;
   const drawAmounts = () => {
+    amount.hidden = endless();
+    if (endless()) return;
     const info = editionInfo(prefs.edition);
     const unit = goal.value === "time" ? "minutes" : "tasks";
     const offered = [...info.soloAmounts];
@@ -130,6 +135,16 @@ export function homeScreen(go: Navigate): HTMLElement {
 
   const records = h("div.home-records");
   const drawRecords = () => {
+    if (endless()) {
+      records.replaceChildren(
+        h(
+          "p.muted#endless-about",
+          {},
+          "One new task after another, harder when you are fast, easier when time runs out. Stop when you like.",
+        ),
+      );
+      return;
+    }
     records.replaceChildren(
       leaderboard(prefs.edition, goal.value, Number(amount.value), sideSelect.value, savedName()),
     );
@@ -147,7 +162,7 @@ export function homeScreen(go: Navigate): HTMLElement {
       const settings: SettingsPatch = { edition: prefs.edition, mode, side: sideSelect.value };
       if (mode === "solo") {
         settings.solo_goal = goal.value as SoloGoal;
-        settings.solo_amount = Number(amount.value);
+        if (!endless()) settings.solo_amount = Number(amount.value);
       }
       const body: CreateRoom = { name: name(), settings };
       const seat = await api.post<SeatGrant>("/api/rooms", body);

@@ -40,6 +40,7 @@ export type ClientMessage =
   | Start
   | Submit
   | Skip
+  | Stop
   | Rematch
   | Leave
   | Lock
@@ -70,6 +71,7 @@ export type RoomEvent =
   | TieEvent
   | TaskSkippedEvent
   | TaskDrawnEvent
+  | TaskRatedEvent
   | GameOverEvent
   | RematchEvent;
 /**
@@ -116,7 +118,7 @@ export interface SettingsPatch {
   rounds?: number | null;
   hourglass_seconds?: number | null;
   countdown_seconds?: number | null;
-  solo_goal?: ("time" | "tasks") | null;
+  solo_goal?: ("time" | "tasks" | "endless") | null;
   solo_amount?: number | null;
   seat_hold_seconds?: number | null;
   round_limit_seconds?: number | null;
@@ -170,6 +172,13 @@ export interface Placement {
 }
 export interface Skip {
   type: "skip";
+  round: number;
+}
+/**
+ * Solo: end the run now (an endless run ends only so; the task in hand is not rated).
+ */
+export interface Stop {
+  type: "stop";
   round: number;
 }
 export interface Rematch {
@@ -262,7 +271,7 @@ export interface RoomSettingsView {
    */
   countdown_seconds: number | null;
   round_limit_seconds: number | null;
-  solo_goal: "time" | "tasks";
+  solo_goal: "time" | "tasks" | "endless";
   solo_amount: number;
   seat_hold_seconds: number;
   between_seconds: number;
@@ -403,9 +412,9 @@ export interface Gems {
  * A solo run so far.
  */
 export interface SoloProgress {
-  goal: "time" | "tasks";
+  goal: "time" | "tasks" | "endless";
   /**
-   * minutes (goal time) or tasks (goal tasks)
+   * minutes (goal time) or tasks (goal tasks); 0 endless
    */
   amount: number;
   done: number;
@@ -416,17 +425,62 @@ export interface SoloProgress {
    */
   ends_at: number | null;
   ended_at: number | null;
+  /**
+   * an endless run's ratings, else null
+   */
+  endless: EndlessProgress | null;
+}
+/**
+ * An endless run's ratings (Glicko-2, ``docs/ratings.md``).
+ */
+export interface EndlessProgress {
+  /**
+   * the player's rating now
+   */
+  rating: number;
+  /**
+   * its deviation (how unsure it is)
+   */
+  rd: number;
+  /**
+   * the task in hand's rating, with its limit
+   */
+  task_rating: number | null;
+  /**
+   * seconds the task in hand is given
+   */
+  task_limit: number | null;
+  /**
+   * tasks rated so far (solved, put aside, out of time)
+   */
+  rated: number;
+  /**
+   * tasks whose time ran out
+   */
+  timed_out: number;
 }
 /**
  * How a solo run ended: tasks solved and put aside, seconds played, goal met or not.
  */
 export interface SoloResult {
-  goal: "time" | "tasks";
+  goal: "time" | "tasks" | "endless";
   target: number;
   solved: number;
   skipped: number;
   seconds: number;
   complete: boolean;
+  /**
+   * endless: the rating at the end
+   */
+  rating?: number | null;
+  /**
+   * endless: its deviation
+   */
+  rd?: number | null;
+  /**
+   * endless: the tasks rated
+   */
+  rated?: number | null;
 }
 /**
  * A person took a seat.
@@ -824,6 +878,47 @@ export interface TaskDrawnEvent {
   room: RoomSnapshot;
 }
 /**
+ * Endless solo: the task in hand ended and the player's rating moved (the next task
+ * follows in a ``task_drawn``).
+ */
+export interface TaskRatedEvent {
+  type: "event";
+  seq: number;
+  at: number;
+  kind: "task_rated";
+  data: TaskRatedData;
+  room: RoomSnapshot;
+}
+export interface TaskRatedData {
+  seat: number;
+  round: number;
+  /**
+   * solved in time (a win), put aside or out of time (a loss)
+   */
+  why: "solved" | "skipped" | "time";
+  /**
+   * 1 solved in time, 0 not
+   */
+  score: number;
+  /**
+   * from the task's deal to its end
+   */
+  seconds: number;
+  /**
+   * the task's rating, with its limit
+   */
+  task_rating: number;
+  /**
+   * the player's rating after it
+   */
+  rating: number;
+  rd: number;
+  /**
+   * how much the player's rating moved
+   */
+  change: number;
+}
+/**
  * The game is over and stored.
  */
 export interface GameOverEvent {
@@ -976,7 +1071,7 @@ export interface SettingsPatch1 {
   rounds?: number | null;
   hourglass_seconds?: number | null;
   countdown_seconds?: number | null;
-  solo_goal?: ("time" | "tasks") | null;
+  solo_goal?: ("time" | "tasks" | "endless") | null;
   solo_amount?: number | null;
   seat_hold_seconds?: number | null;
   round_limit_seconds?: number | null;
@@ -1150,7 +1245,7 @@ export interface EditionOptions {
   countdown_seconds: {
     [k: string]: number;
   } | null;
-  solo_goals: ("time" | "tasks")[];
+  solo_goals: ("time" | "tasks" | "endless")[];
   solo_amounts: number[];
   title: string;
   blurb: string;
@@ -1273,13 +1368,17 @@ export interface RulesSettings {
   tie_break: ("playoff" | "tie-round" | "shared") | null;
   round_limit: number | null;
   playoff_limit: number | null;
-  solo_goal: "time" | "tasks";
+  solo_goal: "time" | "tasks" | "endless";
   solo_target: number | null;
   deck: string;
   /**
    * games stored before fresh tasks existed played standard
    */
   puzzles?: "standard" | "fresh";
+  /**
+   * endless: the player's rating, RD and volatility at the start
+   */
+  rating?: [number, number, number] | null;
 }
 export interface StartRoundAction {
   type: "start_round";
@@ -1329,6 +1428,7 @@ export interface GameResult {
     | RuleGaveUp
     | RuleTaskSkipped
     | RuleTaskDrawn
+    | RuleTaskRated
     | RuleSoloOver
     | RulePlayoffEnded
     | RuleTieRoundEnded
@@ -1342,12 +1442,24 @@ export interface GameResult {
  * How a solo run ended: tasks solved and put aside, seconds played, goal met or not.
  */
 export interface SoloResult1 {
-  goal: "time" | "tasks";
+  goal: "time" | "tasks" | "endless";
   target: number;
   solved: number;
   skipped: number;
   seconds: number;
   complete: boolean;
+  /**
+   * endless: the rating at the end
+   */
+  rating?: number | null;
+  /**
+   * endless: its deviation
+   */
+  rd?: number | null;
+  /**
+   * endless: the tasks rated
+   */
+  rated?: number | null;
 }
 /**
  * The deck a game was played with.
@@ -1389,6 +1501,10 @@ export interface FinishedFacts {
   player: string;
   place: number;
   card: number;
+  /**
+   * the side played (absent in games stored before endless runs)
+   */
+  side?: string;
   key: string;
 }
 export interface RuleCountdown {
@@ -1432,18 +1548,65 @@ export interface RuleTaskDrawn {
   kind: "task_drawn";
   data: CardFacts;
 }
+export interface RuleTaskRated {
+  at: number;
+  kind: "task_rated";
+  data: TaskRatedFacts;
+}
+/**
+ * Endless: a task ended and was rated (``docs/ratings.md``).
+ */
+export interface TaskRatedFacts {
+  player: string;
+  card: number;
+  side: string;
+  key: string;
+  why: "solved" | "skipped" | "time";
+  score: number;
+  seconds: number;
+  fingerprint: string;
+  /**
+   * the task's rating, RD, volatility with its limit
+   */
+  task: number[];
+  limit: number;
+  /**
+   * rating points its limit added to the whole-limit rating
+   */
+  shift: number;
+  /**
+   * the player's rating, RD, volatility before
+   */
+  before: number[];
+  /**
+   * ... and after
+   */
+  after: number[];
+}
 export interface RuleSoloOver {
   at: number;
   kind: "solo_over";
   data: SoloOverFacts;
 }
 export interface SoloOverFacts {
-  goal: "time" | "tasks";
+  goal: "time" | "tasks" | "endless";
   target: number;
   solved: number;
   skipped: number;
   seconds: number;
   complete: boolean;
+  /**
+   * endless: the rating at the end
+   */
+  rating?: number | null;
+  /**
+   * endless: its deviation
+   */
+  rd?: number | null;
+  /**
+   * endless: the tasks rated
+   */
+  rated?: number | null;
   why: "target" | "stopped" | "time";
 }
 export interface RulePlayoffEnded {
@@ -1534,7 +1697,7 @@ export interface RankedRecord {
    */
   account: number | null;
   edition: string;
-  goal: "time" | "tasks";
+  goal: "time" | "tasks" | "endless";
   amount: number;
   side: string;
   /**
@@ -1557,7 +1720,7 @@ export interface PersonalBest {
    */
   account: number | null;
   edition: string;
-  goal: "time" | "tasks";
+  goal: "time" | "tasks" | "endless";
   amount: number;
   side: string;
   /**

@@ -117,3 +117,70 @@ class FreshDeck:
 def fresh_deck(edition_name: str, game_seed: object, sides: Collection[str]) -> FreshDeck:
     """The fresh deck of a game with ``game_seed`` that plays ``sides``."""
     return FreshDeck(edition_name, derived_seed(edition_name, game_seed), sides)
+
+
+class EndlessDeck:
+    """The cards of an endless solo run (``docs/ratings.md``): as many as the run draws, card
+    ``n`` carrying one side, the edition's sides in turn (side ``sides[(n - 1) % len(sides)]``),
+    made from the run's seed and ``n`` on first use. The rules choose each task among a few
+    such cards (:mod:`ubongo.rules.endless`), so a card's number says where it may be shown.
+
+    >>> deck = EndlessDeck("classic", seed=3)
+    >>> deck.side_names(1), deck.side_names(2), len(deck.made)
+    ({'A'}, {'B'}, 0)
+    >>> deck.card(2) == EndlessDeck("classic", seed=3).card(2), len(deck.made)
+    (True, 1)
+    """
+
+    #: how many cards a run may number (a run that long would take centuries)
+    size = 2**31 - 1
+
+    def __init__(self, edition_name: str, seed: int) -> None:
+        """Nothing is made yet."""
+        self.edition = edition_name
+        self.seed = seed
+        self.side_order = editions.record(edition_name).deck.side_names
+        self.made: dict[int, Card] = {}
+
+    @property
+    def pieces(self) -> Edition:
+        """The edition's pieces, which the tasks name by id."""
+        return edition(self.edition)
+
+    def side_of(self, number: int) -> str:
+        """The one side card ``number`` carries."""
+        return self.side_order[(number - 1) % len(self.side_order)]
+
+    def card(self, number: int) -> Card:
+        """Card ``number``, made now if it has not been (some tens of milliseconds)."""
+        if not 0 < number <= self.size:
+            raise KeyError(f"no card {number}")
+        found = self.made.get(number)
+        if found is None:
+            side = generate_side(
+                self.edition, self.side_of(number), derived_seed(self.seed, "endless", number)
+            )
+            found = self.made[number] = Card(number, (side,))
+        return found
+
+    def playable(self, side: str, keys: Collection[str]) -> list[int]:
+        """None: an endless run draws no stack, its rules choose the cards."""
+        return []
+
+    def is_made(self, number: int) -> bool:
+        """Whether card ``number`` has been made (a server makes the next ones ahead)."""
+        return number in self.made
+
+    def side_names(self, number: int) -> set[str]:
+        """The one side card ``number`` carries, as a set (what a game asks of any deck)."""
+        return {self.side_of(number)}
+
+    def task_pieces(self, task: Task) -> list[Piece]:
+        """The pieces of ``task``, as pieces of this deck's edition."""
+        ed = self.pieces
+        return [ed.piece(p) for p in task.pieces]
+
+
+def endless_deck(edition_name: str, game_seed: object) -> EndlessDeck:
+    """The cards of an endless run with ``game_seed``."""
+    return EndlessDeck(edition_name, derived_seed(edition_name, game_seed, "endless"))

@@ -24,8 +24,9 @@ from typing import Any
 
 from ubongo.board import check_cover
 from ubongo.puzzles.deck import Card, Cards, Side, Task, standard_deck
-from ubongo.puzzles.fresh import fresh_deck
+from ubongo.puzzles.fresh import endless_deck, fresh_deck
 
+from . import endless
 from .actions import Action, Advance, GiveUp, SkipTask, StartRound, Submit
 from .errors import (
     AlreadyFinished,
@@ -77,7 +78,9 @@ def new_game(settings: Settings, seed: int | str = 0, deck: Cards | None = None)
     scoring_policy(s.record).setup(game, rounds, race=not s.solo)
     if s.solo:
         game.next_kind = "solo"
-        game.solo = Solo()
+        game.solo = Solo(rating=s.rating)
+        if s.endless:
+            return game  # no stack: the rules choose every task (.endless)
         side = s.level_of(s.players[0])
         pool = playable(game, side)
         if not pool:
@@ -90,6 +93,8 @@ def new_game(settings: Settings, seed: int | str = 0, deck: Cards | None = None)
 
 
 def _deck(s: Settings, seed: int | str) -> Cards:
+    if s.endless:
+        return endless_deck(s.edition, seed)
     if s.puzzles == "fresh":
         return fresh_deck(s.edition, seed, {s.level_of(p) for p in s.players})
     name = s.deck or s.edition
@@ -180,7 +185,14 @@ def _run_clock(g: Game, now: float, inclusive: bool) -> None:
         if at > now or (at == now and not inclusive):
             return
         r = g.round
-        if r.kind == "solo":
+        if r.kind == "solo" and g.settings.endless:
+            # the task's time ran out: a loss, and the next task
+            assert g.solo is not None
+            entry = r.entries[0]
+            endless.rate(g, entry, 0.0, at, "time")
+            g.solo.timed_out += 1
+            _next_solo_task(g, entry, at)
+        elif r.kind == "solo":
             _end_solo(g, at, "time")
         elif r.kind != "round" or not timer_policy(g.settings.record).ran_out(g, r, at):
             _end_round(g, at)
@@ -248,9 +260,9 @@ def _start_round(g: Game, now: float) -> None:
         r = Round("solo", 1, now, [])
         p = g.players[0]
         r.entries.append(Entry(p.id, 0, p.side, ""))
-        _next_solo_task(g, r.entries[0], now)
         target = s.solo_target or 0
         r.deadline = now + 60.0 * target if s.solo_goal == "time" else None
+        _next_solo_task(g, r.entries[0], now, r)
     g.round = r
     g.phase = "playing"
     event(
@@ -275,6 +287,8 @@ def upcoming_cards(game: Game) -> list[int]:
     >>> len(upcoming_cards(game))
     2
     """
+    if game.settings.endless:
+        return endless.upcoming(game)
     return deal_policy(game.settings.record).upcoming(game)
 
 
@@ -324,6 +338,7 @@ def _submit(g: Game, entry: Entry, action: Submit) -> None:
         player=entry.player,
         place=entry.place,
         card=entry.card,
+        side=entry.side,
         key=entry.key,
     )
     s = g.settings
@@ -331,6 +346,8 @@ def _submit(g: Game, entry: Entry, action: Submit) -> None:
         assert g.solo is not None
         g.solo.solved += 1
         g.discard.append(entry.card)
+        if s.endless:
+            endless.rate(g, entry, 1.0, now, "solved")
         if s.solo_goal == "tasks" and g.solo.solved >= (s.solo_target or 0):
             _end_solo(g, now, "target")
         else:
@@ -367,17 +384,26 @@ def _skip(g: Game, entry: Entry, now: float) -> None:
         raise NotSolo("only a solo player puts a task aside")
     g.solo.skipped += 1
     g.discard.append(entry.card)
+    if g.settings.endless:
+        # putting an endless task aside is a loss: else a hard task would cost nothing
+        endless.rate(g, entry, 0.0, now, "skipped")
     event(g, EventKind.TASK_SKIPPED, now, player=entry.player, card=entry.card, key=entry.key)
     _next_solo_task(g, entry, now)
 
 
-def _next_solo_task(g: Game, entry: Entry, at: float) -> None:
+def _next_solo_task(g: Game, entry: Entry, at: float, starting: Round | None = None) -> None:
+    """Deal the next solo task to ``entry`` (``starting``: the run's round, not yet begun)."""
     assert g.solo is not None
     n = g.solo.drawn
     g.solo.drawn += 1
     p = g.players[0]
-    entry.card = _draw(g, p, ("solo", n))
-    entry.key = key_choice(g.settings.record).key(g, n, "solo", n)
+    if g.settings.endless:
+        r = starting or g.round
+        assert r is not None
+        endless.deal(g, r, entry, n, at)
+    else:
+        entry.card = _draw(g, p, ("solo", n))
+        entry.key = key_choice(g.settings.record).key(g, n, "solo", n)
     entry.finished_at = None
     entry.place = None
     if g.round is not None and g.round.kind == "solo":
@@ -404,6 +430,19 @@ def solo_record(game: Game) -> dict[str, Any]:
     elapsed = 0.0 if solo.started_at is None or end is None else end - solo.started_at
     target = s.solo_target or 0
     done = solo.solved >= target if s.solo_goal == "tasks" else solo.ended_at is not None
+    if s.endless:
+        assert solo.rating is not None
+        return {
+            "goal": s.solo_goal,
+            "target": target,
+            "solved": solo.solved,
+            "skipped": solo.skipped,
+            "seconds": elapsed,
+            "complete": done,
+            "rating": solo.rating[0],
+            "rd": solo.rating[1],
+            "rated": solo.rated,
+        }
     return {
         "goal": s.solo_goal,
         "target": target,

@@ -17,6 +17,8 @@ class EventKind(StrEnum):
     GAVE_UP = "gave_up"
     TASK_SKIPPED = "task_skipped"
     TASK_DRAWN = "task_drawn"
+    #: endless solo: the task in hand ended (solved, put aside, out of time) and was rated
+    TASK_RATED = "task_rated"
     SOLO_OVER = "solo_over"
     GEMS = "gems"
     CARDS = "cards"

@@ -262,6 +262,11 @@ class Hourglass:
     def first_finish(self, g: Game, r: Round, entry: Entry, now: float) -> None:
         return None
 
+    def task_limit(self, s: Settings, side: str) -> float:
+        """Endless solo: a task has one turn of the hourglass (no second chance)."""
+        assert s.hourglass is not None
+        return s.hourglass
+
 
 class Countdown:
     """No clock until the first player finishes; then the others have the side's countdown
@@ -291,6 +296,11 @@ class Countdown:
         r.deadline = now + g.settings.countdown
         event(g, EventKind.COUNTDOWN, now, player=entry.player, deadline=r.deadline)
 
+    def task_limit(self, s: Settings, side: str) -> float:
+        """Endless solo: nobody finishes first to start a countdown, so a task has three of
+        the side's countdowns (20 s: a minute, as an hourglass; 30 s: 90 s, as 3D's)."""
+        return ENDLESS_COUNTDOWNS * s.record.timer.countdown_for(side)
+
 
 class TimerPolicy(Protocol):
     def resolve(
@@ -302,7 +312,13 @@ class TimerPolicy(Protocol):
     def start(self, g: Game, r: Round, now: float) -> None: ...
     def ran_out(self, g: Game, r: Round, at: float) -> bool: ...
     def first_finish(self, g: Game, r: Round, entry: Entry, now: float) -> None: ...
+    def task_limit(self, s: Settings, side: str) -> float:
+        """Seconds an endless run gives a task of ``side``."""
+        ...
 
+
+#: an endless run's task limit in an edition timed by a countdown, in countdowns
+ENDLESS_COUNTDOWNS = 3
 
 TIMERS: dict[str, TimerPolicy] = {"hourglass": Hourglass(), "countdown": Countdown()}
 

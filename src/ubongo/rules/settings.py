@@ -14,11 +14,13 @@ always visible.  Every default and every choice where a rulebook is silent is wr
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from typing import Literal, cast
 
 from ubongo import editions
 from ubongo.editions import EditionRecord
+from ubongo.puzzles.ratings import DEFAULT_RATING, DEFAULT_RD, DEFAULT_VOLATILITY
 
 from .errors import SettingsError
 from .policies import timer_policy
@@ -30,7 +32,10 @@ TieBreak = Literal["playoff", "tie-round", "shared"]
 Variant = Literal["standard", "only-first"]
 #: in the only-first variant, what happens to the other players' cards
 OthersCards = Literal["discard", "to-first"]
-SoloGoal = Literal["time", "tasks"]
+#: ``endless``: one fresh task after another, each chosen for the player's rating, until the
+#: player stops (:mod:`.endless`, ``docs/ratings.md``)
+SoloGoal = Literal["time", "tasks", "endless"]
+SOLO_GOALS: tuple[SoloGoal, ...] = ("time", "tasks", "endless")
 #: where the tasks come from: the shipped deck, or cards made for this game from its seed
 Puzzles = Literal["standard", "fresh"]
 
@@ -48,9 +53,10 @@ class Settings:
     round in which nobody has finished yet, ``playoff_limit`` a playoff or tie round (``None``:
     no limit, as at the table).  Solo: ``solo_goal`` ``"time"`` means as many tasks as
     possible in ``solo_target`` minutes, ``"tasks"`` the time needed for ``solo_target``
-    tasks. ``puzzles`` ``"fresh"`` plays cards made for this game from its seed
-    (:mod:`ubongo.puzzles.fresh`) instead of the deck ``deck`` names (default: the edition's
-    standard deck).
+    tasks, ``"endless"`` fresh tasks chosen for the player's rating (``rating``: rating, RD,
+    volatility at the start; ``None``: a new player's) until they stop. ``puzzles``
+    ``"fresh"`` plays cards made for this game from its seed (:mod:`ubongo.puzzles.fresh`)
+    instead of the deck ``deck`` names (default: the edition's standard deck).
     """
 
     edition: str
@@ -71,6 +77,7 @@ class Settings:
     solo_target: int | None = None
     deck: str = ""
     puzzles: Puzzles = "standard"
+    rating: tuple[float, float, float] | None = None
 
     @property
     def record(self) -> EditionRecord:
@@ -137,6 +144,8 @@ class Settings:
             countdown=countdown,
             tie_break=cast(TieBreak, tie_break),
             solo_target=self._solo_target(rec),
+            puzzles=self._puzzles(),
+            rating=self._rating(),
         )
 
     def _checked_players(self, rec: EditionRecord) -> tuple[str, ...]:
@@ -195,9 +204,40 @@ class Settings:
             if value is not None and value <= 0:
                 raise SettingsError(f"{name} must be positive (or None for no limit)")
 
+    @property
+    def endless(self) -> bool:
+        """Whether this is an endless solo run (tasks chosen for the player's rating)."""
+        return self.mode == "solo" and self.solo_goal == "endless"
+
+    def _puzzles(self) -> Puzzles:
+        if self.puzzles not in ("standard", "fresh"):
+            raise SettingsError(f"puzzles is standard or fresh, not {self.puzzles!r}")
+        if self.endless and self.deck:
+            raise SettingsError("an endless run plays tasks made for it, not a deck")
+        # an endless run always plays tasks made for it (from every side of the edition)
+        return "fresh" if self.endless else self.puzzles
+
+    def _rating(self) -> tuple[float, float, float] | None:
+        if not self.endless:
+            return None
+        if self.rating is None:
+            return (DEFAULT_RATING, DEFAULT_RD, DEFAULT_VOLATILITY)
+        try:
+            r, rd, vol = (float(v) for v in self.rating)
+        except (TypeError, ValueError):
+            raise SettingsError("rating is (rating, RD, volatility)") from None
+        if not (math.isfinite(r) and 0 < rd <= DEFAULT_RD and 0 < vol < 1):
+            raise SettingsError(
+                f"rating is (rating, RD 0-{DEFAULT_RD:g}, volatility 0-1), not {self.rating!r}"
+            )
+        return (r, rd, vol)
+
     def _solo_target(self, rec: EditionRecord) -> int:
-        if self.solo_goal not in ("time", "tasks"):
-            raise SettingsError(f"solo_goal is time or tasks, not {self.solo_goal!r}")
+        if self.solo_goal not in SOLO_GOALS:
+            raise SettingsError(f"solo_goal is {', '.join(SOLO_GOALS)}, not {self.solo_goal!r}")
+        if self.solo_goal == "endless":
+            # no target: the run goes on until the player stops
+            return 0
         target = self.solo_target
         if target is None:
             target = rec.solo.minutes if self.solo_goal == "time" else rec.solo.tasks

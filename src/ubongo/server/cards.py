@@ -6,6 +6,10 @@ event loop, or in a thread (which holds the interpreter lock just the same), tha
 from every room's answers: a hundred rooms starting their rounds together made verdicts wait
 seconds. So the cards a game will show next are made in one worker process, on the other core,
 and handed back to the game's deck; the loop only waits for them before a game's first round.
+
+An endless solo run (:class:`~ubongo.puzzles.fresh.EndlessDeck`) is made ahead the same way:
+the candidates of its next task are known before the task in hand ends (they depend on the
+task's number only), so the next task is chosen among cards already made.
 """
 
 from __future__ import annotations
@@ -16,12 +20,16 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 
 from ubongo import editions, rules
 from ubongo.puzzles.deck import Card
-from ubongo.puzzles.fresh import FreshDeck
+from ubongo.puzzles.fresh import EndlessDeck, FreshDeck
+from ubongo.rules import endless
 
 
-def make_cards(edition: str, seed: int, sides: frozenset[str], numbers: list[int]) -> list[Card]:
-    """In the worker: cards ``numbers`` of the fresh deck (edition, seed, sides)."""
-    deck = FreshDeck(edition, seed, sides)
+def make_cards(
+    edition: str, seed: int, sides: frozenset[str] | None, numbers: list[int]
+) -> list[Card]:
+    """In the worker: cards ``numbers`` of the fresh deck (edition, seed, sides), or with
+    ``sides=None`` of the endless run's deck (edition, seed)."""
+    deck = EndlessDeck(edition, seed) if sides is None else FreshDeck(edition, seed, sides)
     return [deck.card(n) for n in numbers]
 
 
@@ -52,18 +60,38 @@ class CardMaker:
 
     def ahead(self, game: rules.Game) -> asyncio.Future[None] | None:
         """Start making the cards ``game`` shows next that its deck has not made; the future
-        of that work (done when the deck has them), or None when nothing needs making."""
+        of the first part of that work (done when the deck has the cards the next turn
+        needs), or None when nothing needs making.
+
+        An endless run's cards are made one task's candidates at a time, the next task's
+        first: its first task waits for its own candidates only."""
         deck = game.deck
-        if not isinstance(deck, FreshDeck):
+        if not isinstance(deck, FreshDeck | EndlessDeck):
             return None
         making = self._making.setdefault(id(deck), set())
         missing = [n for n in rules.upcoming_cards(game) if not deck.is_made(n) and n not in making]
         if not missing:
             return None
+        if isinstance(deck, FreshDeck):
+            return self._make(deck, deck.sides, making, missing)
+        first: asyncio.Future[None] | None = None
+        for n in range(0, len(missing), endless.CARDS_PER_TASK):
+            part = self._make(deck, None, making, missing[n : n + endless.CARDS_PER_TASK])
+            if first is None:
+                first = part
+        return first
+
+    def _make(
+        self,
+        deck: FreshDeck | EndlessDeck,
+        sides: frozenset[str] | None,
+        making: set[int],
+        missing: list[int],
+    ) -> asyncio.Future[None]:
         making.update(missing)
         loop = asyncio.get_running_loop()
         work = loop.run_in_executor(
-            self._worker(), make_cards, deck.edition, deck.seed, deck.sides, missing
+            self._worker(), make_cards, deck.edition, deck.seed, sides, missing
         )
 
         def keep(done: asyncio.Future[list[Card]]) -> None:

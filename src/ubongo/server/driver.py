@@ -16,6 +16,12 @@ so a restart stores it too.
 A solo run faster than a human hand can place its pieces (``record_seconds_per_piece`` per
 piece of each solved task) is stored marked implausible and left off the leaderboard.
 
+An endless solo run (``docs/ratings.md``) starts from the account's stored rating (a seat
+without an account: a new player's), and each task it rates is learned from as it happens
+(:meth:`.storage.Storage.rate_task`, in a thread, in order): a run has no end but the
+player's, and one left without stopping has lost nothing it played. It is not a record for
+the leaderboard.
+
 Player ids given to the rules are the seat numbers as strings (``"0"`` .. ``"3"``).
 """
 
@@ -25,6 +31,7 @@ import asyncio
 import logging
 import secrets
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from ubongo import rules
@@ -38,7 +45,7 @@ from .cards import CardMaker
 from .feed import RoomFeed
 from .protocol import ProtocolError
 from .rooms import Room, Seat, ServerConfig, need_host, need_phase, need_seat
-from .storage import Backoff, GameRecord, SoloRecord, Storage
+from .storage import Backoff, GameRecord, SoloRecord, Storage, TaskResult
 from .timers import ClockCall, RoomTimers
 
 log = logging.getLogger("ubongo.server")
@@ -63,6 +70,8 @@ class GameDriver:
         self.retry = Backoff(self.config.store_retry_seconds, self.config.store_retry_max_seconds)
         #: makes a fresh game's next cards in a worker process
         self.cards = CardMaker()
+        #: per room, the last endless task's rating being stored (each waits for the one before)
+        self._learning: dict[str, asyncio.Task[None]] = {}
 
     # --- commands ---------------------------------------------------------------------------
 
@@ -86,6 +95,9 @@ class GameDriver:
         default = st.side_or_default
         levels = tuple(s.side or default for s in taken)
         seed = st.seed if st.seed is not None else secrets.randbits(48)
+        # an endless run starts from the account's rating: read (off the loop) before its
+        # first task is chosen; the settings are checked now with a new player's
+        account = taken[0].account if st.solo and st.solo_goal == "endless" else None
         try:
             # the deck the settings name: the shipped one, or (fresh) cards made for this game
             game = rules.new_game(st.rules_settings(players, levels), seed)
@@ -106,19 +118,36 @@ class GameDriver:
         self.feed.hold(room)  # the game's start is told once it is saved
         self.feed.publish(room, "game_started", {"seed": seed}, at=now)
         making = self.cards.ahead(game)
-        if making is None:
+        if making is None and (account is None or self.storage is None):
             self._act(room, rules.StartRound(now))
             return
         # a fresh game's first cards are made off the event loop; the round starts when they
         # are (tens of milliseconds: bench/generate.py --first-task)
         room.preparing = asyncio.get_running_loop().create_task(
-            self._first_round(room, game, making)
+            self._first_round(room, game, making, account)
         )
 
     async def _first_round(
-        self, room: Room, game: rules.Game, making: asyncio.Future[None]
+        self,
+        room: Room,
+        game: rules.Game,
+        making: asyncio.Future[None] | None,
+        account: int | None = None,
     ) -> None:
-        await making
+        if account is not None and self.storage is not None:
+            try:
+                rating = await asyncio.to_thread(
+                    self.storage.player_rating, account, game.settings.edition
+                )
+            except Exception:
+                log.exception("room %s: the player's rating could not be read", room.code)
+                rating = None
+            if rating is not None and room.game is game and game.round is None:
+                # the same deck (its cards are being made), the account's rating
+                game = rules.new_game(replace(game.settings, rating=rating), game.seed, game.deck)
+                room.game = game
+        if making is not None:
+            await making
         if room.game is game and game.round is None and room.phase == "playing":
             self._act(room, rules.StartRound(self.clock.now()))
 
@@ -153,6 +182,13 @@ class GameDriver:
         """A player gives up their task (solo: draws the next one)."""
         seat = self._need_round(room, seat, round_no)
         self._act(room, rules.SkipTask(seat.player, now))
+
+    def stop(self, room: Room, seat: Seat | None, round_no: int, now: float) -> None:
+        """A solo player ends their run now (``stop``; an endless run ends only so)."""
+        seat = self._need_round(room, seat, round_no)
+        if not room.settings.solo:
+            raise rules.NotSolo("only a solo run is stopped; a race is left")
+        self._act(room, rules.GiveUp(seat.player, now))
 
     def _need_round(self, room: Room, seat: Seat | None, round_no: int) -> Seat:
         seat = need_seat(seat)
@@ -235,6 +271,8 @@ class GameDriver:
                     room.round_no += 1
                     room.solutions = {}
                     room.next_round_at = None
+            if ev.kind == EventKind.TASK_RATED:
+                self._learn(room, ev)
             got = table.awards(ev)
             if got is not None:
                 awards = got
@@ -242,6 +280,41 @@ class GameDriver:
             if out is not None:
                 self.feed.publish(room, out[0], out[1], at=ev.at)
         return new_turn, awards
+
+    def _learn(self, room: Room, ev: rules.Event) -> None:
+        """Store what an endless task taught (the task's rating, the account's), in a thread,
+        after the room's earlier ratings: a rating is only ever replaced by a later one."""
+        if self.storage is None or room.game is None:
+            return
+        d = ev.data
+        seat = room.seats[int(d["player"])]
+        result = TaskResult(
+            fingerprint=str(d["fingerprint"]),
+            edition=room.game.settings.edition,
+            prior=_task_prior(room.game, d),
+            shift=float(d["shift"]),
+            score=float(d["score"]),
+            before=_triple(d["before"]),
+            after=_triple(d["after"]),
+            at=ev.at,
+            account=seat.account if seat is not None else None,
+        )
+        storage = self.storage
+        previous = self._learning.get(room.code)
+
+        async def learn() -> None:
+            if previous is not None:
+                await asyncio.wait({previous})
+            try:
+                await asyncio.to_thread(storage.rate_task, result)
+            except Exception:
+                log.exception("room %s: a task's rating could not be stored", room.code)
+            finally:
+                if self._learning.get(room.code) is task:
+                    del self._learning[room.code]
+
+        task = asyncio.get_running_loop().create_task(learn())
+        self._learning[room.code] = task
 
     def _round_ended(self, room: Room, game: rules.Game, awards: dict[str, Any]) -> None:
         r = game.round
@@ -292,7 +365,7 @@ class GameDriver:
             result["record"] = record
         stored = _game_record(room, game, result, now)
         solo = None
-        if record is not None:
+        if record is not None and not game.settings.endless:
             solo = _solo_record(room, game, record, now, self.config.record_seconds_per_piece)
         room.record = record
         announce = {
@@ -428,13 +501,25 @@ def too_fast(game: rules.Game, per_piece: float) -> list[int]:
             dealt_at = ev.at
         elif ev.kind == EventKind.FINISHED and dealt_at is not None:
             player = str(ev.data["player"])
-            side = rules.card(game, int(ev.data["card"])).side(game.settings.level_of(player))
+            side_name = ev.data.get("side") or game.settings.level_of(player)
+            side = rules.card(game, int(ev.data["card"])).side(side_name)
             pieces = len(side.task(ev.data["key"]).pieces)
             if ev.at - dealt_at < pieces * per_piece:
                 fast.append(solved)
             solved += 1
             dealt_at = ev.at
     return fast
+
+
+def _triple(value: Any) -> tuple[float, float, float]:
+    r, rd, vol = (float(v) for v in value)
+    return (r, rd, vol)
+
+
+def _task_prior(game: rules.Game, data: dict[str, Any]) -> tuple[float, float, float]:
+    """The model's rating of the task with its side's whole limit (what is stored)."""
+    r, rd, vol = _triple(data["task"])
+    return (r - float(data["shift"]), rd, vol)
 
 
 def _events_json(game: rules.Game) -> list[dict[str, Any]]:

@@ -42,6 +42,7 @@ COMMANDS: dict[type[p.Strict], Command] = {
     p.Ready: lambda rooms, room, seat, m, _t: rooms.lobby.set_ready(room, seat, m.ready),
     p.Start: lambda rooms, room, seat, _m, _t: rooms.game.start(room, seat),
     p.Skip: lambda rooms, room, seat, m, now: rooms.game.skip(room, seat, m.round, now),
+    p.Stop: lambda rooms, room, seat, m, now: rooms.game.stop(room, seat, m.round, now),
     p.Rematch: lambda rooms, room, seat, _m, _t: rooms.lobby.rematch(room, seat),
     p.Lock: lambda rooms, room, seat, m, _t: rooms.lobby.lock(room, seat, m.locked),
 }

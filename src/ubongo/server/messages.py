@@ -118,16 +118,28 @@ class Score(Sent):
     cards: int
 
 
+class EndlessProgress(Sent):
+    """An endless run's ratings (Glicko-2, ``docs/ratings.md``)."""
+
+    rating: float = Field(description="the player's rating now")
+    rd: float = Field(description="its deviation (how unsure it is)")
+    task_rating: float | None = Field(description="the task in hand's rating, with its limit")
+    task_limit: float | None = Field(description="seconds the task in hand is given")
+    rated: int = Field(description="tasks rated so far (solved, put aside, out of time)")
+    timed_out: int = Field(description="tasks whose time ran out")
+
+
 class SoloProgress(Sent):
     """A solo run so far."""
 
     goal: SoloGoal
-    amount: int = Field(description="minutes (goal time) or tasks (goal tasks)")
+    amount: int = Field(description="minutes (goal time) or tasks (goal tasks); 0 endless")
     done: int
     skipped: int
     started_at: Ms | None
     ends_at: Ms | None = Field(description="null for the tasks goal")
     ended_at: Ms | None
+    endless: EndlessProgress | None = Field(description="an endless run's ratings, else null")
 
 
 class GameTable(Sent):
@@ -167,6 +179,9 @@ class SoloResult(Sent):
     skipped: int
     seconds: float
     complete: bool
+    rating: float | None = Field(default=None, description="endless: the rating at the end")
+    rd: float | None = Field(default=None, description="endless: its deviation")
+    rated: int | None = Field(default=None, description="endless: the tasks rated")
 
 
 class RoomSnapshot(Sent):
@@ -306,6 +321,20 @@ class CardData(Sent):
     seat: int
     round: int
     card: int
+
+
+class TaskRatedData(Sent):
+    seat: int
+    round: int
+    why: Literal["solved", "skipped", "time"] = Field(
+        description="solved in time (a win), put aside or out of time (a loss)"
+    )
+    score: float = Field(description="1 solved in time, 0 not")
+    seconds: float = Field(description="from the task's deal to its end")
+    task_rating: float = Field(description="the task's rating, with its limit")
+    rating: float = Field(description="the player's rating after it")
+    rd: float
+    change: float = Field(description="how much the player's rating moved")
 
 
 class GameOverData(Sent):
@@ -509,6 +538,14 @@ class TaskDrawnEvent(EventBase):
     data: CardData
 
 
+class TaskRatedEvent(EventBase):
+    """Endless solo: the task in hand ended and the player's rating moved (the next task
+    follows in a ``task_drawn``)."""
+
+    kind: Literal["task_rated"]
+    data: TaskRatedData
+
+
 class GameOverEvent(EventBase):
     """The game is over and stored."""
 
@@ -548,6 +585,7 @@ RoomEvent = Annotated[
     | TieEvent
     | TaskSkippedEvent
     | TaskDrawnEvent
+    | TaskRatedEvent
     | GameOverEvent
     | RematchEvent,
     Field(discriminator="kind"),

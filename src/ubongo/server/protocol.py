@@ -83,7 +83,7 @@ class SettingsPatch(Strict):
     rounds: int | None = Field(default=None, ge=1, le=20)
     hourglass_seconds: float | None = Field(default=None, ge=0.5, le=3600)
     countdown_seconds: float | None = Field(default=None, ge=0.5, le=600)
-    solo_goal: Literal["time", "tasks"] | None = None
+    solo_goal: Literal["time", "tasks", "endless"] | None = None
     solo_amount: int | None = Field(default=None, ge=1, le=60)
     seat_hold_seconds: float | None = Field(default=None, ge=5, le=600)
     round_limit_seconds: float | None = Field(default=None, ge=1, le=3600)
@@ -179,6 +179,13 @@ class Skip(Strict):
     round: int = Field(ge=0, le=1000)
 
 
+class Stop(Strict):
+    """Solo: end the run now (an endless run ends only so; the task in hand is not rated)."""
+
+    type: Literal["stop"]
+    round: int = Field(ge=0, le=1000)
+
+
 class Lock(Strict):
     type: Literal["lock"]
     locked: bool = True
@@ -209,6 +216,7 @@ ClientMessage = Annotated[
     | Start
     | Submit
     | Skip
+    | Stop
     | Rematch
     | Leave
     | Lock
@@ -228,6 +236,7 @@ MESSAGE_TYPES = (
     "start",
     "submit",
     "skip",
+    "stop",
     "rematch",
     "leave",
     "lock",

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal
 
 from ubongo import editions, rules
+from ubongo.rules.settings import SoloGoal
 
 from .clock import Clock
 from .protocol import ProtocolError, SettingsPatch
@@ -92,8 +93,10 @@ class RoomSettings:
     hourglass_seconds: float | None = None
     countdown_seconds: float | None = None
     round_limit_seconds: float | None = 300.0
+    #: time, tasks or endless (tasks chosen for the player's rating until they stop)
     solo_goal: str = "time"
-    #: minutes or tasks; ``None``: the edition's default for the goal (Trigo: 20 minutes)
+    #: minutes or tasks; ``None``: the edition's default for the goal (Trigo: 20 minutes);
+    #: an endless run has none (0)
     solo_amount: int | None = None
     seat_hold_seconds: float = 60.0
     between_seconds: float = 6.0
@@ -145,6 +148,8 @@ class RoomSettings:
 
     @property
     def solo_amount_or_default(self) -> int:
+        if self.solo_goal == "endless":
+            return 0
         if self.solo_amount is not None:
             return self.solo_amount
         solo = self.record.solo
@@ -154,8 +159,18 @@ class RoomSettings:
     def solo(self) -> bool:
         return self.mode == "solo"
 
-    def rules_settings(self, players: tuple[str, ...], levels: tuple[str, ...]) -> rules.Settings:
+    def rules_settings(
+        self,
+        players: tuple[str, ...],
+        levels: tuple[str, ...],
+        rating: tuple[float, float, float] | None = None,
+    ) -> rules.Settings:
+        """The rules' settings for these players (seat numbers) and levels; ``rating``: an
+        endless run's starting rating (``None``: a new player's)."""
         own = self.record.own_sides
+        goal: SoloGoal = "time"
+        if self.solo_goal in ("tasks", "endless"):
+            goal = "tasks" if self.solo_goal == "tasks" else "endless"
         return rules.Settings(
             edition=self.edition,
             players=players,
@@ -168,8 +183,9 @@ class RoomSettings:
             variant="only-first" if self.variant in ("only-first", "expert") else "standard",
             round_limit=self.round_limit_seconds,
             playoff_limit=self.round_limit_seconds,
-            solo_goal="tasks" if self.solo_goal == "tasks" else "time",
-            solo_target=self.solo_amount,
+            solo_goal=goal,
+            solo_target=None if goal == "endless" else self.solo_amount,
+            rating=rating if goal == "endless" else None,
             puzzles="standard" if self.puzzles == "standard" else "fresh",
         )
 
@@ -187,7 +203,8 @@ class Seat:
     held_until: float | None = None
     hold_timer: asyncio.TimerHandle | None = field(default=None, repr=False)
     replaced: bool = False
-    #: the account playing this seat (a person who took it with ``Authorization: Bearer``)
+    #: the account playing this seat (a person who took it with ``Authorization: Bearer``);
+    #: its games, records and endless rating are the account's (``docs/accounts.md``)
     account: int | None = None
 
     @property

@@ -52,7 +52,10 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+
+from ubongo.puzzles import ratings
 
 
 class Base(DeclarativeBase):
@@ -122,6 +125,36 @@ class GameAccountRow(Base):
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
 
 
+class TaskRatingRow(Base):
+    """A task's rating learned from endless runs, by its fingerprint
+    (:func:`ubongo.puzzles.ratings.task_fingerprint`): kept for the task with the whole time
+    limit of its side (``docs/ratings.md``)."""
+
+    __tablename__ = "task_ratings"
+
+    fingerprint: Mapped[str] = mapped_column(String(32), primary_key=True)
+    edition: Mapped[str] = mapped_column(String(16), index=True)
+    rating: Mapped[float] = mapped_column(Float)
+    rd: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    plays: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PlayerRatingRow(Base):
+    """An account's endless rating in one edition."""
+
+    __tablename__ = "player_ratings"
+
+    account_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    edition: Mapped[str] = mapped_column(String(16), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    rd: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    plays: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 class OpenRoomRow(Base):
     """A room that was open when last saved: its durable form (:mod:`.durable`), replaced at
     each save and deleted when the room closes."""
@@ -164,6 +197,29 @@ class SoloRecord:
     #: false: a task was solved faster than a hand can place its pieces (not ranked)
     plausible: bool = True
     account: int | None = None
+
+
+@dataclass(frozen=True)
+class TaskResult:
+    """One rated task of an endless run (the rules' ``task_rated`` event): the task's
+    fingerprint, its model rating with the whole limit (``prior``, used when the task is new
+    here), how much harder its time limit made it (``shift``), the player's score (1 solved in
+    time, 0 not), and the player's rating before and after it."""
+
+    fingerprint: str
+    edition: str
+    prior: tuple[float, float, float]
+    shift: float
+    score: float
+    before: tuple[float, float, float]
+    after: tuple[float, float, float]
+    at: float
+    account: int | None = None
+
+
+#: a stored task's deviation stays in this range: tasks are rated by many players, and a floor
+#: keeps a much-played task's rating able to follow what players do
+TASK_RD_BOUNDS = (30.0, 350.0)
 
 
 @dataclass(frozen=True)
@@ -353,6 +409,76 @@ class Storage:
             s.add(r)
             s.flush()
             return g.id, r.id
+
+    def rate_task(self, result: TaskResult) -> tuple[float, float, float]:
+        """Learn from one rated task, in one transaction: the task's rating (its stored one,
+        or the model's prior if it is new) is updated as one Glicko-2 period with one game
+        against the player as rated before it, the task scoring ``1 - score``; the account's
+        rating (if any) becomes the player's rating after it. Returns the task's new rating
+        (whole limit)."""
+        for attempt in range(2):
+            try:
+                with self._one_writer, self.session() as s, s.begin():
+                    return self._rate_task(s, result)
+            except IntegrityError:
+                # another process stored the same new task (or account) first: once more
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")
+
+    @staticmethod
+    def _rate_task(s: Session, result: TaskResult) -> tuple[float, float, float]:
+        at = _dt(result.at)
+        row = s.get(TaskRatingRow, result.fingerprint)
+        if row is None:
+            row = TaskRatingRow(
+                fingerprint=result.fingerprint,
+                edition=result.edition,
+                rating=result.prior[0],
+                rd=result.prior[1],
+                volatility=result.prior[2],
+                plays=0,
+                updated_at=at,
+            )
+            s.add(row)
+        # the task as played (its limit shifts it), against the player as rated before it
+        played = ratings.Rating(row.rating + result.shift, row.rd, row.volatility)
+        player = ratings.Rating(*result.before)
+        new = ratings.update(played, [(player, 1.0 - result.score)], rd_bounds=TASK_RD_BOUNDS)
+        row.rating, row.rd, row.volatility = new.rating - result.shift, new.rd, new.volatility
+        row.plays += 1
+        row.updated_at = at
+        if result.account is not None:
+            key = (result.account, result.edition)
+            mine = s.get(PlayerRatingRow, key)
+            if mine is None:
+                mine = PlayerRatingRow(account_id=result.account, edition=result.edition, plays=0)
+                s.add(mine)
+            mine.rating, mine.rd, mine.volatility = result.after
+            mine.plays += 1
+            mine.updated_at = at
+        s.flush()
+        return (row.rating, row.rd, row.volatility)
+
+    def task_rating(self, fingerprint: str) -> dict[str, Any] | None:
+        """A task's learned rating: rating, rd, volatility, plays (``None``: never rated)."""
+        with self.session() as s:
+            row = s.get(TaskRatingRow, fingerprint)
+            if row is None:
+                return None
+            return {
+                "edition": row.edition,
+                "rating": row.rating,
+                "rd": row.rd,
+                "volatility": row.volatility,
+                "plays": row.plays,
+            }
+
+    def player_rating(self, account: int, edition: str) -> tuple[float, float, float] | None:
+        """An account's endless rating in ``edition`` (rating, RD, volatility), if it has one."""
+        with self.session() as s:
+            row = s.get(PlayerRatingRow, (account, edition))
+            return None if row is None else (row.rating, row.rd, row.volatility)
 
     def save_open_rooms(
         self, rooms: dict[str, dict[str, Any]], closed: Iterable[str], saved_at: float

@@ -48,6 +48,12 @@ class RulesSettings(Sent):
     puzzles: Puzzles = Field(
         default="standard", description="games stored before fresh tasks existed played standard"
     )
+    rating: list[float] | None = Field(
+        default=None,
+        min_length=3,
+        max_length=3,
+        description="endless: the player's rating, RD and volatility at the start",
+    )
 
 
 # --- actions (what replays the game) ---------------------------------------------------------
@@ -111,6 +117,9 @@ class FinishedFacts(Sent):
     player: str
     place: int
     card: int
+    side: str | SkipJsonSchema[None] = Field(
+        default=None, description="the side played (absent in games stored before endless runs)"
+    )
     key: str
 
 
@@ -132,6 +141,24 @@ class CardFacts(Sent):
     player: str
     card: int
     key: str
+
+
+class TaskRatedFacts(Sent):
+    """Endless: a task ended and was rated (``docs/ratings.md``)."""
+
+    player: str
+    card: int
+    side: str
+    key: str
+    why: Literal["solved", "skipped", "time"]
+    score: float
+    seconds: Seconds
+    fingerprint: str
+    task: list[float] = Field(description="the task's rating, RD, volatility with its limit")
+    limit: Seconds
+    shift: float = Field(description="rating points its limit added to the whole-limit rating")
+    before: list[float] = Field(description="the player's rating, RD, volatility before")
+    after: list[float] = Field(description="... and after")
 
 
 class SoloOverFacts(SoloResult):
@@ -212,6 +239,11 @@ class RuleTaskDrawn(RuleEventBase):
     data: CardFacts
 
 
+class RuleTaskRated(RuleEventBase):
+    kind: Literal["task_rated"]
+    data: TaskRatedFacts
+
+
 class RuleSoloOver(RuleEventBase):
     kind: Literal["solo_over"]
     data: SoloOverFacts
@@ -255,6 +287,7 @@ RuleEvent = Annotated[
     | RuleGaveUp
     | RuleTaskSkipped
     | RuleTaskDrawn
+    | RuleTaskRated
     | RuleSoloOver
     | RulePlayoffEnded
     | RuleTieRoundEnded

@@ -80,6 +80,7 @@ def game_json(
             if started is not None and s.solo_goal == "time"
             else None,
             "ended_at": ms(game.solo.ended_at),
+            "endless": endless_json(game),
         }
     return {
         "round": round_no,
@@ -100,6 +101,22 @@ def game_json(
         "solutions": solutions,
         "tied": [int(p) for p in game.tied],
         "winners": [int(p) for p in game.winners],
+    }
+
+
+def endless_json(game: rules.Game) -> dict[str, Any] | None:
+    """An endless run's ratings: the player's now, the task in hand's (``docs/ratings.md``)."""
+    solo = game.solo
+    if solo is None or solo.rating is None:
+        return None
+    task = solo.task_rating
+    return {
+        "rating": round(solo.rating[0], 1),
+        "rd": round(solo.rating[1], 1),
+        "task_rating": None if task is None else round(task[0], 1),
+        "task_limit": solo.task_limit,
+        "rated": solo.rated,
+        "timed_out": solo.timed_out,
     }
 
 
@@ -130,6 +147,18 @@ def event(ev: rules.Event, round_no: int) -> tuple[str, dict[str, Any]] | None:
         return str(k), {"round": round_no, "deadline": ms(d.get("deadline"))}
     if k in (EventKind.TASK_SKIPPED, EventKind.TASK_DRAWN):
         return str(k), {"seat": int(d["player"]), "round": round_no, "card": d.get("card")}
+    if k == EventKind.TASK_RATED:
+        return str(k), {
+            "seat": int(d["player"]),
+            "round": round_no,
+            "why": d["why"],
+            "score": d["score"],
+            "seconds": d["seconds"],
+            "task_rating": round(d["task"][0], 1),
+            "rating": round(d["after"][0], 1),
+            "rd": round(d["after"][1], 1),
+            "change": round(d["after"][0] - d["before"][0], 1),
+        }
     if k == EventKind.GAVE_UP:
         return str(k), {"seat": int(d["player"]), "round": round_no}
     if k == EventKind.TIE:

@@ -24,6 +24,12 @@ export function showClock(timer: HTMLElement, room: Room, game: GameView, now: n
 function clockText(game: GameView, gems: boolean, now: number): { text: string; urgent: string } {
   const solo = game.solo;
   if (solo) {
+    // an endless run's clock is the task's: its own time limit
+    const ends = solo.endless ? game.deadline : solo.ends_at;
+    if (ends) {
+      const left = (ends - now) / 1000;
+      return { text: clock(left), urgent: left < (solo.endless ? 10 : 30) ? "urgent" : "" };
+    }
     if (solo.ends_at) {
       const left = (solo.ends_at - now) / 1000;
       return { text: clock(left), urgent: left < 30 ? "urgent" : "" };

@@ -101,14 +101,20 @@ function soloEnd(ctx: RoomContext, room: Room, over: EventOf<"game_over">["data"
   const box = h("div.solo-end");
   const done = rec ? rec.solved : (room.game?.solo?.done ?? 0);
   const secs = rec ? rec.seconds : 0;
+  const endless = s.solo_goal === "endless";
   box.append(
     h("h1", {}, s.solo_goal === "time" ? "Time's up!" : "Done!"),
     h(
       "p.big#solo-result",
       {},
-      s.solo_goal === "time" ? `${done} solved` : `${done} of ${s.solo_amount} in ${clock(secs)}`,
+      endless
+        ? `${done} solved in ${clock(secs)}`
+        : s.solo_goal === "time"
+          ? `${done} solved`
+          : `${done} of ${s.solo_amount} in ${clock(secs)}`,
     ),
   );
+  if (endless && rec?.rating != null) box.append(h("p#endless-final", {}, `Your rating: ${Math.round(rec.rating)}`));
   const again = h("button.primary#again", { type: "button" }, "Play again");
   again.addEventListener("click", async () => {
     try {
@@ -119,7 +125,7 @@ function soloEnd(ctx: RoomContext, room: Room, over: EventOf<"game_over">["data"
           mode: "solo",
           side: s.side,
           solo_goal: s.solo_goal,
-          solo_amount: s.solo_amount,
+          ...(endless ? {} : { solo_amount: s.solo_amount }),
         },
       });
       saveTicket(r);
@@ -130,8 +136,15 @@ function soloEnd(ctx: RoomContext, room: Room, over: EventOf<"game_over">["data"
   });
   box.append(h("div.row", {}, again, h("a.button", { href: "/", "data-link": "" }, "Home")));
   const me = savedName();
-  box.append(
-    h("div.records", {}, leaderboard(s.edition, s.solo_goal, s.solo_amount, s.side, me), me ? personalBests(me) : null),
-  );
+  if (!endless) {
+    box.append(
+      h(
+        "div.records",
+        {},
+        leaderboard(s.edition, s.solo_goal, s.solo_amount, s.side, me),
+        me ? personalBests(me) : null,
+      ),
+    );
+  }
   return box;
 }

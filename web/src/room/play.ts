@@ -194,6 +194,13 @@ export class PlayScreen {
               "span#solo-count",
               {},
               `Solved ${solo.done}${solo.goal === "tasks" ? ` / ${solo.amount}` : ""} · skipped ${solo.skipped}`,
+              solo.endless
+                ? h(
+                    "span#endless-rating",
+                    { title: "Your rating: it rises when you solve in time" },
+                    ` · rating ${Math.round(solo.endless.rating)}`,
+                  )
+                : null,
             )
           : h(
               "span#round-no",
@@ -209,6 +216,12 @@ export class PlayScreen {
       const skip = h("button#skip", { type: "button" }, "Skip task");
       skip.addEventListener("click", () => this.ctx.send({ type: "skip", round: game.round }));
       items.push(skip);
+      if (solo.endless) {
+        // an endless run has no end but this
+        const stop = h("button#stop", { type: "button" }, "Stop");
+        stop.addEventListener("click", () => this.ctx.send({ type: "stop", round: game.round }));
+        items.push(stop);
+      }
     }
     parts.top.replaceChildren(...items.filter((x): x is HTMLElement => !!x));
     parts.timer = parts.top.querySelector("#timer") as HTMLElement;

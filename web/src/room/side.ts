@@ -89,6 +89,33 @@ function soloPanel(room: Room, game: GameView, records: SoloRecords): HTMLElemen
   const box = h("div.solo-panel", {}, h("h3", {}, "Solo"));
   const s = game.solo;
   if (!s) return box;
+  if (s.endless) {
+    // an endless run: ratings instead of records (docs/ratings.md)
+    const e = s.endless;
+    box.append(
+      h("p", {}, "Endless: each task is chosen for your rating. Solve it in time and the next is harder."),
+      h("p.big#solo-done", {}, `${s.done}`, h("small", {}, " solved")),
+      h(
+        "p#endless-player",
+        {},
+        "Your rating ",
+        h("strong", {}, `${Math.round(e.rating)}`),
+        ` ± ${Math.round(2 * e.rd)}`,
+      ),
+    );
+    if (e.task_rating !== null) {
+      box.append(
+        h(
+          "p#endless-task",
+          {},
+          "This task ",
+          h("strong", { "data-rating": String(e.task_rating) }, `${Math.round(e.task_rating)}`),
+          e.task_limit === null ? "" : ` · ${Math.round(e.task_limit)} s`,
+        ),
+      );
+    }
+    return box;
+  }
   box.append(
     h(
       "p",

@@ -8,6 +8,7 @@ from fastapi import APIRouter
 
 from ubongo import catalogue
 from ubongo import editions as edition_data
+from ubongo.rules.settings import SOLO_GOALS
 
 from .. import bodies
 from ..protocol import ProtocolError
@@ -30,7 +31,7 @@ def options() -> dict[str, Any]:
             "rounds": rec.rounds,
             "hourglass_seconds": timer.hourglass,
             "countdown_seconds": dict(timer.countdown) or None,
-            "solo_goals": ["time", "tasks"],
+            "solo_goals": list(SOLO_GOALS),
             "solo_amounts": list(rec.solo.amounts),
             **rec.web_json(),
         }

@@ -1,0 +1,52 @@
+"""Endless solo in the browser: three tasks solved fast, each chosen for a rating that rises,
+then the player stops."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+from server_harness import ServerProcess
+from webharness import shot
+from webplay import board_task, drag_into_place, solution, wait_for_new_task
+
+
+def ratings(page: Page) -> tuple[float, float]:
+    """The player's rating and the task's, as the side panel shows them."""
+    player = page.locator("#endless-player strong").inner_text()
+    task = page.locator("#endless-task strong").get_attribute("data-rating")
+    assert task is not None
+    return float(player), float(task)
+
+
+def test_three_endless_tasks_get_harder_after_fast_solves(
+    page: Page, server: ServerProcess
+) -> None:
+    page.goto(server.url + "/")
+    page.fill("#name", "Endo")
+    page.click('button.edition[data-edition="classic"]')
+    page.select_option("#solo-goal", "endless")
+    expect(page.locator("#solo-amount")).to_be_hidden()
+    expect(page.locator("#endless-about")).to_be_visible()
+    page.click("#start-solo")
+    expect(page.locator(".game-main .board-svg")).to_be_visible()
+    expect(page.locator("#endless-rating")).to_contain_text("rating 1500")
+    seen = []
+    for done in range(3):
+        expect(page.locator("#solo-count")).to_contain_text(f"Solved {done}")
+        seen.append(ratings(page))
+        before = board_task(page)
+        plan = solution(page, "classic")
+        for i, pl in enumerate(plan):
+            drag_into_place(page, "classic", pl, last=i == len(plan) - 1)
+        expect(page.locator("#solo-count")).to_contain_text(f"Solved {done + 1}")
+        if done == 1:
+            shot(page, "endless-classic-second")
+        wait_for_new_task(page, before)
+    # fast solves: the player's rating rose, and the third task is harder than the first
+    assert seen[0][0] == 1500.0
+    assert seen[1][0] > seen[0][0] and seen[2][0] > seen[1][0]
+    assert seen[2][1] > seen[0][1], seen
+    shot(page, "endless-classic-third")
+    page.click("#stop")
+    expect(page.locator("#solo-result")).to_contain_text("3 solved")
+    expect(page.locator("#endless-final")).to_contain_text("Your rating")
+    shot(page, "endless-end")
