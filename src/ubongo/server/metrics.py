@@ -86,7 +86,7 @@ class Metrics:
         )
         self.redis_seconds = Histogram(
             "ubongo_redis_seconds",
-            "requests to other processes through Redis (several processes only)",
+            "a request to the process that runs a room, through Redis, to its answer",
             buckets=LATENCY_BUCKETS,
             registry=r,
         )
