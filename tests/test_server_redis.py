@@ -8,6 +8,7 @@ behind a load balancer without sticky sessions: every client below picks its pro
 from __future__ import annotations
 
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -111,6 +112,11 @@ def test_people_on_two_processes_play_one_room_with_a_bot_and_a_spectator_on_a_t
     assert status == 201
     bob_seat = b.take_seat(code, "Bob", account=bob_account["token"])
     assert bob_seat["seat"] == 1 and bob_seat["code"] == code
+    # b timed that request to the owner through Redis (its /metrics)
+    with urllib.request.urlopen(b.url + "/metrics", timeout=10) as r:
+        scraped = r.read().decode()
+    asked = [ln for ln in scraped.splitlines() if ln.startswith("ubongo_redis_seconds_count ")]
+    assert asked and float(asked[0].split()[1]) >= 1
     ada = connect(a, code, created["token"])
     bob = connect(b, code, bob_seat["token"])
     watcher = connect(c, code)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 from typing import Any
 
@@ -79,6 +78,12 @@ def register(subparsers: Any) -> None:
         help="solo tasks solved faster than this per piece are not ranked (0.6; 0: no floor)",
     )
     parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning"])
+    parser.add_argument(
+        "--log-format",
+        default="auto",
+        choices=["auto", "json", "text"],
+        help="log lines as JSON objects or text (auto: text at a terminal, JSON otherwise)",
+    )
     _limits(parser)
     parser.set_defaults(func=run)
 
@@ -161,10 +166,11 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ubongo.server import create_app
+    from ubongo.server.logs import configure
     from ubongo.server.rooms import ServerConfig
     from ubongo.server.security import MAX_BODY_BYTES, HttpConfig
 
-    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    configure(args.log_level, args.log_format)
     public = args.public_url or f"http://{args.host}:{args.port}"
     if args.redis_url and not args.redis_url.startswith(("redis://", "rediss://", "unix://")):
         raise CommandError(f"not a Redis URL (redis://host:port/db): {args.redis_url}")
@@ -209,5 +215,7 @@ def run(args: argparse.Namespace) -> int:
         ws_ping_interval=20,
         ws_ping_timeout=20,
         http=deadline_protocol(args.request_seconds),
+        # our handler formats uvicorn's lines too (JSON lines or text: ubongo.server.logs)
+        log_config=None,
     )
     return 0

@@ -24,6 +24,7 @@ from ubongo import __version__
 
 from . import bodies, errors
 from .accounts import Accounts
+from .logs import RequestLog
 from .rooms import ServerConfig
 from .routes import ROUTERS
 from .security import (
@@ -65,6 +66,8 @@ def create_app(
         await rooms.start()
         app.state.storage, app.state.rooms = store, rooms
         app.state.accounts = Accounts(store, rooms.clock, config.accounts_per_hour)
+        metrics = app.state.metrics = rooms.gateway.metrics
+        store.on_write = lambda what, seconds: metrics.db_seconds.labels(what=what).observe(seconds)
         # everything loaded so far (code, decks) lives as long as the process: keep it out of
         # the collector's walks, and collect less often (games make many short-lived objects)
         gc.collect()
@@ -113,6 +116,8 @@ def create_app(
     csp = content_security_policy(websocket_origins(config.public_url))
     relaxed = tuple(path for path in docs if path is not None)
     app.add_middleware(SecurityHeaders, csp=csp, relaxed=relaxed)
+    # outermost: every answer is counted and logged with its request id, refusals included
+    app.add_middleware(RequestLog)
     return app
 
 

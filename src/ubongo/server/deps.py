@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated
 
+import structlog
 from fastapi import Depends, Header
 from starlette.requests import HTTPConnection
 
@@ -48,7 +49,9 @@ async def bearer(
     scheme, _, token = authorization.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise ProtocolError("bad_token", "Authorization must be 'Bearer <token>'")
-    return await accounts(conn).of_token(token.strip())
+    account = await accounts(conn).of_token(token.strip())
+    structlog.contextvars.bind_contextvars(account=account.id)  # never the token
+    return account
 
 
 async def signed_in(account: Annotated[Account | None, Depends(bearer)]) -> Account:

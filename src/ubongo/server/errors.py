@@ -6,7 +6,9 @@ characters long, and a whole message is cut at :data:`MAX_MESSAGE_CHARS`.
 
 from __future__ import annotations
 
+import json
 import logging
+from collections.abc import Awaitable, Callable
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -88,12 +90,29 @@ async def rooms_unreachable(_request: Request, e: Exception) -> Response:
     return error_response(503, ProtocolError("unavailable", "rooms are unreachable; try again"))
 
 
+Handler = Callable[[Request, Exception], Awaitable[Response]]
+
+
+def counted(handler: Handler) -> Handler:
+    """``handler``, its refusals counted by code in the app's metrics (``/metrics``)."""
+
+    async def answer(request: Request, e: Exception) -> Response:
+        response = await handler(request, e)
+        metrics = getattr(request.app.state, "metrics", None)
+        if metrics is not None:
+            code = json.loads(bytes(response.body))["error"]["code"]
+            metrics.errors.labels(code=code).inc()
+        return response
+
+    return answer
+
+
 def install(app: FastAPI, unreachable: tuple[type[Exception], ...] = ()) -> None:
     """Answer refusals, malformed bodies, and (``unreachable``) the exceptions that mean the
-    rooms cannot be reached right now."""
-    app.add_exception_handler(ProtocolError, protocol_error)
-    app.add_exception_handler(ValidationError, validation_error)
-    app.add_exception_handler(RequestValidationError, request_error)
-    app.add_exception_handler(HTTPException, http_error)
+    rooms cannot be reached right now; each is counted by its code."""
+    app.add_exception_handler(ProtocolError, counted(protocol_error))
+    app.add_exception_handler(ValidationError, counted(validation_error))
+    app.add_exception_handler(RequestValidationError, counted(request_error))
+    app.add_exception_handler(HTTPException, counted(http_error))
     for exc in unreachable:
-        app.add_exception_handler(exc, rooms_unreachable)
+        app.add_exception_handler(exc, counted(rooms_unreachable))

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import structlog
+
 from ubongo import rules
 from ubongo.board import COVERED, Placement, Verdict
 
@@ -19,6 +21,7 @@ from . import protocol as p
 from .bus import RoomHub
 from .clock import Clock
 from .connection import MAX_REFUSED, Connection
+from .metrics import Metrics
 from .protocol import ProtocolError
 from .ratelimit import AddressCount, AddressLimit
 from .rooms import Room, Seat, ServerConfig
@@ -58,6 +61,7 @@ class Gateway:
         config: ServerConfig,
         hub: RoomHub[Room],
         clock: Clock | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.clock = clock or Clock()
         self.storage = storage
@@ -77,13 +81,47 @@ class Gateway:
             config.failed_lookup_burst,
         )
         self.sockets = AddressCount(config.connections_per_address)
+        self.metrics = metrics or Metrics()
+        self._watch(self.metrics)
+
+    def _watch(self, m: Metrics) -> None:
+        """The gauges of /metrics, read from what owns them when scraped."""
+        m.gauge(
+            "ubongo_connections",
+            "WebSockets open on this process",
+            lambda: {"": float(len(self.connections))},
+        )
+        m.gauge(
+            "ubongo_queued_messages",
+            "messages waiting to be sent to clients of this process",
+            lambda: {"": float(sum(c.queue.qsize() for c in self.connections))},
+        )
+        m.gauge(
+            "ubongo_rooms", "rooms run by this process, by phase", self._rooms_by_phase, "phase"
+        )
+
+    def _rooms_by_phase(self) -> dict[str, float]:
+        counts = {"lobby": 0.0, "playing": 0.0, "over": 0.0}
+        for code in list(self.hub.codes()):
+            room = self.hub.get(code)
+            if room is not None:
+                counts[room.phase] = counts.get(room.phase, 0.0) + 1
+        return counts
 
     def connections_in(self, code: str) -> list[Connection]:
         """The connections of this process joined to room ``code``."""
         return [c for c in self.connections if c.room is not None and c.room.code == code]
 
     def handle(self, conn: Connection, raw: str | bytes, received_at: float) -> None:
-        """One frame from a client; every refusal becomes an error message."""
+        """One frame from a client; every refusal becomes an error message. Log lines while
+        it is handled name the connection's room and account."""
+        with structlog.contextvars.bound_contextvars(
+            room=conn.room.code if conn.room is not None else None,
+            account=conn.seat.account if conn.seat is not None else None,
+        ):
+            self._handle(conn, raw, received_at)
+
+    def _handle(self, conn: Connection, raw: str | bytes, received_at: float) -> None:
         kind: str | None = None
         try:
             if not conn.bucket.allow(received_at):
@@ -93,12 +131,15 @@ class Gateway:
                 raise ProtocolError("rate_limited", f"more than {rate:g} messages a second")
             msg = p.parse_client_message(raw)
             kind = msg.type
+            self.metrics.messages_in.labels(type=kind).inc()
             self._dispatch(conn, msg, received_at)
         except ProtocolError as e:
             if e.ref is None:
                 e.ref = kind
+            self.metrics.errors.labels(code=e.code).inc()
             conn.send_json(e.to_json())
         except rules.RuleError as e:
+            self.metrics.errors.labels(code=e.code).inc()
             conn.send_json(ProtocolError(e.code, str(e), kind).to_json())
 
     def _dispatch(self, conn: Connection, msg: p.ClientMessage, now: float) -> None:
@@ -132,6 +173,8 @@ class Gateway:
         placements = [Placement(pl.piece, pl.transform, tuple(pl.offset)) for pl in msg.placements]
 
         def verdict(v: Verdict, code: str | None = None) -> None:
+            # an accepted one is sent once the room is stored: what a player waits for
+            self.metrics.verdict_seconds.observe(max(0.0, self.clock.now() - now))
             conn.send_json(
                 {
                     "type": "verdict",

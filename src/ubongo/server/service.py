@@ -54,6 +54,7 @@ class RoomService(ABC):
         self.gateway = gateway
         self.clock: Clock = gateway.clock
         self._sweeper: asyncio.Task[None] | None = None
+        self._lag: asyncio.Task[None] | None = None
 
     # --- start and stop ------------------------------------------------------------------------
 
@@ -61,14 +62,16 @@ class RoomService(ABC):
         """Start serving (reopen kept rooms, join the cluster ...) and forget idle rooms
         every :data:`SWEEP_SECONDS`."""
         self._sweeper = asyncio.create_task(self._sweep())
+        self._lag = asyncio.create_task(self.gateway.metrics.watch_loop())
         self.gateway.rooms.game.cards.start()
 
     async def stop(self) -> None:
         """Stop serving, keeping what must outlive this process."""
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._sweeper
+        for task in (self._sweeper, self._lag):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         self.gateway.rooms.game.cards.close()
 
     async def _sweep(self) -> None:

@@ -26,7 +26,8 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -326,6 +327,18 @@ class Storage:
         ):
             self._rooms_engine = make_engine(self.url, timeout, autocheckpoint=False)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        #: told (what, seconds) after each write of games and rooms (the server's metrics)
+        self.on_write: Callable[[str, float], None] | None = None
+
+    @contextlib.contextmanager
+    def _timed(self, what: str) -> Iterator[None]:
+        """Tell :attr:`on_write` how long a write of ``what`` took (failed ones too)."""
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            if self.on_write is not None:
+                self.on_write(what, time.perf_counter() - start)
 
     def migrate(self) -> None:
         """Bring the schema up to date (Alembic ``upgrade head``)."""
@@ -391,7 +404,7 @@ class Storage:
         return row
 
     def save_game(self, game: GameRecord) -> int:
-        with self._one_writer, self.session() as s, s.begin():
+        with self._timed("game"), self._one_writer, self.session() as s, s.begin():
             return self._add_game(s, game).id
 
     def save_solo_record(self, record: SoloRecord) -> int:
@@ -403,7 +416,7 @@ class Storage:
 
     def save_solo_game(self, game: GameRecord, record: SoloRecord) -> tuple[int, int]:
         """A solo game and its record in one transaction: both are stored or neither."""
-        with self._one_writer, self.session() as s, s.begin():
+        with self._timed("solo_game"), self._one_writer, self.session() as s, s.begin():
             g = self._add_game(s, game)
             r = self._record_row(record, g.id)
             s.add(r)
@@ -489,7 +502,7 @@ class Storage:
         :meth:`checkpoint` now and then, when nobody waits for it."""
         # SQL statements, not ORM objects, on connections that never checkpoint: this runs
         # once per disk flush on a busy server, and its time is what a player waits for
-        with self._rooms_engine.begin() as connection:
+        with self._timed("open_rooms"), self._rooms_engine.begin() as connection:
             gone = set(closed) - rooms.keys()
             if gone:
                 connection.execute(delete(OpenRoomRow).where(OpenRoomRow.code.in_(gone)))

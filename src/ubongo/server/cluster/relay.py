@@ -340,9 +340,10 @@ class Relay:
         ask = {"id": rid, "from": self.node.node, "what": what, "code": code, "body": body}
         text = command(Command.REQUEST, json.dumps(ask))
         try:
-            if not await self.node.redis.publish(node_channel(owner), text):
-                return None
-            answer = await asyncio.wait_for(waiting, REQUEST_SECONDS)
+            with self.gateway.metrics.timed(self.gateway.metrics.redis_seconds):
+                if not await self.node.redis.publish(node_channel(owner), text):
+                    return None
+                answer = await asyncio.wait_for(waiting, REQUEST_SECONDS)
         except TimeoutError:
             return None
         finally:

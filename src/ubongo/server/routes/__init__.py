@@ -1,6 +1,7 @@
 """The HTTP and WebSocket surface, one :class:`fastapi.APIRouter` per concern.
 
 * :mod:`.health` - ``/api/health``;
+* :mod:`.metrics` - ``/metrics``, the server's figures for an operator's scraper;
 * :mod:`.editions` - the editions, their drawing catalogues and the menus' options;
 * :mod:`.rooms` - creating a room, a room's snapshot, taking a seat;
 * :mod:`.accounts` - accounts: a new one, the token's own, renaming, public profiles;
@@ -17,11 +18,12 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from . import accounts, editions, games, health, puzzles, records, rooms, web, websocket
+from . import accounts, editions, games, health, metrics, puzzles, records, rooms, web, websocket
 
 #: in the order they are matched (the web client's catch-all last)
 ROUTERS: tuple[APIRouter, ...] = (
     health.router,
+    metrics.router,
     editions.router,
     rooms.router,
     accounts.router,

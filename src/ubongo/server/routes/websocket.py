@@ -15,6 +15,7 @@ import socket
 from collections.abc import Callable
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from prometheus_client import Counter
 from starlette.websockets import WebSocketState
 
 from ..connection import Connection
@@ -54,7 +55,7 @@ async def websocket(ws: WebSocket, rooms: RoomServiceDep) -> None:
 
 
 async def _serve(ws: WebSocket, rooms: RoomServiceDep, conn: Connection) -> None:
-    writer_task = asyncio.create_task(_writer(ws, conn))
+    writer_task = asyncio.create_task(_writer(ws, conn, rooms.gateway.metrics.messages_out))
     conn.on_abort = lambda: _abort(ws, writer_task)
     hello_by = rooms.clock.now() + rooms.gateway.config.hello_seconds
     try:
@@ -147,13 +148,15 @@ def _bound_send_buffer(ws: WebSocket) -> None:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
 
 
-async def _writer(ws: WebSocket, conn: Connection) -> None:
-    """Send the connection's queue in order; ``None`` in it closes the socket."""
+async def _writer(ws: WebSocket, conn: Connection, sent: Counter) -> None:
+    """Send the connection's queue in order (``sent`` counts them); ``None`` in it closes
+    the socket."""
     while True:
         text = await conn.queue.get()
         if text is None:
             break
         await ws.send_text(text)
+        sent.inc()
     with contextlib.suppress(Exception):
         await ws.close(conn.closing or 1000)
 

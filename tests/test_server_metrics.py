@@ -1,0 +1,114 @@
+"""What an operator sees of a real ``ubongo serve``: ``/metrics`` in the Prometheus format,
+counting what was played, and the log as JSON lines naming the request, room and account."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from server_harness import Client, ServerProcess, server_in, solution
+
+from ubongo import editions
+
+EDITION = editions.names()[0]
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("metrics")
+
+
+@pytest.fixture(scope="module")
+def server(folder: Path) -> Iterator[ServerProcess]:
+    yield from server_in(folder, args=("--record-seconds-per-piece=0",))
+
+
+def scrape(server: ServerProcess, address: str | None = None) -> tuple[int, str]:
+    headers = {} if address is None else {"X-Forwarded-For": address}
+    req = urllib.request.Request(server.url + "/metrics", headers=headers)
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            assert r.headers["Content-Type"].startswith("text/plain")
+            return r.status, r.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode()
+
+
+def value(text: str, sample: str) -> float:
+    """The value of one sample line (``name{labels}``), 0 if it is not there."""
+    for line in text.splitlines():
+        if line.startswith(sample + " "):
+            return float(line.rsplit(" ", 1)[1])
+    return 0.0
+
+
+def test_metrics_count_a_solved_task_its_verdict_and_what_was_refused(
+    server: ServerProcess,
+) -> None:
+    status, before = scrape(server)
+    assert status == 200
+    assert "# TYPE ubongo_submit_to_verdict_seconds histogram" in before
+    created = server.create_room("Ada", edition=EDITION, mode="solo")
+    c = Client(server)
+    assert c.hello(created["code"], created["token"])["type"] == "welcome"
+    c.send({"type": "start"})
+    game = c.event("round_started")["room"]["game"]
+    placements = solution(game["tasks"]["0"], EDITION)
+    assert c.reply(
+        {"type": "submit", "round": game["round"], "placements": placements}, "verdict"
+    )["ok"]
+    assert c.reply({"type": "submit", "round": 99, "placements": []}, "error")["code"]
+    assert server.request("GET", "/api/rooms/QQQQQ")[0] == 404
+    _, during = scrape(server)
+    assert value(during, "ubongo_connections") >= 1
+    assert value(during, 'ubongo_rooms{phase="playing"}') >= 1
+    c.close()
+    time.sleep(0.6)  # the event loop's lag is measured every half second
+    _, after = scrape(server)
+
+    def grew(sample: str) -> float:
+        return value(after, sample) - value(before, sample)
+
+    assert grew('ubongo_messages_in_total{type="submit"}') == 2
+    assert grew('ubongo_messages_in_total{type="hello"}') == 1
+    assert grew("ubongo_submit_to_verdict_seconds_count") == 1
+    assert grew('ubongo_errors_total{code="no_room"}') == 1
+    assert grew('ubongo_http_requests_total{route="/api/rooms",status="2xx"}') == 1
+    assert grew('ubongo_http_requests_total{route="/api/rooms/{code}",status="4xx"}') == 1
+    assert grew('ubongo_database_seconds_count{what="open_rooms"}') >= 1
+    assert grew("ubongo_messages_out_total") >= 4  # welcome, events, verdict, error
+    assert value(after, "ubongo_event_loop_lag_seconds_count") >= 1
+
+
+def test_metrics_are_not_served_to_a_public_address(server: ServerProcess) -> None:
+    status, body = scrape(server, address="1.1.1.1")  # not a private network
+    assert status == 404 and json.loads(body)["error"]["code"] == "not_found"
+
+
+def test_the_log_is_json_lines_naming_the_request_room_and_account(tmp_path: Path) -> None:
+    for server in server_in(tmp_path, args=("--log-level=info",)):
+        status, account = server.post("/api/accounts", {"name": "Ada"})
+        assert status == 201
+        created = server.create_room("Ada", account=account["token"], edition=EDITION)
+        c = Client(server)
+        assert c.hello(created["code"], created["token"])["type"] == "welcome"
+        c.reply({"type": "add_bot", "level": "hard"}, "bot_added")
+        c.close()
+        server.stop()  # the rooms are saved and logged on the way out
+    lines = (tmp_path / "server.log").read_text().splitlines()
+    records = [json.loads(ln) for ln in lines if ln.startswith("{")]
+    assert all({"event", "level", "timestamp", "logger"} <= r.keys() for r in records)
+    # uvicorn's own lines come the same way
+    assert any(r["logger"].startswith("uvicorn") for r in records), lines
+    assert any(r["logger"].startswith("ubongo") for r in records), lines
+    # the tokens never appear; the requests' lines carry their ids
+    tokens = (account["token"], created["token"])
+    assert not any(t in ln for ln in lines for t in tokens)
+    ids = [r["request_id"] for r in records if "request_id" in r]
+    assert ids and all(re.fullmatch(r"[0-9a-f]{12}", i) for i in ids)
