@@ -60,9 +60,9 @@ def test_metrics_count_a_solved_task_its_verdict_and_what_was_refused(
     c.send({"type": "start"})
     game = c.event("round_started")["room"]["game"]
     placements = solution(game["tasks"]["0"], EDITION)
-    assert c.reply(
-        {"type": "submit", "round": game["round"], "placements": placements}, "verdict"
-    )["ok"]
+    assert c.reply({"type": "submit", "round": game["round"], "placements": placements}, "verdict")[
+        "ok"
+    ]
     assert c.reply({"type": "submit", "round": 99, "placements": []}, "error")["code"]
     assert server.request("GET", "/api/rooms/QQQQQ")[0] == 404
     _, during = scrape(server)
