@@ -91,6 +91,8 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "start": {},
     "submit": {"round": 1, "placements": []},
     "skip": {"round": 1},
+    "hint": {"round": 1, "placements": []},
+    "give_up": {"round": 1},
     "rematch": {},
     "leave": {},
     "lock": {"locked": True},

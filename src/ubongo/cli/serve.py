@@ -78,6 +78,12 @@ def register(subparsers: Any) -> None:
         default=0.6,
         help="solo tasks solved faster than this per piece are not ranked (0.6; 0: no floor)",
     )
+    parser.add_argument(
+        "--test-accounts",
+        action="store_true",
+        help="tests only, until accounts exist: trust an X-Test-Account header naming the"
+        " account of a room's creator (anybody could claim any account)",
+    )
     parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning"])
     _limits(parser)
     parser.set_defaults(func=run)
@@ -195,6 +201,7 @@ def run(args: argparse.Namespace) -> int:
         store_retry_seconds=args.store_retry,
         store_retry_max_seconds=max(args.store_retry, args.store_retry_max),
         record_seconds_per_piece=args.record_seconds_per_piece,
+        test_accounts=args.test_accounts,
         **limits,
     )
     app = create_app(args.database_url, config, redis_url=args.redis_url, http=http)

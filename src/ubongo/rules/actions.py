@@ -40,8 +40,20 @@ class Submit:
 
 @dataclass(frozen=True)
 class GiveUp:
-    """``player`` stops trying this round (solo: ends the run).  When every player still in
-    the round has finished or given up, the round ends without waiting for the clock."""
+    """``player`` stops trying this round.  When every player still in the round has
+    finished or given up, the round ends without waiting for the clock.  Solo: the player
+    gives up this task (it counts as not solved, its solution may be shown) and the next
+    one is dealt."""
+
+    player: str
+    now: float
+
+
+@dataclass(frozen=True)
+class Hint:
+    """Solo: ``player`` asks for a hint on the current task.  The rules charge its cost (the
+    settings' ``hint_penalty``) and count it; what the hint says is not the rules' business
+    (a server computes it with :mod:`ubongo.puzzles.hints`)."""
 
     player: str
     now: float
@@ -63,13 +75,14 @@ class Advance:
     now: float
 
 
-Action = StartRound | Submit | GiveUp | SkipTask | Advance
+Action = StartRound | Submit | GiveUp | SkipTask | Hint | Advance
 
 _TYPES: dict[str, type[Action]] = {
     "start_round": StartRound,
     "submit": Submit,
     "give_up": GiveUp,
     "skip_task": SkipTask,
+    "hint": Hint,
     "advance": Advance,
 }
 _NAMES = {cls: name for name, cls in _TYPES.items()}
@@ -90,7 +103,7 @@ def placement_from_json(data: Any) -> Placement:
 
 def action_to_json(action: Action) -> dict[str, Any]:
     data: dict[str, Any] = {"type": _NAMES[type(action)], "now": action.now}
-    if isinstance(action, Submit | GiveUp | SkipTask):
+    if isinstance(action, Submit | GiveUp | SkipTask | Hint):
         data["player"] = action.player
     if isinstance(action, Submit):
         data["placements"] = [placement_to_json(p) for p in action.placements]
@@ -116,6 +129,8 @@ def action_from_json(data: Any) -> Action:
             return Submit(player, placements, now)
         if cls is GiveUp:
             return GiveUp(player, now)
+        if cls is Hint:
+            return Hint(player, now)
         return SkipTask(player, now)
     except (KeyError, TypeError, ValueError) as e:
         raise ActionError(f"malformed {data['type']} action: {type(e).__name__}: {e}") from None

@@ -17,6 +17,7 @@ class EventKind(StrEnum):
     GAVE_UP = "gave_up"
     TASK_SKIPPED = "task_skipped"
     TASK_DRAWN = "task_drawn"
+    HINTED = "hinted"
     SOLO_OVER = "solo_over"
     GEMS = "gems"
     CARDS = "cards"

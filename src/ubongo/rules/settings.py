@@ -14,11 +14,13 @@ always visible.  Every default and every choice where a rulebook is silent is wr
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass, replace
 from typing import Literal, cast
 
 from ubongo import editions
 from ubongo.editions import EditionRecord
+from ubongo.puzzles.daily import TASKS as DAILY_TASKS
 
 from .errors import SettingsError
 from .policies import timer_policy
@@ -30,9 +32,12 @@ TieBreak = Literal["playoff", "tie-round", "shared"]
 Variant = Literal["standard", "only-first"]
 #: in the only-first variant, what happens to the other players' cards
 OthersCards = Literal["discard", "to-first"]
-SoloGoal = Literal["time", "tasks"]
-#: where the tasks come from: the shipped deck, or cards made for this game from its seed
-Puzzles = Literal["standard", "fresh"]
+SoloGoal = Literal["time", "tasks", "practice"]
+#: where the tasks come from: the shipped deck, cards made for this game from its seed, or the
+#: daily challenge's tasks of the day ``Settings.day`` (:mod:`ubongo.puzzles.daily`)
+Puzzles = Literal["standard", "fresh", "daily"]
+#: seconds a hint costs in a timed solo run, unless the settings say otherwise (docs/rules.md)
+HINT_PENALTY = 15.0
 
 
 @dataclass(frozen=True)
@@ -48,9 +53,13 @@ class Settings:
     round in which nobody has finished yet, ``playoff_limit`` a playoff or tie round (``None``:
     no limit, as at the table).  Solo: ``solo_goal`` ``"time"`` means as many tasks as
     possible in ``solo_target`` minutes, ``"tasks"`` the time needed for ``solo_target``
-    tasks. ``puzzles`` ``"fresh"`` plays cards made for this game from its seed
-    (:mod:`ubongo.puzzles.fresh`) instead of the deck ``deck`` names (default: the edition's
-    standard deck).
+    tasks, ``"practice"`` untimed tasks one after another with no record. ``puzzles``
+    ``"fresh"`` plays cards made for this game from its seed (:mod:`ubongo.puzzles.fresh`)
+    instead of the deck ``deck`` names (default: the edition's standard deck); ``"daily"``
+    plays the daily challenge of the day ``day`` (``YYYY-MM-DD``) as a solo run: its tasks
+    in order, each once, the run over when every one is solved or put aside.
+    ``hint_penalty``: the seconds a solo hint costs (a time run's clock runs out that much
+    sooner; a tasks run's time grows by it; practice is untimed).
     """
 
     edition: str
@@ -71,6 +80,8 @@ class Settings:
     solo_target: int | None = None
     deck: str = ""
     puzzles: Puzzles = "standard"
+    day: str = ""
+    hint_penalty: float = HINT_PENALTY
 
     @property
     def record(self) -> EditionRecord:
@@ -110,6 +121,7 @@ class Settings:
             raise SettingsError(str(e)) from None
         if self.mode not in ("race", "solo"):
             raise SettingsError(f"unknown mode {self.mode!r}; expected race or solo")
+        self._check_daily()
         players = self._checked_players(rec)
         side, levels = self._own_levels(rec) if rec.own_sides else self._shared_side(rec)
         rounds = self.rounds if self.rounds is not None else rec.rounds
@@ -136,8 +148,24 @@ class Settings:
             hourglass=hourglass,
             countdown=countdown,
             tie_break=cast(TieBreak, tie_break),
+            solo_goal="tasks" if self.puzzles == "daily" else self.solo_goal,
             solo_target=self._solo_target(rec),
         )
+
+    def _check_daily(self) -> None:
+        if self.puzzles not in ("standard", "fresh", "daily"):
+            raise SettingsError(f"puzzles is standard, fresh or daily, not {self.puzzles!r}")
+        if self.hint_penalty < 0:
+            raise SettingsError("hint_penalty cannot be negative")
+        if self.puzzles != "daily":
+            return
+        if self.mode != "solo":
+            raise SettingsError("the daily challenge is played solo")
+        try:
+            datetime.date.fromisoformat(self.day)
+        except ValueError:
+            day = self.day[:20]
+            raise SettingsError(f"the daily challenge's day is YYYY-MM-DD, not {day!r}") from None
 
     def _checked_players(self, rec: EditionRecord) -> tuple[str, ...]:
         players = tuple(self.players)
@@ -196,8 +224,12 @@ class Settings:
                 raise SettingsError(f"{name} must be positive (or None for no limit)")
 
     def _solo_target(self, rec: EditionRecord) -> int:
-        if self.solo_goal not in ("time", "tasks"):
-            raise SettingsError(f"solo_goal is time or tasks, not {self.solo_goal!r}")
+        if self.puzzles == "daily":
+            return DAILY_TASKS  # every task of the day
+        if self.solo_goal not in ("time", "tasks", "practice"):
+            raise SettingsError(f"solo_goal is time, tasks or practice, not {self.solo_goal!r}")
+        if self.solo_goal == "practice":
+            return 0  # no target: tasks come until the player stops
         target = self.solo_target
         if target is None:
             target = rec.solo.minutes if self.solo_goal == "time" else rec.solo.tasks

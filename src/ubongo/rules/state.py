@@ -86,13 +86,17 @@ class PlayerState:
 
 @dataclass
 class Solo:
-    """The solo run: its clock and its record."""
+    """The solo run: its clock and its record (``gave_up``: tasks given up, their solution
+    shown; ``hints`` asked for, and the ``penalty`` seconds they added to a tasks run)."""
 
     started_at: float | None = None
     ended_at: float | None = None
     solved: int = 0
     skipped: int = 0
     drawn: int = 0
+    gave_up: int = 0
+    hints: int = 0
+    penalty: float = 0.0
 
 
 @dataclass

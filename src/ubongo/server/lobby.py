@@ -12,6 +12,7 @@ import secrets
 
 from ubongo import rules
 
+from .daily import today
 from .feed import RoomFeed
 from .protocol import ProtocolError, SettingsPatch
 from .rooms import (
@@ -44,17 +45,17 @@ class Lobby:
     # --- rooms and seats (HTTP) -------------------------------------------------------------
 
     def create_room(
-        self, name: str, patch: SettingsPatch, code: str | None = None
+        self, name: str, patch: SettingsPatch, code: str | None = None, account: int | None = None
     ) -> tuple[Room, Seat]:
-        """A new room with its creator in seat 0; ``code``: a join code reserved beforehand
-        (several processes: unique across them), else a new one."""
+        """A new room with its creator in seat 0 (playing as ``account``, if any); ``code``: a
+        join code reserved beforehand (several processes: unique across them), else a new one."""
         settings = RoomSettings().patched(patch)
         _check_settings(settings, 1)
         code = code or self.feed.new_code()
         # the invite carries the room's secret: the link cannot be guessed, the code alone
         # (for reading aloud) is what the per-address lookup limit protects
         room = Room(code, settings, f"{self.config.public_url}/room/{new_invite_key(code)}")
-        seat = Seat(0, "person", clean_name(name), token=secrets.token_urlsafe(24))
+        seat = Seat(0, "person", clean_name(name), token=secrets.token_urlsafe(24), account=account)
         room.seats[0] = seat
         room.idle_since = self.clock.now()
         self.feed.hub.add(code, room)
@@ -329,6 +330,7 @@ class Lobby:
         room.round_no = 0
         room.next_round_at = None
         room.solutions = {}
+        room.daily = None
         for s in room.occupied():
             s.ready = s.kind == "bot"
 
@@ -345,7 +347,7 @@ def _check_settings(settings: RoomSettings, players: int) -> None:
     n = 1 if settings.solo else max(players, settings.record.players[0])
     names = tuple(str(i) for i in range(n))
     try:
-        settings.rules_settings(names, ()).resolved()
+        settings.rules_settings(names, (), day=today().isoformat()).resolved()
     except rules.SettingsError as e:
         raise ProtocolError("bad_setting", str(e)) from None
     if settings.side is not None and settings.side not in settings.record.deck.side_names:

@@ -83,13 +83,15 @@ class SettingsPatch(Strict):
     rounds: int | None = Field(default=None, ge=1, le=20)
     hourglass_seconds: float | None = Field(default=None, ge=0.5, le=3600)
     countdown_seconds: float | None = Field(default=None, ge=0.5, le=600)
-    solo_goal: Literal["time", "tasks"] | None = None
+    solo_goal: Literal["time", "tasks", "practice"] | None = None
     solo_amount: int | None = Field(default=None, ge=1, le=60)
     seat_hold_seconds: float | None = Field(default=None, ge=5, le=600)
     round_limit_seconds: float | None = Field(default=None, ge=1, le=3600)
     seed: int | None = Field(default=None, ge=0, le=2**53)
     between_seconds: float | None = Field(default=None, ge=0, le=60)
-    puzzles: Literal["fresh", "standard"] | None = None
+    puzzles: Literal["fresh", "standard", "daily"] | None = None
+    #: the daily challenge's day (``puzzles="daily"``); null: the day the run starts (UTC)
+    day: str | None = Field(default=None, pattern=r"^\d{4}-\d{2}-\d{2}$")
 
     @model_validator(mode="before")
     @classmethod
@@ -179,6 +181,21 @@ class Skip(Strict):
     round: int = Field(ge=0, le=1000)
 
 
+class Hint(Strict):
+    """Solo and practice: the next piece to put down after ``placements`` (as in ``submit``)."""
+
+    type: Literal["hint"]
+    round: int = Field(ge=0, le=1000)
+    placements: list[Placement] = Field(max_length=16)
+
+
+class GiveUp(Strict):
+    """Solo and practice: give this task up and see a solution of it."""
+
+    type: Literal["give_up"]
+    round: int = Field(ge=0, le=1000)
+
+
 class Lock(Strict):
     type: Literal["lock"]
     locked: bool = True
@@ -209,6 +226,8 @@ ClientMessage = Annotated[
     | Start
     | Submit
     | Skip
+    | Hint
+    | GiveUp
     | Rematch
     | Leave
     | Lock
@@ -228,6 +247,8 @@ MESSAGE_TYPES = (
     "start",
     "submit",
     "skip",
+    "hint",
+    "give_up",
     "rematch",
     "leave",
     "lock",

@@ -18,11 +18,13 @@ import re
 import secrets
 import unicodedata
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from ubongo import editions, rules
+from ubongo.rules.settings import Puzzles, SoloGoal
 
 from .clock import Clock
+from .daily import check_day
 from .protocol import ProtocolError, SettingsPatch
 
 SEATS = 4
@@ -76,7 +78,7 @@ def clean_name(name: str) -> str:
 #: the settings where ``null`` means something (the rules' or the edition's default)
 NULLABLE_SETTINGS = frozenset(
     {"side", "rounds", "hourglass_seconds", "countdown_seconds", "round_limit_seconds"}
-    | {"solo_amount", "seed"}
+    | {"solo_amount", "seed", "day"}
 )
 
 
@@ -98,8 +100,11 @@ class RoomSettings:
     seat_hold_seconds: float = 60.0
     between_seconds: float = 6.0
     seed: int | None = None
-    #: fresh: cards made for each game from its seed; standard: the shipped deck
+    #: fresh: cards made for each game from its seed; standard: the shipped deck; daily: the
+    #: daily challenge of ``day`` (a solo run)
     puzzles: str = "fresh"
+    #: the daily challenge's day (YYYY-MM-DD); ``None``: the day the run starts (UTC)
+    day: str | None = None
 
     def patched(self, patch: SettingsPatch) -> RoomSettings:
         """These settings with ``patch``'s fields; ``null`` is the rules' default where there
@@ -127,6 +132,11 @@ class RoomSettings:
                     "bad_setting", f"solo_amount is one of {offered} in {out.edition}"
                 )
             out.solo_amount = None  # the new edition's default
+        if out.puzzles == "daily":
+            if out.mode != "solo":
+                raise ProtocolError("bad_setting", "the daily challenge is played solo")
+            if out.day is not None:
+                check_day(out.day)
         return out
 
     def to_json(self) -> dict[str, Any]:
@@ -154,8 +164,24 @@ class RoomSettings:
     def solo(self) -> bool:
         return self.mode == "solo"
 
-    def rules_settings(self, players: tuple[str, ...], levels: tuple[str, ...]) -> rules.Settings:
+    @property
+    def daily(self) -> bool:
+        """A daily challenge run."""
+        return self.puzzles == "daily"
+
+    @property
+    def helped(self) -> bool:
+        """Whether hints and giving up are offered: solo and practice, not a race or the
+        daily challenge."""
+        return self.solo and not self.daily
+
+    def rules_settings(
+        self, players: tuple[str, ...], levels: tuple[str, ...], day: str = ""
+    ) -> rules.Settings:
+        """The rules' settings for these players; ``day``: a daily run's day when the room
+        leaves it to the start."""
         own = self.record.own_sides
+        goal = self.solo_goal if self.solo_goal in ("tasks", "practice") else "time"
         return rules.Settings(
             edition=self.edition,
             players=players,
@@ -168,10 +194,15 @@ class RoomSettings:
             variant="only-first" if self.variant in ("only-first", "expert") else "standard",
             round_limit=self.round_limit_seconds,
             playoff_limit=self.round_limit_seconds,
-            solo_goal="tasks" if self.solo_goal == "tasks" else "time",
-            solo_target=self.solo_amount,
-            puzzles="standard" if self.puzzles == "standard" else "fresh",
+            solo_goal=cast(SoloGoal, goal),
+            solo_target=None if goal == "practice" else self.solo_amount,
+            puzzles=cast(Puzzles, self.puzzles if self.puzzles in PUZZLES else "fresh"),
+            day=(self.day or day) if self.daily else "",
         )
+
+
+#: where a room's tasks may come from (:class:`RoomSettings` ``puzzles``)
+PUZZLES = ("fresh", "standard", "daily")
 
 
 @dataclass
@@ -187,6 +218,9 @@ class Seat:
     held_until: float | None = None
     hold_timer: asyncio.TimerHandle | None = field(default=None, repr=False)
     replaced: bool = False
+    #: the account playing in this seat (set from ``Authorization: Bearer`` once accounts
+    #: exist; until then from ``X-Test-Account`` on a server run with ``--test-accounts``)
+    account: int | None = None
 
     @property
     def player(self) -> str:
@@ -236,6 +270,8 @@ class Room:
     presence_timer: asyncio.TimerHandle | None = field(default=None, repr=False)
     presence_sent: int = 0
     presence_at: float = float("-inf")
+    #: a daily run's result once it is over (``DailyResult``)
+    daily: dict[str, Any] | None = None
     #: a fresh game's first cards being made (the first round starts when they are)
     preparing: asyncio.Task[None] | None = field(default=None, repr=False)
     _view_cache: tuple[Any, dict[str, Any]] | None = field(default=None, repr=False)
@@ -304,6 +340,9 @@ class ServerConfig:
     #: the fastest a human hand places a piece (seconds): a solo task solved faster than its
     #: pieces times this is not ranked (docs/server.md, "Plausible records")
     record_seconds_per_piece: float = 0.6
+    #: for tests until accounts exist: the account of a room's creator is the number in the
+    #: ``X-Test-Account`` header of ``POST /api/rooms`` (anybody may claim any: never in use)
+    test_accounts: bool = False
 
 
 def need_seat(seat: Seat | None) -> Seat:

@@ -85,8 +85,10 @@ class RoomService(ABC):
     # --- HTTP ----------------------------------------------------------------------------------
 
     @abstractmethod
-    async def create_room(self, name: str, settings: SettingsPatch) -> dict[str, Any]:
-        """A new room with its creator (``name``) in seat 0."""
+    async def create_room(
+        self, name: str, settings: SettingsPatch, account: int | None = None
+    ) -> dict[str, Any]:
+        """A new room with its creator (``name``, playing as ``account`` if any) in seat 0."""
 
     @abstractmethod
     async def room_snapshot(self, code: str) -> dict[str, Any]:
@@ -163,8 +165,10 @@ class LocalRoomService(RoomService):
         await super().stop()
         await self.saved.stop()
 
-    async def create_room(self, name: str, settings: SettingsPatch) -> dict[str, Any]:
-        room, seat = self.gateway.rooms.lobby.create_room(name, settings)
+    async def create_room(
+        self, name: str, settings: SettingsPatch, account: int | None = None
+    ) -> dict[str, Any]:
+        room, seat = self.gateway.rooms.lobby.create_room(name, settings, account=account)
         return seat_json(room, seat)
 
     async def room_snapshot(self, code: str) -> dict[str, Any]:

@@ -95,6 +95,29 @@ class SoloRecordRow(Base):
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     #: false: faster than a human hand places the pieces; kept, but not ranked
     plausible: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    #: hints asked for during the run (the leaderboard shows hinted runs)
+    hints: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+
+
+class DailyResultRow(Base):
+    """One daily challenge run: its day, each task's time, and whether it is rated (on the
+    day's leaderboard: the account's first run of the day, played on its day, plausible)."""
+
+    __tablename__ = "daily_results"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    edition: Mapped[str] = mapped_column(String(16))
+    day: Mapped[str] = mapped_column(String(10))
+    account: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    name: Mapped[str] = mapped_column(String(32))
+    solved: Mapped[int] = mapped_column(Integer)
+    skipped: Mapped[int] = mapped_column(Integer)
+    seconds: Mapped[float] = mapped_column(Float)
+    times: Mapped[list[Any]] = mapped_column(JSON)
+    rated: Mapped[bool] = mapped_column(Boolean)
+    unrated: Mapped[str | None] = mapped_column(String(120), nullable=True)
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class OpenRoomRow(Base):
@@ -137,6 +160,21 @@ class SoloRecord:
     extra: dict[str, Any] = field(default_factory=dict)
     #: false: a task was solved faster than a hand can place its pieces (not ranked)
     plausible: bool = True
+    hints: int = 0
+
+
+@dataclass(frozen=True)
+class DailyRecord:
+    """A daily run to store: ``facts`` as :func:`.daily.daily_facts` makes them (edition,
+    date, times, solved, skipped, seconds); ``unrated``: why it cannot be rated, if that is
+    known before it is stored (else it is rated when it is its account's first of the day)."""
+
+    game_id: int
+    name: str
+    account: int | None
+    facts: dict[str, Any]
+    finished_at: float
+    unrated: str | None = None
 
 
 @dataclass(frozen=True)
@@ -293,6 +331,7 @@ class Storage:
             seconds=record.seconds,
             finished_at=_dt(record.finished_at),
             plausible=record.plausible,
+            hints=record.hints,
         )
 
     def save_game(self, game: GameRecord) -> int:
@@ -319,6 +358,78 @@ class Storage:
             s.add(r)
             s.flush()
             return g.id, r.id
+
+    def save_daily_game(
+        self, game: GameRecord, record: DailyRecord
+    ) -> tuple[int, tuple[bool, str | None]]:
+        """A daily run and its result in one transaction; the game's id, and whether the run
+        is rated (or why not): it needs an account, and that account's first run of this
+        edition and day (any earlier run, rated or not, was the one)."""
+        facts = record.facts
+        with self._one_writer, self.session() as s, s.begin():
+            unrated = record.unrated
+            if record.account is None:
+                unrated = "no account: only signed-in players' runs are on the leaderboard"
+            elif unrated is None:
+                earlier = s.scalar(
+                    select(func.count())
+                    .select_from(DailyResultRow)
+                    .where(
+                        DailyResultRow.account == record.account,
+                        DailyResultRow.edition == facts["edition"],
+                        DailyResultRow.day == facts["date"],
+                    )
+                )
+                if earlier:
+                    unrated = "not this account's first run of the day"
+            g = self._game_row(game)
+            s.add(g)
+            s.flush()
+            s.add(
+                DailyResultRow(
+                    game_id=g.id,
+                    edition=facts["edition"],
+                    day=facts["date"],
+                    account=record.account,
+                    name=record.name,
+                    solved=facts["solved"],
+                    skipped=facts["skipped"],
+                    seconds=facts["seconds"],
+                    times=facts["times"],
+                    rated=unrated is None,
+                    unrated=unrated,
+                    finished_at=_dt(record.finished_at),
+                )
+            )
+            s.flush()
+            return g.id, (unrated is None, unrated)
+
+    def daily_results(self, edition: str, day: str, limit: int = 50) -> list[dict[str, Any]]:
+        """The day's leaderboard: rated runs, most tasks solved first, then the fastest."""
+        with self.session() as s:
+            rows = s.scalars(
+                select(DailyResultRow)
+                .where(
+                    DailyResultRow.rated.is_(True),
+                    DailyResultRow.edition == edition,
+                    DailyResultRow.day == day,
+                )
+                .order_by(DailyResultRow.solved.desc(), DailyResultRow.seconds, DailyResultRow.id)
+                .limit(limit)
+            )
+            return [
+                {
+                    "rank": i,
+                    "game_id": r.game_id,
+                    "name": r.name,
+                    "solved": r.solved,
+                    "skipped": r.skipped,
+                    "seconds": r.seconds,
+                    "times": r.times,
+                    "finished_at": _epoch(r.finished_at),
+                }
+                for i, r in enumerate(rows, 1)
+            ]
 
     def save_open_rooms(
         self, rooms: dict[str, dict[str, Any]], closed: Iterable[str], saved_at: float
@@ -400,6 +511,7 @@ class Storage:
             "score": row.score,
             "seconds": row.seconds,
             "finished_at": _epoch(row.finished_at),
+            "hints": row.hints,
         }
 
     def leaderboard(

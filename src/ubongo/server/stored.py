@@ -82,8 +82,16 @@ class SkipTaskAction(Sent):
     player: str
 
 
+class HintAction(Sent):
+    """Solo: a hint was asked for (its cost is the rules'; what it showed is not stored)."""
+
+    type: Literal["hint"]
+    now: Seconds
+    player: str
+
+
 Action = Annotated[
-    StartRoundAction | AdvanceAction | SubmitAction | GiveUpAction | SkipTaskAction,
+    StartRoundAction | AdvanceAction | SubmitAction | GiveUpAction | SkipTaskAction | HintAction,
     Field(discriminator="type"),
 ]
 StoredAction: TypeAdapter[Action] = TypeAdapter(Action)
@@ -134,8 +142,19 @@ class CardFacts(Sent):
     key: str
 
 
+class HintFacts(Sent):
+    player: str
+    card: int
+    key: str
+    penalty: Seconds = Field(description="seconds the hint cost (0 in practice)")
+    deadline: Seconds | None = Field(description="a time run's end after the hint")
+
+
 class SoloOverFacts(SoloResult):
-    why: Literal["target", "stopped", "time"]
+    why: Literal["target", "stopped", "time", "done"] = Field(
+        description="done: every task of a daily run was played (stopped: games stored before"
+        " giving up in solo gave up the task alone)"
+    )
 
 
 class TieBreakEndedFacts(Sent):
@@ -199,7 +218,12 @@ class RuleSecondChance(RuleEventBase):
 
 class RuleGaveUp(RuleEventBase):
     kind: Literal["gave_up"]
-    data: PlayerFacts
+    data: PlayerFacts | CardFacts = Field(description="solo: with the task given up")
+
+
+class RuleHinted(RuleEventBase):
+    kind: Literal["hinted"]
+    data: HintFacts
 
 
 class RuleTaskSkipped(RuleEventBase):
@@ -255,6 +279,7 @@ RuleEvent = Annotated[
     | RuleGaveUp
     | RuleTaskSkipped
     | RuleTaskDrawn
+    | RuleHinted
     | RuleSoloOver
     | RulePlayoffEnded
     | RuleTieRoundEnded

@@ -42,10 +42,12 @@ class ClusterRoomService(RoomService):
         # a load balancer may keep sending players here: rooms on this process still run
         return {"redis": self.node.listening}
 
-    async def create_room(self, name: str, settings: SettingsPatch) -> dict[str, Any]:
+    async def create_room(
+        self, name: str, settings: SettingsPatch, account: int | None = None
+    ) -> dict[str, Any]:
         code = await self.node.reserve_code()
         try:
-            room, seat = self.gateway.rooms.lobby.create_room(name, settings, code)
+            room, seat = self.gateway.rooms.lobby.create_room(name, settings, code, account)
         except Exception:
             await self.node.release_code(code)
             raise

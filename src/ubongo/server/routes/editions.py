@@ -30,7 +30,7 @@ def options() -> dict[str, Any]:
             "rounds": rec.rounds,
             "hourglass_seconds": timer.hourglass,
             "countdown_seconds": dict(timer.countdown) or None,
-            "solo_goals": ["time", "tasks"],
+            "solo_goals": ["time", "tasks", "practice"],
             "solo_amounts": list(rec.solo.amounts),
             **rec.web_json(),
         }

@@ -7,12 +7,17 @@ answer is ``429 rate_limited`` with ``Retry-After``).
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from fastapi import APIRouter, Request
 
+from ubongo import editions as edition_data
+from ubongo.puzzles.daily import daily_deck
+
 from .. import bodies
 from .. import protocol as p
+from ..daily import check_day, today
 from ..deps import RoomServiceDep
 from ..messages import RoomSnapshot
 from ..ratelimit import address_key
@@ -40,7 +45,27 @@ async def create_room(
 ) -> dict[str, Any]:
     """A new room with its creator in seat 0: its code, the seat, its token, the invite."""
     rooms.may_create(client_address(request))
-    return await rooms.create_room(body.name, body.settings)
+    settings = body.settings
+    if settings.puzzles == "daily":
+        # the day's tasks are made now, off the event loop (3D: up to a second), so that the
+        # run's start finds them made; a day to come or a malformed one is refused here
+        day = check_day(settings.day)
+        edition = settings.edition or edition_data.names()[0]
+        await asyncio.to_thread(daily_deck, edition, day)
+        if settings.day is None and today() != day:  # pragma: no cover - midnight
+            await asyncio.to_thread(daily_deck, edition, today())
+    return await rooms.create_room(body.name, settings, account_of(request, rooms))
+
+
+def account_of(request: Request, rooms: RoomServiceDep) -> int | None:
+    """The account a request acts for. Accounts do not exist yet: a server run with
+    ``--test-accounts`` (tests only) takes the number in the ``X-Test-Account`` header."""
+    if not rooms.gateway.config.test_accounts:
+        return None
+    raw = request.headers.get("x-test-account", "")
+    if not raw.isdigit() or len(raw) > 9:
+        return None
+    return int(raw)
 
 
 @router.get("/api/rooms/{code}", response_model=RoomSnapshot)
