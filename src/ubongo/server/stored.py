@@ -48,6 +48,10 @@ class RulesSettings(Sent):
     puzzles: Puzzles = Field(
         default="standard", description="games stored before fresh tasks existed played standard"
     )
+    day: str = Field(default="", description="the daily challenge's day (puzzles daily)")
+    hint_penalty: float = Field(
+        default=15.0, description="seconds a solo hint costs (games stored before hints: 15)"
+    )
 
 
 # --- actions (what replays the game) ---------------------------------------------------------
