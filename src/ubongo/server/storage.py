@@ -369,7 +369,7 @@ class Storage:
         with self._one_writer, self.session() as s, s.begin():
             unrated = record.unrated
             if record.account is None:
-                unrated = "no account: only signed-in players' runs are on the leaderboard"
+                unrated = "no account (only signed-in players' runs are on the leaderboard)"
             elif unrated is None:
                 earlier = s.scalar(
                     select(func.count())
