@@ -1400,6 +1400,14 @@ export interface RulesSettings {
    * games stored before fresh tasks existed played standard
    */
   puzzles?: "standard" | "fresh" | "daily";
+  /**
+   * the daily challenge's day (puzzles daily)
+   */
+  day?: string;
+  /**
+   * seconds a solo hint costs (games stored before hints: 15)
+   */
+  hint_penalty?: number;
 }
 export interface StartRoundAction {
   type: "start_round";
