@@ -25,7 +25,7 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from ubongo import rules
+from ubongo import editions, rules
 from ubongo.rules.events import EventKind
 
 from .protocol import ProtocolError
@@ -113,8 +113,6 @@ def daily_facts(game: rules.Game, record: dict[str, Any]) -> dict[str, Any]:
 
 def daily_result(facts: dict[str, Any], rated: bool, unrated: str | None) -> dict[str, Any]:
     """The ``daily`` object of ``game_over`` and the room snapshot (``DailyResult``)."""
-    from ubongo import editions
-
     title = editions.record(facts["edition"]).title
     share = share_text(title, facts["date"], facts["times"], facts["seconds"], not rated)
     return {**facts, "rated": rated, "unrated": unrated, "share": share}
