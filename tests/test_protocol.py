@@ -21,8 +21,8 @@ from server_harness import Client, ServerProcess, check_body, check_frame, serve
 from ubongo.rules import errors
 from ubongo.server import messages
 
-#: event kinds this server never sends: no client message or timer gives a task up
-NOT_SENT = {"gave_up"}
+#: event kinds this server never sends
+NOT_SENT: set[str] = set()
 
 
 def _literal(model: type[Any], field: str) -> str:
@@ -179,6 +179,20 @@ def solo_with_a_skip(server: ServerProcess, edition: str) -> list[int]:
     return [over["data"]["game_id"]]
 
 
+def solo_with_a_hint_and_giving_up(server: ServerProcess, edition: str) -> None:
+    created = server.create_room("Hilde", edition=edition, mode="solo", solo_goal="tasks")
+    c = join(server, created["code"], created["token"])
+    c.send({"type": "start"})
+    game = c.event("round_started")["room"]["game"]
+    hint = c.reply({"type": "hint", "round": game["round"], "placements": []}, "hint")
+    assert hint["type"] == "hint" and hint["placement"] is not None, hint
+    assert c.event("hinted")["data"]["penalty"] == hint["penalty"] > 0
+    gave = c.reply({"type": "give_up", "round": game["round"]}, "gave_up")
+    assert gave["data"]["task"] == game["tasks"]["0"] and gave["data"]["solution"]
+    c.event("task_drawn")
+    c.close()
+
+
 def a_race_with_a_bot(server: ServerProcess, edition: str) -> list[int]:
     fast: dict[str, Any] = (
         {"hourglass_seconds": 1} if edition in ("classic", "3d") else {"countdown_seconds": 1}
@@ -255,6 +269,7 @@ def test_every_message_type_and_event_kind_is_sent_and_matches_its_model(
     games += card_games_with_a_countdown_then_a_shared_tie(server)
     for edition in ("classic", "3d", "extreme", "trigo"):
         games += solo_with_a_skip(server, edition)
+        solo_with_a_hint_and_giving_up(server, edition)
         games += a_race_with_a_bot(server, edition)
     a_reconnect_and_a_person_replaced_by_a_bot(server)
     http_answers(server, games)

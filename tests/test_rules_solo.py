@@ -79,6 +79,8 @@ def test_tasks_goal(edition: str) -> None:
         "target": 5,
         "solved": 5,
         "skipped": 0,
+        "gave_up": 0,
+        "hints": 0,
         "seconds": 150.0,
         "complete": True,
     }
@@ -95,13 +97,20 @@ def test_put_aside() -> None:
     assert solo_record(game)["skipped"] == 1 and solo_record(game)["solved"] == 0
 
 
-def test_stopping_early_is_an_incomplete_record() -> None:
-    """Choice (docs/rules.md): giving up in a tasks-goal run ends it without a record."""
-    game = apply(solo("extreme", solo_goal="tasks", solo_target=10), StartRound(0.0))
+def test_giving_up_a_task_deals_the_next() -> None:
+    """Choice (docs/rules.md): giving up in a solo run gives up the task (not solved, counted
+    apart from the ones put aside) and deals the next; the run goes on to its goal."""
+    game = apply(solo("extreme", solo_goal="tasks", solo_target=2), StartRound(0.0))
     game = solve_current(game, 30.0)
+    assert game.round is not None
+    before = game.round.entries[0].card
     game = apply(game, GiveUp("sol", 50.0))
-    assert game.phase == "over"
-    assert solo_record(game)["complete"] is False and solo_record(game)["solved"] == 1
+    assert game.phase == "playing" and game.round is not None
+    assert game.round.entries[0].card != before and before in game.discard
+    record = solo_record(game)
+    assert (record["solved"], record["gave_up"], record["skipped"]) == (1, 1, 0)
+    game = solve_current(game, 80.0)
+    assert game.phase == "over" and solo_record(game)["complete"] is True
 
 
 def test_extreme_solo_corners_follow_the_schedule() -> None:

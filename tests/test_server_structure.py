@@ -92,6 +92,8 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "submit": {"round": 1, "placements": []},
     "skip": {"round": 1},
     "stop": {"round": 1},
+    "hint": {"round": 1, "placements": []},
+    "give_up": {"round": 1},
     "rematch": {},
     "leave": {},
     "lock": {"locked": True},

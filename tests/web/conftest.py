@@ -28,7 +28,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     srv = ServerProcess(
         f"sqlite:///{folder / 'ubongo.db'}",
         log=folder / "server.log",
-        args=("--record-seconds-per-piece", "0"),
+        # every page is a first visit (an account each): more than an address's usual hour
+        args=("--record-seconds-per-piece", "0", "--accounts-per-hour", "100000"),
     ).start()
     yield srv
     srv.stop()

@@ -1,11 +1,12 @@
-// Home: play solo, create a room, join one; how to play each edition with its real pieces.
+// Home: play solo (timed, or practice with hints), the daily challenge (with yesterday's winners),
+// create a room, join one; how to play each edition with its real pieces.
 
 import { KEYS_3D, piecePicture as pieceSvg } from "./board3d"; // 3D pictures (issue #7)
 import { loadCatalogue } from "./catalogue";
 import { h } from "./dom";
 import { ApiError, api, savedName, saveName, saveTicket } from "./net";
 import type { CreateRoom, SeatGrant, SettingsPatch, SoloGoal } from "./protocol";
-import { leaderboard } from "./records";
+import { dailyBoard, leaderboard } from "./records";
 import { EDITIONS, editionInfo, toast } from "./ui";
 
 export type Navigate = (path: string) => void;
@@ -68,6 +69,7 @@ export function homeScreen(go: Navigate): HTMLElement {
     drawAmounts();
     drawHowTo(howTo, ed);
     drawRecords();
+    drawDaily();
   };
   sideSelect.addEventListener("change", () => {
     prefs.side[prefs.edition] = sideSelect.value;
@@ -104,15 +106,20 @@ export function homeScreen(go: Navigate): HTMLElement {
     h("option", { value: "time" }, "As many tasks as you can in…"),
     h("option", { value: "tasks" }, "How fast can you solve…"),
     h("option", { value: "endless" }, "Endless: tasks that follow your level"),
+    h("option", { value: "practice" }, "Practice: untimed, with hints"),
   );
   // an endless run has no amount and no leaderboard: a rating instead (docs/ratings.md)
   const endless = () => goal.value === "endless";
   const amount = h("select#solo-amount", { "aria-label": "Amount" });
   // the lengths offered and the default are the edition's (Trigo's rulebook: 20 minutes)
   const amountKey = () => `${prefs.edition}:${goal.value}`;
+  const amountLabel = h("label.field", {}, h("span", {}, "Goal"), amount);
   const drawAmounts = () => {
-    amount.hidden = endless();
-    if (endless()) return;
+    // endless and practice have no amount: tasks come one after another until you stop
+    const noAmount = endless() || goal.value === "practice";
+    amount.hidden = noAmount;
+    amountLabel.style.display = noAmount ? "none" : "";
+    if (noAmount) return;
     const info = editionInfo(prefs.edition);
     const unit = goal.value === "time" ? "minutes" : "tasks";
     const offered = [...info.soloAmounts];
@@ -146,8 +153,20 @@ export function homeScreen(go: Navigate): HTMLElement {
       return;
     }
     records.replaceChildren(
-      leaderboard(prefs.edition, goal.value, Number(amount.value), sideSelect.value, savedName()),
+      goal.value === "practice"
+        ? h("p.muted", {}, "Practice keeps no record: ask for a hint or give up and see a solution.")
+        : leaderboard(prefs.edition, goal.value, Number(amount.value), sideSelect.value, savedName()),
     );
+  };
+
+  // --- the daily challenge: today's tasks for everyone, yesterday's winners ---
+  const dailyButton = h("button.primary#start-daily", { type: "button" }, "Daily challenge");
+  const dailyInfo = h("div.daily-boards");
+  const drawDaily = () => {
+    const title = editionInfo(prefs.edition).title;
+    dailyButton.textContent = `Play today's ${title} challenge`;
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    dailyInfo.replaceChildren(dailyBoard(prefs.edition, yesterday, `Yesterday's winners (${yesterday})`, 3));
   };
   for (const el of [goal, amount, sideSelect]) el.addEventListener("change", drawRecords);
 
@@ -156,13 +175,18 @@ export function homeScreen(go: Navigate): HTMLElement {
     b.classList.toggle("busy", on);
   };
 
-  const createRoom = async (mode: "solo" | "race", button: HTMLButtonElement) => {
+  const createRoom = async (mode: "solo" | "race" | "daily", button: HTMLButtonElement) => {
     busy(button, true);
     try {
-      const settings: SettingsPatch = { edition: prefs.edition, mode, side: sideSelect.value };
+      const settings: SettingsPatch = {
+        edition: prefs.edition,
+        mode: mode === "race" ? "race" : "solo",
+        side: sideSelect.value,
+      };
+      if (mode === "daily") settings.puzzles = "daily";
       if (mode === "solo") {
         settings.solo_goal = goal.value as SoloGoal;
-        if (!endless()) settings.solo_amount = Number(amount.value);
+        if (!endless() && goal.value !== "practice") settings.solo_amount = Number(amount.value);
       }
       const body: CreateRoom = { name: name(), settings };
       const seat = await api.post<SeatGrant>("/api/rooms", body);
@@ -176,6 +200,7 @@ export function homeScreen(go: Navigate): HTMLElement {
 
   const soloButton = h("button.primary#start-solo", { type: "button" }, "Play solo");
   soloButton.addEventListener("click", () => createRoom("solo", soloButton));
+  dailyButton.addEventListener("click", () => createRoom("daily", dailyButton));
   const roomButton = h("button.primary#create-room", { type: "button" }, "Create a room");
   roomButton.addEventListener("click", () => createRoom("race", roomButton));
 
@@ -223,14 +248,17 @@ export function homeScreen(go: Navigate): HTMLElement {
         "section.panel.solo",
         {},
         h("h2", {}, "2 · Play solo"),
-        h(
-          "div.row",
-          {},
-          h("label.field", {}, h("span", {}, "Mode"), goal),
-          h("label.field", {}, h("span", {}, "Goal"), amount),
-        ),
+        h("div.row", {}, h("label.field", {}, h("span", {}, "Mode"), goal), amountLabel),
         soloButton,
         records,
+      ),
+      h(
+        "section.panel.daily",
+        {},
+        h("h2", {}, "2 · Daily challenge"),
+        h("p.muted", {}, "Five tasks, the same for everyone today, easiest first. Your first run counts."),
+        dailyButton,
+        dailyInfo,
       ),
       h(
         "section.panel.rooms",

@@ -267,6 +267,7 @@ export class RoomConnection {
         break;
       }
       case "verdict":
+      case "hint":
       case "error":
         this.on.message(msg);
         break;

@@ -27,6 +27,7 @@ export type UbongoProtocol =
   | AccountView
   | Profile
   | DailyTasks
+  | DailyResults
   | HintAnswer;
 export type ClientMessage =
   | Hello
@@ -41,11 +42,13 @@ export type ClientMessage =
   | Submit
   | Skip
   | Stop
+  | Hint
+  | GiveUp
   | Rematch
   | Leave
   | Lock
   | Kick;
-export type ServerMessage = Welcome | RoomEvent | Pong | Verdict | Error;
+export type ServerMessage = Welcome | RoomEvent | Pong | Verdict | HintReply | Error;
 export type RoomEvent =
   | SeatTakenEvent
   | SeatFreedEvent
@@ -67,6 +70,7 @@ export type RoomEvent =
   | CountdownEvent
   | SecondChanceEvent
   | GaveUpEvent
+  | HintedEvent
   | RoundEndedEvent
   | TieEvent
   | TaskSkippedEvent
@@ -118,13 +122,14 @@ export interface SettingsPatch {
   rounds?: number | null;
   hourglass_seconds?: number | null;
   countdown_seconds?: number | null;
-  solo_goal?: ("time" | "tasks" | "endless") | null;
+  solo_goal?: ("time" | "tasks" | "endless" | "practice") | null;
   solo_amount?: number | null;
   seat_hold_seconds?: number | null;
   round_limit_seconds?: number | null;
   seed?: number | null;
   between_seconds?: number | null;
-  puzzles?: ("fresh" | "standard") | null;
+  puzzles?: ("fresh" | "standard" | "daily") | null;
+  day?: string | null;
 }
 export interface ChooseSide {
   type: "choose_side";
@@ -175,10 +180,30 @@ export interface Skip {
   round: number;
 }
 /**
- * Solo: end the run now (an endless run ends only so; the task in hand is not rated).
+ * Endless and practice: end the run now (an endless run ends only so; the task in hand
+ * is not rated).
  */
 export interface Stop {
   type: "stop";
+  round: number;
+}
+/**
+ * Solo and practice: the next piece to put down after ``placements`` (as in ``submit``).
+ */
+export interface Hint {
+  type: "hint";
+  round: number;
+  /**
+   * @maxItems 16
+   */
+  placements: Placement[];
+}
+/**
+ * Solo, practice and endless: give this task up and see a solution of it (endless: a
+ * lost task).
+ */
+export interface GiveUp {
+  type: "give_up";
   round: number;
 }
 export interface Rematch {
@@ -243,6 +268,10 @@ export interface RoomSnapshot {
    * the solo result, once it is over
    */
   record: SoloResult | null;
+  /**
+   * a daily challenge run's result, once over
+   */
+  daily: DailyResult | null;
 }
 /**
  * The room's settings in force (every field present; see "Room settings").
@@ -271,7 +300,7 @@ export interface RoomSettingsView {
    */
   countdown_seconds: number | null;
   round_limit_seconds: number | null;
-  solo_goal: "time" | "tasks" | "endless";
+  solo_goal: "time" | "tasks" | "endless" | "practice";
   solo_amount: number;
   seat_hold_seconds: number;
   between_seconds: number;
@@ -280,9 +309,13 @@ export interface RoomSettingsView {
    */
   seed: number | null;
   /**
-   * fresh: tasks made for this game from its seed; standard: the shipped deck
+   * fresh: tasks made for this game from its seed; standard: the shipped deck; daily: the daily challenge (solo)
    */
-  puzzles: "fresh" | "standard";
+  puzzles: "fresh" | "standard" | "daily";
+  /**
+   * the daily challenge's day (YYYY-MM-DD); null: the day the run starts
+   */
+  day: string | null;
 }
 /**
  * A taken seat.
@@ -412,13 +445,18 @@ export interface Gems {
  * A solo run so far.
  */
 export interface SoloProgress {
-  goal: "time" | "tasks" | "endless";
+  goal: "time" | "tasks" | "endless" | "practice";
   /**
    * minutes (goal time) or tasks (goal tasks); 0 endless
    */
   amount: number;
   done: number;
   skipped: number;
+  /**
+   * tasks given up (their solution shown)
+   */
+  gave_up: number;
+  hints: number;
   started_at: number | null;
   /**
    * null for the tasks goal
@@ -460,13 +498,22 @@ export interface EndlessProgress {
   timed_out: number;
 }
 /**
- * How a solo run ended: tasks solved and put aside, seconds played, goal met or not.
+ * How a solo run ended: tasks solved, put aside and given up, hints asked for, seconds
+ * played (a tasks run: with the hints' penalty), goal met or not.
  */
 export interface SoloResult {
-  goal: "time" | "tasks" | "endless";
+  goal: "time" | "tasks" | "endless" | "practice";
   target: number;
   solved: number;
   skipped: number;
+  /**
+   * tasks given up (their solution shown)
+   */
+  gave_up: number;
+  /**
+   * hints asked for
+   */
+  hints: number;
   seconds: number;
   complete: boolean;
   /**
@@ -481,6 +528,36 @@ export interface SoloResult {
    * endless: the tasks rated
    */
   rated?: number | null;
+}
+/**
+ * A daily challenge run: each task's time, whether it counts on the day's leaderboard,
+ * and the text to share (no spoilers).
+ */
+export interface DailyResult {
+  edition: string;
+  /**
+   * YYYY-MM-DD
+   */
+  date: string;
+  /**
+   * seconds for each task in order; null: put aside (or not reached)
+   */
+  times: (number | null)[];
+  solved: number;
+  skipped: number;
+  seconds: number;
+  /**
+   * on the day's leaderboard
+   */
+  rated: boolean;
+  /**
+   * why the run is not rated; null when it is
+   */
+  unrated: string | null;
+  /**
+   * the result to share, as text
+   */
+  share: string;
 }
 /**
  * A person took a seat.
@@ -761,7 +838,7 @@ export interface SecondChanceEvent {
   room: RoomSnapshot;
 }
 /**
- * A seat gave its task up for this round.
+ * A seat gave its task up (solo: with a solution of it; the next task follows).
  */
 export interface GaveUpEvent {
   type: "event";
@@ -774,6 +851,37 @@ export interface GaveUpEvent {
 export interface GaveUpData {
   seat: number;
   round: number;
+  /**
+   * solo: the task given up
+   */
+  task: TaskView | null;
+  /**
+   * solo: an arrangement of that task
+   */
+  solution: Placement[];
+}
+/**
+ * Solo: a hint was given (what it showed goes to the player alone, in ``hint``).
+ */
+export interface HintedEvent {
+  type: "event";
+  seq: number;
+  at: number;
+  kind: "hinted";
+  data: HintedData;
+  room: RoomSnapshot;
+}
+export interface HintedData {
+  seat: number;
+  round: number;
+  /**
+   * seconds the hint cost (0 in practice)
+   */
+  penalty: number;
+  /**
+   * a time run's end, brought nearer by the penalty
+   */
+  deadline: number | null;
 }
 /**
  * A round ended: finish order, awards, solutions for those who did not finish.
@@ -893,9 +1001,9 @@ export interface TaskRatedData {
   seat: number;
   round: number;
   /**
-   * solved in time (a win), put aside or out of time (a loss)
+   * solved in time (a win), put aside, given up or out of time (a loss)
    */
-  why: "solved" | "skipped" | "time";
+  why: "solved" | "skipped" | "time" | "gave_up";
   /**
    * 1 solved in time, 0 not
    */
@@ -945,6 +1053,10 @@ export interface GameOverData {
    * the solo result; null in a race
    */
   record: SoloResult | null;
+  /**
+   * a daily challenge run's result
+   */
+  daily: DailyResult | null;
 }
 /**
  * Back to the lobby with the same seats and settings.
@@ -1008,6 +1120,34 @@ export interface Verdict {
   received_at: number;
 }
 /**
+ * The answer to ``hint``, to its sender only: a piece where it lies in a solution that
+ * keeps every piece placed, or which placed pieces to move.
+ */
+export interface HintReply {
+  type: "hint";
+  round: number;
+  /**
+   * put this piece here; null: see move
+   */
+  placement: Placement | null;
+  /**
+   * pieces to take away first (the board cannot be finished)
+   */
+  move: string[];
+  /**
+   * the placements already cover the area
+   */
+  solved: boolean;
+  /**
+   * a sentence for the player
+   */
+  message: string;
+  /**
+   * seconds the hint cost
+   */
+  penalty: number;
+}
+/**
  * The answer to a message that changed nothing.
  */
 export interface Error {
@@ -1035,6 +1175,9 @@ export interface Error {
     | "no_such_seat"
     | "bad_setting"
     | "unavailable"
+    | "no_help"
+    | "bad_placement"
+    | "bad_date"
     | "rule_error"
     | "bad_settings"
     | "bad_action"
@@ -1071,13 +1214,14 @@ export interface SettingsPatch1 {
   rounds?: number | null;
   hourglass_seconds?: number | null;
   countdown_seconds?: number | null;
-  solo_goal?: ("time" | "tasks" | "endless") | null;
+  solo_goal?: ("time" | "tasks" | "endless" | "practice") | null;
   solo_amount?: number | null;
   seat_hold_seconds?: number | null;
   round_limit_seconds?: number | null;
   seed?: number | null;
   between_seconds?: number | null;
-  puzzles?: ("fresh" | "standard") | null;
+  puzzles?: ("fresh" | "standard" | "daily") | null;
+  day?: string | null;
 }
 export interface TakeSeat {
   name: string;
@@ -1150,14 +1294,15 @@ export interface ErrorDetail {
     | "no_such_seat"
     | "bad_setting"
     | "unavailable"
+    | "no_help"
+    | "bad_placement"
+    | "bad_date"
     | "game_running"
     | "no_edition"
     | "no_game"
     | "not_found"
     | "bad_method"
-    | "bad_date"
-    | "bad_puzzle"
-    | "bad_placement";
+    | "bad_puzzle";
   message: string;
 }
 /**
@@ -1245,7 +1390,7 @@ export interface EditionOptions {
   countdown_seconds: {
     [k: string]: number;
   } | null;
-  solo_goals: ("time" | "tasks" | "endless")[];
+  solo_goals: ("time" | "tasks" | "endless" | "practice")[];
   solo_amounts: number[];
   title: string;
   blurb: string;
@@ -1343,7 +1488,9 @@ export interface StoredGame {
   /**
    * the actions, in order
    */
-  events: (StartRoundAction | AdvanceAction | SubmitAction | GiveUpAction | SkipTaskAction)[];
+  events: (
+    StartRoundAction | AdvanceAction | SubmitAction | GiveUpAction | SkipTaskAction | HintAction | StopRunAction
+  )[];
   result: GameResult;
 }
 export interface StoredSettings {
@@ -1368,17 +1515,25 @@ export interface RulesSettings {
   tie_break: ("playoff" | "tie-round" | "shared") | null;
   round_limit: number | null;
   playoff_limit: number | null;
-  solo_goal: "time" | "tasks" | "endless";
+  solo_goal: "time" | "tasks" | "endless" | "practice";
   solo_target: number | null;
   deck: string;
   /**
    * games stored before fresh tasks existed played standard
    */
-  puzzles?: "standard" | "fresh";
+  puzzles?: "standard" | "fresh" | "daily";
   /**
    * endless: the player's rating, RD and volatility at the start
    */
   rating?: [number, number, number] | null;
+  /**
+   * the daily challenge's day (puzzles daily)
+   */
+  day?: string;
+  /**
+   * seconds a solo hint costs (games stored before hints: 15)
+   */
+  hint_penalty?: number;
 }
 export interface StartRoundAction {
   type: "start_round";
@@ -1401,6 +1556,22 @@ export interface GiveUpAction {
 }
 export interface SkipTaskAction {
   type: "skip_task";
+  now: number;
+  player: string;
+}
+/**
+ * Solo: a hint was asked for (its cost is the rules'; what it showed is not stored).
+ */
+export interface HintAction {
+  type: "hint";
+  now: number;
+  player: string;
+}
+/**
+ * Endless and practice: the player ended the run.
+ */
+export interface StopRunAction {
+  type: "stop_run";
   now: number;
   player: string;
 }
@@ -1429,6 +1600,7 @@ export interface GameResult {
     | RuleTaskSkipped
     | RuleTaskDrawn
     | RuleTaskRated
+    | RuleHinted
     | RuleSoloOver
     | RulePlayoffEnded
     | RuleTieRoundEnded
@@ -1439,13 +1611,22 @@ export interface GameResult {
   )[];
 }
 /**
- * How a solo run ended: tasks solved and put aside, seconds played, goal met or not.
+ * How a solo run ended: tasks solved, put aside and given up, hints asked for, seconds
+ * played (a tasks run: with the hints' penalty), goal met or not.
  */
 export interface SoloResult1 {
-  goal: "time" | "tasks" | "endless";
+  goal: "time" | "tasks" | "endless" | "practice";
   target: number;
   solved: number;
   skipped: number;
+  /**
+   * tasks given up (their solution shown)
+   */
+  gave_up: number;
+  /**
+   * hints asked for
+   */
+  hints: number;
   seconds: number;
   complete: boolean;
   /**
@@ -1528,20 +1709,23 @@ export interface SecondChanceFacts {
 export interface RuleGaveUp {
   at: number;
   kind: "gave_up";
-  data: PlayerFacts;
+  /**
+   * solo: with the task given up
+   */
+  data: PlayerFacts | CardFacts;
 }
 export interface PlayerFacts {
   player: string;
-}
-export interface RuleTaskSkipped {
-  at: number;
-  kind: "task_skipped";
-  data: CardFacts;
 }
 export interface CardFacts {
   player: string;
   card: number;
   key: string;
+}
+export interface RuleTaskSkipped {
+  at: number;
+  kind: "task_skipped";
+  data: CardFacts;
 }
 export interface RuleTaskDrawn {
   at: number;
@@ -1561,7 +1745,7 @@ export interface TaskRatedFacts {
   card: number;
   side: string;
   key: string;
-  why: "solved" | "skipped" | "time";
+  why: "solved" | "skipped" | "time" | "gave_up";
   score: number;
   seconds: number;
   fingerprint: string;
@@ -1583,16 +1767,42 @@ export interface TaskRatedFacts {
    */
   after: number[];
 }
+export interface RuleHinted {
+  at: number;
+  kind: "hinted";
+  data: HintFacts;
+}
+export interface HintFacts {
+  player: string;
+  card: number;
+  key: string;
+  /**
+   * seconds the hint cost (0 in practice)
+   */
+  penalty: number;
+  /**
+   * a time run's end after the hint
+   */
+  deadline: number | null;
+}
 export interface RuleSoloOver {
   at: number;
   kind: "solo_over";
   data: SoloOverFacts;
 }
 export interface SoloOverFacts {
-  goal: "time" | "tasks" | "endless";
+  goal: "time" | "tasks" | "endless" | "practice";
   target: number;
   solved: number;
   skipped: number;
+  /**
+   * tasks given up (their solution shown)
+   */
+  gave_up: number;
+  /**
+   * hints asked for
+   */
+  hints: number;
   seconds: number;
   complete: boolean;
   /**
@@ -1607,7 +1817,10 @@ export interface SoloOverFacts {
    * endless: the tasks rated
    */
   rated?: number | null;
-  why: "target" | "stopped" | "time";
+  /**
+   * done: every task of a daily run was played; stopped: an endless or practice run its player ended (or, stored before giving up a task, a solo run given up)
+   */
+  why: "target" | "stopped" | "time" | "done";
 }
 export interface RulePlayoffEnded {
   at: number;
@@ -1697,7 +1910,7 @@ export interface RankedRecord {
    */
   account: number | null;
   edition: string;
-  goal: "time" | "tasks" | "endless";
+  goal: "time" | "tasks" | "endless" | "practice";
   amount: number;
   side: string;
   /**
@@ -1706,6 +1919,10 @@ export interface RankedRecord {
   score: number;
   seconds: number;
   finished_at: number;
+  /**
+   * hints asked for during the run (0: none)
+   */
+  hints: number;
   rank: number;
 }
 export interface PersonalBest {
@@ -1720,7 +1937,7 @@ export interface PersonalBest {
    */
   account: number | null;
   edition: string;
-  goal: "time" | "tasks" | "endless";
+  goal: "time" | "tasks" | "endless" | "practice";
   amount: number;
   side: string;
   /**
@@ -1729,6 +1946,10 @@ export interface PersonalBest {
   score: number;
   seconds: number;
   finished_at: number;
+  /**
+   * hints asked for during the run (0: none)
+   */
+  hints: number;
   runs: number;
 }
 /**
@@ -1812,6 +2033,40 @@ export interface PuzzleTask {
    */
   area: number[][];
   pieces: (string | number)[];
+}
+/**
+ * ``GET /api/daily/results``: one edition's leaderboard of one day: rated runs (an
+ * account's first run of the day), most solved first, then the fastest.
+ */
+export interface DailyResults {
+  /**
+   * YYYY-MM-DD (UTC)
+   */
+  date: string;
+  edition: string;
+  results: DailyEntry[];
+}
+/**
+ * A rated daily run on its day's leaderboard.
+ */
+export interface DailyEntry {
+  rank: number;
+  game_id: number;
+  name: string;
+  solved: number;
+  /**
+   * tasks put aside or given up
+   */
+  skipped: number;
+  /**
+   * the whole run
+   */
+  seconds: number;
+  /**
+   * each task's seconds; null: not solved
+   */
+  times: (number | null)[];
+  finished_at: number;
 }
 /**
  * ``POST /api/hint``: a piece to put down, or the pieces to move, or nothing to do.

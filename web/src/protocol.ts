@@ -25,6 +25,12 @@ export type SettingsPatch = gen.SettingsPatch;
 /** A room as everybody in it sees it (the welcome's and every event's `room`). */
 export type Room = gen.RoomSnapshot;
 export type Verdict = gen.Verdict;
+/** The answer to `hint` (solo, practice): a piece to put down, or the pieces to move. */
+export type HintReply = gen.HintReply;
+/** A daily challenge run's result: times, rating and the text to share. */
+export type DailyResult = gen.DailyResult;
+/** `GET /api/daily/results`: one edition's leaderboard of one day. */
+export type DailyResults = gen.DailyResults;
 /** A bot's level. */
 export type BotLevel = NonNullable<gen.SeatView["level"]>;
 /** What a solo run aims at. */

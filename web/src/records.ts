@@ -3,7 +3,7 @@
 
 import { h } from "./dom";
 import { api } from "./net";
-import type { Leaderboard, PersonalBest, PersonalBests, RankedRecord } from "./protocol";
+import type { DailyResults, Leaderboard, PersonalBest, PersonalBests, RankedRecord } from "./protocol";
 import { clock, editionInfo } from "./ui";
 
 /** A leaderboard row, or one of a player's personal bests. */
@@ -37,12 +37,43 @@ export function leaderboard(edition: string, goal: string, amount: number, side:
             h("td.rank", {}, String(r.rank ?? "")),
             h("td", {}, r.name),
             h("td.result", {}, resultText(r)),
+            h("td.hints.muted", {}, hintsText(r.hints)),
           ),
         );
       }
       if (!rows.length) table.append(h("tr", {}, h("td.muted", {}, "No records yet: be the first.")));
     })
     .catch(() => table.append(h("tr", {}, h("td.muted", {}, "Records are not available."))));
+  return table;
+}
+
+/** A hinted run is marked on the leaderboard: "2 hints". */
+export function hintsText(hints: number): string {
+  return hints ? `${hints} hint${hints === 1 ? "" : "s"}` : "";
+}
+
+/** The daily challenge's leaderboard of one edition and day (rated runs, best first). */
+export function dailyBoard(edition: string, date: string, caption: string, limit = 10): HTMLElement {
+  const table = h("table.leaderboard.daily-board", { "data-date": date }, h("caption", {}, caption));
+  const q = new URLSearchParams({ edition, date });
+  api
+    .get<DailyResults>(`/api/daily/results?${q}`)
+    .then((day) => {
+      for (const r of day.results.slice(0, limit)) {
+        table.append(
+          h(
+            "tr",
+            {},
+            h("td.rank", {}, String(r.rank)),
+            h("td", {}, r.name),
+            h("td.result", {}, `${r.solved} solved`),
+            h("td.result", {}, clock(r.seconds)),
+          ),
+        );
+      }
+      if (!day.results.length) table.append(h("tr", {}, h("td.muted", {}, "Nobody has played it yet.")));
+    })
+    .catch(() => table.append(h("tr", {}, h("td.muted", {}, "Results are not available."))));
   return table;
 }
 
@@ -59,6 +90,7 @@ export function personalBests(name: string): HTMLElement {
             {},
             h("td", {}, runName(r)),
             h("td.result", {}, resultText(r)),
+            h("td.muted", {}, hintsText(r.hints)),
             h("td.muted", {}, r.runs ? `${r.runs} run${r.runs === 1 ? "" : "s"}` : ""),
           ),
         );

@@ -239,6 +239,7 @@ _DESCRIBERS: dict[str, _Describer] = {
     "countdown": _one_line("{at} {player} counts down until {deadline:.0f}s"),
     "gave_up": _one_line("{at} {player} gives up"),
     "task_skipped": _one_line("{at} {player} puts card {card} aside"),
+    "hinted": _one_line("{at} {player} asks for a hint (it costs {penalty:.0f}s)"),
     "gems": _gems_shared,
     "cards": _cards_shared,
     "tie": _tie,

@@ -25,7 +25,7 @@ from typing import Any
 
 from ubongo import editions
 from ubongo.puzzlefile import Puzzle, to_json
-from ubongo.puzzles.deck import Deck, Side, Task
+from ubongo.puzzles.deck import Card, Deck, Side, Task
 from ubongo.puzzles.generator import generate_deck
 
 #: tasks in a day's set
@@ -70,8 +70,10 @@ def day_seed(edition_name: str, date: datetime.date) -> int:
 
 
 @lru_cache(maxsize=64)
-def daily(edition_name: str, date: datetime.date) -> Daily:
-    """The set of ``edition_name`` for ``date`` (``ValueError`` for an unknown edition)."""
+def _chosen(
+    edition_name: str, date: datetime.date
+) -> tuple[int, Deck, tuple[tuple[Task, Side], ...]]:
+    """The generated deck of the day and the tasks chosen from it (with their sides)."""
     if edition_name not in editions.names():
         raise ValueError(f"no edition {edition_name!r}")
     seed = day_seed(edition_name, date)
@@ -81,13 +83,47 @@ def daily(edition_name: str, date: datetime.date) -> Daily:
         key=lambda ts: (ts[0].difficulty, ts[0].pieces),
     )
     # evenly spread over the range: the 10th, 30th, ... 90th percentile of difficulty
-    chosen = [every[int((i + 0.5) * len(every) / TASKS)] for i in range(TASKS)]
+    chosen = tuple(every[int((i + 0.5) * len(every) / TASKS)] for i in range(TASKS))
+    return seed, deck, chosen
+
+
+@lru_cache(maxsize=64)
+def daily(edition_name: str, date: datetime.date) -> Daily:
+    """The set of ``edition_name`` for ``date`` (``ValueError`` for an unknown edition)."""
+    seed, deck, chosen = _chosen(edition_name, date)
     title = editions.record(edition_name).title
     tasks = tuple(
         _puzzle(deck, side, task, f"{title} daily {date.isoformat()} #{n}")
         for n, (task, side) in enumerate(chosen, 1)
     )
     return Daily(edition_name, date, seed, tasks, tuple(t.difficulty for t, _ in chosen))
+
+
+@lru_cache(maxsize=64)
+def daily_deck(edition_name: str, date: datetime.date) -> Deck:
+    """The day's tasks as a deck a solo game plays (``puzzles="daily"`` in the rules): card
+    ``n`` is the ``n``-th task, easiest first, with the same area on every side the edition
+    names and the task under every key, so whatever side and key the rules pick, card ``n``
+    shows task ``n`` — the same for everyone.
+
+    >>> day = datetime.date(2026, 11, 23)
+    >>> deck = daily_deck("extreme", day)
+    >>> first = deck.card(1)
+    >>> deck.size, first.side("B").task("lower-left") == first.side("A").task("upper-left")
+    (5, True)
+    >>> [deck.card(n).side("A").area.size for n in range(1, 6)] == [
+    ...     t.area.size for t in daily("extreme", day).tasks]
+    True
+    """
+    seed, _, chosen = _chosen(edition_name, date)
+    rec = editions.record(edition_name)
+    keys = tuple(rec.deck.keys)
+    cards = []
+    for n, (task, side) in enumerate(chosen, 1):
+        one = Task(keys, task.pieces, task.solutions, task.nodes, task.difficulty, task.features)
+        sides = tuple(Side(name, side.area, (one,)) for name in rec.deck.side_names)
+        cards.append(Card(n, sides))
+    return Deck(edition_name, seed, tuple(cards), generator=f"{VERSION}:{date.isoformat()}")
 
 
 def _puzzle(deck: Deck, side: Side, task: Task, name: str) -> Puzzle:

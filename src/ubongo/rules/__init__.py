@@ -22,9 +22,9 @@ The API (everything a server needs)::
   carried by every action; randomness (shuffles, die rolls, bag draws) is derived from the
   seed, so ``replay(settings, seed, game.log)`` rebuilds the game exactly.
 * **Actions**: :class:`StartRound`, :class:`Submit`, :class:`GiveUp`, :class:`SkipTask`
-  (solo), :class:`Advance` (a deadline passed).  Accepted actions are appended to
-  ``game.log``; what they caused is appended to ``game.events`` (kind, time, data) for logs and
-  notifications.
+  and :class:`Hint` (solo), :class:`Advance` (a deadline passed).  Accepted actions are
+  appended to ``game.log``; what they caused is appended to ``game.events`` (kind, time,
+  data) for logs and notifications.
 * **Errors**: a wrong action raises a :class:`RuleError` subclass with a stable ``code``, and
   the game is unchanged.  A :class:`WrongArrangement` carries the cover check's
   :class:`~ubongo.board.Verdict`; it is not a finish: the player plays on.
@@ -53,8 +53,10 @@ from .actions import (
     Action,
     Advance,
     GiveUp,
+    Hint,
     SkipTask,
     StartRound,
+    StopRun,
     Submit,
     action_from_json,
     action_to_json,
@@ -111,6 +113,7 @@ __all__ = [
     "Game",
     "GameOver",
     "GiveUp",
+    "Hint",
     "NoRound",
     "NotInRound",
     "NotSolo",
@@ -123,6 +126,7 @@ __all__ = [
     "SkipTask",
     "Solo",
     "StartRound",
+    "StopRun",
     "Submit",
     "TimeWentBackwards",
     "TooLate",

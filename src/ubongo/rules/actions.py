@@ -40,8 +40,29 @@ class Submit:
 
 @dataclass(frozen=True)
 class GiveUp:
-    """``player`` stops trying this round (solo: ends the run).  When every player still in
-    the round has finished or given up, the round ends without waiting for the clock."""
+    """``player`` stops trying this round.  When every player still in the round has
+    finished or given up, the round ends without waiting for the clock.  Solo: the player
+    gives up this task (it counts as not solved, its solution may be shown) and the next
+    one is dealt."""
+
+    player: str
+    now: float
+
+
+@dataclass(frozen=True)
+class Hint:
+    """Solo: ``player`` asks for a hint on the current task.  The rules charge its cost (the
+    settings' ``hint_penalty``) and count it; what the hint says is not the rules' business
+    (a server computes it with :mod:`ubongo.puzzles.hints`)."""
+
+    player: str
+    now: float
+
+
+@dataclass(frozen=True)
+class StopRun:
+    """Solo: ``player`` ends an endless or practice run now (the task in hand is neither
+    solved nor rated; the other runs end by their clock or their number of tasks)."""
 
     player: str
     now: float
@@ -63,13 +84,15 @@ class Advance:
     now: float
 
 
-Action = StartRound | Submit | GiveUp | SkipTask | Advance
+Action = StartRound | Submit | GiveUp | SkipTask | Hint | StopRun | Advance
 
 _TYPES: dict[str, type[Action]] = {
     "start_round": StartRound,
     "submit": Submit,
     "give_up": GiveUp,
     "skip_task": SkipTask,
+    "hint": Hint,
+    "stop_run": StopRun,
     "advance": Advance,
 }
 _NAMES = {cls: name for name, cls in _TYPES.items()}
@@ -90,7 +113,7 @@ def placement_from_json(data: Any) -> Placement:
 
 def action_to_json(action: Action) -> dict[str, Any]:
     data: dict[str, Any] = {"type": _NAMES[type(action)], "now": action.now}
-    if isinstance(action, Submit | GiveUp | SkipTask):
+    if isinstance(action, Submit | GiveUp | SkipTask | Hint | StopRun):
         data["player"] = action.player
     if isinstance(action, Submit):
         data["placements"] = [placement_to_json(p) for p in action.placements]
@@ -116,6 +139,10 @@ def action_from_json(data: Any) -> Action:
             return Submit(player, placements, now)
         if cls is GiveUp:
             return GiveUp(player, now)
+        if cls is Hint:
+            return Hint(player, now)
+        if cls is StopRun:
+            return StopRun(player, now)
         return SkipTask(player, now)
     except (KeyError, TypeError, ValueError) as e:
         raise ActionError(f"malformed {data['type']} action: {type(e).__name__}: {e}") from None

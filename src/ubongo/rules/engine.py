@@ -19,15 +19,17 @@ the same seed and the same actions always give the same game.
 from __future__ import annotations
 
 import copy
+import datetime
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ubongo.board import check_cover
+from ubongo.puzzles.daily import daily_deck
 from ubongo.puzzles.deck import Card, Cards, Side, Task, standard_deck
 from ubongo.puzzles.fresh import endless_deck, fresh_deck
 
 from . import endless
-from .actions import Action, Advance, GiveUp, SkipTask, StartRound, Submit
+from .actions import Action, Advance, GiveUp, Hint, SkipTask, StartRound, StopRun, Submit
 from .errors import (
     AlreadyFinished,
     AlreadyGaveUp,
@@ -85,7 +87,8 @@ def new_game(settings: Settings, seed: int | str = 0, deck: Cards | None = None)
         pool = playable(game, side)
         if not pool:
             raise SettingsError(f"the deck has no card with a playable {side} side")
-        shuffle(game, pool, "stack")
+        if s.puzzles != "daily":  # the day's tasks come in their order, easiest first
+            shuffle(game, pool, "stack")
         deal.solo(game, pool)
         return game
     deal.deal(game, rounds)
@@ -95,6 +98,8 @@ def new_game(settings: Settings, seed: int | str = 0, deck: Cards | None = None)
 def _deck(s: Settings, seed: int | str) -> Cards:
     if s.endless:
         return endless_deck(s.edition, seed)
+    if s.puzzles == "daily":
+        return daily_deck(s.edition, datetime.date.fromisoformat(s.day))
     if s.puzzles == "fresh":
         return fresh_deck(s.edition, seed, {s.level_of(p) for p in s.players})
     name = s.deck or s.edition
@@ -131,12 +136,16 @@ def apply(game: Game, action: Action) -> Game:
     _run_clock(g, action.now, inclusive=isinstance(action, Advance))
     if isinstance(action, StartRound):
         _start_round(g, action.now)
-    elif isinstance(action, Submit | GiveUp | SkipTask):
+    elif isinstance(action, Submit | GiveUp | SkipTask | Hint | StopRun):
         entry = _entry_for(g, action.player, was_playing)
         if isinstance(action, Submit):
             _submit(g, entry, action)
         elif isinstance(action, GiveUp):
             _give_up(g, entry, action.now)
+        elif isinstance(action, Hint):
+            _hint(g, entry, action.now)
+        elif isinstance(action, StopRun):
+            _stop(g, action.now)
         else:
             _skip(g, entry, action.now)
     g.now = action.now
@@ -351,7 +360,7 @@ def _submit(g: Game, entry: Entry, action: Submit) -> None:
         if s.solo_goal == "tasks" and g.solo.solved >= (s.solo_target or 0):
             _end_solo(g, now, "target")
         else:
-            _next_solo_task(g, entry, now)
+            _solo_next(g, entry, now)
         return
     if r.kind in ("playoff", "tie-round"):
         _end_round(g, now)
@@ -369,12 +378,30 @@ def _submit(g: Game, entry: Entry, action: Submit) -> None:
 def _give_up(g: Game, entry: Entry, now: float) -> None:
     r = g.round
     assert r is not None
+    if r.kind == "solo":
+        # solo: this task is given up (not solved; its solution may be shown), the run goes on
+        assert g.solo is not None
+        g.solo.gave_up += 1
+        g.discard.append(entry.card)
+        if g.settings.endless:
+            endless.rate(g, entry, 0.0, now, "gave_up")  # a task given up is lost
+        event(g, EventKind.GAVE_UP, now, player=entry.player, card=entry.card, key=entry.key)
+        _solo_next(g, entry, now)
+        return
     entry.gave_up = True
     event(g, EventKind.GAVE_UP, now, player=entry.player)
-    if r.kind == "solo":
-        _end_solo(g, now, "stopped")
-    elif not any(e.active for e in r.entries):
+    if not any(e.active for e in r.entries):
         _end_round(g, now)
+
+
+def _stop(g: Game, now: float) -> None:
+    """An endless or practice run ends when its player says so (the task in hand is not
+    rated); the other runs end by their clock or their number of tasks."""
+    r = g.round
+    assert r is not None
+    if r.kind != "solo" or g.settings.solo_goal not in ("endless", "practice"):
+        raise NotSolo("only an endless or practice run is stopped; leave the room instead")
+    _end_solo(g, now, "stopped")
 
 
 def _skip(g: Game, entry: Entry, now: float) -> None:
@@ -388,7 +415,44 @@ def _skip(g: Game, entry: Entry, now: float) -> None:
         # putting an endless task aside is a loss: else a hard task would cost nothing
         endless.rate(g, entry, 0.0, now, "skipped")
     event(g, EventKind.TASK_SKIPPED, now, player=entry.player, card=entry.card, key=entry.key)
-    _next_solo_task(g, entry, now)
+    _solo_next(g, entry, now)
+
+
+def _hint(g: Game, entry: Entry, now: float) -> None:
+    """A hint costs time: a time run's clock runs out ``hint_penalty`` seconds sooner (at
+    once if less is left), a tasks run's time grows by it; practice is free."""
+    r = g.round
+    assert r is not None
+    if r.kind != "solo" or g.solo is None:
+        raise NotSolo("hints are for solo runs")
+    s = g.settings
+    g.solo.hints += 1
+    penalty = s.hint_penalty if s.solo_goal in ("time", "tasks") else 0.0
+    if s.solo_goal == "tasks":
+        g.solo.penalty += penalty
+    elif r.deadline is not None:
+        r.deadline = max(now, r.deadline - penalty)
+    event(
+        g,
+        EventKind.HINTED,
+        now,
+        player=entry.player,
+        card=entry.card,
+        key=entry.key,
+        penalty=penalty,
+        deadline=r.deadline,
+    )
+    if r.deadline is not None and r.deadline <= now:
+        _end_solo(g, now, "time")
+
+
+def _solo_next(g: Game, entry: Entry, now: float) -> None:
+    """The next solo task; a daily run is over once each of the day's tasks was played."""
+    assert g.solo is not None
+    if g.settings.puzzles == "daily" and g.solo.drawn >= g.deck.size:
+        _end_solo(g, now, "done")
+    else:
+        _next_solo_task(g, entry, now)
 
 
 def _next_solo_task(g: Game, entry: Entry, at: float, starting: Round | None = None) -> None:
@@ -422,34 +486,32 @@ def _end_solo(g: Game, at: float, why: str) -> None:
 
 
 def solo_record(game: Game) -> dict[str, Any]:
-    """The solo result: tasks solved and put aside, seconds played, and whether the goal was met."""
+    """The solo result: tasks solved, put aside and given up, hints asked for, seconds played
+    (a tasks run: with the hints' penalty), and whether the goal was met (practice has none)."""
     solo = game.solo
     assert solo is not None
     s = game.settings
     end = solo.ended_at if solo.ended_at is not None else game.now
     elapsed = 0.0 if solo.started_at is None or end is None else end - solo.started_at
     target = s.solo_target or 0
-    done = solo.solved >= target if s.solo_goal == "tasks" else solo.ended_at is not None
-    if s.endless:
-        assert solo.rating is not None
-        return {
-            "goal": s.solo_goal,
-            "target": target,
-            "solved": solo.solved,
-            "skipped": solo.skipped,
-            "seconds": elapsed,
-            "complete": done,
-            "rating": solo.rating[0],
-            "rd": solo.rating[1],
-            "rated": solo.rated,
-        }
+    if s.solo_goal == "tasks":
+        done = solo.solved >= target
+    else:  # a time run when its time is up, an endless run once stopped; practice never
+        done = s.solo_goal in ("time", "endless") and solo.ended_at is not None
+    rating = solo.rating if s.endless else None
     return {
         "goal": s.solo_goal,
         "target": target,
         "solved": solo.solved,
         "skipped": solo.skipped,
-        "seconds": elapsed,
+        "gave_up": solo.gave_up,
+        "hints": solo.hints,
+        "seconds": elapsed + solo.penalty,
         "complete": done,
+        # endless runs: the player's rating and RD at the end, and the tasks rated
+        "rating": None if rating is None else rating[0],
+        "rd": None if rating is None else rating[1],
+        "rated": solo.rated if s.endless else None,
     }
 
 

@@ -19,6 +19,7 @@ class EventKind(StrEnum):
     TASK_DRAWN = "task_drawn"
     #: endless solo: the task in hand ended (solved, put aside, out of time) and was rated
     TASK_RATED = "task_rated"
+    HINTED = "hinted"
     SOLO_OVER = "solo_over"
     GEMS = "gems"
     CARDS = "cards"

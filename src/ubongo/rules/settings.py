@@ -14,12 +14,14 @@ always visible.  Every default and every choice where a rulebook is silent is wr
 
 from __future__ import annotations
 
+import datetime
 import math
 from dataclasses import dataclass, replace
 from typing import Literal, cast
 
 from ubongo import editions
 from ubongo.editions import EditionRecord
+from ubongo.puzzles.daily import TASKS as DAILY_TASKS
 from ubongo.puzzles.ratings import DEFAULT_RATING, DEFAULT_RD, DEFAULT_VOLATILITY
 
 from .errors import SettingsError
@@ -33,11 +35,14 @@ Variant = Literal["standard", "only-first"]
 #: in the only-first variant, what happens to the other players' cards
 OthersCards = Literal["discard", "to-first"]
 #: ``endless``: one fresh task after another, each chosen for the player's rating, until the
-#: player stops (:mod:`.endless`, ``docs/ratings.md``)
-SoloGoal = Literal["time", "tasks", "endless"]
-SOLO_GOALS: tuple[SoloGoal, ...] = ("time", "tasks", "endless")
-#: where the tasks come from: the shipped deck, or cards made for this game from its seed
-Puzzles = Literal["standard", "fresh"]
+#: player stops (:mod:`.endless`, ``docs/ratings.md``); ``practice``: untimed tasks, no record
+SoloGoal = Literal["time", "tasks", "endless", "practice"]
+SOLO_GOALS: tuple[SoloGoal, ...] = ("time", "tasks", "endless", "practice")
+#: where the tasks come from: the shipped deck, cards made for this game from its seed, or the
+#: daily challenge's tasks of the day ``Settings.day`` (:mod:`ubongo.puzzles.daily`)
+Puzzles = Literal["standard", "fresh", "daily"]
+#: seconds a hint costs in a timed solo run, unless the settings say otherwise (docs/rules.md)
+HINT_PENALTY = 15.0
 
 
 @dataclass(frozen=True)
@@ -54,9 +59,14 @@ class Settings:
     no limit, as at the table).  Solo: ``solo_goal`` ``"time"`` means as many tasks as
     possible in ``solo_target`` minutes, ``"tasks"`` the time needed for ``solo_target``
     tasks, ``"endless"`` fresh tasks chosen for the player's rating (``rating``: rating, RD,
-    volatility at the start; ``None``: a new player's) until they stop. ``puzzles``
-    ``"fresh"`` plays cards made for this game from its seed (:mod:`ubongo.puzzles.fresh`)
-    instead of the deck ``deck`` names (default: the edition's standard deck).
+    volatility at the start; ``None``: a new player's) until they stop, ``"practice"`` untimed
+    tasks one after another with no record. ``puzzles`` ``"fresh"`` plays cards made for this
+    game from its seed (:mod:`ubongo.puzzles.fresh`) instead of the deck ``deck`` names
+    (default: the edition's standard deck); ``"daily"`` plays the daily challenge of the day
+    ``day`` (``YYYY-MM-DD``) as a solo run: its tasks in order, each once, the run over when
+    every one is solved or put aside. ``hint_penalty``: the seconds a solo hint costs (a time
+    run's clock runs out that much sooner; a tasks run's time grows by it; practice is
+    untimed).
     """
 
     edition: str
@@ -78,6 +88,8 @@ class Settings:
     deck: str = ""
     puzzles: Puzzles = "standard"
     rating: tuple[float, float, float] | None = None
+    day: str = ""
+    hint_penalty: float = HINT_PENALTY
 
     @property
     def record(self) -> EditionRecord:
@@ -117,6 +129,7 @@ class Settings:
             raise SettingsError(str(e)) from None
         if self.mode not in ("race", "solo"):
             raise SettingsError(f"unknown mode {self.mode!r}; expected race or solo")
+        self._check_daily()
         players = self._checked_players(rec)
         side, levels = self._own_levels(rec) if rec.own_sides else self._shared_side(rec)
         rounds = self.rounds if self.rounds is not None else rec.rounds
@@ -143,10 +156,26 @@ class Settings:
             hourglass=hourglass,
             countdown=countdown,
             tie_break=cast(TieBreak, tie_break),
+            solo_goal="tasks" if self.puzzles == "daily" else self.solo_goal,
             solo_target=self._solo_target(rec),
             puzzles=self._puzzles(),
             rating=self._rating(),
         )
+
+    def _check_daily(self) -> None:
+        if self.puzzles not in ("standard", "fresh", "daily"):
+            raise SettingsError(f"puzzles is standard, fresh or daily, not {self.puzzles!r}")
+        if self.hint_penalty < 0:
+            raise SettingsError("hint_penalty cannot be negative")
+        if self.puzzles != "daily":
+            return
+        if self.mode != "solo":
+            raise SettingsError("the daily challenge is played solo")
+        try:
+            datetime.date.fromisoformat(self.day)
+        except ValueError:
+            day = self.day[:20]
+            raise SettingsError(f"the daily challenge's day is YYYY-MM-DD, not {day!r}") from None
 
     def _checked_players(self, rec: EditionRecord) -> tuple[str, ...]:
         players = tuple(self.players)
@@ -210,8 +239,9 @@ class Settings:
         return self.mode == "solo" and self.solo_goal == "endless"
 
     def _puzzles(self) -> Puzzles:
-        if self.puzzles not in ("standard", "fresh"):
-            raise SettingsError(f"puzzles is standard or fresh, not {self.puzzles!r}")
+        # the value itself is checked with the daily challenge's settings (_check_daily)
+        if self.endless and self.puzzles == "daily":
+            raise SettingsError("an endless run plays tasks made for it, not the daily challenge")
         if self.endless and self.deck:
             raise SettingsError("an endless run plays tasks made for it, not a deck")
         # an endless run always plays tasks made for it (from every side of the edition)
@@ -233,9 +263,11 @@ class Settings:
         return (r, rd, vol)
 
     def _solo_target(self, rec: EditionRecord) -> int:
+        if self.puzzles == "daily":
+            return DAILY_TASKS  # every task of the day
         if self.solo_goal not in SOLO_GOALS:
             raise SettingsError(f"solo_goal is {', '.join(SOLO_GOALS)}, not {self.solo_goal!r}")
-        if self.solo_goal == "endless":
+        if self.solo_goal in ("endless", "practice"):
             # no target: the run goes on until the player stops
             return 0
         target = self.solo_target

@@ -86,15 +86,19 @@ class PlayerState:
 
 @dataclass
 class Solo:
-    """The solo run: its clock and its record; in an endless run also the player's rating
-    (rating, RD, volatility), the task in hand's rating and time limit, when it was dealt,
-    and how many tasks were rated and ran out of time."""
+    """The solo run: its clock and its record (``gave_up``: tasks given up, their solution
+    shown; ``hints`` asked for, and the ``penalty`` seconds they added to a tasks run); in an
+    endless run also the player's rating (rating, RD, volatility), the task in hand's rating
+    and time limit, when it was dealt, and how many tasks were rated and ran out of time."""
 
     started_at: float | None = None
     ended_at: float | None = None
     solved: int = 0
     skipped: int = 0
     drawn: int = 0
+    gave_up: int = 0
+    hints: int = 0
+    penalty: float = 0.0
     rating: tuple[float, float, float] | None = None
     task_rating: tuple[float, float, float] | None = None
     task_limit: float | None = None

@@ -34,9 +34,7 @@ HttpErrorCode = Literal[
     "no_game",
     "not_found",
     "bad_method",
-    "bad_date",
     "bad_puzzle",
-    "bad_placement",
 ]
 
 
@@ -211,6 +209,7 @@ class SoloRecordRow(Sent):
     score: int = Field(description="tasks solved")
     seconds: float
     finished_at: EpochSeconds
+    hints: int = Field(description="hints asked for during the run (0: none)")
 
 
 class RankedRecord(SoloRecordRow):
@@ -280,6 +279,28 @@ class DailyTasks(Sent):
     seconds: list[float] = Field(description="each task's expected seconds for a median player")
 
 
+class DailyEntry(Sent):
+    """A rated daily run on its day's leaderboard."""
+
+    rank: int
+    game_id: int
+    name: str
+    solved: int
+    skipped: int = Field(description="tasks put aside or given up")
+    seconds: float = Field(description="the whole run")
+    times: list[float | None] = Field(description="each task's seconds; null: not solved")
+    finished_at: EpochSeconds
+
+
+class DailyResults(Sent):
+    """``GET /api/daily/results``: one edition's leaderboard of one day: rated runs (an
+    account's first run of the day), most solved first, then the fastest."""
+
+    date: str = Field(description="YYYY-MM-DD (UTC)")
+    edition: str
+    results: list[DailyEntry]
+
+
 class HintPlacement(Sent):
     """Where a piece goes: its cells, and the same as a transform and offset (a ``submit``'s)."""
 
@@ -317,5 +338,6 @@ RESPONSES: dict[tuple[str, str], type[BaseModel]] = {
     ("PATCH", "/api/accounts/me"): AccountView,
     ("GET", "/api/accounts/{account_id}"): Profile,
     ("GET", "/api/daily"): DailyTasks,
+    ("GET", "/api/daily/results"): DailyResults,
     ("POST", "/api/hint"): HintAnswer,
 }

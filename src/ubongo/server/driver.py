@@ -35,17 +35,22 @@ from dataclasses import replace
 from typing import Any
 
 from ubongo import rules
-from ubongo.board import Placement, Verdict
+from ubongo.board import Area, Placement, Verdict
+from ubongo.geometry import Cell
+from ubongo.pieces import Piece
+from ubongo.puzzles.hints import Hint, HintError, Solved, Stuck, hint
 from ubongo.rules import bots
 from ubongo.rules.actions import placement_to_json
 from ubongo.rules.events import EventKind
+from ubongo.rules.state import Entry
 
 from . import table
 from .cards import CardMaker
+from .daily import daily_facts, daily_result, day_of, today
 from .feed import RoomFeed
 from .protocol import ProtocolError
 from .rooms import Room, Seat, ServerConfig, need_host, need_phase, need_seat
-from .storage import Backoff, GameRecord, SoloRecord, Storage, TaskResult
+from .storage import Backoff, DailyRecord, GameRecord, SoloRecord, Storage, TaskResult
 from .timers import ClockCall, RoomTimers
 
 log = logging.getLogger("ubongo.server")
@@ -99,8 +104,10 @@ class GameDriver:
         # first task is chosen; the settings are checked now with a new player's
         account = taken[0].account if st.solo and st.solo_goal == "endless" else None
         try:
-            # the deck the settings name: the shipped one, or (fresh) cards made for this game
-            game = rules.new_game(st.rules_settings(players, levels), seed)
+            # the deck the settings name: the shipped one, (fresh) cards made for this game, or
+            # the day's tasks (made when the room was created: ubongo.puzzles.daily caches them)
+            settings = st.rules_settings(players, levels, day=today().isoformat())
+            game = rules.new_game(settings, seed)
         except rules.SettingsError as e:
             raise ProtocolError("bad_setting", str(e)) from None
         now = self.clock.now()
@@ -184,11 +191,52 @@ class GameDriver:
         self._act(room, rules.SkipTask(seat.player, now))
 
     def stop(self, room: Room, seat: Seat | None, round_no: int, now: float) -> None:
-        """A solo player ends their run now (``stop``; an endless run ends only so)."""
+        """An endless or practice run ends now (``stop``; an endless run ends only so)."""
         seat = self._need_round(room, seat, round_no)
-        if not room.settings.solo:
-            raise rules.NotSolo("only a solo run is stopped; a race is left")
+        self._act(room, rules.StopRun(seat.player, now))
+
+    def give_up(self, room: Room, seat: Seat | None, round_no: int, now: float) -> None:
+        """Solo and practice: the player gives this task up; the ``gave_up`` event shows a
+        solution of it, and the next task is dealt."""
+        seat = self._need_round(room, seat, round_no)
+        _need_help(room)
         self._act(room, rules.GiveUp(seat.player, now))
+
+    def hint(
+        self,
+        room: Room,
+        seat: Seat | None,
+        round_no: int,
+        placements: list[Placement],
+        now: float,
+        reply: Callable[[dict[str, Any]], None],
+    ) -> None:
+        """Solo and practice: the next piece to put down after ``placements`` (or which to
+        move), computed here (:mod:`ubongo.puzzles.hints`) and sent to the asker by ``reply``
+        once the rules have charged the hint (:class:`~ubongo.rules.Hint`, in the log) and the
+        room is saved. Placements that cannot be a start (``bad_placement``) cost nothing."""
+        seat = self._need_round(room, seat, round_no)
+        _need_help(room, hint=True)
+        game = room.game
+        assert game is not None
+        entry = game.round.entry(seat.player) if game.round is not None else None
+        if entry is None or not entry.active or game.phase != "playing":
+            # the rules say why (already finished, too late ...)
+            self._act(room, rules.Hint(seat.player, now))
+            return
+        side, task = rules.entry_task(game, entry)
+        pieces = game.deck.task_pieces(task)
+        found = _hint_for(side.area, pieces, placements)
+        answer = _hint_answer(round_no, found, pieces)
+        if isinstance(found, Solved):
+            reply(answer)  # nothing to hint: no cost
+            return
+
+        def charged() -> None:
+            hinted = [e for e in (room.game.events if room.game else []) if e.kind == "hinted"]
+            reply({**answer, "penalty": hinted[-1].data["penalty"] if hinted else 0.0})
+
+        self._act(room, rules.Hint(seat.player, now), on_accept=charged)
 
     def _need_round(self, room: Room, seat: Seat | None, round_no: int) -> Seat:
         seat = need_seat(seat)
@@ -278,6 +326,8 @@ class GameDriver:
                 awards = got
             out = table.event(ev, room.round_no)
             if out is not None:
+                if ev.kind == EventKind.GAVE_UP and "card" in ev.data:
+                    out[1].update(_given_up(room, ev))
                 self.feed.publish(room, out[0], out[1], at=ev.at)
         return new_turn, awards
 
@@ -364,14 +414,18 @@ class GameDriver:
             record = rules.solo_record(game)
             result["record"] = record
         stored = _game_record(room, game, result, now)
-        solo = None
-        if record is not None and not game.settings.endless:
-            solo = _solo_record(room, game, record, now, self.config.record_seconds_per_piece)
+        solo: SoloRecord | DailyRecord | None = None
+        per_piece = self.config.record_seconds_per_piece
+        if record is not None and game.settings.puzzles == "daily":
+            solo = _daily_record(room, game, record, now, per_piece)
+        elif record is not None and game.settings.solo_goal not in ("practice", "endless"):
+            solo = _solo_record(room, game, record, now, per_piece)
         room.record = record
-        announce = {
+        announce: dict[str, Any] = {
             "winners": result["winners"],
             "scores": {str(k): v for k, v in result["scores"].items()},
             "record": record,
+            "daily": None,
         }
         # stored before anybody hears the game is over (a killed server loses nothing that
         # was announced), in a thread so that other rooms' clocks and verdicts do not wait
@@ -389,7 +443,7 @@ class GameDriver:
         room: Room,
         saved: asyncio.Future[None],
         stored: GameRecord,
-        solo: SoloRecord | None,
+        solo: SoloRecord | DailyRecord | None,
         announce: dict[str, Any],
     ) -> None:
         try:
@@ -397,11 +451,14 @@ class GameDriver:
                 await asyncio.wait({saved}, timeout=5.0)
                 if not self.feed.is_open(room):
                     return  # closed, or run by another process now (which stores it)
+            rating: tuple[bool, str | None] = (False, "not stored: this server keeps no results")
             if self.storage is not None:
-                game_id = await self._store(room, self.storage, stored, solo)
-                if game_id is None:
+                got = await self._store(room, self.storage, stored, solo)
+                if got is None:
                     return
-                room.game_id = game_id
+                room.game_id, rating = got
+            if isinstance(solo, DailyRecord):
+                room.daily = announce["daily"] = daily_result(solo.facts, *rating)
         finally:
             room.saving = None
         if self.feed.is_open(room):
@@ -409,15 +466,23 @@ class GameDriver:
             self.feed.publish(room, "game_over", {"game_id": room.game_id, **announce})
 
     async def _store(
-        self, room: Room, storage: Storage, stored: GameRecord, solo: SoloRecord | None
-    ) -> int | None:
-        """Store the finished game (and its solo record, in the same transaction), trying
-        again while the database refuses; its id, or ``None`` if the room is no longer run
-        here (it stays saved as over: whoever runs it next stores it)."""
+        self,
+        room: Room,
+        storage: Storage,
+        stored: GameRecord,
+        solo: SoloRecord | DailyRecord | None,
+    ) -> tuple[int, tuple[bool, str | None]] | None:
+        """Store the finished game (and its solo or daily record, in the same transaction),
+        trying again while the database refuses; its id and a daily run's rating (rated, or
+        why not), or ``None`` if the room is no longer run here (it stays saved as over:
+        whoever runs it next stores it)."""
         failures = 0
+        rating: tuple[bool, str | None] = (False, None)
         while True:
             try:
-                if solo is not None:
+                if isinstance(solo, DailyRecord):
+                    game_id, rating = await asyncio.to_thread(storage.save_daily_game, stored, solo)
+                elif solo is not None:
                     game_id, _ = await asyncio.to_thread(storage.save_solo_game, stored, solo)
                 else:
                     game_id = await asyncio.to_thread(storage.save_game, stored)
@@ -436,7 +501,7 @@ class GameDriver:
                 continue
             if failures:
                 log.warning("room %s: stored game %d after %d tries", room.code, game_id, failures)
-            return game_id
+            return game_id, rating
 
 
 def _game_record(room: Room, game: rules.Game, result: dict[str, Any], now: float) -> GameRecord:
@@ -484,7 +549,104 @@ def _solo_record(
         finished_at=now,
         plausible=not too_fast(game, per_piece),
         account=person.account,
+        hints=int(record["hints"]),
     )
+
+
+def _daily_record(
+    room: Room, game: rules.Game, record: dict[str, Any], now: float, per_piece: float
+) -> DailyRecord:
+    """A finished daily run as stored; whether it is rated is decided as it is stored (the
+    account's first run of the day), except for what is known now."""
+    person = room.occupied()[0]
+    unrated = None
+    if too_fast(game, per_piece):
+        unrated = "a task was solved faster than a hand can place its pieces"
+    elif room.started_at is not None and day_of(room.started_at).isoformat() != game.settings.day:
+        unrated = "played after its day"
+    return DailyRecord(
+        game_id=0,
+        name=person.name,
+        account=person.account,
+        facts=daily_facts(game, record),
+        finished_at=now,
+        unrated=unrated,
+    )
+
+
+def _need_help(room: Room, hint: bool = False) -> None:
+    """Hints and giving up are for solo and practice runs; an endless run may give a task up
+    (a lost task) but takes no hints (its rating would mean nothing)."""
+    st = room.settings
+    if hint and st.solo_goal == "endless" and st.solo:
+        raise ProtocolError("no_help", "an endless run is rated: no hints (give the task up)")
+    if not st.helped:
+        what = "the daily challenge" if st.daily else "a race"
+        raise ProtocolError(
+            "no_help", f"hints and giving up are for solo and practice runs, not {what}"
+        )
+
+
+def _hint_for(
+    area: Area, pieces: list[Piece], placements: list[Placement]
+) -> Hint | Stuck | Solved:
+    """The hint for these placements (``bad_placement`` for ones that cannot be a start)."""
+    by_id = {p.id: p for p in pieces}
+    placed: dict[str, frozenset[Cell]] = {}
+    for pl in placements:
+        piece = by_id.get(pl.piece)
+        if piece is None:
+            raise ProtocolError("bad_placement", f"piece {pl.piece} is not one of this task's")
+        if pl.piece in placed:
+            raise ProtocolError("bad_placement", f"piece {pl.piece} is placed twice")
+        if pl.transform not in piece.allowed_transforms:
+            raise ProtocolError("bad_placement", f"piece {pl.piece} has no such turn")
+        if len(pl.offset) != piece.lattice.translation_dims:
+            raise ProtocolError("bad_placement", f"piece {pl.piece}'s position has a wrong shape")
+        placed[pl.piece] = pl.cells(piece)
+    try:
+        return hint(area, pieces, placed)
+    except HintError as e:
+        raise ProtocolError("bad_placement", str(e)[:200]) from None
+
+
+def _hint_answer(
+    round_no: int, found: Hint | Stuck | Solved, pieces: list[Piece]
+) -> dict[str, Any]:
+    """The ``hint`` message for what :func:`ubongo.puzzles.hints.hint` found (no cost yet)."""
+    base: dict[str, Any] = {"type": "hint", "round": round_no, "penalty": 0.0}
+    if isinstance(found, Solved):
+        return {**base, "placement": None, "move": [], "solved": True, "message": "Ubongo!"}
+    if isinstance(found, Stuck):
+        names = ", ".join(found.move)
+        return {
+            **base,
+            "placement": None,
+            "move": list(found.move),
+            "solved": False,
+            "message": f"This cannot be finished as it is: move {names}.",
+        }
+    piece = next(p for p in pieces if p.id == found.piece)
+    return {
+        **base,
+        "placement": placement_to_json(Placement.covering(piece, found.cells)),
+        "move": [],
+        "solved": False,
+        "message": f"Try piece {found.piece} here.",
+    }
+
+
+def _given_up(room: Room, ev: rules.Event) -> dict[str, Any]:
+    """What a solo ``gave_up`` event shows: the task given up and an arrangement of it."""
+    game = room.game
+    assert game is not None
+    player = str(ev.data["player"])
+    entry = Entry(player, int(ev.data["card"]), game.settings.level_of(player), str(ev.data["key"]))
+    placements = bots.arrangement(game.deck, entry.card, entry.side, entry.key)
+    return {
+        "task": rules.task_json(game, entry),
+        "solution": [placement_to_json(p) for p in placements],
+    }
 
 
 def too_fast(game: rules.Game, per_piece: float) -> list[int]:

@@ -61,8 +61,10 @@ def durable(room: Room, seq: int) -> dict[str, Any]:
     data["seq"] = seq
     data["locked"], data["joined_ever"] = room.locked, room.joined_ever
     data["settings"] = _fields(room.settings)
+    data["daily"] = room.daily
     data["seats"] = [
-        None if s is None else {name: getattr(s, name) for name in SEAT_FIELDS} for s in room.seats
+        None if s is None else {name: getattr(s, name) for name in (*SEAT_FIELDS, "account")}
+        for s in room.seats
     ]
     game = room.game
     data["game"] = (
@@ -90,7 +92,8 @@ def rebuilt(data: dict[str, Any]) -> Room:
     # kept since rooms could be locked; a room kept before counts as joined
     room.locked = bool(data.get("locked", False))
     room.joined_ever = bool(data.get("joined_ever", True))
-    # a seat kept before accounts has none
+    # kept since the daily challenge and accounts (a room kept before has neither)
+    room.daily = data.get("daily")
     room.seats = [
         None if s is None else Seat(**{name: s[name] for name in SEAT_FIELDS if name in s})
         for s in data["seats"]

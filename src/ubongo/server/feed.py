@@ -74,6 +74,7 @@ class RoomFeed:
             "game": game_view,
             "game_id": room.game_id,
             "record": room.record,
+            "daily": room.daily,
         }
 
     def hold(self, room: Room) -> None:

@@ -32,8 +32,8 @@ from .storage import Storage
 #: the time it was received
 Command = Callable[[Rooms, Room, Seat | None, Any, float], None]
 
-#: the client messages that are plain room commands (``hello``, ``ping``, ``submit`` and
-#: ``leave`` are handled by :class:`Gateway` itself)
+#: the client messages that are plain room commands (``hello``, ``ping``, ``submit``,
+#: ``hint`` and ``leave`` are handled by :class:`Gateway` itself)
 COMMANDS: dict[type[p.Strict], Command] = {
     p.ChangeSettings: lambda rooms, room, seat, m, _t: rooms.lobby.change_settings(
         room, seat, m.settings
@@ -46,6 +46,7 @@ COMMANDS: dict[type[p.Strict], Command] = {
     p.Start: lambda rooms, room, seat, _m, _t: rooms.game.start(room, seat),
     p.Skip: lambda rooms, room, seat, m, now: rooms.game.skip(room, seat, m.round, now),
     p.Stop: lambda rooms, room, seat, m, now: rooms.game.stop(room, seat, m.round, now),
+    p.GiveUp: lambda rooms, room, seat, m, now: rooms.game.give_up(room, seat, m.round, now),
     p.Rematch: lambda rooms, room, seat, _m, _t: rooms.lobby.rematch(room, seat),
     p.Lock: lambda rooms, room, seat, m, _t: rooms.lobby.lock(room, seat, m.locked),
 }
@@ -158,6 +159,11 @@ class Gateway:
             raise ProtocolError("bad_token", "this seat is no longer yours")
         if isinstance(msg, p.Submit):
             self._submit(conn, room, seat, msg, now)
+        elif isinstance(msg, p.Hint):
+            placements = [
+                Placement(pl.piece, pl.transform, tuple(pl.offset)) for pl in msg.placements
+            ]
+            self.rooms.game.hint(room, seat, msg.round, placements, now, conn.send_json)
         elif isinstance(msg, p.Leave):
             self.rooms.lobby.leave(room, seat)
             self._drop_seat(conn)

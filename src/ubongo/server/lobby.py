@@ -12,6 +12,7 @@ import secrets
 
 from ubongo import rules
 
+from .daily import today
 from .feed import RoomFeed
 from .protocol import ProtocolError, SettingsPatch
 from .rooms import (
@@ -333,6 +334,7 @@ class Lobby:
         room.round_no = 0
         room.next_round_at = None
         room.solutions = {}
+        room.daily = None
         for s in room.occupied():
             s.ready = s.kind == "bot"
 
@@ -349,7 +351,7 @@ def _check_settings(settings: RoomSettings, players: int) -> None:
     n = 1 if settings.solo else max(players, settings.record.players[0])
     names = tuple(str(i) for i in range(n))
     try:
-        settings.rules_settings(names, ()).resolved()
+        settings.rules_settings(names, (), day=today().isoformat()).resolved()
     except rules.SettingsError as e:
         raise ProtocolError("bad_setting", str(e)) from None
     if settings.side is not None and settings.side not in settings.record.deck.side_names:

@@ -62,8 +62,12 @@ class RoomSettingsView(Sent):
     seat_hold_seconds: float
     between_seconds: float
     seed: int | None = Field(description="null: a random seed chosen at the start")
-    puzzles: Literal["fresh", "standard"] = Field(
-        description="fresh: tasks made for this game from its seed; standard: the shipped deck"
+    puzzles: Literal["fresh", "standard", "daily"] = Field(
+        description="fresh: tasks made for this game from its seed; standard: the shipped deck;"
+        " daily: the daily challenge (solo)"
+    )
+    day: str | None = Field(
+        description="the daily challenge's day (YYYY-MM-DD); null: the day the run starts"
     )
 
 
@@ -136,6 +140,8 @@ class SoloProgress(Sent):
     amount: int = Field(description="minutes (goal time) or tasks (goal tasks); 0 endless")
     done: int
     skipped: int
+    gave_up: int = Field(description="tasks given up (their solution shown)")
+    hints: int
     started_at: Ms | None
     ends_at: Ms | None = Field(description="null for the tasks goal")
     ended_at: Ms | None
@@ -171,12 +177,15 @@ class GameTable(Sent):
 
 
 class SoloResult(Sent):
-    """How a solo run ended: tasks solved and put aside, seconds played, goal met or not."""
+    """How a solo run ended: tasks solved, put aside and given up, hints asked for, seconds
+    played (a tasks run: with the hints' penalty), goal met or not."""
 
     goal: SoloGoal
     target: int
     solved: int
     skipped: int
+    gave_up: int = Field(description="tasks given up (their solution shown)")
+    hints: int = Field(description="hints asked for")
     seconds: float
     complete: bool
     rating: float | None = Field(default=None, description="endless: the rating at the end")
@@ -198,6 +207,7 @@ class RoomSnapshot(Sent):
     game: GameTable | None
     game_id: int | None = Field(description="the stored game, once it is over")
     record: SoloResult | None = Field(description="the solo result, once it is over")
+    daily: DailyResult | None = Field(description="a daily challenge run's result, once over")
 
 
 # --- room events: the data of each kind ------------------------------------------------------
@@ -279,6 +289,15 @@ class DeadlineData(Sent):
 class GaveUpData(Sent):
     seat: int
     round: int
+    task: TaskView | None = Field(description="solo: the task given up")
+    solution: list[Placement] = Field(description="solo: an arrangement of that task")
+
+
+class HintedData(Sent):
+    seat: int
+    round: int
+    penalty: float = Field(description="seconds the hint cost (0 in practice)")
+    deadline: Ms | None = Field(description="a time run's end, brought nearer by the penalty")
 
 
 class GemAwards(Sent):
@@ -326,8 +345,8 @@ class CardData(Sent):
 class TaskRatedData(Sent):
     seat: int
     round: int
-    why: Literal["solved", "skipped", "time"] = Field(
-        description="solved in time (a win), put aside or out of time (a loss)"
+    why: Literal["solved", "skipped", "time", "gave_up"] = Field(
+        description="solved in time (a win), put aside, given up or out of time (a loss)"
     )
     score: float = Field(description="1 solved in time, 0 not")
     seconds: float = Field(description="from the task's deal to its end")
@@ -337,11 +356,29 @@ class TaskRatedData(Sent):
     change: float = Field(description="how much the player's rating moved")
 
 
+class DailyResult(Sent):
+    """A daily challenge run: each task's time, whether it counts on the day's leaderboard,
+    and the text to share (no spoilers)."""
+
+    edition: str
+    date: str = Field(description="YYYY-MM-DD")
+    times: list[float | None] = Field(
+        description="seconds for each task in order; null: put aside (or not reached)"
+    )
+    solved: int
+    skipped: int
+    seconds: float
+    rated: bool = Field(description="on the day's leaderboard")
+    unrated: str | None = Field(description="why the run is not rated; null when it is")
+    share: str = Field(description="the result to share, as text")
+
+
 class GameOverData(Sent):
     game_id: int | None = Field(description="GET /api/games/{id}; null if it was not stored")
     winners: list[int]
     scores: dict[str, int] = Field(description="points (gems) or cards, by seat")
     record: SoloResult | None = Field(description="the solo result; null in a race")
+    daily: DailyResult | None = Field(description="a daily challenge run's result")
 
 
 class EmptyData(Sent):
@@ -504,10 +541,17 @@ class SecondChanceEvent(EventBase):
 
 
 class GaveUpEvent(EventBase):
-    """A seat gave its task up for this round."""
+    """A seat gave its task up (solo: with a solution of it; the next task follows)."""
 
     kind: Literal["gave_up"]
     data: GaveUpData
+
+
+class HintedEvent(EventBase):
+    """Solo: a hint was given (what it showed goes to the player alone, in ``hint``)."""
+
+    kind: Literal["hinted"]
+    data: HintedData
 
 
 class RoundEndedEvent(EventBase):
@@ -581,6 +625,7 @@ RoomEvent = Annotated[
     | CountdownEvent
     | SecondChanceEvent
     | GaveUpEvent
+    | HintedEvent
     | RoundEndedEvent
     | TieEvent
     | TaskSkippedEvent
@@ -648,6 +693,19 @@ RuleCode = Literal[
 VerdictCode = Literal[CoverCode, RuleCode]
 
 
+class HintReply(Sent):
+    """The answer to ``hint``, to its sender only: a piece where it lies in a solution that
+    keeps every piece placed, or which placed pieces to move."""
+
+    type: Literal["hint"]
+    round: int
+    placement: Placement | None = Field(description="put this piece here; null: see move")
+    move: list[str] = Field(description="pieces to take away first (the board cannot be finished)")
+    solved: bool = Field(description="the placements already cover the area")
+    message: str = Field(description="a sentence for the player")
+    penalty: float = Field(description="seconds the hint cost")
+
+
 class Verdict(Sent):
     """The answer to ``submit``, to its sender only."""
 
@@ -683,6 +741,9 @@ ProtocolCode = Literal[
     "no_such_seat",
     "bad_setting",
     "unavailable",
+    "no_help",
+    "bad_placement",
+    "bad_date",
 ]
 ErrorCode = Literal[ProtocolCode, RuleCode]
 
@@ -697,7 +758,7 @@ class Error(Sent):
 
 
 ServerMessage = Annotated[
-    Welcome | RoomEvent | Pong | Verdict | Error,
+    Welcome | RoomEvent | Pong | Verdict | HintReply | Error,
     Field(discriminator="type"),
 ]
 

@@ -83,13 +83,15 @@ class SettingsPatch(Strict):
     rounds: int | None = Field(default=None, ge=1, le=20)
     hourglass_seconds: float | None = Field(default=None, ge=0.5, le=3600)
     countdown_seconds: float | None = Field(default=None, ge=0.5, le=600)
-    solo_goal: Literal["time", "tasks", "endless"] | None = None
+    solo_goal: Literal["time", "tasks", "endless", "practice"] | None = None
     solo_amount: int | None = Field(default=None, ge=1, le=60)
     seat_hold_seconds: float | None = Field(default=None, ge=5, le=600)
     round_limit_seconds: float | None = Field(default=None, ge=1, le=3600)
     seed: int | None = Field(default=None, ge=0, le=2**53)
     between_seconds: float | None = Field(default=None, ge=0, le=60)
-    puzzles: Literal["fresh", "standard"] | None = None
+    puzzles: Literal["fresh", "standard", "daily"] | None = None
+    #: the daily challenge's day (``puzzles="daily"``); null: the day the run starts (UTC)
+    day: str | None = Field(default=None, pattern=r"^\d{4}-\d{2}-\d{2}$")
 
     @model_validator(mode="before")
     @classmethod
@@ -180,9 +182,26 @@ class Skip(Strict):
 
 
 class Stop(Strict):
-    """Solo: end the run now (an endless run ends only so; the task in hand is not rated)."""
+    """Endless and practice: end the run now (an endless run ends only so; the task in hand
+    is not rated)."""
 
     type: Literal["stop"]
+    round: int = Field(ge=0, le=1000)
+
+
+class Hint(Strict):
+    """Solo and practice: the next piece to put down after ``placements`` (as in ``submit``)."""
+
+    type: Literal["hint"]
+    round: int = Field(ge=0, le=1000)
+    placements: list[Placement] = Field(max_length=16)
+
+
+class GiveUp(Strict):
+    """Solo, practice and endless: give this task up and see a solution of it (endless: a
+    lost task)."""
+
+    type: Literal["give_up"]
     round: int = Field(ge=0, le=1000)
 
 
@@ -217,6 +236,8 @@ ClientMessage = Annotated[
     | Submit
     | Skip
     | Stop
+    | Hint
+    | GiveUp
     | Rematch
     | Leave
     | Lock
@@ -237,6 +258,8 @@ MESSAGE_TYPES = (
     "submit",
     "skip",
     "stop",
+    "hint",
+    "give_up",
     "rematch",
     "leave",
     "lock",

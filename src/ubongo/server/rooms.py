@@ -18,12 +18,13 @@ import re
 import secrets
 import unicodedata
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from ubongo import editions, rules
-from ubongo.rules.settings import SoloGoal
+from ubongo.rules.settings import Puzzles, SoloGoal
 
 from .clock import Clock
+from .daily import check_day
 from .protocol import ProtocolError, SettingsPatch
 
 SEATS = 4
@@ -77,7 +78,7 @@ def clean_name(name: str) -> str:
 #: the settings where ``null`` means something (the rules' or the edition's default)
 NULLABLE_SETTINGS = frozenset(
     {"side", "rounds", "hourglass_seconds", "countdown_seconds", "round_limit_seconds"}
-    | {"solo_amount", "seed"}
+    | {"solo_amount", "seed", "day"}
 )
 
 
@@ -101,8 +102,11 @@ class RoomSettings:
     seat_hold_seconds: float = 60.0
     between_seconds: float = 6.0
     seed: int | None = None
-    #: fresh: cards made for each game from its seed; standard: the shipped deck
+    #: fresh: cards made for each game from its seed; standard: the shipped deck; daily: the
+    #: daily challenge of ``day`` (a solo run)
     puzzles: str = "fresh"
+    #: the daily challenge's day (YYYY-MM-DD); ``None``: the day the run starts (UTC)
+    day: str | None = None
 
     def patched(self, patch: SettingsPatch) -> RoomSettings:
         """These settings with ``patch``'s fields; ``null`` is the rules' default where there
@@ -130,6 +134,11 @@ class RoomSettings:
                     "bad_setting", f"solo_amount is one of {offered} in {out.edition}"
                 )
             out.solo_amount = None  # the new edition's default
+        if out.puzzles == "daily":
+            if out.mode != "solo":
+                raise ProtocolError("bad_setting", "the daily challenge is played solo")
+            if out.day is not None:
+                check_day(out.day)
         return out
 
     def to_json(self) -> dict[str, Any]:
@@ -159,18 +168,29 @@ class RoomSettings:
     def solo(self) -> bool:
         return self.mode == "solo"
 
+    @property
+    def daily(self) -> bool:
+        """A daily challenge run."""
+        return self.puzzles == "daily"
+
+    @property
+    def helped(self) -> bool:
+        """Whether hints and giving up are offered: solo and practice, not a race or the
+        daily challenge."""
+        return self.solo and not self.daily
+
     def rules_settings(
         self,
         players: tuple[str, ...],
         levels: tuple[str, ...],
         rating: tuple[float, float, float] | None = None,
+        day: str = "",
     ) -> rules.Settings:
         """The rules' settings for these players (seat numbers) and levels; ``rating``: an
-        endless run's starting rating (``None``: a new player's)."""
+        endless run's starting rating (``None``: a new player's); ``day``: a daily run's day
+        when the room leaves it to the start."""
         own = self.record.own_sides
-        goal: SoloGoal = "time"
-        if self.solo_goal in ("tasks", "endless"):
-            goal = "tasks" if self.solo_goal == "tasks" else "endless"
+        goal = self.solo_goal if self.solo_goal in ("tasks", "practice", "endless") else "time"
         return rules.Settings(
             edition=self.edition,
             players=players,
@@ -183,11 +203,16 @@ class RoomSettings:
             variant="only-first" if self.variant in ("only-first", "expert") else "standard",
             round_limit=self.round_limit_seconds,
             playoff_limit=self.round_limit_seconds,
-            solo_goal=goal,
-            solo_target=None if goal == "endless" else self.solo_amount,
+            solo_goal=cast(SoloGoal, goal),
+            solo_target=None if goal in ("practice", "endless") else self.solo_amount,
             rating=rating if goal == "endless" else None,
-            puzzles="standard" if self.puzzles == "standard" else "fresh",
+            puzzles=cast(Puzzles, self.puzzles if self.puzzles in PUZZLES else "fresh"),
+            day=(self.day or day) if self.daily else "",
         )
+
+
+#: where a room's tasks may come from (:class:`RoomSettings` ``puzzles``)
+PUZZLES = ("fresh", "standard", "daily")
 
 
 @dataclass
@@ -255,6 +280,8 @@ class Room:
     presence_timer: asyncio.TimerHandle | None = field(default=None, repr=False)
     presence_sent: int = 0
     presence_at: float = float("-inf")
+    #: a daily run's result once it is over (``DailyResult``)
+    daily: dict[str, Any] | None = None
     #: a fresh game's first cards being made (the first round starts when they are)
     preparing: asyncio.Task[None] | None = field(default=None, repr=False)
     _view_cache: tuple[Any, dict[str, Any]] | None = field(default=None, repr=False)

@@ -101,6 +101,8 @@ class SoloRecordRow(Base):
     plausible: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     #: the run's account (``None``: a run from before accounts, known by its name only)
     account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), index=True)
+    #: hints asked for during the run (the leaderboard shows hinted runs)
+    hints: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class AccountRow(Base):
@@ -156,6 +158,27 @@ class PlayerRatingRow(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class DailyResultRow(Base):
+    """One daily challenge run: its day, each task's time, and whether it is rated (on the
+    day's leaderboard: the account's first run of the day, played on its day, plausible)."""
+
+    __tablename__ = "daily_results"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    edition: Mapped[str] = mapped_column(String(16))
+    day: Mapped[str] = mapped_column(String(10))
+    account: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    name: Mapped[str] = mapped_column(String(32))
+    solved: Mapped[int] = mapped_column(Integer)
+    skipped: Mapped[int] = mapped_column(Integer)
+    seconds: Mapped[float] = mapped_column(Float)
+    times: Mapped[list[Any]] = mapped_column(JSON)
+    rated: Mapped[bool] = mapped_column(Boolean)
+    unrated: Mapped[str | None] = mapped_column(String(120), nullable=True)
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 class OpenRoomRow(Base):
     """A room that was open when last saved: its durable form (:mod:`.durable`), replaced at
     each save and deleted when the room closes."""
@@ -198,6 +221,7 @@ class SoloRecord:
     #: false: a task was solved faster than a hand can place its pieces (not ranked)
     plausible: bool = True
     account: int | None = None
+    hints: int = 0
 
 
 @dataclass(frozen=True)
@@ -221,6 +245,20 @@ class TaskResult:
 #: a stored task's deviation stays in this range: tasks are rated by many players, and a floor
 #: keeps a much-played task's rating able to follow what players do
 TASK_RD_BOUNDS = (30.0, 350.0)
+
+
+@dataclass(frozen=True)
+class DailyRecord:
+    """A daily run to store: ``facts`` as :func:`.daily.daily_facts` makes them (edition,
+    date, times, solved, skipped, seconds); ``unrated``: why it cannot be rated, if that is
+    known before it is stored (else it is rated when it is its account's first of the day)."""
+
+    game_id: int
+    name: str
+    account: int | None
+    facts: dict[str, Any]
+    finished_at: float
+    unrated: str | None = None
 
 
 @dataclass(frozen=True)
@@ -390,6 +428,7 @@ class Storage:
             finished_at=_dt(record.finished_at),
             plausible=record.plausible,
             account_id=record.account,
+            hints=record.hints,
         )
 
     @staticmethod
@@ -493,6 +532,76 @@ class Storage:
             row = s.get(PlayerRatingRow, (account, edition))
             return None if row is None else (row.rating, row.rd, row.volatility)
 
+    def save_daily_game(
+        self, game: GameRecord, record: DailyRecord
+    ) -> tuple[int, tuple[bool, str | None]]:
+        """A daily run and its result in one transaction; the game's id, and whether the run
+        is rated (or why not): it needs an account, and that account's first run of this
+        edition and day (any earlier run, rated or not, was the one)."""
+        facts = record.facts
+        with self._timed("daily_game"), self._one_writer, self.session() as s, s.begin():
+            unrated = record.unrated
+            if record.account is None:
+                unrated = "no account (only signed-in players' runs are on the leaderboard)"
+            elif unrated is None:
+                earlier = s.scalar(
+                    select(func.count())
+                    .select_from(DailyResultRow)
+                    .where(
+                        DailyResultRow.account == record.account,
+                        DailyResultRow.edition == facts["edition"],
+                        DailyResultRow.day == facts["date"],
+                    )
+                )
+                if earlier:
+                    unrated = "not this account's first run of the day"
+            g = self._add_game(s, game)
+            s.add(
+                DailyResultRow(
+                    game_id=g.id,
+                    edition=facts["edition"],
+                    day=facts["date"],
+                    account=record.account,
+                    name=record.name,
+                    solved=facts["solved"],
+                    skipped=facts["skipped"],
+                    seconds=facts["seconds"],
+                    times=facts["times"],
+                    rated=unrated is None,
+                    unrated=unrated,
+                    finished_at=_dt(record.finished_at),
+                )
+            )
+            s.flush()
+            return g.id, (unrated is None, unrated)
+
+    def daily_results(self, edition: str, day: str, limit: int = 50) -> list[dict[str, Any]]:
+        """The day's leaderboard: rated runs, most tasks solved first, then the fastest."""
+        with self.session() as s:
+            rows = s.scalars(
+                select(DailyResultRow)
+                .where(
+                    DailyResultRow.rated.is_(True),
+                    DailyResultRow.edition == edition,
+                    DailyResultRow.day == day,
+                )
+                .order_by(DailyResultRow.solved.desc(), DailyResultRow.seconds, DailyResultRow.id)
+                .limit(limit)
+            )
+            return [
+                {
+                    "rank": i,
+                    "game_id": r.game_id,
+                    "name": r.name,
+                    "solved": r.solved,
+                    "skipped": r.skipped,
+                    "seconds": r.seconds,
+                    "times": r.times,
+                    "finished_at": _epoch(r.finished_at),
+                }
+                for i, r in enumerate(rows, 1)
+            ]
+
     def save_open_rooms(
         self, rooms: dict[str, dict[str, Any]], closed: Iterable[str], saved_at: float
     ) -> None:
@@ -575,6 +684,7 @@ class Storage:
             "score": row.score,
             "seconds": row.seconds,
             "finished_at": _epoch(row.finished_at),
+            "hints": row.hints,
         }
 
     @staticmethod

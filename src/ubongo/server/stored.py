@@ -54,6 +54,10 @@ class RulesSettings(Sent):
         max_length=3,
         description="endless: the player's rating, RD and volatility at the start",
     )
+    day: str = Field(default="", description="the daily challenge's day (puzzles daily)")
+    hint_penalty: float = Field(
+        default=15.0, description="seconds a solo hint costs (games stored before hints: 15)"
+    )
 
 
 # --- actions (what replays the game) ---------------------------------------------------------
@@ -88,8 +92,30 @@ class SkipTaskAction(Sent):
     player: str
 
 
+class HintAction(Sent):
+    """Solo: a hint was asked for (its cost is the rules'; what it showed is not stored)."""
+
+    type: Literal["hint"]
+    now: Seconds
+    player: str
+
+
+class StopRunAction(Sent):
+    """Endless and practice: the player ended the run."""
+
+    type: Literal["stop_run"]
+    now: Seconds
+    player: str
+
+
 Action = Annotated[
-    StartRoundAction | AdvanceAction | SubmitAction | GiveUpAction | SkipTaskAction,
+    StartRoundAction
+    | AdvanceAction
+    | SubmitAction
+    | GiveUpAction
+    | SkipTaskAction
+    | HintAction
+    | StopRunAction,
     Field(discriminator="type"),
 ]
 StoredAction: TypeAdapter[Action] = TypeAdapter(Action)
@@ -150,7 +176,7 @@ class TaskRatedFacts(Sent):
     card: int
     side: str
     key: str
-    why: Literal["solved", "skipped", "time"]
+    why: Literal["solved", "skipped", "time", "gave_up"]
     score: float
     seconds: Seconds
     fingerprint: str
@@ -161,8 +187,20 @@ class TaskRatedFacts(Sent):
     after: list[float] = Field(description="... and after")
 
 
+class HintFacts(Sent):
+    player: str
+    card: int
+    key: str
+    penalty: Seconds = Field(description="seconds the hint cost (0 in practice)")
+    deadline: Seconds | None = Field(description="a time run's end after the hint")
+
+
 class SoloOverFacts(SoloResult):
-    why: Literal["target", "stopped", "time"]
+    why: Literal["target", "stopped", "time", "done"] = Field(
+        description="done: every task of a daily run was played; stopped: an endless or"
+        " practice run its player ended (or, stored before giving up a task, a solo run given"
+        " up)"
+    )
 
 
 class TieBreakEndedFacts(Sent):
@@ -226,7 +264,12 @@ class RuleSecondChance(RuleEventBase):
 
 class RuleGaveUp(RuleEventBase):
     kind: Literal["gave_up"]
-    data: PlayerFacts
+    data: PlayerFacts | CardFacts = Field(description="solo: with the task given up")
+
+
+class RuleHinted(RuleEventBase):
+    kind: Literal["hinted"]
+    data: HintFacts
 
 
 class RuleTaskSkipped(RuleEventBase):
@@ -288,6 +331,7 @@ RuleEvent = Annotated[
     | RuleTaskSkipped
     | RuleTaskDrawn
     | RuleTaskRated
+    | RuleHinted
     | RuleSoloOver
     | RulePlayoffEnded
     | RuleTieRoundEnded

@@ -70,15 +70,19 @@ def game_json(
     if game.solo is not None:
         target = s.solo_target or 0
         started = game.solo.started_at
+        ends_at = None
+        if started is not None and s.solo_goal == "time":
+            # the clock's end (hints bring it nearer); once over, when it ended
+            ends_at = game.deadline if game.deadline is not None else game.solo.ended_at
         solo = {
             "goal": s.solo_goal,
             "amount": target,
             "done": game.solo.solved,
             "skipped": game.solo.skipped,
+            "gave_up": game.solo.gave_up,
+            "hints": game.solo.hints,
             "started_at": ms(started),
-            "ends_at": ms(started + 60.0 * target)
-            if started is not None and s.solo_goal == "time"
-            else None,
+            "ends_at": ms(ends_at),
             "ended_at": ms(game.solo.ended_at),
             "endless": endless_json(game),
         }
@@ -160,7 +164,15 @@ def event(ev: rules.Event, round_no: int) -> tuple[str, dict[str, Any]] | None:
             "change": round(d["after"][0] - d["before"][0], 1),
         }
     if k == EventKind.GAVE_UP:
-        return str(k), {"seat": int(d["player"]), "round": round_no}
+        # solo: the driver adds the task given up and its solution
+        return str(k), {"seat": int(d["player"]), "round": round_no, "task": None, "solution": []}
+    if k == EventKind.HINTED:
+        return str(k), {
+            "seat": int(d["player"]),
+            "round": round_no,
+            "penalty": d.get("penalty", 0.0),
+            "deadline": ms(d.get("deadline")),
+        }
     if k == EventKind.TIE:
         return str(k), {
             "seats": [int(p) for p in d.get("players", [])],

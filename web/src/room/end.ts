@@ -1,12 +1,13 @@
 // The game's end: the winner(s) and, when a playoff or tie round decided it, why; the scores;
 // the last round's result; Rematch (host) and Home. A solo run ends with its result, the
-// leaderboard of that kind of run, your personal bests and Play again.
+// leaderboard of that kind of run, your personal bests and Play again; a daily challenge run with
+// its times, whether it is rated, the text to share (Copy) and the day's leaderboard.
 
 import type { Catalogue } from "../catalogue";
 import { h } from "../dom";
 import { api, savedName, saveTicket } from "../net";
-import type { EventOf, GameView, Room, SeatGrant } from "../protocol";
-import { leaderboard, personalBests } from "../records";
+import type { DailyResult, EventOf, GameView, Room, SeatGrant } from "../protocol";
+import { dailyBoard, leaderboard, personalBests } from "../records";
 import { clock, editionInfo, gemRow, toast } from "../ui";
 import type { RoomContext } from "./context";
 import { roundResultParts } from "./result";
@@ -18,6 +19,11 @@ export function gameEnd(ctx: RoomContext, room: Room, cat: Catalogue | null): HT
   const game = room.game;
   const over = store.gameOverEvent();
   const page = h("section.panel.game-end");
+  const daily = room.daily ?? over?.data.daily ?? null;
+  if (daily) {
+    page.append(dailyEnd(room, daily));
+    return page;
+  }
   if (room.settings.mode === "solo") {
     page.append(soloEnd(ctx, room, over?.data ?? null));
     return page;
@@ -93,6 +99,46 @@ function scoreTable(room: Room, game: GameView | null, winners: number[]): HTMLE
       ),
     ),
   );
+}
+
+/** A daily run's end: each task's time, rated or why not, the text to share, the day's board. */
+function dailyEnd(room: Room, daily: DailyResult): HTMLElement {
+  const title = editionInfo(daily.edition).title;
+  const box = h("div.solo-end.daily-end");
+  const times = h("ul.daily-times", { "aria-label": "Each task's time" });
+  daily.times.forEach((t, i) => {
+    times.append(h("li", { class: t === null ? "missed" : "" }, `Task ${i + 1}: ${t === null ? "✗" : clock(t)}`));
+  });
+  const share = h("pre.share#share-text", {}, daily.share);
+  const copy = h("button.primary#copy-share", { type: "button" }, "Copy");
+  copy.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(daily.share);
+      toast("Copied: paste it anywhere.", "good");
+    } catch {
+      // no clipboard (an insecure page, a refusal): select the text to copy by hand
+      const range = document.createRange();
+      range.selectNodeContents(share);
+      const sel = window.getSelection();
+      sel?.removeAllRanges();
+      sel?.addRange(range);
+      toast("Press Ctrl+C to copy the selected text.");
+    }
+  });
+  box.append(
+    h("h1", {}, `${title} daily challenge`),
+    h("p.big#solo-result", {}, `${daily.solved} of ${daily.times.length} in ${clock(daily.seconds)}`),
+    h(
+      "p#daily-rated",
+      { class: daily.rated ? "good" : "muted" },
+      daily.rated ? `On the leaderboard of ${daily.date}.` : `Not rated: ${daily.unrated ?? "not counted"}.`,
+    ),
+    times,
+    h("div.share-box", {}, h("h2", {}, "Share your result"), share, copy),
+    h("div.row", {}, h("a.button", { href: "/", "data-link": "" }, "Home")),
+    h("div.records", {}, dailyBoard(room.settings.edition, daily.date, `Leaderboard of ${daily.date}`)),
+  );
+  return box;
 }
 
 function soloEnd(ctx: RoomContext, room: Room, over: EventOf<"game_over">["data"] | null): HTMLElement {

@@ -6,7 +6,7 @@ import { type Catalogue, loadCatalogue } from "../catalogue";
 import { h } from "../dom";
 import type { Navigate } from "../home";
 import { forgetTicket, loadOptions, RoomConnection, ticketFor } from "../net";
-import type { EditionOptions, Room, RoomEvent, Verdict } from "../protocol";
+import type { EditionOptions, HintReply, Room, RoomEvent, Verdict } from "../protocol";
 import { toast } from "../ui";
 import type { RoomContext } from "./context";
 import { gameEnd } from "./end";
@@ -54,6 +54,7 @@ class RoomView {
     this.store = new RoomStore({
       changed: (room, ev, editionChanged) => this.onRoom(room, ev, editionChanged),
       verdict: (v) => this.onVerdict(v),
+      hint: (r) => this.onHint(r),
       error: (c, m, ref) => this.onError(c, m, ref),
     });
     this.conn = new RoomConnection(code, seated ? ticketFor(code) : null, {
@@ -101,13 +102,17 @@ class RoomView {
       this.conn.close();
       return;
     }
-    if (ref === "submit") this.play.submitError(message);
+    if (ref === "submit" || ref === "hint" || ref === "give_up") this.play.submitError(message);
     else toast(message || code, "bad");
   }
 
   private onVerdict(v: Verdict): void {
     this.root.dataset.lastVerdict = v.code;
     this.play.verdict(v);
+  }
+
+  private onHint(r: HintReply): void {
+    this.play.hint(r);
   }
 
   private onRoom(room: Room, ev: RoomEvent | null, editionChanged: boolean): void {

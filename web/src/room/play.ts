@@ -1,12 +1,14 @@
-// Round play: the task's board (flat or 3D) with the Ubongo! button, the top bar (edition, round,
-// die or corner, clock, Skip in solo), the side panel, and the round result over it. The board
-// of the running task is kept while its task stays the same, so snapshots never disturb a
-// player's pieces.
+// Round play: the task's board (flat or 3D) with the Ubongo! button (solo and practice: Hint and
+// Give up too), the top bar (edition, round, die or corner, clock, Skip in solo), the side panel,
+// and the round result (or the solution of a task given up) over it. The board of the running
+// task is kept while its task stays the same, so snapshots never disturb a player's pieces.
 
+import { areaSvg } from "../board/pictures";
 import { type BoardLike, boardHint, createBoard } from "../board3d"; // 3D board (issue #7)
+import { solutionIsoSvg } from "../board3d/iso";
 import type { Catalogue, Placement } from "../catalogue";
 import { h } from "../dom";
-import type { GameView, Room, RoomEvent, Task, Verdict } from "../protocol";
+import type { GameView, HintReply, Room, RoomEvent, Task, Verdict } from "../protocol";
 import { editionInfo, hourglass, keyBadge, placeText, watchers } from "../ui";
 import { showClock } from "./clock";
 import type { RoomContext } from "./context";
@@ -36,6 +38,8 @@ export class PlayScreen {
   private parts: Parts | null = null;
   private shownResultFor = -1;
   private readonly soloRecords: SoloRecords = { element: null };
+  /** the solution of the task this player gave up, shown over the next one until closed */
+  private givenUp: HTMLElement | null = null;
 
   constructor(
     private readonly ctx: RoomContext,
@@ -47,7 +51,10 @@ export class PlayScreen {
     const parts = this.layout();
     const task = this.myTask(game);
     const key = task ? JSON.stringify([game.round, task.card, task.side, task.key, task.pieces]) : "";
-    if (key !== this.boardKey) this.newBoard(parts, game, cat, task, key);
+    if (ev?.kind === "gave_up" && ev.data.seat === this.ctx.store.seat && ev.data.task) {
+      this.givenUp = this.solutionPanel(cat, ev.data.task.area, ev.data.solution);
+    }
+    if (key !== this.boardKey) this.newBoard(parts, room, game, cat, task, key);
     if (!task) {
       // spectators (and a seat without a task): everyone's table, redrawn with each snapshot
       parts.main.replaceChildren(spectatorTables(room, game, cat, this.ctx.store.seat));
@@ -95,7 +102,21 @@ export class PlayScreen {
     }
   }
 
-  /** An error the server sent about the last submit. */
+  /** The server's answer to this player's hint: the piece is put where it goes. */
+  hint(r: HintReply): void {
+    if (!this.board || r.round !== this.boardTurn) return;
+    const cost = r.penalty ? ` (it cost ${r.penalty} s)` : "";
+    if (r.placement) {
+      const piece = r.placement.piece;
+      const rest = this.board.placements().filter((p) => p.piece !== piece);
+      this.board.arrange([...rest, r.placement]);
+      this.board.setStatus(`Hint: piece ${piece} goes here${cost}.`, "good");
+    } else {
+      this.board.setStatus(`${r.message}${cost}`, r.solved ? "good" : "bad");
+    }
+  }
+
+  /** An error the server sent about the last submit, hint or give-up. */
   submitError(message: string): void {
     this.board?.setStatus(message, "bad");
   }
@@ -132,7 +153,7 @@ export class PlayScreen {
     return game.tasks[String(seat)] ?? null;
   }
 
-  private newBoard(parts: Parts, game: GameView, cat: Catalogue, task: Task | null, key: string): void {
+  private newBoard(parts: Parts, room: Room, game: GameView, cat: Catalogue, task: Task | null, key: string): void {
     this.board?.destroy();
     this.board = null;
     this.boardKey = key;
@@ -155,13 +176,71 @@ export class PlayScreen {
     this.board = board;
     const ubongo = h("button.primary.ubongo#ubongo", { type: "button" }, "Ubongo!");
     ubongo.addEventListener("click", () => this.board && this.submit(this.board.placements()));
-    parts.main.append(board.element, h("div.main-actions", {}, ubongo));
+    const actions = h("div.main-actions", {}, ubongo);
+    // solo and practice (not a race, not the daily challenge): a hint, or the whole solution
+    if (room.settings.mode === "solo" && room.settings.puzzles !== "daily") {
+      const timed = room.settings.solo_goal !== "practice";
+      const hint = h(
+        "button#hint",
+        { type: "button", title: timed ? "Shows where one piece goes; costs time" : "Shows where one piece goes" },
+        timed ? "Hint (costs time)" : "Hint",
+      );
+      hint.addEventListener("click", () => this.askHint());
+      // an endless run is rated: no hints there, but a task may be given up (a lost task)
+      hint.hidden = room.settings.solo_goal === "endless";
+      const giveUp = h(
+        "button#give-up",
+        { type: "button", title: "Shows a solution; the task counts as not solved" },
+        "Give up · show solution",
+      );
+      giveUp.addEventListener("click", () => {
+        const g = this.ctx.store.room?.game;
+        if (g) this.ctx.send({ type: "give_up", round: g.round });
+      });
+      actions.append(hint, giveUp);
+    }
+    parts.main.append(board.element, actions);
     board.attach();
     // a phone shows the side panel below the board: say here, too, what the playoff is
     board.setStatus(
       isTieBreak(game.kind) ? `${tieBreakName(game.kind)}: the first to finish wins the game.` : boardHint(cat.layers),
     );
     window.setTimeout(() => this.board?.focus(), 0);
+  }
+
+  private askHint(): void {
+    const game = this.ctx.store.room?.game;
+    if (!game || !this.board) return;
+    if (!this.ctx.send({ type: "hint", round: game.round, placements: this.board.placements() })) {
+      this.board.setStatus("Not connected: trying again in a moment…", "bad");
+      return;
+    }
+    this.board.setStatus("Looking for a hint…");
+  }
+
+  /** The solution of a task given up, as a dialog over the next task. */
+  private solutionPanel(cat: Catalogue, area: number[][], solution: Placement[]): HTMLElement {
+    const picture = cat.layers > 1 ? solutionIsoSvg(cat, area, solution) : areaSvg(cat, area, solution);
+    const next = h("button.primary#next-task", { type: "button" }, "Next task");
+    const panel = h(
+      "div.overlay.gave-up",
+      { role: "dialog", "aria-label": "The solution" },
+      h(
+        "div.panel.round-result",
+        {},
+        h("h2", {}, "A solution of the task you gave up"),
+        h("div.solution", {}, picture),
+        h("p.muted", {}, "It counts as not solved. The next task is dealt."),
+        next,
+      ),
+    );
+    next.addEventListener("click", () => {
+      this.givenUp = null;
+      panel.remove();
+      this.board?.focus();
+    });
+    window.setTimeout(() => next.focus(), 0);
+    return panel;
   }
 
   private submit(placements: Placement[]): void {
@@ -193,7 +272,7 @@ export class PlayScreen {
           ? h(
               "span#solo-count",
               {},
-              `Solved ${solo.done}${solo.goal === "tasks" ? ` / ${solo.amount}` : ""} · skipped ${solo.skipped}`,
+              soloCount(room, solo),
               solo.endless
                 ? h(
                     "span#endless-rating",
@@ -229,7 +308,7 @@ export class PlayScreen {
 
   private drawOverlay(parts: Parts, room: Room, game: GameView, cat: Catalogue, ev: RoomEvent | null): void {
     if (game.stage !== "between") {
-      parts.overlay.replaceChildren();
+      parts.overlay.replaceChildren(...(this.givenUp ? [this.givenUp] : []));
       this.shownResultFor = -1;
       return;
     }
@@ -237,6 +316,17 @@ export class PlayScreen {
     this.shownResultFor = game.round;
     parts.overlay.replaceChildren(roundResult(this.ctx.store, room, game, cat));
   }
+}
+
+/** The solo run's progress in the top bar: a daily run counts its tasks, practice has no goal. */
+function soloCount(room: Room, solo: NonNullable<GameView["solo"]>): string {
+  const skipped = solo.skipped + solo.gave_up;
+  if (room.settings.puzzles === "daily") {
+    return `Daily · task ${Math.min(solo.amount, solo.done + skipped + 1)} of ${solo.amount} · solved ${solo.done}`;
+  }
+  const of = solo.goal === "tasks" ? ` / ${solo.amount}` : "";
+  const hints = solo.hints ? ` · ${solo.hints} hint${solo.hints === 1 ? "" : "s"}` : "";
+  return `${solo.goal === "practice" ? "Practice · " : ""}Solved ${solo.done}${of} · skipped ${skipped}${hints}`;
 }
 
 /** The pieces this browser had laid for the board `key` before a reload, if any. */

@@ -4,7 +4,7 @@
 import { h } from "../dom";
 import { savedName } from "../net";
 import type { GameView, Room } from "../protocol";
-import { leaderboard, personalBests } from "../records";
+import { dailyBoard, leaderboard, personalBests } from "../records";
 import { cardIcon, gem, gemRow, placeText } from "../ui";
 import { tieBreakName, tiedSeats, tieWords } from "./words";
 
@@ -116,26 +116,36 @@ function soloPanel(room: Room, game: GameView, records: SoloRecords): HTMLElemen
     }
     return box;
   }
+  const st = room.settings;
+  const daily = st.puzzles === "daily";
   box.append(
     h(
       "p",
       {},
-      s.goal === "time"
-        ? `As many tasks as you can in ${s.amount} minutes.`
-        : `Solve ${s.amount} tasks as fast as you can.`,
+      daily
+        ? `The daily challenge: ${s.amount} tasks, the same for everyone today, easiest first.`
+        : s.goal === "practice"
+          ? "Practice: no clock, no record. Ask for a hint, or give up to see a solution."
+          : s.goal === "time"
+            ? `As many tasks as you can in ${s.amount} minutes.`
+            : `Solve ${s.amount} tasks as fast as you can.`,
     ),
     h("p.big#solo-done", {}, `${s.done}`, h("small", {}, " solved")),
   );
-  // the records of this kind of run, fetched once per room
+  // the records of this kind of run, fetched once per room (practice keeps none)
   if (!records.element) {
-    const st = room.settings;
     const me = savedName();
-    records.element = h(
-      "div.solo-records",
-      {},
-      leaderboard(st.edition, st.solo_goal, st.solo_amount, st.side, me),
-      me ? personalBests(me) : null,
-    );
+    const today = new Date().toISOString().slice(0, 10);
+    records.element = daily
+      ? h("div.solo-records", {}, dailyBoard(st.edition, st.day ?? today, "Today's leaderboard"))
+      : s.goal === "practice"
+        ? h("div.solo-records")
+        : h(
+            "div.solo-records",
+            {},
+            leaderboard(st.edition, st.solo_goal, st.solo_amount, st.side, me),
+            me ? personalBests(me) : null,
+          );
   }
   box.append(records.element);
   return box;

@@ -2,7 +2,16 @@
 // the room's WebSocket (welcome, events, verdicts, errors), applies it and tells the screens.
 // The screens only read the store; net.ts only carries the messages.
 
-import type { EventOf, GameView, Room, RoomEvent, RoomEventMessage, ServerMessage, Verdict } from "../protocol";
+import type {
+  EventOf,
+  GameView,
+  HintReply,
+  Room,
+  RoomEvent,
+  RoomEventMessage,
+  ServerMessage,
+  Verdict,
+} from "../protocol";
 
 /** A round's end as the `round_ended` event told it (finish order, awards, solutions). */
 export interface RoundEnd {
@@ -24,6 +33,8 @@ export interface RoomListener {
   /** a new snapshot (with the event that made it, or `null` for a welcome) */
   changed(room: Room, event: RoomEvent | null, editionChanged: boolean): void;
   verdict(verdict: Verdict): void;
+  /** the answer to this player's `hint` */
+  hint(reply: HintReply): void;
   error(code: string, message: string, ref: string | null): void;
 }
 
@@ -62,6 +73,9 @@ export class RoomStore {
         break;
       case "verdict":
         this.listener.verdict(msg);
+        break;
+      case "hint":
+        this.listener.hint(msg);
         break;
       case "error":
         this.listener.error(msg.code, msg.message, msg.ref);

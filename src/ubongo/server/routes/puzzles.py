@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import datetime
 from typing import Any
 
 from fastapi import APIRouter
@@ -16,42 +15,44 @@ from ubongo.puzzles.hints import Hint, HintError, Solved, Stuck, hint
 
 from .. import bodies
 from .. import protocol as p
+from ..daily import check_day
+from ..deps import StorageDep
 from ..protocol import ProtocolError
 
 router = APIRouter()
 
-#: the first day with a daily set; earlier dates are refused like future ones
-FIRST_DAY = datetime.date(2026, 1, 1)
 #: a hint's search grows with the area and the pieces: what a custom puzzle may have
 MOST_CELLS = 120
 MOST_PIECES = 12
 
 
-def _day(date: str | None) -> datetime.date:
-    today = datetime.datetime.now(datetime.UTC).date()
-    if date is None:
-        return today
-    try:
-        day = datetime.date.fromisoformat(date)
-    except ValueError:
-        raise ProtocolError("bad_date", "a date is YYYY-MM-DD") from None
-    if day > today:
-        raise ProtocolError("bad_date", "that day's tasks are not out yet")
-    if day < FIRST_DAY:
-        raise ProtocolError("bad_date", f"the daily challenge starts on {FIRST_DAY.isoformat()}")
-    return day
+def _edition(edition: str | None) -> str:
+    name = edition if edition is not None else edition_data.names()[0]
+    if name not in edition_data.names():
+        raise ProtocolError("no_edition", f"no edition {name[:40]!r}")
+    return name
 
 
 @router.get("/api/daily", response_model=bodies.DailyTasks)
 async def daily_tasks(edition: str | None = None, date: str | None = None) -> dict[str, Any]:
     """The tasks of ``edition`` (default: the first) for ``date`` (default: today, UTC)."""
-    name = edition if edition is not None else edition_data.names()[0]
-    if name not in edition_data.names():
-        raise ProtocolError("no_edition", f"no edition {name[:40]!r}")
-    day = _day(date)
+    name = _edition(edition)
+    day = check_day(date)
     # made once per edition and day (cached), off the event loop: 3D takes up to a second
     found = await asyncio.to_thread(daily, name, day)
     return found.to_json()
+
+
+@router.get("/api/daily/results", response_model=bodies.DailyResults)
+async def daily_results(
+    store: StorageDep, edition: str | None = None, date: str | None = None
+) -> dict[str, Any]:
+    """The leaderboard of ``edition`` (default: the first) for ``date`` (default: today,
+    UTC): rated runs, most tasks solved first, then the fastest."""
+    name = _edition(edition)
+    day = check_day(date).isoformat()
+    results = await asyncio.to_thread(store.daily_results, name, day)
+    return {"date": day, "edition": name, "results": results}
 
 
 @router.post("/api/hint", response_model=bodies.HintAnswer)

@@ -7,12 +7,17 @@ answer is ``429 rate_limited`` with ``Retry-After``).
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from fastapi import APIRouter, Request
 
+from ubongo import editions as edition_data
+from ubongo.puzzles.daily import daily_deck
+
 from .. import bodies
 from .. import protocol as p
+from ..daily import check_day, today
 from ..deps import MaybeAccount, RoomServiceDep
 from ..messages import RoomSnapshot
 from ..ratelimit import address_key
@@ -41,9 +46,16 @@ async def create_room(
     """A new room with its creator in seat 0 (playing as the request's account, if it has
     one): its code, the seat, its token, the invite."""
     rooms.may_create(client_address(request))
-    return await rooms.create_room(
-        body.name, body.settings, None if account is None else account.id
-    )
+    settings = body.settings
+    if settings.puzzles == "daily":
+        # the day's tasks are made now, off the event loop (3D: up to a second), so that the
+        # run's start finds them made; a day to come or a malformed one is refused here
+        day = check_day(settings.day)
+        edition = settings.edition or edition_data.names()[0]
+        await asyncio.to_thread(daily_deck, edition, day)
+        if settings.day is None and today() != day:  # pragma: no cover - midnight
+            await asyncio.to_thread(daily_deck, edition, today())
+    return await rooms.create_room(body.name, settings, None if account is None else account.id)
 
 
 @router.get("/api/rooms/{code}", response_model=RoomSnapshot)
