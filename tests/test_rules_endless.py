@@ -9,6 +9,7 @@ from ubongo.puzzles.ratings import Rating, expected_score
 from ubongo.rules import (
     Advance,
     GiveUp,
+    StopRun,
     Settings,
     SettingsError,
     SkipTask,
@@ -135,15 +136,18 @@ def test_replay_rebuilds_the_same_tasks() -> None:
 def test_stop_ends_the_run_with_its_record() -> None:
     game = solve(start(), 6.0)
     game = apply(game, SkipTask("me", 20.0))
-    game = apply(game, GiveUp("me", 25.0))
+    game = apply(game, GiveUp("me", 22.0))  # a task given up is lost, and the next dealt
+    assert game.phase == "playing"
+    game = apply(game, StopRun("me", 25.0))
     assert game.phase == "over"
     rec = solo_record(game)
     assert rec["goal"] == "endless" and rec["solved"] == 1 and rec["skipped"] == 1
-    assert rec["rated"] == 2 and rec["seconds"] == 25.0 and rec["complete"]
+    assert rec["gave_up"] == 1 and rec["rated"] == 3 and rec["seconds"] == 25.0
+    assert rec["complete"]
     assert game.solo is not None and rec["rating"] == game.solo.rating[0]  # type: ignore[index]
     rated = [e.data for e in game.events if e.kind == EventKind.TASK_RATED]
-    assert [r["why"] for r in rated] == ["solved", "skipped"]
-    assert rated[0]["seconds"] == 6.0 and rated[1]["score"] == 0.0
+    assert [r["why"] for r in rated] == ["solved", "skipped", "gave_up"]
+    assert rated[0]["seconds"] == 6.0 and rated[1]["score"] == rated[2]["score"] == 0.0
     assert rated[0]["after"] == rated[1]["before"]
     assert len(rated[0]["fingerprint"]) == 32
 
