@@ -18,6 +18,7 @@ import pytest
 from pydantic import ValidationError
 from server_harness import Client, ServerProcess, check_body, check_frame, server_in, solution
 
+from ubongo import editions
 from ubongo.rules import errors
 from ubongo.server import messages
 
@@ -193,6 +194,27 @@ def solo_with_a_hint_and_giving_up(server: ServerProcess, edition: str) -> None:
     c.close()
 
 
+def an_endless_run(server: ServerProcess, edition: str) -> list[int]:
+    """Solve a task, give one up (both rated), no hint, then stop."""
+    created = server.create_room("Emil", edition=edition, mode="solo", solo_goal="endless")
+    c = join(server, created["code"], created["token"])
+    c.send({"type": "start"})
+    game = c.event("round_started")["room"]["game"]
+    assert solve(c, game, edition)["ok"]
+    assert c.event("task_rated")["data"]["why"] == "solved"
+    game = c.event("task_drawn")["room"]["game"]
+    refused = c.reply({"type": "hint", "round": game["round"], "placements": []}, "hint")
+    assert (refused["type"], refused["code"]) == ("error", "no_help")
+    c.send({"type": "give_up", "round": game["round"]})
+    assert c.event("task_rated")["data"]["why"] == "gave_up"
+    game = c.event("task_drawn")["room"]["game"]
+    c.send({"type": "stop", "round": game["round"]})
+    over = c.event("game_over")
+    assert over["data"]["record"]["rated"] == 2
+    c.close()
+    return [over["data"]["game_id"]]
+
+
 def a_race_with_a_bot(server: ServerProcess, edition: str) -> list[int]:
     fast: dict[str, Any] = (
         {"hourglass_seconds": 1} if edition in ("classic", "3d") else {"countdown_seconds": 1}
@@ -271,6 +293,7 @@ def test_every_message_type_and_event_kind_is_sent_and_matches_its_model(
         games += solo_with_a_skip(server, edition)
         solo_with_a_hint_and_giving_up(server, edition)
         games += a_race_with_a_bot(server, edition)
+    games += an_endless_run(server, editions.names()[0])
     a_reconnect_and_a_person_replaced_by_a_bot(server)
     http_answers(server, games)
     expected = MESSAGE_TYPES | {"event:" + k for k in EVENT_KINDS - NOT_SENT}
