@@ -36,7 +36,7 @@ def test_timeline_agrees_with_the_game(edition: str, kw: dict[str, Any]) -> None
     final = play_game(new_game(Settings(edition, players, **kw), 5), 5)
     told = timeline(final.settings, 5, final.log)
     started = [e for e in final.events if e.kind == EventKind.ROUND_STARTED]
-    assert len(told["rounds"]) == len(started) >= final.settings.rounds
+    assert len(told["rounds"]) == len(started) >= (final.settings.rounds or 0)
     for r, ev in zip(told["rounds"], started, strict=True):
         assert r["started_at"] == ev.at and r["kind"] == ev.data["kind"]
         dealt = {p: (t["card"], t["key"]) for p, t in ev.data["tasks"].items()}
