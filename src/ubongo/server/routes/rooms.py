@@ -1,4 +1,4 @@
-"""Rooms over HTTP: create one, look at one, take a seat in one.
+"""Rooms over HTTP: create one, look at one, take a seat in one; the live games to watch.
 
 What costs the server or could guess a room is limited per client address (``docs/server.md``,
 "Rooms and limits"): creating rooms, and failed lookups of a room by its code or invite (the
@@ -41,6 +41,13 @@ async def create_room(
     """A new room with its creator in seat 0: its code, the seat, its token, the invite."""
     rooms.may_create(client_address(request))
     return await rooms.create_room(body.name, body.settings)
+
+
+@router.get("/api/live", response_model=bodies.LiveRooms)
+async def live_rooms(rooms: RoomServiceDep) -> list[dict[str, Any]]:
+    """The games being played now that anybody may watch (``docs/protocol.md``, "Live
+    games"): never a token or an invite; watching is ``hello`` with ``spectate: true``."""
+    return await rooms.live()
 
 
 @router.get("/api/rooms/{code}", response_model=RoomSnapshot)
