@@ -65,5 +65,11 @@ export type PersonalBests = gen.PersonalBests;
 export type GameList = gen.GameList;
 export type StoredGame = gen.StoredGame;
 export type SoloResult = gen.SoloResult;
+/** `GET /api/games/{id}/replay`: a stored game rebuilt by the rules, round by round. */
+export type GameReplay = gen.GameReplay;
+export type ReplayRound = gen.ReplayRound;
+export type ReplayTask = gen.ReplayTask;
+/** `GET /api/live`: the games being played now that anybody may watch. */
+export type LiveRoom = gen.LiveRoom;
 /** Every HTTP error's body. */
 export type ApiErrorBody = gen.ApiError;
