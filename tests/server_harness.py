@@ -179,8 +179,11 @@ class ServerProcess:
         check_body(method, path, status, answer)
         return status, answer
 
-    def create_room(self, name: str, account: str | None = None, **settings: Any) -> dict[str, Any]:
-        """A new room (``account``: the creator's account token)."""
+    def create_room(self, name: str, **settings: Any) -> dict[str, Any]:
+        return self.create_room_as(None, name, **settings)
+
+    def create_room_as(self, account: str | None, name: str, **settings: Any) -> dict[str, Any]:
+        """A new room, its creator playing as the account of token ``account``."""
         status, body = self.post("/api/rooms", {"name": name, "settings": settings}, account)
         assert status == 201, body
         return dict(body)

@@ -48,8 +48,8 @@ def new_account(server: ServerProcess, name: str | None = None) -> dict[str, Any
 
 def solo_run(server: ServerProcess, name: str, token: str | None) -> int:
     """A five-task solo run of the first edition, played by a solver; its stored game's id."""
-    created = server.create_room(
-        name, account=token, edition=EDITION, mode="solo", solo_goal="tasks", solo_amount=5
+    created = server.create_room_as(
+        token, name, edition=EDITION, mode="solo", solo_goal="tasks", solo_amount=5
     )
     c = Client(server)
     assert c.hello(created["code"], created["token"])["type"] == "welcome"
@@ -155,7 +155,7 @@ def test_runs_and_games_belong_to_the_account_and_show_its_name_now(
     game_id = solo_run(server, "typed name", token)
     # a race: Ada takes a seat in Bob's room with her account; both play the one round
     bob = new_account(server, "Bob")
-    created = server.create_room("Bob", account=bob["token"], edition=EDITION, rounds=1)
+    created = server.create_room_as(bob["token"], "Bob", edition=EDITION, rounds=1)
     seat = server.take_seat(created["code"], "Ada at Bob's", account=token)
     race_id = race(server, created, seat)
     stored = server.get(f"/api/games/{game_id}")

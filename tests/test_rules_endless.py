@@ -9,11 +9,11 @@ from ubongo.puzzles.ratings import Rating, expected_score
 from ubongo.rules import (
     Advance,
     GiveUp,
-    StopRun,
     Settings,
     SettingsError,
     SkipTask,
     StartRound,
+    StopRun,
     Submit,
     apply,
     endless,

@@ -95,7 +95,7 @@ def test_the_log_is_json_lines_naming_the_request_room_and_account(tmp_path: Pat
     for server in server_in(tmp_path, args=("--log-level=info",)):
         status, account = server.post("/api/accounts", {"name": "Ada"})
         assert status == 201
-        created = server.create_room("Ada", account=account["token"], edition=EDITION)
+        created = server.create_room_as(account["token"], "Ada", edition=EDITION)
         c = Client(server)
         assert c.hello(created["code"], created["token"])["type"] == "welcome"
         c.reply({"type": "add_bot", "level": "hard"}, "bot_added")

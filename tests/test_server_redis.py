@@ -356,3 +356,36 @@ def test_the_cluster_outlives_a_restart_of_redis(tmp_path: Path) -> None:
     finally:
         a.stop()
         b.stop()
+
+
+def test_every_process_lists_the_live_games_of_all(cluster: list[ServerProcess]) -> None:
+    """A running game on one process is on every process's live list (within a beat), and
+    its replay is served by any process once it is over."""
+    a, b, c = cluster
+    created = a.create_room(
+        "Ada", edition="classic", hourglass_seconds=2.0, rounds=1, between_seconds=0.2
+    )
+    code = created["code"]
+    ada = connect(a, code, created["token"])
+    ada.reply({"type": "add_bot", "level": "easy"}, "bot_added")
+    ada.send({"type": "start"})
+    started = ada.event("round_started", 30)
+    ada.inbox.insert(0, started)
+    assert code in [r["code"] for r in a.get("/api/live")]
+    end = time.monotonic() + 5
+    while time.monotonic() < end:
+        if all(code in [r["code"] for r in s.get("/api/live")] for s in (b, c)):
+            break
+        time.sleep(0.2)
+    else:
+        raise AssertionError("the other processes do not list the game")
+    listed = next(r for r in c.get("/api/live") if r["code"] == code)
+    assert listed["players"][0]["name"] == "Ada" and created["token"] not in str(listed)
+    over = play_to_the_end([ada])
+    replay = b.get(f"/api/games/{over['data']['game_id']}/replay")
+    assert replay["result"]["winners"] == over["data"]["winners"]
+    end = time.monotonic() + 5
+    while any(code in [r["code"] for r in s.get("/api/live")] for s in cluster):
+        assert time.monotonic() < end, "a finished game stays on a live list"
+        time.sleep(0.2)
+    ada.close()

@@ -4,6 +4,7 @@
 import { KEYS_3D, piecePicture as pieceSvg } from "./board3d"; // 3D pictures (issue #7)
 import { loadCatalogue } from "./catalogue";
 import { h } from "./dom";
+import { liveGames } from "./live";
 import { ApiError, api, savedName, saveName, saveTicket } from "./net";
 import type { CreateRoom, SeatGrant, SettingsPatch, SoloGoal } from "./protocol";
 import { dailyBoard, leaderboard } from "./records";
@@ -269,6 +270,7 @@ export function homeScreen(go: Navigate): HTMLElement {
         h("div.join", {}, codeInput, h("button#join", { type: "button", onclick: join }, "Join")),
       ),
     ),
+    liveGames(),
     howTo,
   );
   const playable = EDITIONS.filter((e) => e.playable);

@@ -1,4 +1,4 @@
-// The Ubongo web client: a tiny router over three screens (home, room, not found).
+// The Ubongo web client: a tiny router over four screens (home, room, replay, not found).
 // Rooms carry their own sub-screens (lobby, game, round result, game end, solo).
 
 import "./style.css";
@@ -7,6 +7,7 @@ import { loadEditions } from "./editions";
 import { cellAt, nearestTranslation, outline, translationVector } from "./geometry";
 import { homeScreen } from "./home";
 import { ensureAccount } from "./net";
+import { replayScreen } from "./replay";
 import { roomScreen } from "./room";
 import { logo } from "./ui";
 
@@ -28,9 +29,14 @@ function route(): void {
   const path = location.pathname;
   const header = h("header.app-header", {}, logo());
   const room = path.match(/^\/room\/([A-Za-z0-9]+)\/?$/);
+  const replay = path.match(/^\/replay\/([0-9]+)\/?$/);
   let body: HTMLElement;
   if (room) {
     const screen = roomScreen(room[1].toUpperCase(), go);
+    dispose = screen.dispose;
+    body = screen.element;
+  } else if (replay) {
+    const screen = replayScreen(replay[1]);
     dispose = screen.dispose;
     body = screen.element;
   } else if (path === "/" || path === "/index.html") {

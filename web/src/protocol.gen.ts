@@ -19,8 +19,10 @@ export type UbongoProtocol =
   | Options
   | SeatTicket
   | RoomSnapshot
+  | LiveRooms
   | GameList
   | StoredGame
+  | GameReplay
   | Leaderboard
   | PersonalBests
   | AccountTicket
@@ -82,6 +84,10 @@ export type RoomEvent =
  * ``GET /api/editions``: the editions' names.
  */
 export type EditionNames = string[];
+/**
+ * ``GET /api/live``: the public games being played now, the newest first (at most 50).
+ */
+export type LiveRooms = LiveRoom[];
 /**
  * ``GET /api/games``: finished games, newest first.
  */
@@ -1447,6 +1453,45 @@ export interface SeatTicket {
   invite: string;
 }
 /**
+ * A game being played now that anybody may watch: ``hello`` with the ``code`` and
+ * ``spectate: true``.
+ */
+export interface LiveRoom {
+  code: string;
+  edition: string;
+  mode: "race" | "solo";
+  variant: "standard" | "only-first";
+  puzzles: "standard" | "fresh" | "daily";
+  players: StoredPlayer[];
+  /**
+   * the round being played (0: the first is being dealt)
+   */
+  round: number;
+  rounds: number | null;
+  /**
+   * round, playoff, tie-round or solo
+   */
+  kind: ("round" | "playoff" | "tie-round" | "solo") | null;
+  /**
+   * points (gems) or cards, by seat
+   */
+  scores: {
+    [k: string]: number;
+  };
+  spectators: number;
+  started_at: number | null;
+}
+export interface StoredPlayer {
+  seat: number;
+  name: string;
+  kind: "person" | "bot";
+  level: ("easy" | "medium" | "hard") | null;
+  /**
+   * the seat's account, if it had one (missing before accounts)
+   */
+  account?: number | null;
+}
+/**
  * A finished game in ``GET /api/games``.
  */
 export interface GameSummary {
@@ -1459,16 +1504,6 @@ export interface GameSummary {
   winners: number[];
   started_at: number;
   finished_at: number;
-}
-export interface StoredPlayer {
-  seat: number;
-  name: string;
-  kind: "person" | "bot";
-  level: ("easy" | "medium" | "hard") | null;
-  /**
-   * the seat's account, if it had one (missing before accounts)
-   */
-  account?: number | null;
 }
 /**
  * ``GET /api/games/{id}``: one stored game, enough to replay it.
@@ -1897,6 +1932,120 @@ export interface CardsFacts {
   discarded: {
     [k: string]: number;
   };
+}
+/**
+ * ``GET /api/games/{id}/replay``: a stored game rebuilt by the rules from its seed and
+ * actions, round by round.
+ */
+export interface GameReplay {
+  id: number;
+  room: string;
+  edition: string;
+  mode: "race" | "solo";
+  variant: "standard" | "only-first";
+  puzzles: "standard" | "fresh" | "daily";
+  players: StoredPlayer[];
+  started_at: number;
+  finished_at: number;
+  /**
+   * from the first round's start to the last round's end
+   */
+  seconds: number;
+  rounds: ReplayRound[];
+  result: ReplayResult;
+}
+/**
+ * One round (or the playoff, the tie round, the solo run) of a replay.
+ */
+export interface ReplayRound {
+  /**
+   * from 1, as round_started numbers it (tie-breaks count)
+   */
+  number: number;
+  kind: "round" | "playoff" | "tie-round" | "solo";
+  /**
+   * seconds since the first round started
+   */
+  at: number;
+  /**
+   * how long it lasted; null if it never ended
+   */
+  seconds: number | null;
+  /**
+   * the die face, corner or card key of the round
+   */
+  key: string | null;
+  roller: number | null;
+  /**
+   * by seat (solo: in the order drawn)
+   */
+  tasks: ReplayTask[];
+  finish_order: number[];
+  /**
+   * as round_ended gives them
+   */
+  awards: GemAwards | CardAwards | NoAwards;
+  /**
+   * points (gems) or cards by seat after the round; null if it never ended
+   */
+  scores: {
+    [k: string]: number;
+  } | null;
+}
+/**
+ * A task a seat was dealt in a round (solo: each task drawn), and what became of it.
+ */
+export interface ReplayTask {
+  seat: number;
+  task: TaskView;
+  /**
+   * seconds since the round started (0 but in solo)
+   */
+  shown: number;
+  /**
+   * solved, given up, put aside (solo), or open when the round ended
+   */
+  outcome: "finished" | "gave_up" | "skipped" | "unfinished";
+  /**
+   * seconds since the round started when it was solved, given up or put aside
+   */
+  at: number | null;
+  /**
+   * the finishing place (1 = first); null if unsolved
+   */
+  place: number | null;
+  /**
+   * the pieces as the finishing submit placed them; null if unsolved
+   */
+  placements: Placement[] | null;
+}
+export interface ReplayResult {
+  winners: number[];
+  /**
+   * by seat
+   */
+  scores: {
+    [k: string]: number;
+  };
+  /**
+   * the last round left a tie
+   */
+  tie: ReplayTie | null;
+  /**
+   * solo only
+   */
+  record: SoloResult | null;
+}
+export interface ReplayTie {
+  seats: number[];
+  /**
+   * the tie-break that followed
+   */
+  next: ("playoff" | "tie-round") | null;
+  /**
+   * why the win was shared, without a tie-break
+   */
+  resolved: string | null;
 }
 export interface RankedRecord {
   id: number;

@@ -77,5 +77,11 @@ export type AccountView = gen.AccountView;
 export type NewAccount = gen.NewAccount;
 export type Rename = gen.Rename;
 export type Profile = gen.Profile;
+/** `GET /api/games/{id}/replay`: a stored game rebuilt by the rules, round by round. */
+export type GameReplay = gen.GameReplay;
+export type ReplayRound = gen.ReplayRound;
+export type ReplayTask = gen.ReplayTask;
+/** `GET /api/live`: the games being played now that anybody may watch. */
+export type LiveRoom = gen.LiveRoom;
 /** Every HTTP error's body. */
 export type ApiErrorBody = gen.ApiError;

@@ -16,6 +16,7 @@ The API (everything a server needs)::
     view(game, "bob")                                # JSON-ready snapshot for bob's screen
     game_to_json(game); game_from_json(data, deck)   # save and load
     replay(settings, seed, game.log, deck) == game   # the log replays to the same game
+    timeline(settings, seed, game.log, deck)         # the same, told round by round
 
 * **Pure**: :func:`apply` never changes the game it is given and never reads a clock or a
   global random generator.  Time is a float in seconds on the caller's monotonic clock,
@@ -100,6 +101,7 @@ from .state import (
     game_from_json,
     game_to_json,
 )
+from .timeline import timeline
 
 __all__ = [
     "Action",
@@ -144,6 +146,7 @@ __all__ = [
     "replay",
     "solo_record",
     "task_json",
+    "timeline",
     "upcoming_cards",
     "view",
 ]

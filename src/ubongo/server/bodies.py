@@ -17,10 +17,22 @@ from pydantic import BaseModel, Field, RootModel
 from pydantic.json_schema import SkipJsonSchema
 
 from ubongo.editions.record import KeyKind
-from ubongo.rules.settings import Mode, SoloGoal, Variant
+from ubongo.rules.settings import Mode, Puzzles, SoloGoal, Variant
+from ubongo.rules.state import RoundKind
 
-from .messages import Ms, ProtocolCode, RoomSettingsView, RoomSnapshot, Sent, SoloResult
-from .protocol import CellCoords, Level, PieceId
+from .messages import (
+    CardAwards,
+    GemAwards,
+    Ms,
+    NoAwards,
+    ProtocolCode,
+    RoomSettingsView,
+    RoomSnapshot,
+    Sent,
+    SoloResult,
+    TaskView,
+)
+from .protocol import CellCoords, Level, PieceId, Placement
 from .stored import Action, RuleEvent, RulesSettings
 
 #: what ``GET /api/health`` and the stored games count in (seconds since the Unix epoch)
@@ -148,6 +160,28 @@ class StoredPlayer(Sent):
     )
 
 
+class LiveRoom(Sent):
+    """A game being played now that anybody may watch: ``hello`` with the ``code`` and
+    ``spectate: true``."""
+
+    code: str
+    edition: str
+    mode: Mode
+    variant: Variant
+    puzzles: Puzzles
+    players: list[StoredPlayer]
+    round: int = Field(description="the round being played (0: the first is being dealt)")
+    rounds: int | None
+    kind: RoundKind | None = Field(description="round, playoff, tie-round or solo")
+    scores: dict[str, int] = Field(description="points (gems) or cards, by seat")
+    spectators: int
+    started_at: Ms | None
+
+
+class LiveRooms(RootModel[list[LiveRoom]]):
+    """``GET /api/live``: the public games being played now, the newest first (at most 50)."""
+
+
 class GameSummary(Sent):
     """A finished game in ``GET /api/games``."""
 
@@ -195,6 +229,72 @@ class StoredGame(GameSummary):
     seed: int
     events: list[Action] = Field(description="the actions, in order")
     result: GameResult
+
+
+class ReplayTask(Sent):
+    """A task a seat was dealt in a round (solo: each task drawn), and what became of it."""
+
+    seat: int
+    task: TaskView
+    shown: float = Field(description="seconds since the round started (0 but in solo)")
+    outcome: Literal["finished", "gave_up", "skipped", "unfinished"] = Field(
+        description="solved, given up, put aside (solo), or open when the round ended"
+    )
+    at: float | None = Field(
+        description="seconds since the round started when it was solved, given up or put aside"
+    )
+    place: int | None = Field(description="the finishing place (1 = first); null if unsolved")
+    placements: list[Placement] | None = Field(
+        description="the pieces as the finishing submit placed them; null if unsolved"
+    )
+
+
+class ReplayRound(Sent):
+    """One round (or the playoff, the tie round, the solo run) of a replay."""
+
+    number: int = Field(description="from 1, as round_started numbers it (tie-breaks count)")
+    kind: RoundKind
+    at: float = Field(description="seconds since the first round started")
+    seconds: float | None = Field(description="how long it lasted; null if it never ended")
+    key: str | None = Field(description="the die face, corner or card key of the round")
+    roller: int | None
+    tasks: list[ReplayTask] = Field(description="by seat (solo: in the order drawn)")
+    finish_order: list[int]
+    awards: GemAwards | CardAwards | NoAwards = Field(description="as round_ended gives them")
+    scores: dict[str, int] | None = Field(
+        description="points (gems) or cards by seat after the round; null if it never ended"
+    )
+
+
+class ReplayTie(Sent):
+    seats: list[int]
+    next: Literal["playoff", "tie-round"] | None = Field(description="the tie-break that followed")
+    resolved: str | None = Field(description="why the win was shared, without a tie-break")
+
+
+class ReplayResult(Sent):
+    winners: list[int]
+    scores: dict[str, int] = Field(description="by seat")
+    tie: ReplayTie | None = Field(description="the last round left a tie")
+    record: SoloResult | None = Field(description="solo only")
+
+
+class GameReplay(Sent):
+    """``GET /api/games/{id}/replay``: a stored game rebuilt by the rules from its seed and
+    actions, round by round."""
+
+    id: int
+    room: str
+    edition: str
+    mode: Mode
+    variant: Variant
+    puzzles: Puzzles
+    players: list[StoredPlayer]
+    started_at: EpochSeconds
+    finished_at: EpochSeconds
+    seconds: float = Field(description="from the first round's start to the last round's end")
+    rounds: list[ReplayRound]
+    result: ReplayResult
 
 
 class SoloRecordRow(Sent):
@@ -328,9 +428,11 @@ RESPONSES: dict[tuple[str, str], type[BaseModel]] = {
     ("GET", "/api/options"): Options,
     ("POST", "/api/rooms"): SeatTicket,
     ("GET", "/api/rooms/{code}"): RoomSnapshot,
+    ("GET", "/api/live"): LiveRooms,
     ("POST", "/api/rooms/{code}/seats"): SeatTicket,
     ("GET", "/api/games"): GameList,
     ("GET", "/api/games/{game_id}"): StoredGame,
+    ("GET", "/api/games/{game_id}/replay"): GameReplay,
     ("GET", "/api/leaderboard"): Leaderboard,
     ("GET", "/api/records"): PersonalBests,
     ("POST", "/api/accounts"): AccountTicket,

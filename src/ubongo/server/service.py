@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 from .clock import Clock
 from .connection import Connection
 from .gateway import Gateway, seat_json
+from .live import live_rooms
 from .messages import encode
 from .protocol import ProtocolError, SettingsPatch
 from .rooms import ServerConfig
@@ -101,7 +102,15 @@ class RoomService(ABC):
     async def take_seat(self, code: str, name: str, account: int | None = None) -> dict[str, Any]:
         """The first free seat of room ``code`` for ``name`` (playing as ``account``)."""
 
-    # --- connections ---------------------------------------------------------------------------
+    def local_live(self) -> list[dict[str, Any]]:
+        """The live games anybody may watch (:mod:`.live`) among the rooms this process runs."""
+        rooms = self.gateway.rooms
+        running = [r for c in rooms.hub.codes() if (r := rooms.hub.get(c)) is not None]
+        return live_rooms(running, self.gateway.config, self.clock.ms)
+
+    async def live(self) -> list[dict[str, Any]]:
+        """The live games anybody may watch, newest first."""
+        return self.local_live()
 
     # --- limits per client address (docs/server.md, "Rooms and limits") -------------------------
 

@@ -52,9 +52,15 @@ export function gameEnd(ctx: RoomContext, room: Room, cat: Catalogue | null): HT
   } else if (store.seat !== null) {
     actions.append(h("p.muted", {}, "The host can start a rematch."));
   }
+  if (room.game_id !== null) actions.append(replayLink(room.game_id));
   actions.append(h("a.button", { href: "/", "data-link": "" }, "Home"));
   page.append(actions);
   return page;
+}
+
+/** The stored game's replay (`/replay/<id>`), to watch again or share. */
+function replayLink(gameId: number): HTMLElement {
+  return h("a.button#watch-replay", { href: `/replay/${gameId}`, "data-link": "" }, "Watch the replay");
 }
 
 function tieBreakNote(room: Room, game: GameView, winners: number[]): HTMLElement {

@@ -19,8 +19,12 @@ export function roomScreen(code: string, go: Navigate): { element: HTMLElement; 
   const root = h("main.room", { "data-code": code });
   let view: RoomView | null = null;
   const ticket = ticketFor(code);
+  // a "Watch" link (`?watch`, the live games' list) goes straight in as a spectator
+  const watch = new URLSearchParams(location.search).has("watch");
   if (ticket) {
     view = new RoomView(root, code, go, true);
+  } else if (watch) {
+    view = new RoomView(root, code, go, false);
   } else {
     showJoin(root, code, go, () => {
       view = new RoomView(root, code, go, !!ticketFor(code));

@@ -2,7 +2,8 @@
 
 Per room (``ubongo:room:<CODE>:...``): ``owner`` (the owner's node id, a lease), ``snap`` (the
 durable snapshot), ``log`` (the latest numbered events) and the ``events`` pub/sub channel;
-per process, its command channel ``ubongo:node:<id>``.
+per process, its command channel ``ubongo:node:<id>`` and its live games to watch
+(``ubongo:live:<id>``, a list that lives one lease long and is renewed every beat).
 
 >>> owner_key("ABCDE"), room_channel("ABCDE"), code_of(room_channel("ABCDE"))
 ('ubongo:room:ABCDE:owner', 'ubongo:room:ABCDE:events', 'ABCDE')
@@ -76,6 +77,15 @@ def snap_key(code: str) -> str:
 
 def log_key(code: str) -> str:
     return f"{PREFIX}room:{code}:log"
+
+
+def live_key(node: str) -> str:
+    """Where process ``node`` keeps its list of live games to watch (renewed every beat)."""
+    return f"{PREFIX}live:{node}"
+
+
+#: every process's list of live games
+LIVE_PATTERN = f"{PREFIX}live:*"
 
 
 def room_keys(code: str) -> list[str]:

@@ -17,14 +17,17 @@ from redis.exceptions import NoScriptError
 from ..bus import Encoder, Event, MemoryHub, json_text
 from ..durable import durable, rebuilt
 from ..gateway import Gateway
+from ..live import LIVE_LIMIT, live_rooms
 from ..protocol import ProtocolError
 from ..rooms import CODE_ALPHABET, CODE_LENGTH, Room
 from .keys import (
     HEARTBEAT,
     KEEP_MS,
     LEASE_MS,
+    LIVE_PATTERN,
     Scripts,
     code_of,
+    live_key,
     log_key,
     node_channel,
     owner_key,
@@ -119,6 +122,8 @@ class Node:
             await asyncio.wait_for(self._drain(), 5)
         for task in self.tasks:
             task.cancel()
+        with contextlib.suppress(Exception):
+            await self.redis.delete(live_key(self.node))
         with contextlib.suppress(Exception):
             for code in self.hub.local_codes():
                 await self.scripts.run("release", [owner_key(code)], [self.node])
@@ -368,3 +373,35 @@ class Node:
                     self.lost(code)
         await self.relay.check_owners()
         await self.relay.check_senders()
+        live = json.dumps(self.local_live(), separators=(",", ":"))
+        await self.redis.set(live_key(self.node), live, px=LEASE_MS)
+
+    # --- live games to watch, across the processes ---------------------------------------------
+
+    def local_live(self) -> list[dict[str, Any]]:
+        """The live games to watch among the rooms this process owns (:mod:`..live`)."""
+        owned = [r for c in self.hub.local_codes() if (r := self.hub.get(c)) is not None]
+        return live_rooms(owned, self.gateway.config, self.gateway.clock.ms)
+
+    async def live(self, local: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """``local`` (this process's live games now) and every other process's, as its last
+        beat wrote them (at most a second old), newest first; Redis away: ``local`` alone."""
+        texts: list[Any] = []
+        try:
+            mine = live_key(self.node)
+            keys = [k async for k in self.redis.scan_iter(match=LIVE_PATTERN, count=100)]
+            others = [k for k in keys if k != mine]
+            if others:
+                texts = await self.redis.mget(others)
+        except (aioredis.ConnectionError, aioredis.TimeoutError, OSError):
+            texts = []
+        seen = {r["code"] for r in local}
+        merged = list(local)
+        for text in texts:
+            # a room just taken over may still be on its old owner's list: shown once
+            for r in json.loads(text) if text else []:
+                if r["code"] not in seen:
+                    seen.add(r["code"])
+                    merged.append(r)
+        merged.sort(key=lambda r: (-(r["started_at"] or 0), r["code"]))
+        return merged[:LIVE_LIMIT]

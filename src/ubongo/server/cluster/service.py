@@ -53,6 +53,10 @@ class ClusterRoomService(RoomService):
             raise
         return seat_json(room, seat)
 
+    async def live(self) -> list[dict[str, Any]]:
+        # every process's list, as its last beat wrote it, and this process's as it is now
+        return await self.node.live(self.local_live())
+
     async def room_snapshot(self, code: str) -> dict[str, Any]:
         return await self.node.relay.request("snapshot", code)
 

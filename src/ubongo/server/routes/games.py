@@ -1,4 +1,4 @@
-"""Stored games: the latest ones, and one with its whole log."""
+"""Stored games: the latest ones, one with its whole log, and one replayed by the rules."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from fastapi import APIRouter, Query
 from .. import bodies
 from ..deps import StorageDep
 from ..protocol import ProtocolError
+from ..replays import ReplayCache, replay_json
 
 router = APIRouter()
 
@@ -38,3 +39,24 @@ async def game(game_id: int, store: StorageDep) -> dict[str, Any]:
     if found is None:
         raise ProtocolError("no_game", f"no game {game_id}")
     return found
+
+
+#: replays made lately (a fresh game's replay makes its cards again)
+_replays = ReplayCache()
+
+
+@router.get("/api/games/{game_id}/replay", response_model=bodies.GameReplay)
+async def game_replay(game_id: int, store: StorageDep) -> dict[str, Any]:
+    """One stored game rebuilt by the rules from its seed and actions, round by round (what
+    the replay page shows); ``no_game`` if there is none with this id."""
+    kept = _replays.get(game_id)
+    if kept is not None:
+        return kept
+    stored = await game(game_id, store)
+
+    def make() -> dict[str, Any]:
+        made = replay_json(stored)
+        _replays.put(game_id, made)
+        return made
+
+    return await asyncio.to_thread(make)

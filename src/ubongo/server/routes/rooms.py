@@ -1,4 +1,4 @@
-"""Rooms over HTTP: create one, look at one, take a seat in one.
+"""Rooms over HTTP: create one, look at one, take a seat in one; the live games to watch.
 
 What costs the server or could guess a room is limited per client address (``docs/server.md``,
 "Rooms and limits"): creating rooms, and failed lookups of a room by its code or invite (the
@@ -56,6 +56,13 @@ async def create_room(
         if settings.day is None and today() != day:  # pragma: no cover - midnight
             await asyncio.to_thread(daily_deck, edition, today())
     return await rooms.create_room(body.name, settings, None if account is None else account.id)
+
+
+@router.get("/api/live", response_model=bodies.LiveRooms)
+async def live_rooms(rooms: RoomServiceDep) -> list[dict[str, Any]]:
+    """The games being played now that anybody may watch (``docs/protocol.md``, "Live
+    games"): never a token or an invite; watching is ``hello`` with ``spectate: true``."""
+    return await rooms.live()
 
 
 @router.get("/api/rooms/{code}", response_model=RoomSnapshot)
