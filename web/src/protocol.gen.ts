@@ -26,6 +26,7 @@ export type UbongoProtocol =
   | AccountTicket
   | AccountView
   | Profile
+  | RatingsBoard
   | DailyTasks
   | HintAnswer;
 export type ClientMessage =
@@ -123,6 +124,7 @@ export interface SettingsPatch {
   seed?: number | null;
   between_seconds?: number | null;
   puzzles?: ("fresh" | "standard") | null;
+  rated?: boolean | null;
 }
 export interface ChooseSide {
   type: "choose_side";
@@ -274,6 +276,10 @@ export interface RoomSettingsView {
    * fresh: tasks made for this game from its seed; standard: the shipped deck
    */
   puzzles: "fresh" | "standard";
+  /**
+   * a rated game: its players' ratings change at its end
+   */
+  rated?: boolean;
 }
 /**
  * A taken seat.
@@ -983,6 +989,7 @@ export interface SettingsPatch1 {
   seed?: number | null;
   between_seconds?: number | null;
   puzzles?: ("fresh" | "standard") | null;
+  rated?: boolean | null;
 }
 export interface TakeSeat {
   name: string;
@@ -1607,6 +1614,18 @@ export interface Profile {
    * its latest games, newest first
    */
   recent: ProfileGame[];
+  /**
+   * its rating by edition (rated games)
+   */
+  ratings: {
+    [k: string]: RatingView;
+  };
+  /**
+   * by edition: its latest rated games' changes, oldest first (a chart)
+   */
+  history: {
+    [k: string]: RatingChange[];
+  };
 }
 /**
  * One of an account's recent games, and the seat it played.
@@ -1622,6 +1641,91 @@ export interface ProfileGame {
   started_at: number;
   finished_at: number;
   seat: number;
+}
+/**
+ * A rating in one edition (``docs/online-ratings.md``).
+ */
+export interface RatingView {
+  /**
+   * shown: 1000 + 40 * (mu - 3 sigma), rounded
+   */
+  rating: number;
+  mu: number;
+  sigma: number;
+  /**
+   * rated games played
+   */
+  games: number;
+  /**
+   * fewer rated games than the provisional limit
+   */
+  provisional: boolean;
+}
+/**
+ * One rated game's change of an account's shown rating.
+ */
+export interface RatingChange {
+  game_id: number;
+  at: number;
+  before: number;
+  after: number;
+}
+/**
+ * ``GET /api/ratings?edition=``: the edition's rated accounts, best first.
+ */
+export interface RatingsBoard {
+  edition: string;
+  /**
+   * rated games an account needs to appear
+   */
+  min_games: number;
+  players: RatedPlayer[];
+  /**
+   * the bot levels' ratings, lowest first
+   */
+  bots: BotRating[];
+}
+/**
+ * An account on the ratings leaderboard.
+ */
+export interface RatedPlayer {
+  /**
+   * shown: 1000 + 40 * (mu - 3 sigma), rounded
+   */
+  rating: number;
+  mu: number;
+  sigma: number;
+  /**
+   * rated games played
+   */
+  games: number;
+  /**
+   * fewer rated games than the provisional limit
+   */
+  provisional: boolean;
+  rank: number;
+  account: number;
+  name: string;
+}
+/**
+ * A bot level's rating (bots are rated players: they anchor everyone's ratings).
+ */
+export interface BotRating {
+  /**
+   * shown: 1000 + 40 * (mu - 3 sigma), rounded
+   */
+  rating: number;
+  mu: number;
+  sigma: number;
+  /**
+   * rated games played
+   */
+  games: number;
+  /**
+   * fewer rated games than the provisional limit
+   */
+  provisional: boolean;
+  level: "easy" | "medium" | "hard";
 }
 /**
  * ``GET /api/daily``: one edition's tasks of one day, the same for everyone, easiest first.

@@ -65,6 +65,9 @@ class RoomSettingsView(Sent):
     puzzles: Literal["fresh", "standard"] = Field(
         description="fresh: tasks made for this game from its seed; standard: the shipped deck"
     )
+    rated: bool = Field(
+        default=False, description="a rated game: its players' ratings change at its end"
+    )
 
 
 class SeatView(Sent):

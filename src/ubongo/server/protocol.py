@@ -90,6 +90,7 @@ class SettingsPatch(Strict):
     seed: int | None = Field(default=None, ge=0, le=2**53)
     between_seconds: float | None = Field(default=None, ge=0, le=60)
     puzzles: Literal["fresh", "standard"] | None = None
+    rated: bool | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -103,7 +104,7 @@ class SettingsPatch(Strict):
 
 #: the settings a room always has a value for (``null`` in a patch: unchanged)
 _ALWAYS_SET = frozenset(
-    ("edition", "mode", "variant", "solo_goal", "seat_hold_seconds", "between_seconds")
+    ("edition", "mode", "variant", "solo_goal", "seat_hold_seconds", "between_seconds", "rated")
 )
 
 

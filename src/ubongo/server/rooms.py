@@ -100,6 +100,9 @@ class RoomSettings:
     seed: int | None = None
     #: fresh: cards made for each game from its seed; standard: the shipped deck
     puzzles: str = "fresh"
+    #: the game's final ranking changes its players' ratings (quick matches always; a
+    #: private room if its host asks; never solo)
+    rated: bool = False
 
     def patched(self, patch: SettingsPatch) -> RoomSettings:
         """These settings with ``patch``'s fields; ``null`` is the rules' default where there
