@@ -50,9 +50,7 @@ def run(edition: str, games: int, seed: int) -> tuple[dict[str, ratings.Rating],
         place = ratings.places(final.scores(), final.winners)
         subjects = [ratings.Subject.of_bot(level) for level in seated]
         table.update(
-            ratings.update(
-                [(s, table[s.key]) for s in subjects], [place[p] for p in players]
-            )
+            ratings.update([(s, table[s.key]) for s in subjects], [place[p] for p in players])
         )
         if not ordered(table):
             since = None

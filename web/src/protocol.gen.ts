@@ -27,6 +27,7 @@ export type UbongoProtocol =
   | AccountView
   | Profile
   | RatingsBoard
+  | QuickMatchLeft
   | DailyTasks
   | HintAnswer;
 export type ClientMessage =
@@ -1063,6 +1064,8 @@ export interface ErrorDetail {
     | "bad_setting"
     | "unavailable"
     | "game_running"
+    | "already_waiting"
+    | "left_queue"
     | "no_edition"
     | "no_game"
     | "not_found"
@@ -1726,6 +1729,12 @@ export interface BotRating {
    */
   provisional: boolean;
   level: "easy" | "medium" | "hard";
+}
+/**
+ * ``DELETE /api/quickmatch``: whether the account was waiting (and is not any more).
+ */
+export interface QuickMatchLeft {
+  left: boolean;
 }
 /**
  * ``GET /api/daily``: one edition's tasks of one day, the same for everyone, easiest first.

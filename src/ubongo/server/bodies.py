@@ -30,6 +30,8 @@ EpochSeconds = float
 HttpErrorCode = Literal[
     ProtocolCode,
     "game_running",
+    "already_waiting",
+    "left_queue",
     "no_edition",
     "no_game",
     "not_found",
@@ -369,6 +371,8 @@ RESPONSES: dict[tuple[str, str], type[BaseModel]] = {
     ("PATCH", "/api/accounts/me"): AccountView,
     ("GET", "/api/accounts/{account_id}"): Profile,
     ("GET", "/api/ratings"): RatingsBoard,
+    ("POST", "/api/quickmatch"): SeatTicket,
+    ("DELETE", "/api/quickmatch"): QuickMatchLeft,
     ("GET", "/api/daily"): DailyTasks,
     ("POST", "/api/hint"): HintAnswer,
 }

@@ -108,6 +108,13 @@ _ALWAYS_SET = frozenset(
 )
 
 
+class QuickMatch(Strict):
+    """``POST /api/quickmatch``: the edition and the number of players (2-4) to play with."""
+
+    edition: str = Field(min_length=1, max_length=32)
+    players: int = Field(ge=2, le=4)
+
+
 # --- client -> server over the WebSocket ---------------------------------------------------
 
 
