@@ -10,6 +10,7 @@ export type UbongoProtocol =
   | CreateRoom
   | TakeSeat
   | NewAccount
+  | QuickMatch
   | Rename
   | HintRequest
   | ApiError
@@ -1000,6 +1001,13 @@ export interface TakeSeat {
  */
 export interface NewAccount {
   name?: string | null;
+}
+/**
+ * ``POST /api/quickmatch``: the edition and the number of players (2-4) to play with.
+ */
+export interface QuickMatch {
+  edition: string;
+  players: number;
 }
 /**
  * ``PATCH /api/accounts/me``.

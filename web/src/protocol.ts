@@ -71,5 +71,11 @@ export type AccountView = gen.AccountView;
 export type NewAccount = gen.NewAccount;
 export type Rename = gen.Rename;
 export type Profile = gen.Profile;
+/** `POST /api/quickmatch`'s body: the edition and the number of players. */
+export type QuickMatch = gen.QuickMatch;
+export type QuickMatchLeft = gen.QuickMatchLeft;
+/** `GET /api/ratings`: an edition's rated accounts and the bot levels' ratings. */
+export type RatingsBoard = gen.RatingsBoard;
+export type RatingView = gen.RatingView;
 /** Every HTTP error's body. */
 export type ApiErrorBody = gen.ApiError;
