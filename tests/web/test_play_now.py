@@ -1,4 +1,4 @@
-"""Quick match in the browser ("Play now"): "Play now" waits (and can be cancelled), then the room; nobody
+"""Quick match in the browser: "Play now" waits (and can be cancelled), then the room; nobody
 else comes, so a bot takes the other seat, the game starts by itself and is played to its end;
 the home screen then shows the rating it gave and the ratings leaderboard."""
 
