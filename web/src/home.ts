@@ -5,9 +5,9 @@ import { KEYS_3D, piecePicture as pieceSvg } from "./board3d"; // 3D pictures (i
 import { loadCatalogue } from "./catalogue";
 import { h } from "./dom";
 import { liveGames } from "./live";
-import { ApiError, api, savedName, saveName, saveTicket } from "./net";
+import { ApiError, api, currentAccount, ensureAccount, savedName, saveName, saveTicket } from "./net";
 import type { CreateRoom, SeatGrant, SettingsPatch, SoloGoal } from "./protocol";
-import { dailyBoard, leaderboard } from "./records";
+import { dailyBoard, leaderboard, myRating, ratingsBoard } from "./records";
 import { EDITIONS, editionInfo, toast } from "./ui";
 
 export type Navigate = (path: string) => void;
@@ -71,6 +71,7 @@ export function homeScreen(go: Navigate): HTMLElement {
     drawHowTo(howTo, ed);
     drawRecords();
     drawDaily();
+    drawRatings();
   };
   sideSelect.addEventListener("change", () => {
     prefs.side[prefs.edition] = sideSelect.value;
@@ -171,6 +172,16 @@ export function homeScreen(go: Navigate): HTMLElement {
   };
   for (const el of [goal, amount, sideSelect]) el.addEventListener("change", drawRecords);
 
+  // --- ratings of rated games (quick match) ---
+  const ratings = h("div.home-ratings");
+  const drawRatings = () => {
+    const me = currentAccount();
+    ratings.replaceChildren(
+      ...(me ? [myRating(prefs.edition, me.id)] : []),
+      ratingsBoard(prefs.edition, me?.id ?? null),
+    );
+  };
+
   const busy = (b: HTMLButtonElement, on: boolean) => {
     b.disabled = on;
     b.classList.toggle("busy", on);
@@ -204,6 +215,52 @@ export function homeScreen(go: Navigate): HTMLElement {
   dailyButton.addEventListener("click", () => createRoom("daily", dailyButton));
   const roomButton = h("button.primary#create-room", { type: "button" }, "Create a room");
   roomButton.addEventListener("click", () => createRoom("race", roomButton));
+
+  // --- quick match: a rated game with anyone (docs/protocol.md, "Quick match") ---
+  const players = h(
+    "select#match-players",
+    { "aria-label": "Players" },
+    ...[2, 3, 4].map((n) => h("option", { value: String(n) }, `${n} players`)),
+  );
+  const playNow = h("button.primary#play-now", { type: "button" }, "Play now");
+  const cancelMatch = h("button#cancel-match", { type: "button", hidden: true }, "Cancel");
+  const matchStatus = h("span.muted#match-status", { "aria-live": "polite" });
+  let waiting: AbortController | null = null;
+  const stopWaiting = (note: string) => {
+    waiting = null;
+    busy(playNow, false);
+    cancelMatch.hidden = true;
+    matchStatus.textContent = note;
+  };
+  playNow.addEventListener("click", async () => {
+    busy(playNow, true);
+    const me = await ensureAccount();
+    if (!me) {
+      toast("Quick match needs an account, and the server made none: try again later.", "bad");
+      busy(playNow, false);
+      return;
+    }
+    const aborter = new AbortController();
+    waiting = aborter;
+    cancelMatch.hidden = false;
+    matchStatus.textContent = "Looking for players…";
+    try {
+      const body = { edition: prefs.edition, players: Number(players.value) };
+      const seat = await api.quickMatch(body, aborter.signal);
+      saveTicket(seat);
+      go(`/room/${seat.code}`);
+    } catch (e) {
+      if (waiting !== aborter) return; // cancelled
+      stopWaiting("");
+      toast(e instanceof ApiError ? e.message : String(e), "bad");
+    }
+  });
+  cancelMatch.addEventListener("click", () => {
+    const aborter = waiting;
+    stopWaiting("Cancelled.");
+    aborter?.abort();
+    api.delete("/api/quickmatch").catch(() => undefined);
+  });
 
   const codeInput = h("input#join-code", {
     type: "text",
@@ -268,6 +325,10 @@ export function homeScreen(go: Navigate): HTMLElement {
         h("p.muted", {}, "Up to 4 players on their own devices; bots fill empty seats."),
         roomButton,
         h("div.join", {}, codeInput, h("button#join", { type: "button", onclick: join }, "Join")),
+        h("h2", {}, "Play now with anyone"),
+        h("p.muted", {}, "A rated game with players of about your rating, or bots after a short wait."),
+        h("div.row.quick-match", {}, players, playNow, cancelMatch, matchStatus),
+        ratings,
       ),
     ),
     liveGames(),

@@ -10,6 +10,7 @@ import type {
   CreateRoom,
   NewAccount,
   Options,
+  QuickMatch,
   Rename,
   SeatGrant,
   ServerMessage,
@@ -29,14 +30,21 @@ export class ApiError extends Error {
   }
 }
 
-async function call<T>(method: string, path: string, body?: unknown, retried = false): Promise<T> {
+async function call<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  retried = false,
+  signal?: AbortSignal,
+): Promise<T> {
   const headers: Record<string, string> = body === undefined ? {} : { "content-type": "application/json" };
   const token = account?.token;
   if (token) headers.authorization = `Bearer ${token}`;
   let r: Response;
   try {
-    r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
   } catch {
+    if (signal?.aborted) throw new ApiError("aborted", "cancelled", 0);
     throw new ApiError("offline", "cannot reach the server", 0);
   }
   const text = await r.text();
@@ -53,7 +61,7 @@ async function call<T>(method: string, path: string, body?: unknown, retried = f
       // the server no longer knows this account (a new database): start a new one, once
       forgetAccount();
       await ensureAccount();
-      return call<T>(method, path, body, true);
+      return call<T>(method, path, body, true, signal);
     }
     throw new ApiError(err?.code ?? "http", err?.message ?? `server answered ${r.status}`, r.status);
   }
@@ -65,6 +73,10 @@ export const api = {
   /** a POST with one of the protocol's request bodies */
   post: <T>(path: string, body: CreateRoom | TakeSeat | NewAccount) => call<T>("POST", path, body),
   patch: <T>(path: string, body: Rename) => call<T>("PATCH", path, body),
+  delete: <T>(path: string) => call<T>("DELETE", path),
+  /** waits (a long poll) until seated; aborting the request leaves the queue too */
+  quickMatch: (body: QuickMatch, signal: AbortSignal) =>
+    call<SeatGrant>("POST", "/api/quickmatch", body, false, signal),
 };
 
 // --- this browser's account (docs/accounts.md) --------------------------------------------------

@@ -10,6 +10,7 @@ export type UbongoProtocol =
   | CreateRoom
   | TakeSeat
   | NewAccount
+  | QuickMatch
   | Rename
   | HintRequest
   | ApiError
@@ -28,6 +29,8 @@ export type UbongoProtocol =
   | AccountTicket
   | AccountView
   | Profile
+  | RatingsBoard
+  | QuickMatchLeft
   | DailyTasks
   | DailyResults
   | HintAnswer;
@@ -136,6 +139,7 @@ export interface SettingsPatch {
   between_seconds?: number | null;
   puzzles?: ("fresh" | "standard" | "daily") | null;
   day?: string | null;
+  rated?: boolean | null;
 }
 export interface ChooseSide {
   type: "choose_side";
@@ -322,6 +326,10 @@ export interface RoomSettingsView {
    * the daily challenge's day (YYYY-MM-DD); null: the day the run starts
    */
   day: string | null;
+  /**
+   * a rated game: its players' ratings change at its end
+   */
+  rated?: boolean;
 }
 /**
  * A taken seat.
@@ -1228,6 +1236,7 @@ export interface SettingsPatch1 {
   between_seconds?: number | null;
   puzzles?: ("fresh" | "standard" | "daily") | null;
   day?: string | null;
+  rated?: boolean | null;
 }
 export interface TakeSeat {
   name: string;
@@ -1237,6 +1246,13 @@ export interface TakeSeat {
  */
 export interface NewAccount {
   name?: string | null;
+}
+/**
+ * ``POST /api/quickmatch``: the edition and the number of players (2-4) to play with.
+ */
+export interface QuickMatch {
+  edition: string;
+  players: number;
 }
 /**
  * ``PATCH /api/accounts/me``.
@@ -1304,6 +1320,8 @@ export interface ErrorDetail {
     | "bad_placement"
     | "bad_date"
     | "game_running"
+    | "already_waiting"
+    | "left_queue"
     | "no_edition"
     | "no_game"
     | "not_found"
@@ -2140,6 +2158,18 @@ export interface Profile {
    * its latest games, newest first
    */
   recent: ProfileGame[];
+  /**
+   * its rating by edition (rated games)
+   */
+  ratings: {
+    [k: string]: RatingView;
+  };
+  /**
+   * by edition: its latest rated games' changes, oldest first (a chart)
+   */
+  history: {
+    [k: string]: RatingChange[];
+  };
 }
 /**
  * One of an account's recent games, and the seat it played.
@@ -2155,6 +2185,97 @@ export interface ProfileGame {
   started_at: number;
   finished_at: number;
   seat: number;
+}
+/**
+ * A rating in one edition (``docs/online-ratings.md``).
+ */
+export interface RatingView {
+  /**
+   * shown: 1000 + 40 * (mu - 3 sigma), rounded
+   */
+  rating: number;
+  mu: number;
+  sigma: number;
+  /**
+   * rated games played
+   */
+  games: number;
+  /**
+   * fewer rated games than the provisional limit
+   */
+  provisional: boolean;
+}
+/**
+ * One rated game's change of an account's shown rating.
+ */
+export interface RatingChange {
+  game_id: number;
+  at: number;
+  before: number;
+  after: number;
+}
+/**
+ * ``GET /api/ratings?edition=``: the edition's rated accounts, best first.
+ */
+export interface RatingsBoard {
+  edition: string;
+  /**
+   * rated games an account needs to appear
+   */
+  min_games: number;
+  players: RatedPlayer[];
+  /**
+   * the bot levels' ratings, lowest first
+   */
+  bots: BotRating[];
+}
+/**
+ * An account on the ratings leaderboard.
+ */
+export interface RatedPlayer {
+  /**
+   * shown: 1000 + 40 * (mu - 3 sigma), rounded
+   */
+  rating: number;
+  mu: number;
+  sigma: number;
+  /**
+   * rated games played
+   */
+  games: number;
+  /**
+   * fewer rated games than the provisional limit
+   */
+  provisional: boolean;
+  rank: number;
+  account: number;
+  name: string;
+}
+/**
+ * A bot level's rating (bots are rated players: they anchor everyone's ratings).
+ */
+export interface BotRating {
+  /**
+   * shown: 1000 + 40 * (mu - 3 sigma), rounded
+   */
+  rating: number;
+  mu: number;
+  sigma: number;
+  /**
+   * rated games played
+   */
+  games: number;
+  /**
+   * fewer rated games than the provisional limit
+   */
+  provisional: boolean;
+  level: "easy" | "medium" | "hard";
+}
+/**
+ * ``DELETE /api/quickmatch``: whether the account was waiting (and is not any more).
+ */
+export interface QuickMatchLeft {
+  left: boolean;
 }
 /**
  * ``GET /api/daily``: one edition's tasks of one day, the same for everyone, easiest first.

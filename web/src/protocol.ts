@@ -83,5 +83,11 @@ export type ReplayRound = gen.ReplayRound;
 export type ReplayTask = gen.ReplayTask;
 /** `GET /api/live`: the games being played now that anybody may watch. */
 export type LiveRoom = gen.LiveRoom;
+/** `POST /api/quickmatch`'s body: the edition and the number of players. */
+export type QuickMatch = gen.QuickMatch;
+export type QuickMatchLeft = gen.QuickMatchLeft;
+/** `GET /api/ratings`: an edition's rated accounts and the bot levels' ratings. */
+export type RatingsBoard = gen.RatingsBoard;
+export type RatingView = gen.RatingView;
 /** Every HTTP error's body. */
 export type ApiErrorBody = gen.ApiError;

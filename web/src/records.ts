@@ -3,7 +3,15 @@
 
 import { h } from "./dom";
 import { api } from "./net";
-import type { DailyResults, Leaderboard, PersonalBest, PersonalBests, RankedRecord } from "./protocol";
+import type {
+  DailyResults,
+  Leaderboard,
+  PersonalBest,
+  PersonalBests,
+  Profile,
+  RankedRecord,
+  RatingsBoard,
+} from "./protocol";
 import { clock, editionInfo } from "./ui";
 
 /** A leaderboard row, or one of a player's personal bests. */
@@ -99,4 +107,76 @@ export function personalBests(name: string): HTMLElement {
     })
     .catch(() => undefined);
   return table;
+}
+
+/** A rating as shown: "1123", with "?" while provisional (its first rated games). */
+export function ratingText(r: { rating: number; provisional: boolean }): string {
+  return r.provisional ? `${r.rating}?` : String(r.rating);
+}
+
+/** An edition's ratings leaderboard (GET /api/ratings), this browser's account marked. */
+export function ratingsBoard(edition: string, me: number | null): HTMLElement {
+  const table = h("table.leaderboard.ratings", {}, h("caption", {}, "Ratings"));
+  api
+    .get<RatingsBoard>(`/api/ratings?${new URLSearchParams({ edition, limit: "10" })}`)
+    .then((board) => {
+      for (const r of board.players) {
+        table.append(
+          h(
+            "tr",
+            { class: r.account === me ? "me" : "" },
+            h("td.rank", {}, String(r.rank)),
+            h("td", {}, r.name),
+            h("td.result", {}, ratingText(r)),
+          ),
+        );
+      }
+      if (!board.players.length) {
+        table.append(h("tr", {}, h("td.muted", {}, `Rated after ${board.min_games} rated games.`)));
+      }
+      const bots = board.bots.map((b) => `${b.level} ${b.rating}`).join(" · ");
+      if (bots) table.append(h("tr", {}, h("td.muted", { colSpan: 3 }, `Bots: ${bots}`)));
+    })
+    .catch(() => table.append(h("tr", {}, h("td.muted", {}, "Ratings are not available."))));
+  return table;
+}
+
+/** This account's rating in an edition and a small chart of its rated games (its profile). */
+export function myRating(edition: string, account: number): HTMLElement {
+  const box = h("p.my-rating.muted");
+  api
+    .get<Profile>(`/api/accounts/${account}`)
+    .then((profile) => {
+      const r = profile.ratings[edition];
+      if (!r) {
+        box.textContent = "Your rating: no rated games yet.";
+        return;
+      }
+      box.replaceChildren(
+        h("span", {}, `Your rating: ${ratingText(r)} (${r.games} rated game${r.games === 1 ? "" : "s"})`),
+        ratingChart((profile.history[edition] ?? []).map((c) => c.after)),
+      );
+    })
+    .catch(() => undefined);
+  return box;
+}
+
+/** A line through the ratings after each rated game (oldest first). */
+function ratingChart(points: number[]): SVGElement {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("class", "rating-chart");
+  svg.setAttribute("viewBox", "0 0 100 30");
+  svg.setAttribute("aria-label", "rating history");
+  if (points.length > 1) {
+    const lo = Math.min(...points);
+    const span = Math.max(1, Math.max(...points) - lo);
+    const line = document.createElementNS(ns, "polyline");
+    const xy = points.map((p, i) => `${(i * 100) / (points.length - 1)},${28 - ((p - lo) * 26) / span}`);
+    line.setAttribute("points", xy.join(" "));
+    line.setAttribute("fill", "none");
+    line.setAttribute("stroke", "currentColor");
+    svg.append(line);
+  }
+  return svg;
 }

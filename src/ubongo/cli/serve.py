@@ -77,6 +77,19 @@ def register(subparsers: Any) -> None:
         default=0.6,
         help="solo tasks solved faster than this per piece are not ranked (0.6; 0: no floor)",
     )
+    parser.add_argument(
+        "--quickmatch-wait",
+        type=float,
+        default=10.0,
+        help="seconds a quick match waits for other players before bots fill the seats (10)",
+    )
+    parser.add_argument(
+        "--quickmatch-settings",
+        type=_settings_json,
+        default={},
+        metavar="JSON",
+        help="room settings of quick-match rooms, e.g. '{\"rounds\": 1}' for a demo or a test",
+    )
     parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning"])
     parser.add_argument(
         "--log-format",
@@ -160,6 +173,28 @@ def _limits(parser: argparse.ArgumentParser) -> None:
 REQUEST_SECONDS = 10.0
 
 
+def _settings_json(text: str) -> dict[str, Any]:
+    """Room settings as ``POST /api/rooms`` takes them (checked now, not at the first match)."""
+    import json
+
+    from ubongo.server.protocol import SettingsPatch
+
+    try:
+        data = json.loads(text)
+        SettingsPatch.model_validate(data)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(f"not room settings: {e}") from None
+    return dict(data)
+
+
+def _check_floors(args: argparse.Namespace) -> None:
+    """The flags where 0 means something (no floor, no wait) but less is nonsense."""
+    if not args.quickmatch_wait >= 0:
+        raise CommandError("--quickmatch-wait must be 0 (bots at once) or more seconds")
+    if not args.record_seconds_per_piece >= 0:
+        raise CommandError("--record-seconds-per-piece must be 0 (no floor) or more")
+
+
 def run(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         raise CommandError(f"no such port: {args.port}")
@@ -194,14 +229,15 @@ def run(args: argparse.Namespace) -> int:
     for flag in ("store_timeout", "store_retry", "store_retry_max"):
         if not getattr(args, flag) > 0:
             raise CommandError(f"--{flag.replace('_', '-')} must be a positive number of seconds")
-    if not args.record_seconds_per_piece >= 0:
-        raise CommandError("--record-seconds-per-piece must be 0 (no floor) or more")
+    _check_floors(args)
     config = ServerConfig(
         public_url=public.rstrip("/"),
         store_timeout=args.store_timeout,
         store_retry_seconds=args.store_retry,
         store_retry_max_seconds=max(args.store_retry, args.store_retry_max),
         record_seconds_per_piece=args.record_seconds_per_piece,
+        quickmatch_wait=args.quickmatch_wait,
+        quickmatch_settings=args.quickmatch_settings,
         **limits,
     )
     app = create_app(args.database_url, config, redis_url=args.redis_url, http=http)

@@ -42,6 +42,8 @@ EpochSeconds = float
 HttpErrorCode = Literal[
     ProtocolCode,
     "game_running",
+    "already_waiting",
+    "left_queue",
     "no_edition",
     "no_game",
     "not_found",
@@ -349,6 +351,25 @@ class ProfileGame(GameSummary):
     seat: int
 
 
+class RatingView(Sent):
+    """A rating in one edition (``docs/online-ratings.md``)."""
+
+    rating: int = Field(description="shown: 1000 + 40 * (mu - 3 sigma), rounded")
+    mu: float
+    sigma: float
+    games: int = Field(description="rated games played")
+    provisional: bool = Field(description="fewer rated games than the provisional limit")
+
+
+class RatingChange(Sent):
+    """One rated game's change of an account's shown rating."""
+
+    game_id: int
+    at: EpochSeconds
+    before: int
+    after: int
+
+
 class Profile(Sent):
     """``GET /api/accounts/{id}``: an account's public profile."""
 
@@ -358,6 +379,39 @@ class Profile(Sent):
     games: dict[str, int] = Field(description="games played, by edition")
     bests: list[PersonalBest] = Field(description="its best solo run of each kind")
     recent: list[ProfileGame] = Field(description="its latest games, newest first")
+    ratings: dict[str, RatingView] = Field(description="its rating by edition (rated games)")
+    history: dict[str, list[RatingChange]] = Field(
+        description="by edition: its latest rated games' changes, oldest first (a chart)"
+    )
+
+
+class RatedPlayer(RatingView):
+    """An account on the ratings leaderboard."""
+
+    rank: int
+    account: int
+    name: str
+
+
+class BotRating(RatingView):
+    """A bot level's rating (bots are rated players: they anchor everyone's ratings)."""
+
+    level: Level
+
+
+class RatingsBoard(Sent):
+    """``GET /api/ratings?edition=``: the edition's rated accounts, best first."""
+
+    edition: str
+    min_games: int = Field(description="rated games an account needs to appear")
+    players: list[RatedPlayer]
+    bots: list[BotRating] = Field(description="the bot levels' ratings, lowest first")
+
+
+class QuickMatchLeft(Sent):
+    """``DELETE /api/quickmatch``: whether the account was waiting (and is not any more)."""
+
+    left: bool
 
 
 #: (method, route) -> the model of its answer
@@ -439,6 +493,9 @@ RESPONSES: dict[tuple[str, str], type[BaseModel]] = {
     ("GET", "/api/accounts/me"): AccountView,
     ("PATCH", "/api/accounts/me"): AccountView,
     ("GET", "/api/accounts/{account_id}"): Profile,
+    ("GET", "/api/ratings"): RatingsBoard,
+    ("POST", "/api/quickmatch"): SeatTicket,
+    ("DELETE", "/api/quickmatch"): QuickMatchLeft,
     ("GET", "/api/daily"): DailyTasks,
     ("GET", "/api/daily/results"): DailyResults,
     ("POST", "/api/hint"): HintAnswer,

@@ -528,6 +528,7 @@ def _game_record(room: Room, game: rules.Game, result: dict[str, Any], now: floa
         ],
         started_at=room.started_at or now,
         finished_at=now,
+        rated=room.settings.rated and game.solo is None and len(room.occupied()) > 1,
     )
 
 

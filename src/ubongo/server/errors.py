@@ -32,6 +32,8 @@ HTTP_STATUS = {
     "not_found": 404,
     "bad_method": 405,
     "room_full": 409,
+    "already_waiting": 409,
+    "left_queue": 409,
     "room_locked": 409,
     "game_running": 409,
     "too_large": 413,

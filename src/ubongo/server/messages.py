@@ -69,6 +69,9 @@ class RoomSettingsView(Sent):
     day: str | None = Field(
         description="the daily challenge's day (YYYY-MM-DD); null: the day the run starts"
     )
+    rated: bool = Field(
+        default=False, description="a rated game: its players' ratings change at its end"
+    )
 
 
 class SeatView(Sent):

@@ -92,6 +92,7 @@ class SettingsPatch(Strict):
     puzzles: Literal["fresh", "standard", "daily"] | None = None
     #: the daily challenge's day (``puzzles="daily"``); null: the day the run starts (UTC)
     day: str | None = Field(default=None, pattern=r"^\d{4}-\d{2}-\d{2}$")
+    rated: bool | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -105,8 +106,15 @@ class SettingsPatch(Strict):
 
 #: the settings a room always has a value for (``null`` in a patch: unchanged)
 _ALWAYS_SET = frozenset(
-    ("edition", "mode", "variant", "solo_goal", "seat_hold_seconds", "between_seconds")
+    ("edition", "mode", "variant", "solo_goal", "seat_hold_seconds", "between_seconds", "rated")
 )
+
+
+class QuickMatch(Strict):
+    """``POST /api/quickmatch``: the edition and the number of players (2-4) to play with."""
+
+    edition: str = Field(min_length=1, max_length=32)
+    players: int = Field(ge=2, le=4)
 
 
 # --- client -> server over the WebSocket ---------------------------------------------------

@@ -107,6 +107,9 @@ class RoomSettings:
     puzzles: str = "fresh"
     #: the daily challenge's day (YYYY-MM-DD); ``None``: the day the run starts (UTC)
     day: str | None = None
+    #: the game's final ranking changes its players' ratings (quick matches always; a
+    #: private room if its host asks; never solo)
+    rated: bool = False
 
     def patched(self, patch: SettingsPatch) -> RoomSettings:
         """These settings with ``patch``'s fields; ``null`` is the rules' default where there
@@ -353,6 +356,11 @@ class ServerConfig:
     #: the fastest a human hand places a piece (seconds): a solo task solved faster than its
     #: pieces times this is not ranked (docs/server.md, "Plausible records")
     record_seconds_per_piece: float = 0.6
+    #: seconds a quick match waits for other players before it fills the seats with bots
+    quickmatch_wait: float = 10.0
+    #: room settings of quick-match rooms beyond the edition (e.g. fewer rounds, for a demo or
+    #: a test); settings an edition refuses are left out for its rooms
+    quickmatch_settings: dict[str, Any] = field(default_factory=dict)
 
 
 def need_seat(seat: Seat | None) -> Seat:

@@ -31,6 +31,7 @@ ROOTS: dict[str, Any] = {
     "CreateRoom": protocol.CreateRoom,
     "TakeSeat": protocol.TakeSeat,
     "NewAccount": protocol.NewAccount,
+    "QuickMatch": protocol.QuickMatch,
     "Rename": protocol.Rename,
     "HintRequest": protocol.HintRequest,
     "ApiError": bodies.ApiError,

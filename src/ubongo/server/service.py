@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from .clock import Clock
@@ -27,12 +28,15 @@ from .gateway import Gateway, seat_json
 from .live import live_rooms
 from .messages import encode
 from .protocol import ProtocolError, SettingsPatch
-from .rooms import ServerConfig
+from .quickmatch import START_GRACE_SECONDS, LocalQueue, Queue, QuickMatch, Waiting
+from .rooms import Room, ServerConfig
 from .saved_rooms import SavedRoomsHub
 from .storage import Backoff, Storage
 
 if TYPE_CHECKING:
     from fastapi import WebSocket
+
+log = logging.getLogger("ubongo.server")
 
 #: seconds between two looks for idle rooms to forget (less when rooms are kept less long)
 SWEEP_SECONDS = 60.0
@@ -51,11 +55,19 @@ class RoomService(ABC):
 
     unreachable: ClassVar[tuple[type[Exception], ...]] = ()
 
-    def __init__(self, gateway: Gateway) -> None:
+    def __init__(self, gateway: Gateway, queue: Queue | None = None) -> None:
         self.gateway = gateway
         self.clock: Clock = gateway.clock
         self._sweeper: asyncio.Task[None] | None = None
         self._lag: asyncio.Task[None] | None = None
+        #: players waiting for a quick match (one process: here; a cluster: in Redis)
+        self.quick = QuickMatch(
+            queue or LocalQueue(),
+            gateway.storage,
+            gateway.config.quickmatch_wait,
+            self._quick_room,
+        )
+        self._starting: set[asyncio.Task[None]] = set()
 
     # --- start and stop ------------------------------------------------------------------------
 
@@ -65,14 +77,18 @@ class RoomService(ABC):
         self._sweeper = asyncio.create_task(self._sweep())
         self._lag = asyncio.create_task(self.gateway.metrics.watch_loop())
         self.gateway.rooms.game.cards.start()
+        self.quick.start()
 
     async def stop(self) -> None:
         """Stop serving, keeping what must outlive this process."""
-        for task in (self._sweeper, self._lag):
-            if task is not None:
-                task.cancel()
+        await self.quick.stop()
+        for task in list(self._starting):
+            task.cancel()
+        for background in (self._sweeper, self._lag):
+            if background is not None:
+                background.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
-                    await task
+                    await background
         self.gateway.rooms.game.cards.close()
 
     async def _sweep(self) -> None:
@@ -111,6 +127,72 @@ class RoomService(ABC):
     async def live(self) -> list[dict[str, Any]]:
         """The live games anybody may watch, newest first."""
         return self.local_live()
+
+    # --- quick match (docs/protocol.md, "Quick match") ----------------------------------------
+
+    async def quick_match(
+        self, account: int, name: str, edition: str, players: int
+    ) -> dict[str, Any]:
+        """Wait for a seat in a rated game of ``edition`` for ``players``; the seat."""
+        return await self.quick.join(account, name, edition, players)
+
+    async def leave_queue(self, account: int) -> bool:
+        """Take ``account`` out of the quick-match queue; whether it was waiting."""
+        return await self.quick.leave(account)
+
+    async def _reserve_code(self) -> str | None:
+        """A join code for a new room (one process: the lobby picks one)."""
+        return None
+
+    async def _quick_room(
+        self, group: Sequence[Waiting], levels: Sequence[str]
+    ) -> list[dict[str, Any]]:
+        """A rated, locked room of this process for a quick-match group (the oldest waiting
+        player is the host) and bots of ``levels``; everyone ready, its game starts by itself.
+        Each person's seat, in the group's order."""
+        lobby = self.gateway.rooms.lobby
+        first = group[0]
+        code = await self._reserve_code()
+        chosen = {**self.gateway.config.quickmatch_settings, "edition": first.edition}
+        try:
+            patch = SettingsPatch.model_validate({**chosen, "rated": True})
+            room, host = lobby.create_room(first.name, patch, code, first.account)
+        except (ProtocolError, ValueError):
+            # the operator's settings do not suit this edition: its own defaults
+            patch = SettingsPatch(edition=first.edition, rated=True)
+            room, host = lobby.create_room(first.name, patch, code, first.account)
+        seats = [host]
+        for w in group[1:]:
+            seats.append(lobby.take_seat(room.code, w.name, w.account)[1])
+        for level in levels:
+            lobby.add_bot(room, host, level)
+        lobby.lock(room, host, True)
+        for seat in seats[1:]:
+            lobby.set_ready(room, seat, True)
+        task = asyncio.create_task(self._start_quick_game(room))
+        self._starting.add(task)
+        task.add_done_callback(self._starting.discard)
+        return [seat_json(room, s) for s in seats]
+
+    async def _start_quick_game(self, room: Room) -> None:
+        """Start a quick match's game once its people have connected (or after a grace)."""
+        until = self.clock.now() + START_GRACE_SECONDS
+        while self.clock.now() < until:
+            people = [s for s in room.occupied() if s.kind == "person"]
+            if people and all(s.connections > 0 for s in people):
+                break
+            await asyncio.sleep(0.05)
+        host = room.seats[room.host] if room.host is not None else None
+        if (
+            room.phase != "lobby"
+            or host is None
+            or self.gateway.rooms.hub.get(room.code) is not room
+        ):
+            return  # closed, or taken over by another process
+        try:
+            self.gateway.rooms.game.start(room, host)
+        except ProtocolError as e:
+            log.warning("room %s: the quick match could not start: %s", room.code, e.message)
 
     # --- limits per client address (docs/server.md, "Rooms and limits") -------------------------
 

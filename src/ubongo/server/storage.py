@@ -56,7 +56,9 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
-from ubongo.puzzles import ratings
+from ubongo.puzzles import ratings as task_ratings
+
+from . import ratings
 
 
 class Base(DeclarativeBase):
@@ -179,6 +181,34 @@ class DailyResultRow(Base):
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class RatingRow(Base):
+    """One subject's rating in one edition (:mod:`.ratings`): an account (``account:<id>``)
+    or a bot level (``bot:<level>``)."""
+
+    __tablename__ = "ratings"
+
+    edition: Mapped[str] = mapped_column(String(16), primary_key=True)
+    subject: Mapped[str] = mapped_column(String(32), primary_key=True)
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), index=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+
+
+class RatingHistoryRow(Base):
+    """An account's display rating before and after one rated game (the profile's chart)."""
+
+    __tablename__ = "rating_history"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    edition: Mapped[str] = mapped_column(String(16))
+    before: Mapped[int] = mapped_column(Integer)
+    after: Mapped[int] = mapped_column(Integer)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 class OpenRoomRow(Base):
     """A room that was open when last saved: its durable form (:mod:`.durable`), replaced at
     each save and deleted when the room closes."""
@@ -204,6 +234,8 @@ class GameRecord:
     players: list[dict[str, Any]]
     started_at: float
     finished_at: float
+    #: a rated game: its players' ratings change when it is stored (:mod:`.ratings`)
+    rated: bool = False
 
 
 @dataclass(frozen=True)
@@ -440,7 +472,71 @@ class Storage:
         for p in game.players:
             if p.get("account") is not None:
                 s.add(GameAccountRow(game_id=row.id, seat=p["seat"], account_id=p["account"]))
+        if game.rated:
+            Storage._rate(s, row.id, game)
         return row
+
+    @staticmethod
+    def _rate(s: Session, game_id: int, game: GameRecord) -> None:
+        """Update the ratings of a rated game's accounts and bot levels from its final
+        ranking, in the game's own transaction (a game is stored with its ratings or not at
+        all). A person without an account plays with a new rating that is not kept."""
+        scores = {str(k): v for k, v in game.result.get("scores", {}).items()}
+        winners = [str(w) for w in game.result.get("winners", [])]
+        place = ratings.places(scores, winners)
+        seats: list[tuple[ratings.Subject, str]] = []
+        for p in game.players:
+            player = str(p["seat"])
+            if player not in place:
+                continue
+            if p.get("account") is not None:
+                seats.append((ratings.Subject.of_account(int(p["account"])), player))
+            elif p.get("kind") == "bot" and p.get("level"):
+                seats.append((ratings.Subject.of_bot(str(p["level"])), player))
+            else:
+                seats.append((ratings.Subject(f"guest:{player}"), player))
+        if len(seats) < 2:
+            return
+        keys = sorted({subject.key for subject, _ in seats})
+        # locked until the transaction ends (PostgreSQL): two games ending at once with the
+        # same bot level update it one after the other (SQLite: one writer at a time anyway)
+        rows = {
+            r.subject: r
+            for r in s.scalars(
+                select(RatingRow)
+                .where(RatingRow.edition == game.edition, RatingRow.subject.in_(keys))
+                .with_for_update()
+            )
+        }
+        before = {key: ratings.Rating(r.mu, r.sigma, r.games) for key, r in rows.items()}
+        new = ratings.update(
+            [(subject, before.get(subject.key, ratings.Rating())) for subject, _ in seats],
+            [place[player] for _, player in seats],
+        )
+        at = _dt(game.finished_at)
+        for subject, _ in seats:
+            if subject.key not in new or subject.key.startswith("guest:"):
+                continue
+            rating = new.pop(subject.key)
+            row = rows.get(subject.key)
+            if row is None:
+                row = RatingRow(
+                    edition=game.edition, subject=subject.key, account_id=subject.account
+                )
+                s.add(row)
+            row.mu, row.sigma, row.games = rating.mu, rating.sigma, rating.games
+            if subject.account is not None:
+                old = before.get(subject.key, ratings.Rating())
+                s.add(
+                    RatingHistoryRow(
+                        game_id=game_id,
+                        account_id=subject.account,
+                        edition=game.edition,
+                        before=old.display,
+                        after=rating.display,
+                        at=at,
+                    )
+                )
 
     def save_game(self, game: GameRecord) -> int:
         with self._timed("game"), self._one_writer, self.session() as s, s.begin():
@@ -494,9 +590,9 @@ class Storage:
             )
             s.add(row)
         # the task as played (its limit shifts it), against the player as rated before it
-        played = ratings.Rating(row.rating + result.shift, row.rd, row.volatility)
-        player = ratings.Rating(*result.before)
-        new = ratings.update(played, [(player, 1.0 - result.score)], rd_bounds=TASK_RD_BOUNDS)
+        played = task_ratings.Rating(row.rating + result.shift, row.rd, row.volatility)
+        player = task_ratings.Rating(*result.before)
+        new = task_ratings.update(played, [(player, 1.0 - result.score)], rd_bounds=TASK_RD_BOUNDS)
         row.rating, row.rd, row.volatility = new.rating - result.shift, new.rd, new.volatility
         row.plays += 1
         row.updated_at = at
@@ -779,6 +875,77 @@ class Storage:
             row = s.get(AccountRow, account)
             if row is not None:
                 row.name = name
+
+    # --- ratings -----------------------------------------------------------------------------
+
+    def rating_of(self, edition: str, subject: str) -> ratings.Rating:
+        """A subject's rating in an edition (a new one if it has played no rated game)."""
+        with self.session() as s:
+            row = s.get(RatingRow, (edition, subject))
+            return ratings.Rating() if row is None else ratings.Rating(row.mu, row.sigma, row.games)
+
+    def ratings_leaderboard(
+        self, edition: str, min_games: int = ratings.LEADERBOARD_GAMES, limit: int = 50
+    ) -> dict[str, Any]:
+        """The accounts of an edition with at least ``min_games`` rated games, best display
+        rating first (numbered from 1), and the bot levels' ratings for comparison."""
+        with self.session() as s:
+            rows = s.execute(
+                select(RatingRow, AccountRow.name)
+                .join(AccountRow, RatingRow.account_id == AccountRow.id)
+                .where(RatingRow.edition == edition, RatingRow.games >= min_games)
+            ).all()
+            ranked = sorted(
+                rows, key=lambda rn: (-ratings.display(rn[0].mu, rn[0].sigma), rn[0].subject)
+            )
+            players = [
+                {
+                    "rank": i,
+                    "account": r.account_id,
+                    "name": name,
+                    **ratings.Rating(r.mu, r.sigma, r.games).to_json(),
+                }
+                for i, (r, name) in enumerate(ranked[:limit], 1)
+            ]
+            bot_rows = s.scalars(
+                select(RatingRow).where(
+                    RatingRow.edition == edition, RatingRow.subject.startswith("bot:")
+                )
+            )
+            bots = [
+                {
+                    "level": r.subject.removeprefix("bot:"),
+                    **ratings.Rating(r.mu, r.sigma, r.games).to_json(bot=True),
+                }
+                for r in bot_rows
+            ]
+            bots.sort(key=lambda b: b["rating"])
+            return {"edition": edition, "min_games": min_games, "players": players, "bots": bots}
+
+    def account_ratings(self, account: int) -> tuple[dict[str, Any], dict[str, Any]]:
+        """An account's rating per edition, and per edition its rated games' changes
+        (oldest first, the latest 100)."""
+        with self.session() as s:
+            rows = s.scalars(
+                select(RatingRow).where(
+                    RatingRow.subject == ratings.Subject.of_account(account).key
+                )
+            )
+            found = {r.edition: ratings.Rating(r.mu, r.sigma, r.games).to_json() for r in rows}
+            history: dict[str, list[dict[str, Any]]] = {}
+            changes = s.scalars(
+                select(RatingHistoryRow)
+                .where(RatingHistoryRow.account_id == account)
+                .order_by(RatingHistoryRow.id.desc())
+                .limit(100 * max(1, len(found)))
+            )
+            for h in changes:
+                history.setdefault(h.edition, []).append(
+                    {"game_id": h.game_id, "at": _epoch(h.at), "before": h.before, "after": h.after}
+                )
+            for edition in history:
+                history[edition] = history[edition][:100][::-1]
+            return found, history
 
     def profile(self, account: int, recent: int = 10) -> dict[str, Any] | None:
         """An account's public face: name, when it joined, games played by edition, its

@@ -16,6 +16,7 @@ from ..rooms import ServerConfig
 from ..service import RoomService
 from ..storage import Storage
 from .node import ClusterHub, Node
+from .queue import RedisQueue
 
 
 class ClusterRoomService(RoomService):
@@ -29,6 +30,8 @@ class ClusterRoomService(RoomService):
         hub = ClusterHub(encode=encode)
         super().__init__(Gateway(storage, config, hub))
         self.node = Node(self.gateway, hub, redis_url)
+        # every process's matcher over one queue in Redis (a group is claimed atomically)
+        self.quick.queue = RedisQueue(self.node.redis)
 
     async def start(self) -> None:
         await self.node.start()
@@ -56,6 +59,9 @@ class ClusterRoomService(RoomService):
     async def live(self) -> list[dict[str, Any]]:
         # every process's list, as its last beat wrote it, and this process's as it is now
         return await self.node.live(self.local_live())
+
+    async def _reserve_code(self) -> str | None:
+        return await self.node.reserve_code()
 
     async def room_snapshot(self, code: str) -> dict[str, Any]:
         return await self.node.relay.request("snapshot", code)

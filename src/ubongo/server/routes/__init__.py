@@ -7,6 +7,8 @@
 * :mod:`.accounts` - accounts: a new one, the token's own, renaming, public profiles;
 * :mod:`.games` - stored games;
 * :mod:`.records` - solo records: the leaderboard and personal bests;
+* :mod:`.ratings` - ratings of rated games: an edition's leaderboard;
+* :mod:`.quickmatch` - quick match: waiting for a seat in a rated game, leaving the queue;
 * :mod:`.puzzles` - the daily challenge's tasks and hints for any puzzle;
 * :mod:`.websocket` - the room WebSocket ``/ws`` (and ``/ws/echo``);
 * :mod:`.web` - the web client's files (last: it answers every other path).
@@ -18,7 +20,20 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from . import accounts, editions, games, health, metrics, puzzles, records, rooms, web, websocket
+from . import (
+    accounts,
+    editions,
+    games,
+    health,
+    metrics,
+    puzzles,
+    quickmatch,
+    ratings,
+    records,
+    rooms,
+    web,
+    websocket,
+)
 
 #: in the order they are matched (the web client's catch-all last)
 ROUTERS: tuple[APIRouter, ...] = (
@@ -29,6 +44,8 @@ ROUTERS: tuple[APIRouter, ...] = (
     accounts.router,
     games.router,
     records.router,
+    ratings.router,
+    quickmatch.router,
     puzzles.router,
     websocket.router,
     web.router,

@@ -48,13 +48,15 @@ async def rename(body: p.Rename, account: SignedIn, accounts: AccountsDep) -> di
 )
 async def profile(account_id: int, store: StorageDep) -> dict[str, Any]:
     """An account's public profile: name, joined, games by edition, solo bests, recent
-    games (``no_account`` if there is none; any integer: ids start at 1)."""
+    games, ratings and their history by edition (``no_account`` if there is none; any
+    integer: ids start at 1)."""
     if not 0 < account_id <= MAX_ID:
         raise p.ProtocolError("no_account", "no account with this id")
-    found, bests = await asyncio.gather(
+    found, bests, (rated, history) = await asyncio.gather(
         asyncio.to_thread(store.profile, account_id),
         asyncio.to_thread(store.personal_bests, None, account_id),
+        asyncio.to_thread(store.account_ratings, account_id),
     )
     if found is None:
         raise p.ProtocolError("no_account", "no account with this id")
-    return {**found, "bests": bests}
+    return {**found, "bests": bests, "ratings": rated, "history": history}

@@ -1,0 +1,120 @@
+"""Ratings of rated games: OpenSkill's Plackett-Luce model, one rating per edition.
+
+A rated game (a quick match, or a private room whose host asked for it; never solo) moves the
+rating of every account that played it and of every bot level in it: the bots are rated
+players too, so a new player's rating is anchored to theirs (``docs/online-ratings.md``).
+
+A rating is ``mu`` (the skill estimate) and ``sigma`` (its uncertainty), from OpenSkill's
+defaults (25, 25/3). What players see is the conservative ``mu - 3 sigma``, scaled:
+``display = round(1000 + 40 * (mu - 3 sigma))``, so a new account shows 1000, and marked
+provisional for its first :data:`PROVISIONAL_GAMES` games.
+
+>>> display(25.0, 25 / 3)
+1000
+>>> places({"0": 12, "1": 20, "2": 12}, ["1"])
+{'0': 2, '1': 1, '2': 2}
+>>> new = update([(Subject.of_bot("easy"), Rating()), (Subject.of_account(7), Rating())],
+...     [2, 1])
+>>> new["account:7"].mu > 25 > new["bot:easy"].mu
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from openskill.models import PlackettLuce
+
+#: display = BASE + SCALE * (mu - 3 sigma)
+BASE = 1000
+SCALE = 40
+#: an account's rating is provisional for its first games
+PROVISIONAL_GAMES = 10
+#: games an account needs to appear on the leaderboard
+LEADERBOARD_GAMES = 5
+
+_MODEL = PlackettLuce()
+MU: float = float(_MODEL.mu)
+SIGMA: float = float(_MODEL.sigma)
+
+
+def display(mu: float, sigma: float) -> int:
+    """The rating players see: conservative (``mu - 3 sigma``) and scaled."""
+    return round(BASE + SCALE * (mu - 3 * sigma))
+
+
+def provisional(games: int) -> bool:
+    return games < PROVISIONAL_GAMES
+
+
+@dataclass(frozen=True)
+class Rating:
+    """One subject's rating in one edition."""
+
+    mu: float = MU
+    sigma: float = SIGMA
+    games: int = 0
+
+    @property
+    def display(self) -> int:
+        return display(self.mu, self.sigma)
+
+    def to_json(self, bot: bool = False) -> dict[str, float | int | bool]:
+        return {
+            "rating": self.display,
+            "mu": self.mu,
+            "sigma": self.sigma,
+            "games": self.games,
+            "provisional": not bot and provisional(self.games),
+        }
+
+
+@dataclass(frozen=True)
+class Subject:
+    """Who a rating belongs to: an account, or a bot level (``key``: ``account:7``,
+    ``bot:hard``; ``account``: the account id, ``None`` for a bot)."""
+
+    key: str
+    account: int | None = None
+
+    @staticmethod
+    def of_account(account: int) -> Subject:
+        return Subject(f"account:{account}", account)
+
+    @staticmethod
+    def of_bot(level: str) -> Subject:
+        return Subject(f"bot:{level}")
+
+
+def places(scores: Mapping[str, int | None], winners: Sequence[str]) -> dict[str, int]:
+    """Each player's place (1 = best) in a finished game: the winners first, then by score;
+    equal players share a place (ties as ties)."""
+    keys = {p: (p in winners, s or 0) for p, s in scores.items()}
+    return {p: 1 + sum(1 for other in keys.values() if other > k) for p, k in keys.items()}
+
+
+def update(
+    players: Sequence[tuple[Subject, Rating]], seat_places: Sequence[int]
+) -> dict[str, Rating]:
+    """The new ratings after a game, by subject key: ``players`` are the seats with their
+    ratings before, ``seat_places[i]`` the place of ``players[i]``.
+
+    A subject seated more than once (two bots of one level) gets the mean of its seats'
+    changes, and counts one game."""
+    if len(players) < 2:
+        return {s.key: r for s, r in players}
+    teams = [[_MODEL.rating(mu=r.mu, sigma=r.sigma)] for _, r in players]
+    rated = _MODEL.rate(teams, ranks=[float(p) for p in seat_places])
+    changes: dict[str, list[tuple[float, float]]] = {}
+    before: dict[str, Rating] = {}
+    for (subject, old), team in zip(players, rated, strict=True):
+        changes.setdefault(subject.key, []).append((team[0].mu - old.mu, team[0].sigma))
+        before[subject.key] = old
+    out: dict[str, Rating] = {}
+    for key, seen in changes.items():
+        old = before[key]
+        mu = old.mu + sum(d for d, _ in seen) / len(seen)
+        sigma = sum(s for _, s in seen) / len(seen)
+        out[key] = Rating(mu, sigma, old.games + 1)
+    return out

@@ -1,0 +1,184 @@
+"""Ratings of rated games: the Plackett-Luce update on places (ties as ties), bot levels
+ordered by simulated games, and a real server rating a finished rated game in the same
+transaction as the game (profiles and leaderboard), while unrated rooms change nothing."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from server_harness import Client, ServerProcess, server_in, solution
+
+from ubongo import editions
+from ubongo.rules import bots
+from ubongo.server import ratings
+
+EDITION = editions.names()[0]
+LEVELS = ("easy", "medium", "hard")
+
+
+def test_places_put_winners_first_then_scores_with_ties_shared() -> None:
+    assert ratings.places({"0": 5, "1": 9, "2": 9, "3": 1}, ["1", "2"]) == {
+        "0": 3,
+        "1": 1,
+        "2": 1,
+        "3": 4,
+    }
+    # a tie on points decided by a playoff: the winner first, the other tied player second
+    assert ratings.places({"0": 7, "1": 7}, ["1"]) == {"0": 2, "1": 1}
+
+
+def test_a_tie_moves_equal_ratings_nowhere_and_a_win_moves_them_apart() -> None:
+    a, b = ratings.Subject.of_account(1), ratings.Subject.of_account(2)
+    tied = ratings.update([(a, ratings.Rating()), (b, ratings.Rating())], [1, 1])
+    assert tied[a.key].mu == pytest.approx(ratings.MU) == tied[b.key].mu
+    assert tied[a.key].sigma < ratings.SIGMA and tied[a.key].games == 1
+    won = ratings.update([(a, ratings.Rating()), (b, ratings.Rating())], [1, 2])
+    assert won[a.key].display > ratings.display(ratings.MU, ratings.SIGMA) > won[b.key].display
+
+
+def test_two_bots_of_one_level_in_a_game_count_as_one_game_with_their_mean_change() -> None:
+    easy, hard = ratings.Subject.of_bot("easy"), ratings.Subject.of_bot("hard")
+    new = ratings.update(
+        [(easy, ratings.Rating()), (hard, ratings.Rating()), (easy, ratings.Rating())], [1, 2, 3]
+    )
+    assert new[easy.key].games == 1 and new[hard.key].games == 1
+    # first and last: about even on average, far less than a win's change
+    alone = ratings.update([(easy, ratings.Rating()), (hard, ratings.Rating())], [1, 2])
+    assert abs(new[easy.key].mu - ratings.MU) < alone[easy.key].mu - ratings.MU
+
+
+def simulated_game(rng: random.Random, seated: list[str], rounds: int = 9) -> list[int]:
+    """Places of a race between bot levels, by the bots' own model: each round the fastest
+    finisher (who did not get stuck) scores; places by points, ties shared."""
+    points = [0] * len(seated)
+    for _ in range(rounds):
+        difficulty = rng.uniform(15.0, 60.0)
+        times = [
+            None
+            if bots.gets_stuck(bots.LEVELS[level], rng)
+            else bots.finish_time(difficulty, bots.LEVELS[level], rng)
+            for level in seated
+        ]
+        done = [(t, i) for i, t in enumerate(times) if t is not None]
+        if done:
+            points[min(done)[1]] += 1
+    return [1 + sum(1 for q in points if q > p) for p in points]
+
+
+def test_ratings_order_the_bot_levels_after_a_few_hundred_simulated_games() -> None:
+    rng = random.Random(12)
+    table = {level: ratings.Rating() for level in LEVELS}
+    ordered_since: int | None = None
+    for n in range(1, 301):
+        seated = rng.sample(LEVELS, rng.choice((2, 3)))
+        subjects = [ratings.Subject.of_bot(level) for level in seated]
+        new = ratings.update(
+            [(s, table[level]) for s, level in zip(subjects, seated, strict=True)],
+            simulated_game(rng, seated),
+        )
+        for level in seated:
+            table[level] = new[f"bot:{level}"]
+        shown = [table[level].display for level in LEVELS]
+        if not shown[0] < shown[1] < shown[2]:
+            ordered_since = None
+        elif ordered_since is None:
+            ordered_since = n
+    assert ordered_since is not None, {k: v.display for k, v in table.items()}
+    # ordered well before the end, and it stayed so (docs/online-ratings.md has the figures)
+    assert ordered_since <= 100
+    assert all(r.games > 100 for r in table.values())
+
+
+# --- a real server ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    folder: Path = tmp_path_factory.mktemp("ratings")
+    yield from server_in(folder, args=("--accounts-per-hour=1000", "--rooms-per-minute=1000"))
+
+
+def new_account(server: ServerProcess, name: str) -> dict[str, Any]:
+    status, body = server.post("/api/accounts", {"name": name})
+    assert status == 201, body
+    return dict(body)
+
+
+def one_round_race(
+    server: ServerProcess, winner: dict[str, Any], loser: dict[str, Any], rated: bool
+) -> int:
+    """A one-round race of two accounts in a private room; only ``winner`` solves its task
+    (the hourglass ends the round). The stored game's id."""
+    created = server.create_room(
+        winner["name"],
+        account=winner["token"],
+        edition=EDITION,
+        rounds=1,
+        hourglass_seconds=3,
+        rated=rated,
+    )
+    assert created["seat"] == 0
+    joined = server.take_seat(created["code"], loser["name"], account=loser["token"])
+    host, other = Client(server), Client(server)
+    assert host.hello(created["code"], created["token"])["type"] == "welcome"
+    assert other.hello(joined["code"], joined["token"])["type"] == "welcome"
+    other.reply({"type": "ready"}, "ready")
+    host.send({"type": "start"})
+    game = host.event("round_started")["room"]["game"]
+    placements = solution(game["tasks"]["0"], EDITION)
+    assert host.reply(
+        {"type": "submit", "round": game["round"], "placements": placements}, "verdict"
+    )["ok"]
+    over = host.event("game_over")
+    assert over["data"]["winners"] == [0]
+    host.close()
+    other.close()
+    return int(over["data"]["game_id"])
+
+
+def test_a_rated_game_moves_the_winner_up_and_the_loser_down_everywhere(
+    server: ServerProcess,
+) -> None:
+    ada, bob = new_account(server, "Ada"), new_account(server, "Bob")
+    game_id = one_round_race(server, ada, bob, rated=True)
+    won = server.get(f"/api/accounts/{ada['id']}")
+    lost = server.get(f"/api/accounts/{bob['id']}")
+    new = ratings.display(ratings.MU, ratings.SIGMA)
+    up, down = won["ratings"][EDITION], lost["ratings"][EDITION]
+    assert up["rating"] > new > down["rating"]
+    assert up["mu"] > ratings.MU > down["mu"]
+    assert up["games"] == down["games"] == 1 and up["provisional"] and down["provisional"]
+    assert won["history"][EDITION] == [
+        {
+            "game_id": game_id,
+            "at": won["history"][EDITION][0]["at"],
+            "before": new,
+            "after": up["rating"],
+        }
+    ]
+    assert lost["history"][EDITION][0]["after"] == down["rating"]
+    # the leaderboard: nobody before the minimum of rated games, both with a minimum of 1
+    board = server.get(f"/api/ratings?edition={EDITION}")
+    assert board["min_games"] == ratings.LEADERBOARD_GAMES
+    assert ada["id"] not in [p["account"] for p in board["players"]]
+    board = server.get(f"/api/ratings?edition={EDITION}&min_games=1")
+    rows = {p["account"]: p for p in board["players"]}
+    assert rows[ada["id"]]["rating"] == up["rating"] and rows[ada["id"]]["name"] == "Ada"
+    assert rows[bob["id"]]["rating"] == down["rating"]
+    assert rows[ada["id"]]["rank"] < rows[bob["id"]]["rank"]
+
+
+def test_an_unrated_room_changes_no_rating(server: ServerProcess) -> None:
+    cy, di = new_account(server, "Cy"), new_account(server, "Di")
+    one_round_race(server, cy, di, rated=False)
+    assert server.get(f"/api/accounts/{cy['id']}")["ratings"] == {}
+    assert server.get(f"/api/accounts/{di['id']}")["history"] == {}
+
+
+def test_a_ratings_leaderboard_of_no_edition_is_refused(server: ServerProcess) -> None:
+    status, body = server.request("GET", "/api/ratings?edition=nothing")
+    assert status == 404 and body["error"]["code"] == "no_edition"

@@ -1,0 +1,227 @@
+"""Quick match against a real ``ubongo serve`` (a short wait): two accounts asking together
+share a room, one alone gets a bot after the wait, the game starts by itself and is rated,
+leaving the queue (by DELETE or by closing the request), and bad requests refused with nothing
+queued."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+from server_harness import Client, RedisProcess, ServerProcess, server_in, solution
+
+from ubongo import editions
+from ubongo.server import ratings
+
+EDITION = editions.names()[0]
+WAIT = 1.0
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    folder: Path = tmp_path_factory.mktemp("quickmatch")
+    yield from server_in(
+        folder,
+        args=(
+            f"--quickmatch-wait={WAIT}",
+            # one short round: the game against a bot ends soon after the person solves
+            '--quickmatch-settings={"rounds": 1, "hourglass_seconds": 4}',
+            "--accounts-per-hour=1000",
+        ),
+    )
+
+
+def new_account(server: ServerProcess, name: str) -> dict[str, Any]:
+    status, body = server.post("/api/accounts", {"name": name})
+    assert status == 201, body
+    return dict(body)
+
+
+def ask(server: ServerProcess, account: dict[str, Any], players: int = 2) -> tuple[int, Any]:
+    return server.post(
+        "/api/quickmatch", {"edition": EDITION, "players": players}, account["token"]
+    )
+
+
+def test_two_accounts_asking_together_are_seated_in_the_same_room_and_it_starts(
+    server: ServerProcess,
+) -> None:
+    ada, bob = new_account(server, "Ada"), new_account(server, "Bob")
+    with ThreadPoolExecutor(2) as pool:
+        asked = time.monotonic()
+        answers = list(pool.map(lambda a: ask(server, a), [ada, bob]))
+        took = time.monotonic() - asked
+    (s1, one), (s2, two) = answers
+    assert s1 == s2 == 201, answers
+    assert one["code"] == two["code"] and {one["seat"], two["seat"]} == {0, 1}
+    assert took < WAIT + 2.0
+    room = server.get(f"/api/rooms/{one['code']}")
+    assert room["settings"]["rated"] and room["locked"]
+    assert [s["kind"] for s in room["seats"] if s] == ["person", "person"]
+    # nobody presses ready or start: the game starts once both are here
+    clients = [Client(server), Client(server)]
+    for c, seat in zip(clients, (one, two), strict=True):
+        assert c.hello(seat["code"], seat["token"])["type"] == "welcome"
+    for c in clients:
+        assert c.event("game_started")
+        c.close()
+
+
+def test_one_account_alone_plays_a_bot_after_the_wait_and_its_rated_win_counts(
+    server: ServerProcess,
+) -> None:
+    cy = new_account(server, "Cy")
+    asked = time.monotonic()
+    status, seat = ask(server, cy)
+    assert status == 201, seat
+    assert time.monotonic() - asked >= WAIT * 0.9
+    room = server.get(f"/api/rooms/{seat['code']}")
+    kinds = [(s["kind"], s["level"]) for s in room["seats"] if s]
+    # a new account's mu is the bots' while they are unrated: medium is the closest
+    assert kinds[0] == ("person", None) and kinds[1][0] == "bot"
+    c = Client(server)
+    assert c.hello(seat["code"], seat["token"])["type"] == "welcome"
+    game = c.event("round_started")["room"]["game"]
+    placements = solution(game["tasks"][str(seat["seat"])], EDITION)
+    assert c.reply({"type": "submit", "round": game["round"], "placements": placements}, "verdict")[
+        "ok"
+    ]
+    over = c.event("game_over")
+    c.close()
+    # the person finished first; the gems drawn may still let the bot win on points
+    won = over["data"]["winners"] == [seat["seat"]]
+    profile = server.get(f"/api/accounts/{cy['id']}")
+    rated = profile["ratings"][EDITION]
+    assert rated["games"] == 1 and rated["provisional"]
+    assert (rated["mu"] > ratings.MU) == won, (rated, over["data"])
+    assert profile["history"][EDITION][0]["game_id"] == over["data"]["game_id"]
+    # the bot's level is a rated player too, moved the other way
+    board = server.get(f"/api/ratings?edition={EDITION}&min_games=1")
+    bot = {b["level"]: b for b in board["bots"]}[kinds[1][1]]
+    assert (bot["mu"] < ratings.MU) == won and bot["games"] == 1
+    assert cy["id"] in [p["account"] for p in board["players"]]
+
+
+def test_a_second_request_of_one_account_is_refused_and_delete_leaves_the_queue(
+    server: ServerProcess,
+) -> None:
+    di = new_account(server, "Di")
+    # four players: nobody else waits for that, and Di leaves before the bots come
+    with ThreadPoolExecutor(1) as pool:
+        first = pool.submit(ask, server, di, 4)
+        time.sleep(0.3)
+        status, body = ask(server, di, 4)
+        assert status == 409 and body["error"]["code"] == "already_waiting"
+        assert server.request("DELETE", "/api/quickmatch", token=di["token"]) == (
+            200,
+            {"left": True},
+        )
+        status, body = first.result()
+    assert status == 409 and body["error"]["code"] == "left_queue"
+    assert server.request("DELETE", "/api/quickmatch", token=di["token"]) == (200, {"left": False})
+
+
+def test_a_closed_request_leaves_the_queue(server: ServerProcess) -> None:
+    ed = new_account(server, "Ed")
+    conn = http.client.HTTPConnection(server.url.split("//", 1)[1], timeout=5)
+    conn.request(
+        "POST",
+        "/api/quickmatch",
+        json.dumps({"edition": EDITION, "players": 3}),
+        {"Content-Type": "application/json", "Authorization": f"Bearer {ed['token']}"},
+    )
+    time.sleep(0.3)
+    conn.close()
+    time.sleep(0.3)
+    # no longer waiting: nothing to leave, and a new request is not refused as a second one
+    assert server.request("DELETE", "/api/quickmatch", token=ed["token"]) == (200, {"left": False})
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "code"),
+    [
+        ({"edition": "nothing", "players": 2}, 404, "no_edition"),
+        ({"edition": EDITION, "players": 1}, 422, "bad_message"),
+        ({"edition": EDITION, "players": 5}, 422, "bad_message"),
+        ({"edition": EDITION}, 422, "bad_message"),
+        ({"edition": EDITION, "players": "2"}, 422, "bad_message"),
+    ],
+)
+def test_bad_requests_are_refused_and_nothing_is_queued(
+    server: ServerProcess, body: dict[str, Any], status: int, code: str
+) -> None:
+    fay = new_account(server, "Fay")
+    got = server.post("/api/quickmatch", body, fay["token"])
+    assert got[0] == status and got[1]["error"]["code"] == code, got
+    assert server.request("DELETE", "/api/quickmatch", token=fay["token"]) == (
+        200,
+        {"left": False},
+    )
+
+
+def test_quick_match_needs_a_valid_account_token(server: ServerProcess) -> None:
+    for token in (None, "nobody-has-this-token"):
+        status, body = server.post("/api/quickmatch", {"edition": EDITION, "players": 2}, token)
+        assert status == 401 and body["error"]["code"] == "bad_token"
+    status, body = server.request("DELETE", "/api/quickmatch")
+    assert status == 401
+
+
+# --- several processes sharing rooms through Redis ----------------------------------------
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[ServerProcess]]:
+    folder: Path = tmp_path_factory.mktemp("quickmatch-cluster")
+    redis = RedisProcess(folder).start()
+    db = f"sqlite:///{folder / 'games.sqlite3'}"
+    servers = [
+        ServerProcess(
+            db,
+            log=folder / f"{name}.log",
+            redis_url=redis.url,
+            args=(f"--quickmatch-wait={WAIT}", "--accounts-per-hour=1000"),
+        ).start()
+        for name in ("a", "b")
+    ]
+    yield servers
+    for s in servers:
+        s.stop()
+    redis.stop()
+    for name in ("a", "b"):
+        log = (folder / f"{name}.log").read_text()
+        assert "Traceback" not in log, f"server {name} logged a crash:\n{log}"
+
+
+def test_two_accounts_asking_on_two_processes_share_a_room(cluster: list[ServerProcess]) -> None:
+    a, b = cluster
+    ada, bob = new_account(a, "Ada"), new_account(a, "Bob")
+    with ThreadPoolExecutor(2) as pool:
+        first = pool.submit(ask, a, ada)
+        time.sleep(0.2)
+        # the same account again, on the other process: refused, the first request waits on
+        status, body = ask(b, ada)
+        assert status == 409 and body["error"]["code"] == "already_waiting"
+        second = pool.submit(ask, b, bob)
+        (s1, one), (s2, two) = first.result(), second.result()
+    assert s1 == s2 == 201 and one["code"] == two["code"], (one, two)
+    clients = [Client(a), Client(b)]
+    for c, seat in zip(clients, (one, two), strict=True):
+        assert c.hello(seat["code"], seat["token"])["type"] == "welcome"
+    for c in clients:
+        assert c.event("game_started")
+        c.close()
+
+
+def test_one_account_alone_on_a_cluster_plays_a_bot(cluster: list[ServerProcess]) -> None:
+    cy = new_account(cluster[1], "Cy")
+    status, seat = ask(cluster[1], cy, players=3)
+    assert status == 201, seat
+    room = cluster[0].get(f"/api/rooms/{seat['code']}")
+    assert [s["kind"] for s in room["seats"] if s] == ["person", "bot", "bot"]

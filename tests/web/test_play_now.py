@@ -1,0 +1,65 @@
+"""Quick match in the browser: "Play now" waits (and can be cancelled), then the room; nobody
+else comes, so a bot takes the other seat, the game starts by itself and is played to its end;
+the home screen then shows the rating it gave and the ratings leaderboard."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+from server_harness import ServerProcess, server_in
+from webharness import shot
+from webplay import drag_into_place, solution
+
+from ubongo import editions
+
+EDITION = editions.names()[0]
+
+
+@pytest.fixture(scope="module")
+def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    folder: Path = tmp_path_factory.mktemp("web-quickmatch")
+    yield from server_in(
+        folder,
+        args=(
+            "--quickmatch-wait=1",
+            # one round, so that the game ends soon after the person's last piece
+            '--quickmatch-settings={"rounds": 1, "hourglass_seconds": 30}',
+        ),
+    )
+
+
+def test_play_now_against_a_bot_to_the_end(page: Page, quick_server: ServerProcess) -> None:
+    page.goto(quick_server.url + "/")
+    page.click(f'button.edition[data-edition="{EDITION}"]')
+    page.wait_for_function("() => localStorage.getItem('ubongo.account') !== null")
+    expect(page.locator(".home-ratings table.ratings")).to_be_visible()
+
+    # waiting can be cancelled: the account is out of the queue
+    page.select_option("#match-players", "2")
+    page.click("#play-now")
+    expect(page.locator("#match-status")).to_have_text("Looking for players…")
+    expect(page.locator("#cancel-match")).to_be_visible()
+    shot(page, "quickmatch-waiting")
+    page.click("#cancel-match")
+    expect(page.locator("#match-status")).to_have_text("Cancelled.")
+    expect(page.locator("#play-now")).to_be_enabled()
+
+    # now wait for real: after the server's wait a bot fills the seat and the game starts
+    page.click("#play-now")
+    expect(page.locator(".game-main .board-svg")).to_be_visible(timeout=15_000)
+    expect(page.locator(".players .player")).to_have_count(2)
+    shot(page, "quickmatch-game")
+    plan = solution(page, EDITION)
+    for i, pl in enumerate(plan):
+        drag_into_place(page, EDITION, pl, last=i == len(plan) - 1)
+    expect(page.locator("main.room")).to_have_attribute("data-last-verdict", "covered")
+    expect(page.locator("#winner")).to_be_visible(timeout=40_000)
+    shot(page, "quickmatch-over")
+
+    # back home: the rated game shows as this account's rating
+    page.goto(quick_server.url + "/")
+    page.click(f'button.edition[data-edition="{EDITION}"]')
+    expect(page.locator(".my-rating")).to_contain_text("1 rated game")
