@@ -58,8 +58,23 @@ def test_play_now_against_a_bot_to_the_end(page: Page, quick_server: ServerProce
     expect(page.locator("main.room")).to_have_attribute("data-last-verdict", "covered")
     expect(page.locator("#winner")).to_be_visible(timeout=40_000)
     shot(page, "quickmatch-over")
+    # its replay, rebuilt by the rules: the round and its finishers
+    page.click("#watch-replay")
+    expect(page.locator("#replay-timeline")).to_be_visible()
+    page.focus("#replay-timeline")
+    page.keyboard.press("End")
+    expect(page.locator("#replay-winner")).to_be_visible()
+    shot(page, "quickmatch-replay")
 
     # back home: the rated game shows as this account's rating
     page.goto(quick_server.url + "/")
     page.click(f'button.edition[data-edition="{EDITION}"]')
     expect(page.locator(".my-rating")).to_contain_text("1 rated game")
+    # the profile page: the rating with its history, the game with its replay
+    page.click("#my-profile")
+    expect(page.locator("#profile-name")).to_be_visible()
+    card = page.locator(f'.rating-card[data-edition="{EDITION}"]')
+    expect(card).to_contain_text("1 rated game")
+    expect(card.locator("svg.history-chart circle")).to_have_count(2)
+    expect(page.locator("#profile-recent a", has_text="Replay")).to_have_count(1)
+    shot(page, "profile")

@@ -179,6 +179,7 @@ export function homeScreen(go: Navigate): HTMLElement {
     ratings.replaceChildren(
       ...(me ? [myRating(prefs.edition, me.id)] : []),
       ratingsBoard(prefs.edition, me?.id ?? null),
+      ...(me ? [h("p", {}, h("a#my-profile", { href: `/profile/${me.id}`, "data-link": "" }, "Your profile"))] : []),
     );
   };
 

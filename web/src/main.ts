@@ -1,4 +1,5 @@
-// The Ubongo web client: a tiny router over four screens (home, room, replay, not found).
+// The Ubongo web client: a tiny router over five screens (home, room, replay, profile, not
+// found).
 // Rooms carry their own sub-screens (lobby, game, round result, game end, solo).
 
 import "./style.css";
@@ -7,6 +8,7 @@ import { loadEditions } from "./editions";
 import { cellAt, nearestTranslation, outline, translationVector } from "./geometry";
 import { homeScreen } from "./home";
 import { ensureAccount } from "./net";
+import { profileScreen } from "./profile";
 import { replayScreen } from "./replay";
 import { roomScreen } from "./room";
 import { logo } from "./ui";
@@ -30,6 +32,7 @@ function route(): void {
   const header = h("header.app-header", {}, logo());
   const room = path.match(/^\/room\/([A-Za-z0-9]+)\/?$/);
   const replay = path.match(/^\/replay\/([0-9]+)\/?$/);
+  const profile = path.match(/^\/profile\/([0-9]+)\/?$/);
   let body: HTMLElement;
   if (room) {
     const screen = roomScreen(room[1].toUpperCase(), go);
@@ -39,6 +42,8 @@ function route(): void {
     const screen = replayScreen(replay[1]);
     dispose = screen.dispose;
     body = screen.element;
+  } else if (profile) {
+    body = profileScreen(profile[1]);
   } else if (path === "/" || path === "/index.html") {
     body = homeScreen(go);
   } else {

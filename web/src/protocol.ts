@@ -89,5 +89,6 @@ export type QuickMatchLeft = gen.QuickMatchLeft;
 /** `GET /api/ratings`: an edition's rated accounts and the bot levels' ratings. */
 export type RatingsBoard = gen.RatingsBoard;
 export type RatingView = gen.RatingView;
+export type RatingChange = gen.RatingChange;
 /** Every HTTP error's body. */
 export type ApiErrorBody = gen.ApiError;

@@ -1,0 +1,160 @@
+// An account's public profile (/profile/<id>): its name, ratings by edition with their
+// history as a chart, games played, best solo runs and latest games with their replays.
+// Everything comes from GET /api/accounts/{id}; nothing here is kept in the browser.
+
+import { h, svg } from "./dom";
+import { EDITIONS, editionInfo } from "./editions";
+import { ApiError, api, currentAccount } from "./net";
+import type { Profile, RatingChange } from "./protocol";
+import { ratingText } from "./records";
+import { clock } from "./ui";
+
+export function profileScreen(id: string): HTMLElement {
+  const root = h("main.profile", { "data-account": id }, h("p.loading", {}, "Loading the profile…"));
+  api
+    .get<Profile>(`/api/accounts/${id}`)
+    .then((profile) => root.replaceChildren(...draw(profile)))
+    .catch((e) => {
+      const missing = e instanceof ApiError && e.status === 404;
+      root.replaceChildren(
+        h(
+          "section.panel",
+          {},
+          h("h1", {}, missing ? "There is no such player" : "The profile cannot be loaded"),
+          h("p", {}, h("a", { href: "/", "data-link": "" }, "← Home")),
+        ),
+      );
+    });
+  return root;
+}
+
+function title(edition: string): string {
+  return EDITIONS.some((e) => e.name === edition) ? editionInfo(edition).title : edition;
+}
+
+function day(seconds: number): string {
+  return new Date(seconds * 1000).toLocaleDateString();
+}
+
+function draw(p: Profile): HTMLElement[] {
+  const mine = currentAccount()?.id === p.id;
+  const head = h(
+    "section.panel",
+    {},
+    h("h1#profile-name", {}, p.name),
+    h("p.muted", {}, `Playing since ${day(p.joined)}${mine ? " · this is you" : ""}`),
+    h("p", {}, h("a", { href: "/", "data-link": "" }, "← Home")),
+  );
+  const editions = [...new Set([...Object.keys(p.ratings), ...Object.keys(p.games)])];
+  const ratings = h(
+    "section.panel#profile-ratings",
+    {},
+    h("h2", {}, "Ratings"),
+    Object.keys(p.ratings).length
+      ? h(
+          "div.rating-cards",
+          {},
+          ...editions
+            .filter((e) => p.ratings[e])
+            .map((e) => {
+              const r = p.ratings[e];
+              return h(
+                "div.rating-card",
+                { "data-edition": e },
+                h("h3", {}, title(e)),
+                h("p.big", {}, ratingText(r)),
+                h(
+                  "p.muted",
+                  {},
+                  `${r.games} rated game${r.games === 1 ? "" : "s"}${r.provisional ? " · provisional (?)" : ""}`,
+                ),
+                historyChart(p.history[e] ?? []),
+              );
+            }),
+        )
+      : h("p.muted", {}, "No rated games yet: ratings come from quick matches and rated rooms."),
+  );
+  const played = h(
+    "section.panel",
+    {},
+    h("h2", {}, "Games played"),
+    editions.length
+      ? h("ul", {}, ...editions.map((e) => h("li", {}, `${title(e)}: ${p.games[e] ?? 0}`)))
+      : h("p.muted", {}, "None yet."),
+  );
+  const bests = h(
+    "section.panel",
+    {},
+    h("h2", {}, "Best solo runs"),
+    p.bests.length
+      ? h(
+          "ul",
+          {},
+          ...p.bests.map((b) =>
+            h(
+              "li",
+              {},
+              `${title(b.edition)} · ${b.goal === "time" ? `${b.amount} minutes: ${b.score} tasks` : `${b.amount} tasks: ${clock(b.seconds)}`}`,
+            ),
+          ),
+        )
+      : h("p.muted", {}, "None yet."),
+  );
+  const recent = h(
+    "section.panel#profile-recent",
+    {},
+    h("h2", {}, "Latest games"),
+    p.recent.length
+      ? h(
+          "ul",
+          {},
+          ...p.recent.map((g) =>
+            h(
+              "li",
+              {},
+              `${day(g.finished_at)} · ${title(g.edition)} · ${g.mode} · ${g.players.map((x) => x.name).join(", ")}${g.winners.includes(g.seat) ? " · won" : ""} `,
+              h("a", { href: `/replay/${g.id}`, "data-link": "" }, "Replay"),
+            ),
+          ),
+        )
+      : h("p.muted", {}, "None yet."),
+  );
+  return [head, ratings, played, bests, recent];
+}
+
+/** The shown rating after each rated game, oldest first, as a line with its range marked. */
+function historyChart(changes: RatingChange[]): Element {
+  if (changes.length === 0) return h("p.muted", {}, "No history yet.");
+  const points = [changes[0].before, ...changes.map((c) => c.after)];
+  const lo = Math.min(...points);
+  const hi = Math.max(...points);
+  const span = Math.max(1, hi - lo);
+  const x = (i: number) => 30 + (i * 260) / Math.max(1, points.length - 1);
+  const y = (v: number) => 80 - ((v - lo) * 70) / span;
+  const chart = svg("svg", {
+    class: "history-chart",
+    viewBox: "0 0 300 90",
+    role: "img",
+    "aria-label": `rating history: from ${points[0]} to ${points[points.length - 1]} over ${changes.length} rated games`,
+  });
+  const axis = (v: number) => {
+    const label = svg("text", { x: 0, y: y(v) + 4, "font-size": 10, fill: "currentColor" });
+    label.textContent = String(v);
+    return label;
+  };
+  const line = svg("polyline", {
+    points: points.map((v, i) => `${x(i)},${y(v)}`).join(" "),
+    fill: "none",
+    stroke: "currentColor",
+    "stroke-width": 2,
+  });
+  chart.append(axis(hi), axis(lo), line);
+  points.forEach((v, i) => {
+    const dot = svg("circle", { cx: x(i), cy: y(v), r: 3, fill: "currentColor" });
+    const tip = svg("title");
+    tip.textContent = i === 0 ? `${v} before the first rated game` : `${v} after game ${changes[i - 1].game_id}`;
+    dot.append(tip);
+    chart.append(dot);
+  });
+  return chart;
+}
