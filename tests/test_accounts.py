@@ -176,6 +176,12 @@ def test_runs_and_games_belong_to_the_account_and_show_its_name_now(
     assert profile["games"] == {EDITION: 2}
     assert [(g["id"], g["seat"]) for g in profile["recent"]] == [(race_id, 1), (game_id, 0)]
     assert [(b["goal"], b["score"], b["runs"]) for b in profile["bests"]] == [("tasks", 5, 1)]
+    assert server.get(f"/api/records?account={ada['id']}") == profile["bests"]
+    # the run is the account's, not the typed name's
+    assert server.get("/api/records?name=typed%20name") == []
+    for query in ("", f"?name=Ada&account={ada['id']}"):
+        status, refused = server.request("GET", f"/api/records{query}")
+        assert status == 422 and refused["error"]["code"] == "bad_message"
     assert server.get(f"/api/accounts/{bob['id']}")["games"] == {EDITION: 1}
 
 

@@ -113,9 +113,9 @@ def one_round_race(
 ) -> int:
     """A one-round race of two accounts in a private room; only ``winner`` solves its task
     (the hourglass ends the round). The stored game's id."""
-    created = server.create_room(
+    created = server.create_room_as(
+        winner["token"],
         winner["name"],
-        account=winner["token"],
         edition=EDITION,
         rounds=1,
         hourglass_seconds=3,

@@ -115,6 +115,11 @@ def fields_of(kind: str, code: str, token: str) -> st.SearchStrategy[dict[str, A
         "leave": st.just({}),
         "lock": st.fixed_dictionaries({}, optional={"locked": st.booleans()}),
         "kick": st.fixed_dictionaries({"seat": seats}),
+        "stop": st.fixed_dictionaries({"round": st.integers(-1, 1001)}),
+        "give_up": st.fixed_dictionaries({"round": st.integers(-1, 1001)}),
+        "hint": st.fixed_dictionaries(
+            {"round": st.integers(-1, 1001), "placements": st.lists(placement(), max_size=17)}
+        ),
     }
     return plausible[kind]
 

@@ -2,7 +2,7 @@
 // (GET /api/leaderboard, GET /api/records), drawn as small tables.
 
 import { h } from "./dom";
-import { api } from "./net";
+import { api, currentAccount } from "./net";
 import type {
   DailyResults,
   Leaderboard,
@@ -85,11 +85,14 @@ export function dailyBoard(edition: string, date: string, caption: string, limit
   return table;
 }
 
-/** A player's best run of every kind they played. */
+/** A player's best run of every kind they played: this browser's account's when it has one
+ * (runs belong to it), else the runs kept by the name. */
 export function personalBests(name: string): HTMLElement {
   const table = h("table.bests", {}, h("caption", {}, `Personal bests of ${name}`));
+  const account = currentAccount();
+  const query = account ? `account=${account.id}` : `name=${encodeURIComponent(name)}`;
   api
-    .get<PersonalBests>(`/api/records?name=${encodeURIComponent(name)}`)
+    .get<PersonalBests>(`/api/records?${query}`)
     .then((rows) => {
       for (const r of rows) {
         table.append(

@@ -11,6 +11,7 @@ from ubongo import editions as edition_data
 
 from .. import bodies
 from ..deps import StorageDep
+from ..protocol import ProtocolError
 
 router = APIRouter()
 
@@ -34,7 +35,12 @@ async def leaderboard(
 
 @router.get("/api/records", response_model=bodies.PersonalBests)
 async def records(
-    name: Annotated[str, Query(min_length=1, max_length=32)], store: StorageDep
+    store: StorageDep,
+    name: Annotated[str | None, Query(min_length=1, max_length=32)] = None,
+    account: Annotated[int | None, Query(ge=1, le=2**31 - 1)] = None,
 ) -> list[dict[str, Any]]:
-    """A player's personal bests."""
-    return await asyncio.to_thread(store.personal_bests, name)
+    """A player's personal bests: an account's (``account``), or those kept by a display
+    name without an account (``name``: runs from before accounts, or played without one)."""
+    if (name is None) == (account is None):
+        raise ProtocolError("bad_message", "give a name or an account, one of them")
+    return await asyncio.to_thread(store.personal_bests, name, account)
