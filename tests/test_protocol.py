@@ -205,12 +205,17 @@ def an_endless_run(server: ServerProcess, edition: str) -> list[int]:
     game = c.event("task_drawn")["room"]["game"]
     refused = c.reply({"type": "hint", "round": game["round"], "placements": []}, "hint")
     assert (refused["type"], refused["code"]) == ("error", "no_help")
-    c.send({"type": "give_up", "round": game["round"]})
-    assert c.event("task_rated")["data"]["why"] == "gave_up"
-    game = c.event("task_drawn")["room"]["game"]
+    # tasks given up in a row (an endless run's sides change from task to task): each
+    # gave_up shows the task given up, with its solution
+    for _ in range(4):
+        c.send({"type": "give_up", "round": game["round"]})
+        assert c.event("task_rated")["data"]["why"] == "gave_up"
+        gave = c.event("gave_up")["data"]
+        assert gave["task"] == game["tasks"]["0"] and gave["solution"]
+        game = c.event("task_drawn")["room"]["game"]
     c.send({"type": "stop", "round": game["round"]})
     over = c.event("game_over")
-    assert over["data"]["record"]["rated"] == 2
+    assert over["data"]["record"]["rated"] == 5
     c.close()
     return [over["data"]["game_id"]]
 

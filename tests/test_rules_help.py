@@ -107,10 +107,10 @@ def test_giving_up_names_the_task_for_its_solution() -> None:
     game = apply(solo(solo_goal="practice"), StartRound(0.0))
     assert game.round is not None
     entry = game.round.entries[0]
-    card, key = entry.card, entry.key
+    card, side, key = entry.card, entry.side, entry.key
     game = apply(game, GiveUp("sol", 12.0))
     gave = next(e for e in game.events if e.kind == "gave_up")
-    assert gave.data == {"player": "sol", "card": card, "key": key}
+    assert gave.data == {"player": "sol", "card": card, "side": side, "key": key}
     assert game.phase == "playing" and solo_record(game)["gave_up"] == 1
 
 

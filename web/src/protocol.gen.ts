@@ -1765,20 +1765,29 @@ export interface RuleGaveUp {
   /**
    * solo: with the task given up
    */
-  data: PlayerFacts | CardFacts;
+  data: PlayerFacts | GaveUpFacts;
 }
 export interface PlayerFacts {
   player: string;
 }
-export interface CardFacts {
+export interface GaveUpFacts {
   player: string;
   card: number;
   key: string;
+  /**
+   * missing in games stored before endless
+   */
+  side?: string | null;
 }
 export interface RuleTaskSkipped {
   at: number;
   kind: "task_skipped";
   data: CardFacts;
+}
+export interface CardFacts {
+  player: string;
+  card: number;
+  key: string;
 }
 export interface RuleTaskDrawn {
   at: number;

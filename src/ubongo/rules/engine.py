@@ -385,7 +385,15 @@ def _give_up(g: Game, entry: Entry, now: float) -> None:
         g.discard.append(entry.card)
         if g.settings.endless:
             endless.rate(g, entry, 0.0, now, "gave_up")  # a task given up is lost
-        event(g, EventKind.GAVE_UP, now, player=entry.player, card=entry.card, key=entry.key)
+        event(
+            g,
+            EventKind.GAVE_UP,
+            now,
+            player=entry.player,
+            card=entry.card,
+            side=entry.side,  # an endless run's sides change from task to task
+            key=entry.key,
+        )
         _solo_next(g, entry, now)
         return
     entry.gave_up = True

@@ -642,7 +642,8 @@ def _given_up(room: Room, ev: rules.Event) -> dict[str, Any]:
     game = room.game
     assert game is not None
     player = str(ev.data["player"])
-    entry = Entry(player, int(ev.data["card"]), game.settings.level_of(player), str(ev.data["key"]))
+    side = str(ev.data.get("side") or game.settings.level_of(player))
+    entry = Entry(player, int(ev.data["card"]), side, str(ev.data["key"]))
     placements = bots.arrangement(game.deck, entry.card, entry.side, entry.key)
     return {
         "task": rules.task_json(game, entry),

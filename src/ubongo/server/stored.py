@@ -262,9 +262,13 @@ class RuleSecondChance(RuleEventBase):
     data: SecondChanceFacts
 
 
+class GaveUpFacts(CardFacts):
+    side: str | None = Field(default=None, description="missing in games stored before endless")
+
+
 class RuleGaveUp(RuleEventBase):
     kind: Literal["gave_up"]
-    data: PlayerFacts | CardFacts = Field(description="solo: with the task given up")
+    data: PlayerFacts | GaveUpFacts = Field(description="solo: with the task given up")
 
 
 class RuleHinted(RuleEventBase):
