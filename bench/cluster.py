@@ -31,7 +31,15 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from server import Player, arguments, cpu_seconds, open_room, pct, solved  # bench/server.py
+from server import (  # bench/server.py
+    BENCH_LIMITS,
+    Player,
+    arguments,
+    cpu_seconds,
+    open_room,
+    pct,
+    solved,
+)
 from server_harness import RedisProcess, ServerProcess
 
 
@@ -105,7 +113,9 @@ def main() -> None:
     warm_solutions()
 
     # 1. one process, rooms in memory
-    single = ServerProcess(f"sqlite:///{folder / 'single.sqlite3'}", log=folder / "single.log")
+    single = ServerProcess(
+        f"sqlite:///{folder / 'single.sqlite3'}", log=folder / "single.log", args=BENCH_LIMITS
+    )
     single.start()
     try:
         one = asyncio.run(play([single], [single.proc.pid if single.proc else 0], args))
@@ -119,6 +129,7 @@ def main() -> None:
             f"sqlite:///{folder / 'cluster.sqlite3'}",
             log=folder / f"node{i}.log",
             redis_url=redis.url,
+            args=BENCH_LIMITS,
         )
         for i in range(2)
     ]
