@@ -55,3 +55,10 @@ export function h<S extends string>(
 export function clear(el: Element): void {
   el.replaceChildren();
 }
+
+/** A control's accessible name: its visible word (the label's `<span>`) first, then what it
+ * does, so that speech input can say what the eye reads (WCAG 2.5.3, label in name). */
+export function nameWithLabel(label: string, does: string): string {
+  const word = /<span>([^<]+)<\/span>/.exec(label)?.[1];
+  return word ? `${word}: ${does}` : does;
+}

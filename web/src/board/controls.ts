@@ -2,6 +2,8 @@
 // `N` the next one, `R` turns (Shift+R the other way), `F` flips, arrows move, `Enter` puts a
 // tray piece on the board, `Esc` or `Backspace` sends it back; buttons Rotate, Flip, Tray, Clear.
 
+import { nameWithLabel } from "../dom";
+
 export type BoardCommand =
   | { kind: "select"; index: number }
   | { kind: "next"; back: boolean }
@@ -39,7 +41,7 @@ export function toolbar(run: (command: BoardCommand) => void, canFlip: boolean, 
     b.className = `tool tool-${name}`;
     b.innerHTML = label;
     b.title = title;
-    b.setAttribute("aria-label", title);
+    b.setAttribute("aria-label", nameWithLabel(label, title));
     b.addEventListener("click", () => {
       run(command);
       done();

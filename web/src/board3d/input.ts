@@ -1,7 +1,7 @@
 // Input for the 3D board: keys, on-screen buttons and the pointer all become the same few
 // actions, so keyboard-only and touch play do exactly what the mouse does.
 
-import { h } from "../dom";
+import { h, nameWithLabel } from "../dom";
 import type { Turn } from "./shapes";
 
 export type Action =
@@ -56,7 +56,12 @@ export function keyAction(e: KeyboardEvent, pieces: number): Action | null {
 }
 
 function tool(label: string, title: string, name: string, act: () => void): HTMLButtonElement {
-  const b = h("button", { type: "button", class: `tool tool-${name}`, title, "aria-label": title });
+  const b = h("button", {
+    type: "button",
+    class: `tool tool-${name}`,
+    title,
+    "aria-label": nameWithLabel(label, title),
+  });
   b.innerHTML = label;
   b.addEventListener("click", act);
   return b;

@@ -140,7 +140,13 @@ export class PlayScreen {
         timer: null,
       };
       this.parts = parts;
-      this.gameEl = h("div.game", {}, parts.top, parts.main, parts.side, parts.overlay);
+      // the page's top-level heading, for screen readers (the top bar shows the same facts)
+      const room = this.ctx.store.room;
+      const what = room
+        ? `${editionInfo(room.settings.edition).title} · ${room.settings.mode === "solo" ? "solo" : `room ${room.code}`}`
+        : "";
+      const heading = h("h1.visually-hidden#game-title", {}, `Ubongo game${what ? ` · ${what}` : ""}`);
+      this.gameEl = h("div.game", {}, heading, parts.top, parts.main, parts.side, parts.overlay);
       this.root.replaceChildren(this.gameEl);
       this.boardKey = "";
     }
