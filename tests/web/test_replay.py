@@ -67,7 +67,8 @@ def test_a_game_is_watched_live_and_replayed(browser: Browser, server: ServerPro
     # Ada solves her task (and the playoff, if the bot's gems tie hers)
     solve(ada)
     ada.wait_for_selector('#winner, #round-no:has-text("Playoff")', timeout=30_000)
-    if ada.locator("#winner").count() == 0:
+    played_off = ada.locator("#winner").count() == 0
+    if played_off:
         expect(ada.locator(".round-result")).to_have_count(0, timeout=20_000)
         solve(ada)
     expect(ada.locator("#winner")).to_be_visible(timeout=30_000)
@@ -113,7 +114,8 @@ def test_a_game_is_watched_live_and_replayed(browser: Browser, server: ServerPro
     timeline.press("End")
     expect(ada.locator("#replay-next")).to_be_disabled()
     expect(ada.locator("#replay-winner")).to_contain_text("wins")
-    expect(ada.locator(".replay-end .award").first).to_be_visible()
+    if not played_off:  # a playoff's round hands out no gems: the last round shows none
+        expect(ada.locator(".replay-end .award").first).to_be_visible()
     expect(ada.locator(".replay-scores").first.locator("tbody tr")).to_have_count(2)
     ada.locator(".replay-end").scroll_into_view_if_needed()
     shot(ada, "replay-end")
