@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from server_harness import Client, ServerProcess, check_body, replayed, server_in, solution
+from server_harness import Client, ServerProcess, replayed, server_in, solution
 
 from ubongo.board import Area, Placement, check_cover
 from ubongo.pieces import edition
@@ -49,18 +49,8 @@ def create(
 ) -> tuple[int, dict[str, Any]]:
     """``POST /api/rooms`` (as player ``account``'s account, if given): the status and the
     answer."""
-    headers = {"Content-Type": "application/json"}
-    if account is not None:
-        headers["Authorization"] = f"Bearer {token_of(server, account)}"
-    body = json.dumps({"name": "Dana", "settings": settings}).encode()
-    req = urllib.request.Request(server.url + "/api/rooms", body, headers, method="POST")
-    try:
-        with urllib.request.urlopen(req, timeout=30) as r:
-            status, answer = r.status, json.loads(r.read())
-    except urllib.error.HTTPError as e:
-        status, answer = e.code, json.loads(e.read())
-    check_body("POST", "/api/rooms", status, answer)
-    return status, answer
+    token = None if account is None else token_of(server, account)
+    return server.post("/api/rooms", {"name": "Dana", "settings": settings}, token)
 
 
 def started(server: ServerProcess, account: int | None = None, **settings: Any) -> Client:

@@ -6,7 +6,6 @@ characters long, and a whole message is cut at :data:`MAX_MESSAGE_CHARS`.
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Awaitable, Callable
 
@@ -45,13 +44,20 @@ HTTP_STATUS = {
 MAX_MESSAGE_CHARS = 200
 
 
-def error_response(status: int, e: ProtocolError) -> JSONResponse:
+class ErrorResponse(JSONResponse):
+    """A refusal's answer, which keeps its ``code`` (for the metrics) beside the body."""
+
+    def __init__(self, status: int, e: ProtocolError) -> None:
+        message = e.message if len(e.message) <= MAX_MESSAGE_CHARS else e.message[:197] + "..."
+        headers = {"Retry-After": e.retry_after_header} if isinstance(e, RateLimited) else None
+        body = {"error": {"code": e.code, "message": message}}
+        super().__init__(body, status_code=status, headers=headers)
+        self.code = e.code
+
+
+def error_response(status: int, e: ProtocolError) -> ErrorResponse:
     """The response for one refusal (a rate limit's says when to come back: ``Retry-After``)."""
-    message = e.message if len(e.message) <= MAX_MESSAGE_CHARS else e.message[:197] + "..."
-    headers = {"Retry-After": e.retry_after_header} if isinstance(e, RateLimited) else None
-    return JSONResponse(
-        {"error": {"code": e.code, "message": message}}, status_code=status, headers=headers
-    )
+    return ErrorResponse(status, e)
 
 
 async def protocol_error(_request: Request, e: Exception) -> Response:
@@ -101,9 +107,8 @@ def counted(handler: Handler) -> Handler:
     async def answer(request: Request, e: Exception) -> Response:
         response = await handler(request, e)
         metrics = getattr(request.app.state, "metrics", None)
-        if metrics is not None:
-            code = json.loads(bytes(response.body))["error"]["code"]
-            metrics.errors.labels(code=code).inc()
+        if metrics is not None and isinstance(response, ErrorResponse):
+            metrics.errors.labels(code=response.code).inc()
         return response
 
     return answer
