@@ -79,10 +79,13 @@ def test_extreme_room_countdown_cards_and_winner(browser: Browser, server: Serve
         result = page.locator(".game-end .last-round")
         expect(result.locator(".finish-order")).to_contain_text("1st Ada")
         expect(result.locator(".finish-order")).to_contain_text("Bot 2 (easy) did not finish")
-        expect(result.locator('.award[data-seat="0"]')).to_contain_text("keeps card")
-        expect(result.locator('.award[data-seat="1"]')).to_contain_text(
-            re.compile(r"hands over card \d+ to Ada")
-        )
+        # in words a newcomer reads: who keeps a card, whose card goes where, and the points
+        ada_row = result.locator('.award[data-seat="0"]')
+        expect(ada_row).to_contain_text("Ada finished first: keeps the card (1 point)")
+        expect(ada_row.locator(".award-points")).to_have_text("+2 points")
+        bot_row = result.locator('.award[data-seat="1"]')
+        expect(bot_row).to_contain_text("did not finish in time: the card goes to Ada")
+        expect(bot_row.locator(".award-points")).to_have_text("no points")
         expect(winner).to_have_text("Ada wins!")
         expect(page.locator("table.scores tr.winner")).to_contain_text("Ada")
     expect(page.locator("table.scores thead")).to_contain_text("Cards")

@@ -100,6 +100,21 @@ def test_room_game_with_two_people_and_a_bot(browser: Browser, server: ServerPro
     expect(bob.locator(".round-result .solution svg")).to_be_visible()
     expect(ada.locator(".round-result .award").first).to_be_visible()
     ada.wait_for_timeout(1500)  # the gems drop in one by one
+    # the rewards explained: gems drawn with their values, the points, what happened and why
+    values = {"ruby": "4", "sapphire": "3", "emerald": "2", "amber": "1"}
+    ada_row = ada.locator('.round-result .award[data-seat="0"]')
+    gems = ada_row.locator(".gem")
+    assert gems.count() >= 1
+    points = 0
+    for i in range(gems.count()):
+        name = gems.nth(i).get_attribute("data-gem") or ""
+        expect(gems.nth(i).locator(".gem-letter")).to_have_text(values[name])
+        expect(gems.nth(i)).to_have_attribute("aria-label", re.compile(rf"{values[name]} points?$"))
+        points += int(values[name])
+    expect(ada_row.locator(".award-points")).to_have_text(f"+{points} points")
+    expect(ada_row.locator(".award-why")).to_have_text(
+        re.compile(r"^Ada solved (first|second|third): .*(from the display|from the bag)")
+    )
     shot(ada, "room-round-result")
     shot(bob, "room-round-result-phone")
     # the spectator sees the results too, with a solution of Bob's task
@@ -129,6 +144,10 @@ def test_room_game_with_two_people_and_a_bot(browser: Browser, server: ServerPro
         expect(page.locator("table.scores tbody tr")).to_have_count(3)
         expect(page.locator(".game-end .last-round .finish-order")).to_contain_text("Ada")
     expect(ada.locator("#winner")).to_contain_text("wins")
+    # the final table says how points come from gems: each gem's value, and each sum
+    expect(ada.locator(".scoring-note .gem-key")).to_contain_text("blue sapphire (3)")
+    expect(ada.locator(".scoring-note .gem-key .gem")).to_have_count(4)
+    expect(ada.locator(".game-end .points-sum").first).to_contain_text("×")
     shot(ada, "room-game-end")
     ada.click("#rematch")
     for page in (ada, bob):

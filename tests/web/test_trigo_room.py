@@ -96,9 +96,12 @@ def test_trigo_room_two_areas_countdown_cards_handed_over(
         expect(result).to_be_visible(timeout=20_000)
         expect(result.locator(".finish-order")).to_contain_text("1st Ada")
         expect(result.locator(".finish-order")).to_contain_text("Bob did not finish")
-        expect(result.locator('.award[data-seat="0"]')).to_contain_text(f"keeps card {cards['0']}")
+        expect(result.locator('.award[data-seat="0"]')).to_contain_text(
+            "Ada finished first: keeps the card (1 point) and is handed a card"
+        )
+        expect(result.locator('.award[data-seat="0"] .award-points')).to_have_text("+2 points")
         expect(result.locator('.award[data-seat="1"]')).to_contain_text(
-            f"hands over card {cards['1']} to Ada"
+            "Bob did not finish in time: the card goes to Ada, who finished first."
         )
     # Bob is shown a solution of his card: both areas, covered
     expect(bob.locator(".round-result .solution svg")).to_be_visible()
@@ -134,9 +137,9 @@ def test_trigo_room_two_areas_countdown_cards_handed_over(
         expect(last.locator(".finish-order")).to_contain_text("1st Bob")
         expect(last.locator(".finish-order")).to_contain_text("2nd Ada")
         expect(last.locator(".award")).to_have_count(2)
-        expect(last.locator('.award[data-seat="0"]')).to_contain_text("keeps card")
-        expect(last.locator('.award[data-seat="1"]')).to_contain_text("keeps card")
-        expect(last.locator(".card-award", has_text="hands over")).to_have_count(0)
+        expect(last.locator('.award[data-seat="1"]')).to_contain_text("Bob finished first: keeps")
+        expect(last.locator('.award[data-seat="0"]')).to_contain_text("Ada finished in time: keeps")
+        expect(last.locator(".award", has_text="the card goes to")).to_have_count(0)
     end = game(server, code)
     assert {s: sc["cards"] for s, sc in end["scores"].items()} == {"0": 3, "1": 1}
     assert end["winners"] == [0]

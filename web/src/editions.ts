@@ -14,6 +14,10 @@ export interface EditionInfo {
   keyKind: "die" | "corner" | "card";
   /** gem editions: hourglass, second chance, gems and a playoff; the others: countdown, cards */
   gems: boolean;
+  /** points per gem by gem name, most valuable first (empty without gems) */
+  gemValues: Record<string, number>;
+  /** the display gem each place takes (1st, 2nd ...) besides one drawn from the bag */
+  placeGems: string[];
   /** each player chooses their own side (3D: a level) */
   ownSide: boolean;
   /** an area is filled in this many layers (2: the 3D board) */
@@ -28,6 +32,9 @@ export interface EditionInfo {
   soloDefault: Record<string, number>;
 }
 
+/** Points per gem by gem name, as the editions' records say (filled by loadEditions()). */
+export const GEM_VALUES: Record<string, number> = {};
+
 /** Every edition, in the server's order; empty until loadEditions() has run. */
 export const EDITIONS: EditionInfo[] = [];
 
@@ -40,6 +47,8 @@ function fromOptions(name: string, o: EditionOptions): EditionInfo {
     sideWord: o.side_word,
     keyKind: o.key_kind,
     gems: o.gems,
+    gemValues: o.gem_values,
+    placeGems: o.place_gems,
     ownSide: o.per_player_side,
     layers: o.layers,
     playable: o.playable,
@@ -55,6 +64,7 @@ function fromOptions(name: string, o: EditionOptions): EditionInfo {
 export async function loadEditions(): Promise<void> {
   const options = await loadOptions();
   EDITIONS.splice(0, EDITIONS.length, ...Object.entries(options).map(([name, o]) => fromOptions(name, o)));
+  for (const e of EDITIONS) Object.assign(GEM_VALUES, e.gemValues);
 }
 
 /** The edition called `name` (the first one for a name the server does not know). */

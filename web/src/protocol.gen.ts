@@ -1437,6 +1437,16 @@ export interface EditionOptions {
    */
   gems: boolean;
   /**
+   * points per gem, by gem name, most valuable first (empty: no gems)
+   */
+  gem_values: {
+    [k: string]: number;
+  };
+  /**
+   * the display gem for each place (1st, 2nd ...), besides one from the bag
+   */
+  place_gems: string[];
+  /**
    * how many levels an area has (2 in 3D)
    */
   layers: number;

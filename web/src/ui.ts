@@ -1,11 +1,11 @@
 // Small shared pieces of the screens: edition facts, the die, corners, gems, times, toasts.
 
 import { h, svg } from "./dom";
-import { editionInfo } from "./editions";
+import { editionInfo, GEM_VALUES } from "./editions";
 import type { Gems } from "./protocol";
 
 // the editions are the server's (GET /api/options): see editions.ts
-export { EDITIONS, type EditionInfo, editionInfo } from "./editions";
+export { EDITIONS, type EditionInfo, editionInfo, GEM_VALUES } from "./editions";
 
 const PIPS: Record<string, [number, number][]> = {
   "1": [[2, 2]],
@@ -74,18 +74,51 @@ export const GEM_COLOURS: Record<string, string> = {
   ruby: "#d7263d",
   sapphire: "#1b63c6",
   emerald: "#1f9e5a",
-  amber: "#f0a202",
+  amber: "#a8620a",
 };
-export const GEM_VALUES: Record<string, number> = { ruby: 4, sapphire: 3, emerald: 2, amber: 1 };
+/** The rulebooks' words for each gem: its colour first, as players at the table say it. */
+const GEM_WORDS: Record<string, string> = {
+  ruby: "red ruby",
+  sapphire: "blue sapphire",
+  emerald: "green emerald",
+  amber: "brown amber",
+};
 
+/** "blue sapphire (3)": a gem as a newcomer reads it, colour, name and points. */
+export function gemWords(name: string): string {
+  const value = GEM_VALUES[name];
+  return `${GEM_WORDS[name] ?? name}${value !== undefined ? ` (${value})` : ""}`;
+}
+
+/** The gem drawn as a gem in its colour, its points written on it. */
 export function gem(name: string, extra = ""): HTMLElement {
-  const el = h(`span.gem.gem-${name}${extra ? `.${extra}` : ""}` as "span", { title: name });
+  const value = GEM_VALUES[name];
+  const label = `${GEM_WORDS[name] ?? name}${value !== undefined ? `, ${value} point${value === 1 ? "" : "s"}` : ""}`;
+  const el = h(`span.gem.gem-${name}${extra ? `.${extra}` : ""}` as "span", {
+    title: label,
+    role: "img",
+    "aria-label": label,
+    "data-gem": name,
+  });
   const s = svg("svg", { viewBox: "0 0 10 10", "aria-hidden": "true" });
   s.appendChild(svg("polygon", { points: "5,0.6 9.4,3.8 7.6,9.4 2.4,9.4 0.6,3.8", fill: GEM_COLOURS[name] ?? "#888" }));
   s.appendChild(svg("polygon", { points: "5,0.6 7,3.8 5,9.4 3,3.8", fill: "rgba(255,255,255,0.28)" }));
   el.appendChild(s);
-  el.appendChild(h("span.gem-letter", {}, name[0].toUpperCase()));
+  el.appendChild(h("span.gem-letter", { "aria-hidden": "true" }, value !== undefined ? String(value) : name[0]));
   return el;
+}
+
+/** Points of a collection of gems (by gem name). */
+export function gemPoints(gems: Record<string, number> | string[]): number {
+  const counts = Array.isArray(gems) ? gems.map((g) => [g, 1] as const) : Object.entries(gems);
+  return counts.reduce((sum, [name, n]) => sum + (GEM_VALUES[name] ?? 0) * n, 0);
+}
+
+/** The gems' values as a key: each gem drawn with its points ("what a gem is worth"). */
+export function gemKey(): HTMLElement {
+  const key = h("p.gem-key", {}, h("span.muted", {}, "Gem values: "));
+  for (const name of Object.keys(GEM_VALUES)) key.append(h("span.gem-count", {}, gem(name), ` ${gemWords(name)}`));
+  return key;
 }
 
 /** A player's gems as icons with counts; `none` is said when there are none ("no gems yet"
@@ -93,8 +126,8 @@ export function gem(name: string, extra = ""): HTMLElement {
 export function gemRow(gems: Gems | Record<string, number> | null | undefined, none = "no gems yet"): HTMLElement {
   const row = h("span.gem-row");
   if (!gems) return row;
-  for (const name of ["ruby", "sapphire", "emerald", "amber"] as const) {
-    const n = gems[name] ?? 0;
+  for (const name of Object.keys(GEM_VALUES)) {
+    const n = (gems as Record<string, number>)[name] ?? 0;
     if (n > 0) row.append(h("span.gem-count", {}, gem(name), `×${n}`));
   }
   if (!row.childElementCount) row.append(h("span.muted", {}, none));

@@ -192,6 +192,8 @@ class EditionRecord:
             "side_word": self.web.side_word,
             "key_kind": self.deck.key_kind,
             "gems": self.gems,
+            "gem_values": dict(self.scoring.gem_values),
+            "place_gems": list(self.scoring.place_gems),
             "layers": self.layers,
             "how_to": list(self.web.how_to),
             "playable": self.web.playable,

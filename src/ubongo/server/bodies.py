@@ -132,6 +132,12 @@ class EditionOptions(Sent):
     side_word: str = Field(description="what a side is called: 'side', 'level' ...")
     key_kind: KeyKind = Field(description="what picks a card's task: a die, the corners, the card")
     gems: bool = Field(description="whether rounds are scored with gems (else with cards)")
+    gem_values: dict[str, int] = Field(
+        description="points per gem, by gem name, most valuable first (empty: no gems)"
+    )
+    place_gems: list[str] = Field(
+        description="the display gem for each place (1st, 2nd ...), besides one from the bag"
+    )
     layers: int = Field(description="how many levels an area has (2 in 3D)")
     how_to: list[str]
     playable: bool = Field(description="whether the web client plays it")

@@ -8,7 +8,7 @@ import { h } from "../dom";
 import { api, savedName, saveTicket } from "../net";
 import type { DailyResult, EventOf, GameView, Room, SeatGrant } from "../protocol";
 import { dailyBoard, leaderboard, personalBests } from "../records";
-import { clock, editionInfo, gemRow, toast } from "../ui";
+import { clock, editionInfo, GEM_VALUES, gemKey, gemRow, toast } from "../ui";
 import type { RoomContext } from "./context";
 import { roundResultParts } from "./result";
 import { andList, isTieBreak, seatName, tieBreakName, tiedSeats, tieWords } from "./words";
@@ -40,7 +40,7 @@ export function gameEnd(ctx: RoomContext, room: Room, cat: Catalogue | null): HT
   if (game && isTieBreak(game.kind) && tiedSeats(game).length > 1) {
     page.append(tieBreakNote(room, game, winners));
   }
-  page.append(scoreTable(room, game, winners));
+  page.append(scoreTable(room, game, winners), scoringNote(room));
   if (game && store.lastRoundEnd) {
     page.append(h("section.round-result.last-round", {}, ...roundResultParts(store, room, game, cat)));
   }
@@ -100,10 +100,39 @@ function scoreTable(room: Room, game: GameView | null, winners: number[]): HTMLE
             seatName(room, seat),
           ),
           h("td", {}, sc.gems ? gemRow(sc.gems, "no gems") : `${sc.cards}`),
-          gems ? h("td", {}, String(sc.points)) : null,
+          gems
+            ? h("td.points", {}, h("b", {}, String(sc.points)), pointsSum(sc.gems as Record<string, number> | null))
+            : null,
         ),
       ),
     ),
+  );
+}
+
+/** How the points add up: "1×4 + 2×3 = 10" (nothing for no gems). */
+function pointsSum(gems: Record<string, number> | null | undefined): HTMLElement | null {
+  if (!gems) return null;
+  const terms = Object.entries(GEM_VALUES)
+    .filter(([name]) => (gems[name] ?? 0) > 0)
+    .map(([name, value]) => `${gems[name]}×${value}`);
+  return terms.length ? h("span.points-sum.muted", {}, ` (${terms.join(" + ")})`) : null;
+}
+
+/** Under the final table: what the numbers mean. */
+function scoringNote(room: Room): HTMLElement {
+  const info = editionInfo(room.settings.edition);
+  if (info.gems) {
+    return h(
+      "div.scoring-note",
+      {},
+      gemKey(),
+      h("p.muted", {}, "Each player's points are their gems' values added up; the most points wins."),
+    );
+  }
+  return h(
+    "p.scoring-note.muted",
+    {},
+    "Each card is one point: you keep your card when you finish in time, and the first to finish also gets the cards of those who did not. The most cards wins.",
   );
 }
 

@@ -22,7 +22,7 @@ export function sidePanel(room: Room, game: GameView, seat: number | null, recor
     const row = h("div.gem-row");
     for (const name of ["sapphire", "amber"])
       row.append(h("span.gem-count", {}, gem(name), `×${game.display[name] ?? 0}`));
-    if (game.bag !== null) row.append(h("span.bag", { title: "gems in the bag" }, `${game.bag} in the bag`));
+    if (game.bag !== null) row.append(h("span.bag", { title: "gems in the bag" }, `${game.bag} gems in the bag`));
     disp.append(row);
     blocks.push(disp);
   }

@@ -19,11 +19,12 @@ export interface RoundEnd {
   data: EventOf<"round_ended">["data"];
 }
 
-/** One player's row in a round result: the gems drawn, or what happened to their card. */
+/** One player's row in a round result: the gems drawn, or what happened to their card
+ * (`kept`; `handed` to `to`, the first to finish; `discarded`, back in the box). */
 export interface Award {
   seat: string;
   gems?: string[];
-  kind?: string;
+  kind?: "kept" | "handed" | "discarded";
   card?: number;
   to?: string | null;
 }
@@ -140,10 +141,10 @@ function awardsOf(awards: EventOf<"round_ended">["data"]["awards"]): Award[] {
   if (!("kept" in awards)) return []; // a tie-break round awards nothing
   const out: Award[] = [];
   const first = awards.first === null ? null : String(awards.first);
-  for (const [seat, card] of Object.entries(awards.kept)) out.push({ seat, kind: "keeps card", card });
+  for (const [seat, card] of Object.entries(awards.kept)) out.push({ seat, kind: "kept", card });
   for (const [seat, card] of Object.entries(awards.handed)) {
-    out.push({ seat, kind: "hands over card", card, to: first });
+    out.push({ seat, kind: "handed", card, to: first });
   }
-  for (const [seat, card] of Object.entries(awards.discarded)) out.push({ seat, kind: "discards card", card });
+  for (const [seat, card] of Object.entries(awards.discarded)) out.push({ seat, kind: "discarded", card });
   return out;
 }
