@@ -176,8 +176,15 @@ def solo_with_a_skip(server: ServerProcess, edition: str) -> list[int]:
     c.event("finished")
     over = c.event("game_over")
     assert over["data"]["record"]["solved"] == 5
+    assert over["data"]["record"]["skipped"] == 1
     c.close()
-    return [over["data"]["game_id"]]
+    # the task put aside is stored with the run: the leaderboard and the records show it
+    game_id = over["data"]["game_id"]
+    board = server.get(f"/api/leaderboard?edition={edition}&goal=tasks&amount=5")
+    assert [r["skipped"] for r in board if r["game_id"] == game_id] == [1]
+    bests = server.get("/api/records?name=Solveig")
+    assert all("skipped" in r for r in bests)
+    return [game_id]
 
 
 def solo_with_a_hint_and_giving_up(server: ServerProcess, edition: str) -> None:

@@ -2109,6 +2109,10 @@ export interface RankedRecord {
    * hints asked for during the run (0: none)
    */
   hints: number;
+  /**
+   * tasks put aside (skipped or given up) during the run
+   */
+  skipped: number;
   rank: number;
 }
 export interface PersonalBest {
@@ -2136,6 +2140,10 @@ export interface PersonalBest {
    * hints asked for during the run (0: none)
    */
   hints: number;
+  /**
+   * tasks put aside (skipped or given up) during the run
+   */
+  skipped: number;
   runs: number;
 }
 /**

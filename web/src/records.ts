@@ -46,6 +46,7 @@ export function leaderboard(edition: string, goal: string, amount: number, side:
             h("td", {}, r.name),
             h("td.result", {}, resultText(r)),
             h("td.hints.muted", {}, hintsText(r.hints)),
+            h("td.skips.muted", {}, skipsText(r.skipped)),
           ),
         );
       }
@@ -58,6 +59,12 @@ export function leaderboard(edition: string, goal: string, amount: number, side:
 /** A hinted run is marked on the leaderboard: "2 hints". */
 export function hintsText(hints: number): string {
   return hints ? `${hints} hint${hints === 1 ? "" : "s"}` : "";
+}
+
+/** A run with tasks put aside is marked: "1 skipped" (the rulebooks allow it; the clock
+ * runs on meanwhile, so it costs time). */
+export function skipsText(skipped: number): string {
+  return skipped ? `${skipped} skipped` : "";
 }
 
 /** The daily challenge's leaderboard of one edition and day (rated runs, best first). */
@@ -102,6 +109,7 @@ export function personalBests(name: string): HTMLElement {
             h("td", {}, runName(r)),
             h("td.result", {}, resultText(r)),
             h("td.muted", {}, hintsText(r.hints)),
+            h("td.muted.skips", {}, skipsText(r.skipped)),
             h("td.muted", {}, r.runs ? `${r.runs} run${r.runs === 1 ? "" : "s"}` : ""),
           ),
         );

@@ -318,6 +318,7 @@ class SoloRecordRow(Sent):
     seconds: float
     finished_at: EpochSeconds
     hints: int = Field(description="hints asked for during the run (0: none)")
+    skipped: int = Field(description="tasks put aside (skipped or given up) during the run")
 
 
 class RankedRecord(SoloRecordRow):

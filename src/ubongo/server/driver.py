@@ -551,6 +551,7 @@ def _solo_record(
         plausible=not too_fast(game, per_piece),
         account=person.account,
         hints=int(record["hints"]),
+        skipped=int(record["skipped"]) + int(record["gave_up"]),
     )
 
 

@@ -105,6 +105,9 @@ class SoloRecordRow(Base):
     account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), index=True)
     #: hints asked for during the run (the leaderboard shows hinted runs)
     hints: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    #: tasks put aside (skipped or given up): the rulebooks let a stuck player draw another
+    #: board, the clock running on; the records show how many
+    skipped: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class AccountRow(Base):
@@ -254,6 +257,8 @@ class SoloRecord:
     plausible: bool = True
     account: int | None = None
     hints: int = 0
+    #: tasks put aside (skipped or given up)
+    skipped: int = 0
 
 
 @dataclass(frozen=True)
@@ -461,6 +466,7 @@ class Storage:
             plausible=record.plausible,
             account_id=record.account,
             hints=record.hints,
+            skipped=record.skipped,
         )
 
     @staticmethod
@@ -781,6 +787,7 @@ class Storage:
             "seconds": row.seconds,
             "finished_at": _epoch(row.finished_at),
             "hints": row.hints,
+            "skipped": row.skipped,
         }
 
     @staticmethod

@@ -192,7 +192,24 @@ function soloEnd(ctx: RoomContext, room: Room, over: EventOf<"game_over">["data"
         ? `${done} solved in ${clock(secs)}`
         : s.solo_goal === "time"
           ? `${done} solved`
-          : `${done} of ${s.solo_amount} in ${clock(secs)}`,
+          : `${done} solved in ${clock(secs)}`,
+    ),
+  );
+  // tasks put aside are shown, with the rulebook's rule that makes them allowed
+  const skipped = rec ? rec.skipped + rec.gave_up : 0;
+  const drawn = done + skipped;
+  box.append(
+    h(
+      "p#solo-skips",
+      { class: skipped ? "" : "muted" },
+      skipped
+        ? `${skipped} task${skipped === 1 ? "" : "s"} put aside: ${drawn} drawn, ${done} solved. `
+        : "No task put aside. ",
+      h(
+        "span.muted",
+        {},
+        "The rules let you put a task you are stuck on aside and draw a new one; the clock keeps running.",
+      ),
     ),
   );
   if (endless && rec?.rating != null) box.append(h("p#endless-final", {}, `Your rating: ${Math.round(rec.rating)}`));
