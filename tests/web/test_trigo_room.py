@@ -68,7 +68,7 @@ def test_trigo_room_two_areas_countdown_cards_handed_over(
     for page in (ada, bob):
         expect(page.locator(".game-main .board-svg")).to_be_visible()
         expect(page.locator("#round-no")).to_have_text("Round 1 of 2")
-        expect(page.locator(".game-top .key-badge")).to_contain_text("The card's task")
+        expect(page.locator(".game-top .key-badge")).to_contain_text("No die: fill the whole card")
         expect(page.locator(".game-main g[data-piece]")).to_have_count(4)
         assert areas_on_board(page) == 2
         expect(page.locator(".player.me .player-score")).to_contain_text("0 cards")

@@ -34,7 +34,9 @@ def key(cell: Cell) -> str:
 
 
 def board_task(page: Page) -> tuple[frozenset[Cell], list[str]]:
-    """The area cells and the task's pieces, as drawn on the page's board."""
+    """The area cells and the task's pieces, as drawn on the page's board (once a solved solo
+    board, kept in view a moment, has made way for the next task)."""
+    page.wait_for_selector(".game-main[data-holding]", state="detached", timeout=10_000)
     cells = page.eval_on_selector_all(
         ".game-main [data-area-cell]", "els => els.map(e => e.dataset.areaCell)"
     )

@@ -5,8 +5,18 @@ import { KEYS_3D, piecePicture as pieceSvg } from "./board3d"; // 3D pictures (i
 import { loadCatalogue } from "./catalogue";
 import { h } from "./dom";
 import { liveGames } from "./live";
-import { ApiError, api, currentAccount, ensureAccount, savedName, saveName, saveTicket } from "./net";
-import type { CreateRoom, SeatGrant, SettingsPatch, SoloGoal } from "./protocol";
+import {
+  ApiError,
+  api,
+  currentAccount,
+  ensureAccount,
+  forgetTicket,
+  savedName,
+  saveName,
+  saveTicket,
+  ticketFor,
+} from "./net";
+import type { CreateRoom, Room, SeatGrant, SettingsPatch, SoloGoal } from "./protocol";
 import { dailyBoard, leaderboard, myRating, ratingsBoard } from "./records";
 import { EDITIONS, editionInfo, toast } from "./ui";
 
@@ -55,7 +65,7 @@ export function homeScreen(go: Navigate): HTMLElement {
   const editionButtons = h("div.edition-picker", { role: "radiogroup", "aria-label": "Edition" });
   const sideSelect = h("select#side", { "aria-label": "Side" });
   const sideLabel = h("label.field", {}, h("span", {}, "Side"), sideSelect);
-  const howTo = h("section.howto", { "aria-live": "polite" });
+  const howTo = h("section.howto#howto", { "aria-live": "polite", tabindex: "-1" });
 
   const setEdition = (ed: string) => {
     prefs.edition = ed;
@@ -290,13 +300,32 @@ export function homeScreen(go: Navigate): HTMLElement {
     h(
       "section.hero",
       {},
-      h("h1", {}, "Ubongo"),
-      h("p.lead", {}, "The puzzle race: fill the area with your pieces before the others do."),
+      // the logo above already says "Ubongo": the page's heading is for screen readers
+      h("h1.visually-hidden", {}, "Ubongo"),
+      h(
+        "p.lead",
+        {},
+        "The puzzle race: fill the area with your pieces before the others do. ",
+        h(
+          "a.howto-link#howto-link",
+          {
+            href: "#howto",
+            // no fragment navigation: it would be a history step, and the router redraws on those
+            onclick: (e: Event) => {
+              e.preventDefault();
+              howTo.scrollIntoView({ behavior: "smooth", block: "start" });
+              howTo.focus({ preventScroll: true });
+            },
+          },
+          "How to play",
+        ),
+      ),
+      runningGames(go),
     ),
     h(
       "section.panel.setup",
       {},
-      h("h2", {}, "1 · Choose a game"),
+      h("h2", {}, "Choose a game"),
       editionButtons,
       h("div.row", {}, h("label.field", {}, h("span", {}, "Your name"), nameInput), sideLabel),
     ),
@@ -306,7 +335,7 @@ export function homeScreen(go: Navigate): HTMLElement {
       h(
         "section.panel.solo",
         {},
-        h("h2", {}, "2 · Play solo"),
+        h("h2", {}, "Play solo"),
         h("div.row", {}, h("label.field", {}, h("span", {}, "Mode"), goal), amountLabel),
         soloButton,
         records,
@@ -314,7 +343,7 @@ export function homeScreen(go: Navigate): HTMLElement {
       h(
         "section.panel.daily",
         {},
-        h("h2", {}, "2 · Daily challenge"),
+        h("h2", {}, "Daily challenge"),
         h("p.muted", {}, "Five tasks, the same for everyone today, easiest first. Your first run counts."),
         dailyButton,
         dailyInfo,
@@ -322,7 +351,7 @@ export function homeScreen(go: Navigate): HTMLElement {
       h(
         "section.panel.rooms",
         {},
-        h("h2", {}, "2 · Play with friends"),
+        h("h2", {}, "Play with friends"),
         h("p.muted", {}, "Up to 4 players on their own devices; bots fill empty seats."),
         roomButton,
         h("div.join", {}, codeInput, h("button#join", { type: "button", onclick: join }, "Join")),
@@ -354,8 +383,8 @@ function drawHowTo(box: HTMLElement, edition: string): void {
       ...(info.layers > 1 // the 3D board (issue #7)
         ? [KEYS_3D]
         : [
-            "Drag pieces onto the board; turn with R or the mouse wheel while dragging, flip with F. ",
-            "Without a mouse: 1–6 pick a piece, arrows move it, Enter puts it down, Esc sends it back.",
+            "Drag pieces onto the board; turn with R or the mouse wheel while dragging, flip with F; Ctrl+Z undoes. ",
+            "Without a mouse: a piece's number (1, 2, 3 …) or N picks it, the arrows move it, R turns it (Shift+R the other way), F flips it, Enter or Space puts it down, Esc sends it back.",
           ]),
     ),
   );
@@ -368,4 +397,48 @@ function drawHowTo(box: HTMLElement, edition: string): void {
       }
     })
     .catch(() => pieces.append(h("p.muted", {}, "The pieces could not be loaded.")));
+}
+
+/** The games this browser holds a seat in that are still on (its seat tickets, asked of the
+ * server): a way back to each, at the top of home. Tickets of rooms gone are forgotten. */
+function runningGames(go: Navigate): HTMLElement {
+  const box = h("div.running-games#running-games", { "aria-live": "polite" });
+  const codes: string[] = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    if (key?.startsWith("ubongo.seat.")) codes.push(key.slice("ubongo.seat.".length));
+  }
+  for (const code of codes.slice(0, 8)) {
+    const ticket = ticketFor(code);
+    if (!ticket) continue;
+    api
+      .get<Room>(`/api/rooms/${code}`)
+      .then((room) => {
+        if (room.phase !== "playing" || !room.seats[ticket.seat]) return;
+        const title = editionInfo(room.settings.edition).title;
+        const what = room.settings.mode === "solo" ? `Your ${title} solo run` : `Your ${title} game in room ${code}`;
+        box.append(
+          h(
+            "p.running-game",
+            { "data-code": code },
+            `${what} is still on. `,
+            h(
+              "a.button.primary.back-to-game",
+              {
+                href: `/room/${code}`,
+                onclick: (e: Event) => {
+                  e.preventDefault();
+                  go(`/room/${code}`);
+                },
+              },
+              "Back to the game",
+            ),
+          ),
+        );
+      })
+      .catch((e) => {
+        if (e instanceof ApiError && e.status === 404) forgetTicket(code);
+      });
+  }
+  return box;
 }

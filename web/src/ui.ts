@@ -67,7 +67,8 @@ export function keyText(edition: string, key: string | null): string {
   const kind = editionInfo(edition).keyKind;
   if (kind === "die") return `Die: ${key}`;
   if (kind === "corner") return `Corner: ${key.replace("-", " ")}`;
-  return "The card's task";
+  // no die, no corner: the card shows one task (Trigo: both of its areas, filled together)
+  return "No die: fill the whole card";
 }
 
 export const GEM_COLOURS: Record<string, string> = {

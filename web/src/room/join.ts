@@ -32,14 +32,21 @@ export function showJoin(root: HTMLElement, code: string, go: Navigate, joined: 
     }
   });
   watch.addEventListener("click", () => joined());
+  // the name field and the seat buttons appear once the room is found: a wrong code shows
+  // only what went wrong and the way home
+  const form = h(
+    "div.join-form",
+    { hidden: true },
+    h("label.field", {}, h("span", {}, "Your name"), nameInput),
+    h("div.row", {}, joinButton, watch),
+  );
   root.replaceChildren(
     h(
       "section.panel.join-room",
       {},
       h("h1", {}, `Room ${code}`),
       info,
-      h("label.field", {}, h("span", {}, "Your name"), nameInput),
-      h("div.row", {}, joinButton, watch),
+      form,
       h("p", {}, h("a", { href: "/", "data-link": "" }, "← Home")),
     ),
   );
@@ -53,13 +60,17 @@ export function showJoin(root: HTMLElement, code: string, go: Navigate, joined: 
           ? `${ed.title} · ${room.seats.filter(Boolean).length} seated · ${free} free`
           : "The game is on: you can watch.";
       if (room.phase !== "lobby" || free === 0) joinButton.disabled = true;
+      form.hidden = false;
       nameInput.focus();
     })
     .catch((e) => {
-      info.textContent =
-        e instanceof ApiError && e.status === 404 ? "There is no room with this code." : "The room cannot be reached.";
-      joinButton.disabled = true;
-      watch.disabled = true;
+      const missing = e instanceof ApiError && e.status === 404;
+      info.textContent = missing
+        ? `There is no room with the code ${code}. Check the code (letters and digits, as the host sent it), or ask the host for the invite link again.`
+        : "The room cannot be reached: check your connection and try again.";
+      info.className = "bad join-missing";
+      info.setAttribute("role", "alert");
+      form.remove();
       void go;
     });
 }

@@ -182,7 +182,11 @@ function readyAndStart(ctx: RoomContext, room: Room, me: Seat | null, minPlayers
   );
   ready.addEventListener("click", () => send({ type: "ready", ready: !me?.ready }));
   const people = room.seats.filter((s): s is Seat => !!s && s.kind === "person");
-  const allReady = people.every((s) => s.ready);
+  // the host's Start is their "ready" (the server waits for the others only): a host alone
+  // with bots just starts
+  const others = people.filter((s) => s.seat !== room.host);
+  const allReady = others.every((s) => s.ready);
+  const askReady = me !== null && !(host && others.length === 0);
   const seated = room.seats.filter(Boolean).length;
   const start = h(
     "button.primary#start",
@@ -198,7 +202,7 @@ function readyAndStart(ctx: RoomContext, room: Room, me: Seat | null, minPlayers
         ? "Waiting for everyone to be ready."
         : "Everyone is ready.";
   return [
-    h("div.lobby-actions", {}, me ? ready : h("p.muted", {}, "You are watching."), start),
+    h("div.lobby-actions", {}, askReady ? ready : me ? null : h("p.muted", {}, "You are watching."), start),
     h("p.muted.hint", {}, hint),
   ];
 }
