@@ -6,6 +6,7 @@ button asking before leaving a game, a wrong room code, a host alone with bots."
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from playwright.sync_api import Page, expect
@@ -195,3 +196,13 @@ def test_a_host_alone_with_bots_just_starts(page: Page, server: ServerProcess) -
     shot(page, "findings-host-with-bots")
     page.click("#start")
     expect(page.locator(".game-main .board-svg")).to_be_visible(timeout=20_000)
+
+
+def test_3d_pieces_are_named_as_the_board_names_them(page: Page, server: ServerProcess) -> None:
+    # the 3D board labels a piece "G3" and describes it "G3 (green 3)": the how-to says the same
+    page.goto(server.url + "/")
+    page.click('button.edition[data-edition="3d"]')
+    captions = page.locator(".howto-piece figcaption")
+    expect(captions).not_to_have_count(0)
+    for text in captions.all_inner_texts():
+        assert re.fullmatch(r"[A-Z]\d \([a-z ]+ \d\)", text), text

@@ -16,6 +16,7 @@ import {
   saveTicket,
   ticketFor,
 } from "./net";
+import { pieceName } from "./piecename";
 import type { CreateRoom, Room, SeatGrant, SettingsPatch, SoloGoal } from "./protocol";
 import { dailyBoard, leaderboard, myRating, ratingsBoard } from "./records";
 import { EDITIONS, editionInfo, toast } from "./ui";
@@ -392,7 +393,12 @@ function drawHowTo(box: HTMLElement, edition: string): void {
     .then((cat) => {
       for (const p of cat.pieces) {
         pieces.appendChild(
-          h("figure.howto-piece", {}, pieceSvg(cat, p.id), h("figcaption", {}, `${p.id} · ${p.colour_name}`)),
+          h(
+            "figure.howto-piece",
+            {},
+            pieceSvg(cat, p.id),
+            h("figcaption", {}, cat.layers > 1 ? pieceName(cat, p.id) : `${p.id} · ${p.colour_name}`),
+          ),
         );
       }
     })

@@ -9,6 +9,7 @@ import { type BoardLike, boardHint, createBoard } from "../board3d"; // 3D board
 import { solutionIsoSvg } from "../board3d/iso";
 import type { Catalogue, Placement } from "../catalogue";
 import { h } from "../dom";
+import { pieceName } from "../piecename";
 import type { GameView, HintReply, Room, RoomEvent, Task, Verdict } from "../protocol";
 import { editionInfo, hourglass, keyBadge, placeText, watchers } from "../ui";
 import { showClock } from "./clock";
@@ -174,7 +175,8 @@ export class PlayScreen {
       const piece = r.placement.piece;
       const rest = this.board.placements().filter((p) => p.piece !== piece);
       this.board.arrange([...rest, r.placement]);
-      this.board.setStatus(`Hint: piece ${piece} goes here${cost}.`, "good");
+      const name = this.lastCat ? pieceName(this.lastCat, piece) : piece;
+      this.board.setStatus(`Hint: piece ${name} goes here${cost}.`, "good");
     } else {
       this.board.setStatus(`${r.message}${cost}`, r.solved ? "good" : "bad");
     }
