@@ -11,7 +11,7 @@ import { type Catalogue, loadCatalogue } from "./catalogue";
 import { h } from "./dom";
 import { ApiError, api } from "./net";
 import type { GameReplay, ReplayRound, ReplayTask } from "./protocol";
-import { clock, editionInfo, gem, keyText, placeText, toast } from "./ui";
+import { clock, editionInfo, gem, gemPoints, gemWords, keyText, placeText, toast } from "./ui";
 
 /** One stop on the timeline: a round, and how many of its tasks' events have happened. */
 interface Step {
@@ -243,19 +243,33 @@ function roundEnd(replay: GameReplay, r: ReplayRound): HTMLElement {
           { "data-seat": seat },
           h("span.award-name", {}, nameOf(replay, seat)),
           ...gems.map((g) => gem(g)),
+          h("span.award-points", {}, `+${gemPoints(gems)} points`),
         ),
       );
     }
-    if (a.to_bag.length) rows.append(h("p.muted", {}, `Back into the bag: ${a.to_bag.join(", ")}`));
+    if (a.to_bag.length) {
+      rows.append(h("p.muted", {}, `Unclaimed, back into the bag: ${a.to_bag.map(gemWords).join(", ")}`));
+    }
   } else if ("kept" in a) {
-    for (const [seat, card] of Object.entries(a.kept)) {
+    const first = a.first === null ? null : nameOf(replay, String(a.first));
+    for (const seat of Object.keys(a.kept)) {
       rows.append(
-        h("div.award", { "data-seat": seat }, h("span.award-name", {}, nameOf(replay, seat)), `keeps card ${card}`),
+        h(
+          "div.award",
+          { "data-seat": seat },
+          h("span.award-name", {}, nameOf(replay, seat)),
+          "finished in time: keeps the card (1 point)",
+        ),
       );
     }
-    for (const [seat, card] of Object.entries(a.handed)) {
+    for (const seat of Object.keys(a.handed)) {
       rows.append(
-        h("div.award", { "data-seat": seat }, h("span.award-name", {}, nameOf(replay, seat)), `is handed card ${card}`),
+        h(
+          "div.award",
+          { "data-seat": seat },
+          h("span.award-name", {}, nameOf(replay, seat)),
+          `did not finish: the card goes to ${first ?? "the first to finish"}`,
+        ),
       );
     }
   }
