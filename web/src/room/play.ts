@@ -4,7 +4,6 @@
 // task is kept while its task stays the same, so snapshots never disturb a player's pieces.
 
 import { areaSvg } from "../board/pictures";
-import { isUndoKey, UndoHistory } from "../board/undo";
 import { type BoardLike, boardHint, createBoard } from "../board3d"; // 3D board (issue #7)
 import { solutionIsoSvg } from "../board3d/iso";
 import type { Catalogue, Placement } from "../catalogue";
@@ -14,13 +13,13 @@ import type { GameView, HintReply, Room, RoomEvent, Task, Verdict } from "../pro
 import { editionInfo, hourglass, keyBadge, placeText, watchers } from "../ui";
 import { showClock } from "./clock";
 import type { RoomContext } from "./context";
+import { holdSolved } from "./hold";
+import { askBeforeLeaving } from "./leave";
 import { roundResult, showNextRound } from "./result";
 import { type SoloRecords, sidePanel } from "./side";
 import { spectatorTables } from "./spectate";
+import { UndoControl } from "./undo";
 import { isTieBreak, tieBreakName } from "./words";
-
-/** How long a solved solo board stays in view before the next task (skippable). */
-const SOLVED_HOLD_MS = 1500;
 
 /** The stages in which the board can still be played. */
 const PLAYING = ["playing", "second_chance", "countdown", "playoff"];
@@ -36,12 +35,10 @@ interface Parts {
 export class PlayScreen {
   private board: BoardLike | null = null; // flat or 3D (board3d/index.ts)
   /** the board's arrangements, for Undo (both kinds of board alike) */
-  private history = new UndoHistory();
-  private undoButton: HTMLButtonElement | null = null;
-  private boardLocked = false;
+  private undo: UndoControl | null = null;
   /** solo: the solved board stays in view a moment before the next task (any key or click
    * goes on at once) */
-  private hold: { timer: number; stop: () => void } | null = null;
+  private hold: (() => void) | null = null;
   private lastCat: Catalogue | null = null;
   private boardKey = "";
   private boardTurn = -1;
@@ -80,9 +77,9 @@ export class PlayScreen {
     const mine = game.finished.find((f) => f.seat === this.ctx.store.seat);
     if (this.board) {
       const over = !PLAYING.includes(game.stage);
-      this.boardLocked = !!this.hold || !!mine || over || this.finishedBoards.has(this.boardKey);
-      this.board.lock(this.boardLocked);
-      this.drawUndo();
+      const locked = !!this.hold || !!mine || over || this.finishedBoards.has(this.boardKey);
+      this.board.lock(locked);
+      this.undo?.setLocked(locked);
       if (mine && !this.hold) this.board.setStatus(`Ubongo! You finished ${placeText(mine.place)}.`, "good");
     }
     this.drawTop(parts, room, game);
@@ -91,40 +88,16 @@ export class PlayScreen {
     this.tick();
   }
 
-  /** Solo: the board just solved stays for a moment with the "Ubongo!" flash, then the next
-   * task (already dealt) is drawn; a key or a click goes on at once. */
+  /** Solo: the board just solved stays a moment with the "Ubongo!" flash (room/hold.ts). */
   private holdSolvedBoard(parts: Parts): void {
     if (!this.gameEl?.querySelector(".ubongo-burst")) this.celebrate();
     this.board?.setStatus("Ubongo! Solved. The next task follows (press any key).", "good");
-    parts.main.dataset.holding = "solved";
-    const go = (e: Event) => {
-      if (e instanceof KeyboardEvent && ["Shift", "Control", "Alt", "Meta"].includes(e.key)) return;
-      e.preventDefault();
-      this.releaseHold();
-    };
-    const stop = () => {
-      document.removeEventListener("keydown", go, true);
-      parts.main.removeEventListener("pointerdown", go, true);
-      delete parts.main.dataset.holding;
-    };
-    document.addEventListener("keydown", go, true);
-    parts.main.addEventListener("pointerdown", go, true);
-    this.hold = { timer: window.setTimeout(() => this.releaseHold(), SOLVED_HOLD_MS), stop };
-  }
-
-  private releaseHold(): void {
-    const hold = this.hold;
-    if (!hold) return;
-    this.hold = null;
-    window.clearTimeout(hold.timer);
-    hold.stop();
-    // the solved board goes: the next draw deals the task in hand (not holding it again)
-    this.board?.destroy();
-    this.board = null;
-    const room = this.ctx.store.room;
-    if (room?.game && this.lastCat && this.gameEl && this.root.contains(this.gameEl)) {
-      this.draw(room, room.game, this.lastCat, null);
-    }
+    this.hold = holdSolved(parts.main, () => {
+      this.hold = null;
+      this.drop(); // the solved board goes: the next draw deals the task in hand
+      const room = this.ctx.store.room;
+      if (room?.game && this.lastCat) this.draw(room, room.game, this.lastCat, null);
+    });
   }
 
   /** A new game (or a rematch) forgets which boards were covered. */
@@ -134,11 +107,8 @@ export class PlayScreen {
 
   /** Forget the game (the lobby or the end is shown instead). */
   drop(): void {
-    if (this.hold) {
-      window.clearTimeout(this.hold.timer);
-      this.hold.stop();
-      this.hold = null;
-    }
+    this.hold?.();
+    this.hold = null;
     this.board?.destroy();
     this.board = null;
     this.boardKey = "";
@@ -155,9 +125,8 @@ export class PlayScreen {
     }
     if (v.ok) {
       this.finishedBoards.add(this.boardKey);
-      this.boardLocked = true;
       this.board.lock(true);
-      this.drawUndo();
+      this.undo?.setLocked(true);
       if (!this.hold) {
         this.board.setStatus("Ubongo! The area is covered.", "good");
         this.celebrate();
@@ -235,20 +204,8 @@ export class PlayScreen {
     // the arrangement survives a reload (the round goes on meanwhile)
     const saveKey = `ubongo.arrangement.${this.ctx.code}`;
     const initial = savedArrangement(saveKey, key);
-    const history = new UndoHistory(initial ?? []);
-    this.history = history;
-    this.boardLocked = false;
-    const undo = h(
-      "button#undo",
-      {
-        type: "button",
-        title: "Take back the last move (Ctrl+Z)",
-        "aria-keyshortcuts": "Control+Z Meta+Z",
-        disabled: true,
-      },
-      "↶ Undo",
-    ) as HTMLButtonElement;
-    this.undoButton = undo;
+    const undo = new UndoControl(() => this.board, initial ?? []);
+    this.undo = undo;
     const board = createBoard({
       catalogue: cat,
       area: task.area,
@@ -257,19 +214,14 @@ export class PlayScreen {
       onCovered: (pl) => this.submit(pl),
       onChange: (pl, covered) => {
         sessionStorage.setItem(saveKey, JSON.stringify({ key, placements: pl }));
-        history.record(pl);
-        this.drawUndo();
+        undo.record(pl);
         if (!covered) this.board?.setStatus("");
       },
     });
     this.board = board;
-    undo.addEventListener("click", () => {
-      this.undo();
-      this.board?.focus();
-    });
     const ubongo = h("button.primary.ubongo#ubongo", { type: "button" }, "Ubongo!");
     ubongo.addEventListener("click", () => this.board && this.submit(this.board.placements()));
-    const actions = h("div.main-actions", {}, undo, ubongo);
+    const actions = h("div.main-actions", {}, undo.button, ubongo);
     // solo and practice (not a race, not the daily challenge): a hint, or the whole solution
     if (room.settings.mode === "solo" && room.settings.puzzles !== "daily") {
       const timed = room.settings.solo_goal !== "practice";
@@ -293,9 +245,7 @@ export class PlayScreen {
       actions.append(hint, giveUp);
     }
     parts.main.append(board.element, actions);
-    board.element.addEventListener("keydown", (e) => {
-      if (isUndoKey(e) && this.undo()) e.preventDefault();
-    });
+    undo.keys(board.element);
     board.attach();
     // a phone shows the side panel below the board: say here, too, what the playoff is
     board.setStatus(
@@ -349,72 +299,6 @@ export class PlayScreen {
     this.board.setStatus("Checking…");
   }
 
-  /** Take back the board's last change (not once the board is locked: finished, or over). */
-  private undo(): boolean {
-    if (!this.board || this.boardLocked) return false;
-    const done = this.history.undo(this.board);
-    this.drawUndo();
-    if (done) this.board.setStatus("Undone.");
-    return done;
-  }
-
-  private drawUndo(): void {
-    if (this.undoButton) this.undoButton.disabled = this.boardLocked || !this.history.canUndo;
-  }
-
-  /** Home from a running game: a player is asked first (the game goes on without them; from
-   * home they can come back to it). A spectator, or a game over, leaves at once. */
-  private askBeforeLeaving(e: MouseEvent, room: Room): void {
-    if (room.phase !== "playing" || this.ctx.store.seat === null || e.ctrlKey || e.metaKey) return;
-    e.preventDefault();
-    e.stopPropagation();
-    const back = e.currentTarget as HTMLElement;
-    const close = () => {
-      dialog.remove();
-      document.removeEventListener("keydown", onKey, true);
-      back.focus();
-    };
-    const onKey = (k: KeyboardEvent) => {
-      if (k.key === "Escape") {
-        k.stopPropagation();
-        close();
-      }
-    };
-    const stay = h("button.primary#stay-in-game", { type: "button", onclick: close }, "Stay");
-    const leave = h(
-      "button#leave-game",
-      {
-        type: "button",
-        onclick: () => {
-          close();
-          this.ctx.go("/");
-        },
-      },
-      "Leave",
-    );
-    const solo = room.settings.mode === "solo";
-    const dialog = h(
-      "div.overlay.leave-dialog",
-      { role: "dialog", "aria-modal": "true", "aria-labelledby": "leave-title" },
-      h(
-        "div.panel",
-        {},
-        h("h2#leave-title", {}, solo ? "Leave this run?" : "Leave this game?"),
-        h(
-          "p",
-          {},
-          solo
-            ? "Your run goes on without you: its clock keeps running. Home offers a way back to it."
-            : "The game goes on without you: your board waits, the clock keeps running. Home offers a way back to it.",
-        ),
-        h("div.row", {}, leave, stay),
-      ),
-    );
-    document.addEventListener("keydown", onKey, true);
-    document.body.append(dialog);
-    stay.focus();
-  }
-
   private celebrate(): void {
     const burst = h("div.ubongo-burst", { "aria-hidden": "true" }, "Ubongo!");
     this.gameEl?.appendChild(burst);
@@ -432,7 +316,7 @@ export class PlayScreen {
           "data-link": "",
           title: "Home",
           "aria-label": "Home",
-          onclick: (e: MouseEvent) => this.askBeforeLeaving(e, room),
+          onclick: (e: MouseEvent) => askBeforeLeaving(e, room, this.ctx),
         },
         "⌂",
       ),

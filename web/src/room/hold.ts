@@ -1,0 +1,30 @@
+// Solo: the board just solved stays in view a moment before the next task is drawn; any key
+// or a click on the board goes on at once.
+
+/** How long a solved solo board stays in view (skippable). */
+export const SOLVED_HOLD_MS = 1500;
+
+/** Hold `main` (marked `data-holding="solved"`) until the time is up or a key or click says
+ * go; then `release` runs. The function returned ends the hold without releasing. */
+export function holdSolved(main: HTMLElement, release: () => void): () => void {
+  main.dataset.holding = "solved";
+  const stop = () => {
+    window.clearTimeout(timer);
+    document.removeEventListener("keydown", go, true);
+    main.removeEventListener("pointerdown", go, true);
+    delete main.dataset.holding;
+  };
+  const go = (e: Event) => {
+    if (e instanceof KeyboardEvent && ["Shift", "Control", "Alt", "Meta"].includes(e.key)) return;
+    e.preventDefault();
+    stop();
+    release();
+  };
+  const timer = window.setTimeout(() => {
+    stop();
+    release();
+  }, SOLVED_HOLD_MS);
+  document.addEventListener("keydown", go, true);
+  main.addEventListener("pointerdown", go, true);
+  return stop;
+}
