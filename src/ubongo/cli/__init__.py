@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -24,8 +24,16 @@ from ubongo import __version__
 if TYPE_CHECKING:
     from click import Context
 
-#: subcommand modules, in the order ``ubongo --help`` lists them
-COMMANDS: tuple[str, ...] = ("solve", "demo", "deck", "daily", "serve", "simulate")
+#: subcommand modules and their one-line summaries, in the order ``ubongo --help`` lists them
+SUMMARY: dict[str, str] = {
+    "solve": "solve a puzzle file",
+    "demo": "solve one example puzzle of each edition and show the solutions",
+    "deck": "generate, show and print decks of boards and cards",
+    "daily": "the daily challenge's tasks",
+    "serve": "run the game server",
+    "simulate": "play a whole game with simulated players",
+}
+COMMANDS: tuple[str, ...] = tuple(SUMMARY)
 
 #: -h works as well as --help everywhere (argparse took both)
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -86,8 +94,9 @@ def _version(shown: bool) -> None:
         raise typer.Exit(0)
 
 
-def build_app() -> typer.Typer:
-    """The ``ubongo`` app with every subcommand registered."""
+def build_app(load: Collection[str] = COMMANDS) -> typer.Typer:
+    """The ``ubongo`` app: the commands in ``load`` registered whole, the others only by name
+    and summary (enough for ``ubongo --help``; ``serve``'s module alone imports the server)."""
     import importlib
 
     app = new_app("Ubongo puzzles and games.", name="ubongo")
@@ -107,8 +116,16 @@ def build_app() -> typer.Typer:
             raise typer.Exit(2)
 
     for name in COMMANDS:
-        importlib.import_module(f"ubongo.cli.{name}").register(app)
+        if name in load:
+            importlib.import_module(f"ubongo.cli.{name}").register(app)
+        else:
+            app.command(name, short_help=SUMMARY[name], add_help_option=False)(_not_loaded)
     return app
+
+
+def _not_loaded() -> int:
+    """Stands for a command :func:`main` did not load (it loads the one it runs)."""
+    raise AssertionError("a command runs only after its module is loaded")
 
 
 def _command_path(error: BaseException) -> str:
@@ -118,8 +135,8 @@ def _command_path(error: BaseException) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    command = typer.main.get_command(build_app())
     args = list(sys.argv[1:] if argv is None else argv)
+    command = typer.main.get_command(build_app(args[:1]))
     try:
         code = command.main(args=args, prog_name="ubongo", standalone_mode=False)
     except CommandError as e:

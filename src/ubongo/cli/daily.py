@@ -15,7 +15,7 @@ from typing import Annotated
 import typer
 
 from ubongo import editions
-from ubongo.cli import CommandError
+from ubongo.cli import SUMMARY, CommandError
 from ubongo.cli.console import ColourMode, console, results
 from ubongo.cli.picture import render, use_colour
 from ubongo.puzzlefile import dumps
@@ -27,7 +27,7 @@ def register(app: typer.Typer) -> None:
         "daily",
         help="The tasks of one edition's daily challenge (the same as the server's GET "
         "/api/daily): a table and pictures, JSON, or puzzle files that ubongo solve reads.",
-        short_help="the daily challenge's tasks",
+        short_help=SUMMARY["daily"],
     )(run)
 
 

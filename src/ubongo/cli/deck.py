@@ -20,7 +20,7 @@ import typer
 
 from ubongo import editions
 from ubongo.board import Area
-from ubongo.cli import CommandError, new_app
+from ubongo.cli import SUMMARY, CommandError, new_app
 from ubongo.cli.console import ColourMode, progress, results, stderr_console
 from ubongo.cli.picture import render, use_colour
 from ubongo.puzzles.deck import Card, Deck, DeckError, Side
@@ -29,7 +29,7 @@ from ubongo.puzzles.generator import GenerationError, generate_deck
 
 def register(app: typer.Typer) -> None:
     deck = new_app(__doc__ or "", name="deck")
-    deck.callback(short_help="generate, show and print decks of boards and cards")(_no_action)
+    deck.callback(short_help=SUMMARY["deck"])(_no_action)
     deck.command("generate", help="Make a deck of an edition from a seed.")(_generate)
     deck.command("show", help="Draw a deck's boards in the terminal.")(_show)
     deck.command("print", help="Write a printable print-and-play PDF at real size.")(_print)

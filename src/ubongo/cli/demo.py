@@ -12,6 +12,7 @@ import time
 import typer
 
 from ubongo import editions
+from ubongo.cli import SUMMARY
 from ubongo.cli.console import ColourMode, console, results
 from ubongo.cli.picture import render, use_colour
 from ubongo.puzzlefile import example, example_names
@@ -23,7 +24,7 @@ def register(app: typer.Typer) -> None:
         "demo",
         help="Solve the example puzzles (one per edition, then the custom ones) and show a "
         "solution of each as a picture, then a table of them all.",
-        short_help="solve one example puzzle of each edition and show the solutions",
+        short_help=SUMMARY["demo"],
     )(run)
 
 

@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 import typer
 
-from ubongo.cli import CommandError
+from ubongo.cli import SUMMARY, CommandError
 from ubongo.cli.console import choice
 from ubongo.server.rooms import ServerConfig
 
@@ -95,7 +95,7 @@ def register(app: typer.Typer) -> None:
         "--database-url (or $UBONGO_DATABASE_URL) names another, e.g. "
         "postgresql+psycopg://user:pass@host/ubongo. With --redis-url (or $UBONGO_REDIS_URL) "
         "several server processes share rooms: any of them serves any room.",
-        short_help="run the game server",
+        short_help=SUMMARY["serve"],
     )(run)
 
 

@@ -22,7 +22,7 @@ from typing import Annotated, Any, TextIO
 import typer
 
 from ubongo import editions
-from ubongo.cli import CommandError
+from ubongo.cli import SUMMARY, CommandError
 from ubongo.cli.console import Report, choice, progress, results, text_lines
 from ubongo.puzzles.deck import Deck, DeckError
 from ubongo.rules import (
@@ -47,7 +47,7 @@ def register(app: typer.Typer) -> None:
     app.command(
         "simulate",
         help=(__doc__ or "").replace("::\n", "Examples:\n"),
-        short_help="play a whole game with simulated players",
+        short_help=SUMMARY["simulate"],
     )(run)
 
 

@@ -18,7 +18,7 @@ from typing import Annotated, Any
 import typer
 
 from ubongo.board import Placement
-from ubongo.cli import CommandError
+from ubongo.cli import SUMMARY, CommandError
 from ubongo.cli.console import ColourMode
 from ubongo.cli.picture import render, use_colour
 from ubongo.geometry import Cell
@@ -32,7 +32,7 @@ def register(app: typer.Typer) -> None:
         help="Solve a puzzle file (docs/puzzle-format.md) and show one solution as a picture, "
         "or count the solutions. Exit status 0: solved, 1: no solution, 2: the file cannot be "
         "read.",
-        short_help="solve a puzzle file",
+        short_help=SUMMARY["solve"],
     )(run)
 
 
