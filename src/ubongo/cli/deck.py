@@ -28,7 +28,13 @@ from ubongo.puzzles.generator import GenerationError, generate_deck
 
 
 def register(app: typer.Typer) -> None:
-    deck = new_app(__doc__ or "", name="deck")
+    deck = new_app(
+        "Generate decks, draw their boards in the terminal, print them as a PDF.\n\n"
+        "  ubongo deck generate --edition classic --seed 7 -o classic.json\n"
+        "  ubongo deck show classic.json --board 3\n"
+        "  ubongo deck print classic.json -o boards.pdf",
+        name="deck",
+    )
     deck.callback(short_help=SUMMARY["deck"])(_no_action)
     deck.command("generate", help="Make a deck of an edition from a seed.")(_generate)
     deck.command("show", help="Draw a deck's boards in the terminal.")(_show)

@@ -43,10 +43,25 @@ NAMES = ("Ann", "Ben", "Cleo", "Dev")
 ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
 
 
+#: the command's help
+_HELP = (
+    "Play a whole game with simulated players and print what happens.\n\n"
+    "The players solve each task with the solver and take a time drawn from the seed and the "
+    'task\'s difficulty; sometimes they say "Ubongo!" with a wrong arrangement, sometimes they '
+    "give up. Times are game seconds from the first round's start.\n\n"
+    "Examples:\n\n"
+    "  ubongo simulate --edition classic --players 3 --seed 7\n"
+    "  ubongo simulate --edition 3d --players 2 --level red --level green\n"
+    "  ubongo simulate --edition extreme --players 4 --side B --variant only-first\n"
+    "  ubongo simulate --edition trigo --solo --solo-goal tasks --solo-target 10\n"
+    "  ubongo simulate --edition classic --players 2 --skill hard --skill easy"
+)
+
+
 def register(app: typer.Typer) -> None:
     app.command(
         "simulate",
-        help=(__doc__ or "").replace("::\n", "Examples:\n"),
+        help=_HELP,
         short_help=SUMMARY["simulate"],
     )(run)
 
@@ -56,7 +71,7 @@ def _repeat(help_text: str, *, choices: tuple[str, ...] | None = None) -> Any:
         help=help_text,
         show_default=False,
         parser=choice(choices) if choices else None,
-        metavar=f"[{'|'.join(choices)}]" if choices else None,
+        metavar=f"[{'|'.join(choices)}]" if choices else "LEVEL",
     )
 
 
