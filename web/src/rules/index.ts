@@ -18,9 +18,11 @@ export function rulesPath(edition: string, lang = "en"): string {
   return `/rules/${encodeURIComponent(edition)}${lang === "en" ? "" : `?lang=${lang}`}`;
 }
 
-/** A link to an edition's rules, for the home screen and the game's help. */
-export function rulesLink(info: EditionInfo, text: string, lang = "en"): HTMLAnchorElement {
-  return h("a.rules-link", { href: rulesPath(info.name, lang), "data-link": "" }, text) as HTMLAnchorElement;
+/** A link to an edition's rules, for the home screen and the game's help; in a game, `newTab`
+ * opens them beside it (following the link in the page would leave the game). */
+export function rulesLink(info: EditionInfo, text: string, lang = "en", newTab = false): HTMLAnchorElement {
+  const where = newTab ? { target: "_blank", rel: "noopener" } : { "data-link": "" };
+  return h("a.rules-link", { href: rulesPath(info.name, lang), ...where }, text) as HTMLAnchorElement;
 }
 
 /** A short name of a side for sentences: its label up to the first " · " ("A", "Easier"). */
