@@ -3,7 +3,7 @@
 
 import type { Placement } from "../catalogue";
 import { offsetOf } from "../catalogue";
-import type { DailyTasks, HintAnswer, HintRequest, PuzzleTask } from "../protocol.gen";
+import type { DailyTasks, HintAnswer, HintRequest, PuzzleTask } from "../protocol";
 
 export interface Example {
   task: PuzzleTask;

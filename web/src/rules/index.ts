@@ -9,7 +9,7 @@ import { type Catalogue, loadCatalogue } from "../catalogue";
 import { h } from "../dom";
 import { EDITIONS, type EditionInfo } from "../editions";
 import { loadOptions } from "../net";
-import type { EditionOptions } from "../protocol.gen";
+import type { EditionOptions } from "../protocol";
 import { type Example, loadExample } from "./example";
 import { type Facts, type RulesText, rulesText, SECTION_ORDER, type SectionId } from "./text";
 
