@@ -14,15 +14,12 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Collection, Sequence
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 from typer.core import TyperGroup
 
 from ubongo import __version__
-
-if TYPE_CHECKING:
-    from click import Context
 
 #: subcommand modules and their one-line summaries, in the order ``ubongo --help`` lists them
 SUMMARY: dict[str, str] = {
@@ -130,7 +127,7 @@ def _not_loaded() -> int:
 
 def _command_path(error: BaseException) -> str:
     """The command a usage error belongs to (``ubongo deck generate``)."""
-    ctx: Context | None = getattr(error, "ctx", None)
+    ctx: typer.Context | None = getattr(error, "ctx", None)
     return ctx.command_path if ctx is not None else "ubongo"
 
 

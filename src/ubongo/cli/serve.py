@@ -257,8 +257,19 @@ def run(
         if not origin.startswith(("http://", "https://")):
             raise CommandError(f"not an origin (https://host[:port]): {origin}")
     http = HttpConfig(max_body_bytes=max_body, allowed_origins=origins, dev=dev)
-    given = locals()
-    limits = {field: given[field] for _flag, field, _kind, _text in LIMITS}
+    limits: dict[str, Any] = {  # every field of LIMITS (checked just below)
+        "rooms_per_minute": rooms_per_minute,
+        "accounts_per_hour": accounts_per_hour,
+        "failed_lookups_per_hour": failed_lookups_per_hour,
+        "connections_per_address": connections_per_address,
+        "messages_per_second": messages_per_second,
+        "spectators_per_room": spectators_per_room,
+        "hello_seconds": hello_seconds,
+        "idle_room_seconds": idle_room_seconds,
+        "unjoined_room_seconds": unjoined_room_seconds,
+        "presence_seconds": presence_seconds,
+        "max_queued_messages": max_queued_messages,
+    }
     for flag, field, _kind, _text in LIMITS:
         if limits[field] < 0 or (limits[field] == 0 and field != "presence_seconds"):
             raise CommandError(f"{flag} must be more than 0")
