@@ -8,6 +8,7 @@ import { liveGames } from "./live";
 import { ApiError, api, currentAccount, ensureAccount, savedName, saveName, saveTicket } from "./net";
 import type { CreateRoom, SeatGrant, SettingsPatch, SoloGoal } from "./protocol";
 import { dailyBoard, leaderboard, myRating, ratingsBoard } from "./records";
+import { rulesLink } from "./rules";
 import { EDITIONS, editionInfo, toast } from "./ui";
 
 export type Navigate = (path: string) => void;
@@ -346,6 +347,7 @@ function drawHowTo(box: HTMLElement, edition: string): void {
   box.replaceChildren(
     h("h2", {}, `How to play ${info.title}`),
     h("ol", {}, ...info.howTo.map((t) => h("li", {}, t))),
+    h("p", {}, rulesLink(info, `All the rules of ${info.title}, with pictures`)),
     h("h3", {}, "Your pieces"),
     pieces,
     h(

@@ -3,6 +3,7 @@
 // Rooms carry their own sub-screens (lobby, game, round result, game end, solo).
 
 import "./style.css";
+import "./styles/rules.css";
 import { h } from "./dom";
 import { loadEditions } from "./editions";
 import { cellAt, nearestTranslation, outline, translationVector } from "./geometry";
@@ -11,6 +12,7 @@ import { ensureAccount } from "./net";
 import { profileScreen } from "./profile";
 import { replayScreen } from "./replay";
 import { roomScreen } from "./room";
+import { rulesScreen } from "./rules";
 import { logo } from "./ui";
 
 // the lattice formulas, for the browser console and for tests/web/test_geometry.py
@@ -33,6 +35,7 @@ function route(): void {
   const room = path.match(/^\/room\/([A-Za-z0-9]+)\/?$/);
   const replay = path.match(/^\/replay\/([0-9]+)\/?$/);
   const profile = path.match(/^\/profile\/([0-9]+)\/?$/);
+  const rules = path.match(/^\/rules\/([^/]+)\/?$/);
   let body: HTMLElement;
   if (room) {
     const screen = roomScreen(room[1].toUpperCase(), go);
@@ -44,6 +47,10 @@ function route(): void {
     body = screen.element;
   } else if (profile) {
     body = profileScreen(profile[1]);
+  } else if (rules) {
+    // the language comes with ?lang= until the i18n layer chooses it
+    const lang = new URLSearchParams(location.search).get("lang") ?? "en";
+    body = rulesScreen(decodeURIComponent(rules[1]), lang);
   } else if (path === "/" || path === "/index.html") {
     body = homeScreen(go);
   } else {
