@@ -45,8 +45,8 @@ async function call<T>(
   try {
     r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
   } catch {
-    if (signal?.aborted) throw new ApiError("aborted", errorText("aborted", "cancelled"), 0);
-    throw new ApiError("offline", errorText("offline", "cannot reach the server"), 0);
+    if (signal?.aborted) throw new ApiError("aborted", t("errors:aborted"), 0);
+    throw new ApiError("offline", t("errors:offline"), 0);
   }
   const text = await r.text();
   let data: unknown = null;
