@@ -173,9 +173,8 @@ def scan(src: str) -> list[Literal]:  # noqa: C901 (a tokenizer: one loop over i
                 and k < n
                 and src[k] == ":"
             )
-            compared = (
-                (last_token in {"=", "!"} and not here_assigned()) or src.startswith(("==", "!="), k)
-            )
+            after_operator = last_token in {"=", "!"} and not here_assigned()
+            compared = after_operator or src.startswith(("==", "!="), k)
             out.append(
                 Literal(
                     line,
