@@ -92,7 +92,7 @@ export function gem(name: string, extra = ""): HTMLElement {
   s.appendChild(svg("polygon", { points: "5,0.6 9.4,3.8 7.6,9.4 2.4,9.4 0.6,3.8", fill: GEM_COLOURS[name] ?? "#888" }));
   s.appendChild(svg("polygon", { points: "5,0.6 7,3.8 5,9.4 3,3.8", fill: "rgba(255,255,255,0.28)" }));
   el.appendChild(s);
-  el.appendChild(h("span.gem-letter", {}, t(`common:gems.${name}`, { defaultValue: name })[0].toUpperCase()));
+  el.appendChild(h("span.gem-letter", {}, t(`common:gemLetters.${name}`, { defaultValue: name[0].toUpperCase() })));
   return el;
 }
 
