@@ -80,8 +80,9 @@ SHOWN_TEXTS = """() => {
     const text = squash(node.textContent || "");
     if (text) out.push(text);
   }
-  for (const el of document.querySelectorAll("[aria-label], [title], [placeholder], [aria-valuetext]")) {
-    for (const a of ["aria-label", "title", "placeholder", "aria-valuetext"]) {
+  const names = ["aria-label", "title", "placeholder", "aria-valuetext"];
+  for (const el of document.querySelectorAll(names.map((a) => `[${a}]`).join(", "))) {
+    for (const a of names) {
       const v = el.getAttribute(a);
       if (v) out.push(squash(v));
     }
