@@ -7,6 +7,7 @@ import { t } from "../i18n";
 import type { BotLevel, ClientMessage, EditionOptions, Room, Seat, Settings, Variant } from "../protocol";
 import { EDITIONS, editionInfo, toast, watchers } from "../ui";
 import type { RoomContext } from "./context";
+import { shownName } from "./words";
 
 const BOT_LEVELS: readonly BotLevel[] = ["easy", "medium", "hard"];
 
@@ -220,14 +221,14 @@ function seatRow(ctx: RoomContext, room: Room, s: Seat | null, i: number, host: 
   const li = h(
     "li.seat",
     { "data-seat": i, class: s.kind },
-    h("span.seat-name", {}, s.name),
+    h("span.seat-name", {}, shownName(s, i)),
     ...tags,
     s.kind === "person"
       ? h("span.ready-mark", { class: s.ready ? "yes" : "" }, s.ready ? t("room:ready") : t("room:notReady"))
       : null,
   );
   if (s.kind === "bot" && host) {
-    const level = h("select.bot-level", { "aria-label": t("room:botLevelOf", { name: s.name }) });
+    const level = h("select.bot-level", { "aria-label": t("room:botLevelOf", { name: shownName(s, i) }) });
     for (const l of BOT_LEVELS) level.appendChild(h("option", { value: l }, t(`room:botLevels.${l}`)));
     level.value = s.level ?? "medium";
     level.addEventListener("change", () => ctx.send({ type: "bot_level", seat: i, level: level.value as BotLevel }));

@@ -7,7 +7,7 @@ import { savedName } from "../net";
 import type { GameView, Room } from "../protocol";
 import { dailyBoard, leaderboard, personalBests } from "../records";
 import { cardIcon, gem, gemRow, placeText } from "../ui";
-import { tieBreakName, tiedSeats, tieKind, tieWords } from "./words";
+import { shownName, tieBreakName, tiedSeats, tieKind, tieWords } from "./words";
 
 /** The solo run's records, fetched once per room and kept across snapshots. */
 export interface SoloRecords {
@@ -74,7 +74,7 @@ function playersList(room: Room, game: GameView, seat: number | null): HTMLEleme
       h(
         "li.player",
         { "data-seat": i, class: [fin ? "done" : "", i === seat ? "me" : ""].join(" ") },
-        h("span.player-name", {}, s.name, i === seat ? t("play:youSuffix") : ""),
+        h("span.player-name", {}, shownName(s, i), i === seat ? t("play:youSuffix") : ""),
         h("span.player-state", {}, state, s.connected ? "" : ` · ${t("room:away")}`),
         score
           ? score.gems

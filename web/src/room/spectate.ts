@@ -9,6 +9,7 @@ import { h } from "../dom";
 import { t } from "../i18n";
 import type { GameView, Room } from "../protocol";
 import { placeText } from "../ui";
+import { shownName } from "./words";
 
 /** What a spectator sees: every player's task (area and pieces) and how far they are. */
 export function spectatorTables(room: Room, game: GameView, cat: Catalogue, mySeat: number | null): HTMLElement {
@@ -28,7 +29,13 @@ export function spectatorTables(room: Room, game: GameView, cat: Catalogue, mySe
       h(
         "figure.table",
         { "data-seat": seat, class: fin ? "done" : "" },
-        h("figcaption", {}, h("b", {}, s?.name ?? t("common:seat", { seat })), " ", h("span.table-state", {}, state)),
+        h(
+          "figcaption",
+          {},
+          h("b", {}, s ? shownName(s, Number(seat)) : t("common:seat", { seat })),
+          " ",
+          h("span.table-state", {}, state),
+        ),
         cat.layers > 1 ? areaIsoSvg(task.area, cat.layers, 0.75) : areaSvg(cat, task.area),
         pieces,
       ),

@@ -2,7 +2,7 @@
 // result and the game's end).
 
 import { t } from "../i18n";
-import type { GameView, Room } from "../protocol";
+import type { GameView, Room, Seat } from "../protocol";
 import { editionInfo } from "../ui";
 
 /** The rulebooks' names for a tie-break: Classic and 3D play a playoff, Extreme a tie round. */
@@ -35,7 +35,17 @@ export function isTieBreak(kind: string | null | undefined): boolean {
 
 /** A seat's player's name, or "seat 2" for a seat emptied since. */
 export function seatName(room: Room, seat: number | string): string {
-  return room.seats[Number(seat)]?.name ?? t("common:seat", { seat });
+  const s = room.seats[Number(seat)];
+  return s ? shownName(s, Number(seat)) : t("common:seat", { seat });
+}
+
+/** The name a seat is shown by: a bot's name as the server gives it ("Bot 2 (easy)", which
+ * says its level) in the language shown; a person's as they chose it. */
+export function shownName(s: Seat, index: number): string {
+  if (s.kind === "bot" && s.level && s.name === `Bot ${index + 1} (${s.level})`) {
+    return t("room:botName", { n: index + 1, level: t(`room:botLevels.${s.level}`) });
+  }
+  return s.name;
 }
 
 /** The tie a tie-break is about, in words: "Ada and Bob are tied at 0 points". */
