@@ -1,9 +1,10 @@
 // Home: play solo (timed, or practice with hints), the daily challenge (with yesterday's winners),
 // create a room, join one; how to play each edition with its real pieces.
 
-import { KEYS_3D, piecePicture as pieceSvg } from "./board3d"; // 3D pictures (issue #7)
+import { keys3d, piecePicture as pieceSvg } from "./board3d"; // 3D pictures (issue #7)
 import { loadCatalogue } from "./catalogue";
 import { h } from "./dom";
+import { colourName, t } from "./i18n";
 import { liveGames } from "./live";
 import { ApiError, api, currentAccount, ensureAccount, savedName, saveName, saveTicket } from "./net";
 import type { CreateRoom, SeatGrant, SettingsPatch, SoloGoal } from "./protocol";
@@ -41,21 +42,21 @@ export function homeScreen(go: Navigate): HTMLElement {
   const nameInput = h("input#name", {
     type: "text",
     value: savedName(),
-    placeholder: "Your name",
+    placeholder: t("home:yourName"),
     maxLength: 24,
     autocomplete: "nickname",
-    "aria-label": "Your name",
+    "aria-label": t("home:yourName"),
   });
   const name = () => {
-    const n = nameInput.value.trim() || "Player";
+    const n = nameInput.value.trim() || t("common:player");
     saveName(n);
     return n;
   };
 
   // --- edition picker (shared by solo and rooms) ---
-  const editionButtons = h("div.edition-picker", { role: "radiogroup", "aria-label": "Edition" });
-  const sideSelect = h("select#side", { "aria-label": "Side" });
-  const sideLabel = h("label.field", {}, h("span", {}, "Side"), sideSelect);
+  const editionButtons = h("div.edition-picker", { role: "radiogroup", "aria-label": t("room:edition") });
+  const sideSelect = h("select#side", { "aria-label": t("home:side") });
+  const sideLabel = h("label.field", {}, h("span", {}, t("home:side")), sideSelect);
   const howTo = h("section.howto", { "aria-live": "polite" });
 
   const setEdition = (ed: string) => {
@@ -105,18 +106,18 @@ export function homeScreen(go: Navigate): HTMLElement {
   // --- solo ---
   const goal = h(
     "select#solo-goal",
-    { "aria-label": "Solo mode" },
-    h("option", { value: "time" }, "As many tasks as you can in…"),
-    h("option", { value: "tasks" }, "How fast can you solve…"),
-    h("option", { value: "endless" }, "Endless: tasks that follow your level"),
-    h("option", { value: "practice" }, "Practice: untimed, with hints"),
+    { "aria-label": t("home:soloMode") },
+    h("option", { value: "time" }, t("home:goalTime")),
+    h("option", { value: "tasks" }, t("home:goalTasks")),
+    h("option", { value: "endless" }, t("home:goalEndless")),
+    h("option", { value: "practice" }, t("home:goalPractice")),
   );
   // an endless run has no amount and no leaderboard: a rating instead (docs/ratings.md)
   const endless = () => goal.value === "endless";
-  const amount = h("select#solo-amount", { "aria-label": "Amount" });
+  const amount = h("select#solo-amount", { "aria-label": t("home:amount") });
   // the lengths offered and the default are the edition's (Trigo's rulebook: 20 minutes)
   const amountKey = () => `${prefs.edition}:${goal.value}`;
-  const amountLabel = h("label.field", {}, h("span", {}, "Goal"), amount);
+  const amountLabel = h("label.field", {}, h("span", {}, t("home:goal")), amount);
   const drawAmounts = () => {
     // endless and practice have no amount: tasks come one after another until you stop
     const noAmount = endless() || goal.value === "practice";
@@ -124,12 +125,12 @@ export function homeScreen(go: Navigate): HTMLElement {
     amountLabel.style.display = noAmount ? "none" : "";
     if (noAmount) return;
     const info = editionInfo(prefs.edition);
-    const unit = goal.value === "time" ? "minutes" : "tasks";
+    const unit = goal.value === "time" ? "home:minutes" : "home:tasks";
     const offered = [...info.soloAmounts];
     const chosen = prefs.amounts[amountKey()] ?? info.soloDefault[goal.value] ?? offered[0];
     if (!offered.includes(chosen)) offered.push(chosen);
     offered.sort((a, b) => a - b);
-    amount.replaceChildren(...offered.map((n) => h("option", { value: String(n) }, `${n} ${unit}`)));
+    amount.replaceChildren(...offered.map((n) => h("option", { value: String(n) }, t(unit, { count: n }))));
     amount.value = String(chosen);
   };
   goal.value = prefs.goal;
@@ -146,30 +147,26 @@ export function homeScreen(go: Navigate): HTMLElement {
   const records = h("div.home-records");
   const drawRecords = () => {
     if (endless()) {
-      records.replaceChildren(
-        h(
-          "p.muted#endless-about",
-          {},
-          "One new task after another, harder when you are fast, easier when time runs out. Stop when you like.",
-        ),
-      );
+      records.replaceChildren(h("p.muted#endless-about", {}, t("home:endlessAbout")));
       return;
     }
     records.replaceChildren(
       goal.value === "practice"
-        ? h("p.muted", {}, "Practice keeps no record: ask for a hint or give up and see a solution.")
+        ? h("p.muted", {}, t("home:practiceAbout"))
         : leaderboard(prefs.edition, goal.value, Number(amount.value), sideSelect.value, savedName()),
     );
   };
 
   // --- the daily challenge: today's tasks for everyone, yesterday's winners ---
-  const dailyButton = h("button.primary#start-daily", { type: "button" }, "Daily challenge");
+  const dailyButton = h("button.primary#start-daily", { type: "button" }, t("home:dailyChallenge"));
   const dailyInfo = h("div.daily-boards");
   const drawDaily = () => {
     const title = editionInfo(prefs.edition).title;
-    dailyButton.textContent = `Play today's ${title} challenge`;
+    dailyButton.textContent = t("home:playDaily", { title });
     const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
-    dailyInfo.replaceChildren(dailyBoard(prefs.edition, yesterday, `Yesterday's winners (${yesterday})`, 3));
+    dailyInfo.replaceChildren(
+      dailyBoard(prefs.edition, yesterday, t("home:yesterdaysWinners", { date: yesterday }), 3),
+    );
   };
   for (const el of [goal, amount, sideSelect]) el.addEventListener("change", drawRecords);
 
@@ -180,7 +177,9 @@ export function homeScreen(go: Navigate): HTMLElement {
     ratings.replaceChildren(
       ...(me ? [myRating(prefs.edition, me.id)] : []),
       ratingsBoard(prefs.edition, me?.id ?? null),
-      ...(me ? [h("p", {}, h("a#my-profile", { href: `/profile/${me.id}`, "data-link": "" }, "Your profile"))] : []),
+      ...(me
+        ? [h("p", {}, h("a#my-profile", { href: `/profile/${me.id}`, "data-link": "" }, t("home:yourProfile")))]
+        : []),
     );
   };
 
@@ -212,20 +211,20 @@ export function homeScreen(go: Navigate): HTMLElement {
     }
   };
 
-  const soloButton = h("button.primary#start-solo", { type: "button" }, "Play solo");
+  const soloButton = h("button.primary#start-solo", { type: "button" }, t("home:playSolo"));
   soloButton.addEventListener("click", () => createRoom("solo", soloButton));
   dailyButton.addEventListener("click", () => createRoom("daily", dailyButton));
-  const roomButton = h("button.primary#create-room", { type: "button" }, "Create a room");
+  const roomButton = h("button.primary#create-room", { type: "button" }, t("home:createRoom"));
   roomButton.addEventListener("click", () => createRoom("race", roomButton));
 
   // --- quick match: a rated game with anyone (docs/protocol.md, "Quick match") ---
   const players = h(
     "select#match-players",
-    { "aria-label": "Players" },
-    ...[2, 3, 4].map((n) => h("option", { value: String(n) }, `${n} players`)),
+    { "aria-label": t("room:players") },
+    ...[2, 3, 4].map((n) => h("option", { value: String(n) }, t("home:nPlayers", { count: n }))),
   );
-  const playNow = h("button.primary#play-now", { type: "button" }, "Play now");
-  const cancelMatch = h("button#cancel-match", { type: "button", hidden: true }, "Cancel");
+  const playNow = h("button.primary#play-now", { type: "button" }, t("home:playNow"));
+  const cancelMatch = h("button#cancel-match", { type: "button", hidden: true }, t("home:cancel"));
   const matchStatus = h("span.muted#match-status", { "aria-live": "polite" });
   let waiting: AbortController | null = null;
   const stopWaiting = (note: string) => {
@@ -238,14 +237,14 @@ export function homeScreen(go: Navigate): HTMLElement {
     busy(playNow, true);
     const me = await ensureAccount();
     if (!me) {
-      toast("Quick match needs an account, and the server made none: try again later.", "bad");
+      toast(t("home:needAccount"), "bad");
       busy(playNow, false);
       return;
     }
     const aborter = new AbortController();
     waiting = aborter;
     cancelMatch.hidden = false;
-    matchStatus.textContent = "Looking for players…";
+    matchStatus.textContent = t("home:lookingForPlayers");
     try {
       const body = { edition: prefs.edition, players: Number(players.value) };
       const seat = await api.quickMatch(body, aborter.signal);
@@ -259,15 +258,15 @@ export function homeScreen(go: Navigate): HTMLElement {
   });
   cancelMatch.addEventListener("click", () => {
     const aborter = waiting;
-    stopWaiting("Cancelled.");
+    stopWaiting(t("home:cancelled"));
     aborter?.abort();
     api.delete("/api/quickmatch").catch(() => undefined);
   });
 
   const codeInput = h("input#join-code", {
     type: "text",
-    placeholder: "Code or invite link",
-    "aria-label": "Room code or invite link",
+    placeholder: t("home:codeOrLink"),
+    "aria-label": t("home:roomCodeOrLink"),
     autocapitalize: "characters",
   });
   const join = () => {
@@ -275,7 +274,7 @@ export function homeScreen(go: Navigate): HTMLElement {
     const m = raw.match(/room\/([A-Za-z0-9]+)/);
     const code = (m ? m[1] : raw).toUpperCase();
     if (!/^[A-Z0-9]{3,12}$/.test(code)) {
-      toast("Type the room's code (e.g. K7QX) or paste its invite link.", "bad");
+      toast(t("home:typeCode"), "bad");
       return;
     }
     name();
@@ -288,18 +287,13 @@ export function homeScreen(go: Navigate): HTMLElement {
   const page = h(
     "main.home",
     {},
-    h(
-      "section.hero",
-      {},
-      h("h1", {}, "Ubongo"),
-      h("p.lead", {}, "The puzzle race: fill the area with your pieces before the others do."),
-    ),
+    h("section.hero", {}, h("h1", {}, "Ubongo"), h("p.lead", {}, t("home:lead"))),
     h(
       "section.panel.setup",
       {},
-      h("h2", {}, "1 · Choose a game"),
+      h("h2", {}, t("home:chooseGame")),
       editionButtons,
-      h("div.row", {}, h("label.field", {}, h("span", {}, "Your name"), nameInput), sideLabel),
+      h("div.row", {}, h("label.field", {}, h("span", {}, t("home:yourName")), nameInput), sideLabel),
     ),
     h(
       "div.play-columns",
@@ -307,28 +301,28 @@ export function homeScreen(go: Navigate): HTMLElement {
       h(
         "section.panel.solo",
         {},
-        h("h2", {}, "2 · Play solo"),
-        h("div.row", {}, h("label.field", {}, h("span", {}, "Mode"), goal), amountLabel),
+        h("h2", {}, t("home:soloHeading")),
+        h("div.row", {}, h("label.field", {}, h("span", {}, t("home:mode")), goal), amountLabel),
         soloButton,
         records,
       ),
       h(
         "section.panel.daily",
         {},
-        h("h2", {}, "2 · Daily challenge"),
-        h("p.muted", {}, "Five tasks, the same for everyone today, easiest first. Your first run counts."),
+        h("h2", {}, t("home:dailyHeading")),
+        h("p.muted", {}, t("home:dailyAbout")),
         dailyButton,
         dailyInfo,
       ),
       h(
         "section.panel.rooms",
         {},
-        h("h2", {}, "2 · Play with friends"),
-        h("p.muted", {}, "Up to 4 players on their own devices; bots fill empty seats."),
+        h("h2", {}, t("home:friendsHeading")),
+        h("p.muted", {}, t("home:friendsAbout")),
         roomButton,
-        h("div.join", {}, codeInput, h("button#join", { type: "button", onclick: join }, "Join")),
-        h("h2", {}, "Play now with anyone"),
-        h("p.muted", {}, "A rated game with players of about your rating, or bots after a short wait."),
+        h("div.join", {}, codeInput, h("button#join", { type: "button", onclick: join }, t("home:join"))),
+        h("h2", {}, t("home:quickHeading")),
+        h("p.muted", {}, t("home:quickAbout")),
         h("div.row.quick-match", {}, players, playNow, cancelMatch, matchStatus),
         ratings,
       ),
@@ -345,29 +339,31 @@ function drawHowTo(box: HTMLElement, edition: string): void {
   const info = editionInfo(edition);
   const pieces = h("div.howto-pieces");
   box.replaceChildren(
-    h("h2", {}, `How to play ${info.title}`),
+    h("h2", {}, t("home:howToPlay", { title: info.title })),
     h("ol", {}, ...info.howTo.map((t) => h("li", {}, t))),
-    h("p", {}, rulesLink(info, `All the rules of ${info.title}, with pictures`)),
-    h("h3", {}, "Your pieces"),
+    h("p", {}, rulesLink(info, t("home:allRules", { title: info.title }))),
+    h("h3", {}, t("home:yourPieces")),
     pieces,
     h(
       "p.muted.keys",
       {},
       ...(info.layers > 1 // the 3D board (issue #7)
-        ? [KEYS_3D]
-        : [
-            "Drag pieces onto the board; turn with R or the mouse wheel while dragging, flip with F. ",
-            "Without a mouse: 1–6 pick a piece, arrows move it, Enter puts it down, Esc sends it back.",
-          ]),
+        ? [keys3d()]
+        : [`${t("home:keysMouse")} `, t("home:keysKeyboard")]),
     ),
   );
   loadCatalogue(edition)
     .then((cat) => {
       for (const p of cat.pieces) {
         pieces.appendChild(
-          h("figure.howto-piece", {}, pieceSvg(cat, p.id), h("figcaption", {}, `${p.id} · ${p.colour_name}`)),
+          h(
+            "figure.howto-piece",
+            {},
+            pieceSvg(cat, p.id),
+            h("figcaption", {}, `${p.id} · ${colourName(p.colour_name)}`),
+          ),
         );
       }
     })
-    .catch(() => pieces.append(h("p.muted", {}, "The pieces could not be loaded.")));
+    .catch(() => pieces.append(h("p.muted", {}, t("home:piecesNotLoaded"))));
 }

@@ -3,11 +3,13 @@
 // Rooms carry their own sub-screens (lobby, game, round result, game end, solo).
 
 import "./style.css";
+import "./styles/i18n.css";
 import "./styles/rules.css";
 import { h } from "./dom";
 import { loadEditions } from "./editions";
 import { cellAt, nearestTranslation, outline, translationVector } from "./geometry";
 import { homeScreen } from "./home";
+import { language, languagePicker, onLanguageChange, t } from "./i18n";
 import { ensureAccount } from "./net";
 import { profileScreen } from "./profile";
 import { replayScreen } from "./replay";
@@ -20,6 +22,8 @@ Object.assign(window, { ubongoGeometry: { outline, cellAt, nearestTranslation, t
 
 const app = mountPoint();
 let dispose: (() => void) | null = null;
+/** the current screen's own redraw in a new language (a room keeps its game); else it is drawn anew */
+let relabel: (() => void) | null = null;
 
 function go(path: string, replace = false): void {
   if (replace) history.replaceState(null, "", path);
@@ -30,8 +34,9 @@ function go(path: string, replace = false): void {
 function route(): void {
   dispose?.();
   dispose = null;
+  relabel = null;
   const path = location.pathname;
-  const header = h("header.app-header", {}, logo());
+  const header = h("header.app-header", {}, logo(), languagePicker());
   const room = path.match(/^\/room\/([A-Za-z0-9]+)\/?$/);
   const replay = path.match(/^\/replay\/([0-9]+)\/?$/);
   const profile = path.match(/^\/profile\/([0-9]+)\/?$/);
@@ -40,25 +45,45 @@ function route(): void {
   if (room) {
     const screen = roomScreen(room[1].toUpperCase(), go);
     dispose = screen.dispose;
+    relabel = screen.relabel;
     body = screen.element;
   } else if (replay) {
     const screen = replayScreen(replay[1]);
     dispose = screen.dispose;
+    relabel = screen.relabel;
     body = screen.element;
   } else if (profile) {
     body = profileScreen(profile[1]);
   } else if (rules) {
-    // the language comes with ?lang= until the i18n layer chooses it
-    const lang = new URLSearchParams(location.search).get("lang") ?? "en";
+    // the language shown, unless the address asks for another (?lang=, a link to share)
+    const lang = new URLSearchParams(location.search).get("lang") ?? language();
     body = rulesScreen(decodeURIComponent(rules[1]), lang);
   } else if (path === "/" || path === "/index.html") {
     body = homeScreen(go);
   } else {
-    body = h("main.panel", {}, h("h1", {}, "Nothing here"), h("p", {}, h("a", { href: "/", "data-link": "" }, "Home")));
+    body = h(
+      "main.panel",
+      {},
+      h("h1", {}, t("common:nothingHere")),
+      h("p", {}, h("a", { href: "/", "data-link": "" }, t("common:home"))),
+    );
   }
   app.replaceChildren(header, body);
   window.scrollTo(0, 0);
 }
+
+// a new language: the header is drawn anew; the screen redraws itself (a room keeps its game and
+// its connection) or, having nothing to lose, is drawn anew
+onLanguageChange(() => {
+  if (!relabel) {
+    const y = window.scrollY;
+    route();
+    window.scrollTo(0, y);
+    return;
+  }
+  app.querySelector(".app-header")?.replaceWith(h("header.app-header", {}, logo(), languagePicker()));
+  relabel();
+});
 
 // links marked data-link navigate inside the app
 document.addEventListener("click", (e) => {
@@ -76,8 +101,8 @@ loadEditions().then(
     route();
   },
   () => {
-    const retry = h("button", { type: "button", onclick: () => location.reload() }, "Try again");
-    app.replaceChildren(h("main.panel", {}, h("h1", {}, "The server cannot be reached"), retry));
+    const retry = h("button", { type: "button", onclick: () => location.reload() }, t("common:tryAgain"));
+    app.replaceChildren(h("main.panel", {}, h("h1", {}, t("common:serverUnreachable")), retry));
   },
 );
 

@@ -2,6 +2,7 @@
 
 import { h, svg } from "./dom";
 import { editionInfo } from "./editions";
+import { t } from "./i18n";
 import type { Gems } from "./protocol";
 
 // the editions are the server's (GET /api/options): see editions.ts
@@ -47,12 +48,17 @@ export function keyBadge(edition: string, key: string | null): HTMLElement {
   const box = h("div.key-badge", { title: keyText(edition, key) });
   if (!key) return box;
   if (info.keyKind === "die" && PIPS[key]) {
-    const s = svg("svg", { viewBox: "0 0 4 4", class: "die", role: "img", "aria-label": `die ${key}` });
+    const s = svg("svg", { viewBox: "0 0 4 4", class: "die", role: "img", "aria-label": t("common:die", { key }) });
     s.appendChild(svg("rect", { x: 0.2, y: 0.2, width: 3.6, height: 3.6, rx: 0.7, class: "die-body" }));
     for (const [x, y] of PIPS[key]) s.appendChild(svg("circle", { cx: x, cy: y, r: 0.38, class: "pip" }));
     box.appendChild(s);
   } else if (info.keyKind === "corner") {
-    const s = svg("svg", { viewBox: "0 0 6 4", class: "corner", role: "img", "aria-label": key });
+    const s = svg("svg", {
+      viewBox: "0 0 6 4",
+      class: "corner",
+      role: "img",
+      "aria-label": t(`common:corners.${key}`, { defaultValue: key }),
+    });
     s.appendChild(svg("rect", { x: 0.2, y: 0.2, width: 5.6, height: 3.6, rx: 0.4, class: "card-body" }));
     const [top, left] = [key.startsWith("upper"), key.endsWith("left")];
     s.appendChild(svg("circle", { cx: left ? 1.2 : 4.8, cy: top ? 1.2 : 2.8, r: 0.75, class: "corner-dot" }));
@@ -65,9 +71,9 @@ export function keyBadge(edition: string, key: string | null): HTMLElement {
 export function keyText(edition: string, key: string | null): string {
   if (!key) return "";
   const kind = editionInfo(edition).keyKind;
-  if (kind === "die") return `Die: ${key}`;
-  if (kind === "corner") return `Corner: ${key.replace("-", " ")}`;
-  return "The card's task";
+  if (kind === "die") return t("common:dieFace", { key });
+  if (kind === "corner") return t("common:corner", { corner: t(`common:corners.${key}`, { defaultValue: key }) });
+  return t("common:cardTask");
 }
 
 export const GEM_COLOURS: Record<string, string> = {
@@ -79,18 +85,23 @@ export const GEM_COLOURS: Record<string, string> = {
 export const GEM_VALUES: Record<string, number> = { ruby: 4, sapphire: 3, emerald: 2, amber: 1 };
 
 export function gem(name: string, extra = ""): HTMLElement {
-  const el = h(`span.gem.gem-${name}${extra ? `.${extra}` : ""}` as "span", { title: name });
+  const el = h(`span.gem.gem-${name}${extra ? `.${extra}` : ""}` as "span", {
+    title: t(`common:gems.${name}`, { defaultValue: name }),
+  });
   const s = svg("svg", { viewBox: "0 0 10 10", "aria-hidden": "true" });
   s.appendChild(svg("polygon", { points: "5,0.6 9.4,3.8 7.6,9.4 2.4,9.4 0.6,3.8", fill: GEM_COLOURS[name] ?? "#888" }));
   s.appendChild(svg("polygon", { points: "5,0.6 7,3.8 5,9.4 3,3.8", fill: "rgba(255,255,255,0.28)" }));
   el.appendChild(s);
-  el.appendChild(h("span.gem-letter", {}, name[0].toUpperCase()));
+  el.appendChild(h("span.gem-letter", {}, t(`common:gemLetters.${name}`, { defaultValue: name[0].toUpperCase() })));
   return el;
 }
 
 /** A player's gems as icons with counts; `none` is said when there are none ("no gems yet"
  * during a game, "no gems" at its end). */
-export function gemRow(gems: Gems | Record<string, number> | null | undefined, none = "no gems yet"): HTMLElement {
+export function gemRow(
+  gems: Gems | Record<string, number> | null | undefined,
+  none = t("common:noGemsYet"),
+): HTMLElement {
   const row = h("span.gem-row");
   if (!gems) return row;
   for (const name of ["ruby", "sapphire", "emerald", "amber"] as const) {
@@ -102,8 +113,7 @@ export function gemRow(gems: Gems | Record<string, number> | null | undefined, n
 }
 
 export function placeText(place: number): string {
-  const suffix = place === 1 ? "st" : place === 2 ? "nd" : place === 3 ? "rd" : "th";
-  return `${place}${suffix}`;
+  return t("common:place", { count: place, ordinal: true });
 }
 
 export function clock(seconds: number): string {
@@ -159,8 +169,8 @@ export function watchers(count: number): HTMLElement | null {
   eye.appendChild(svg("circle", { cx: 8, cy: 5, r: 2.3, class: "eye-pupil" }));
   return h(
     "span.watchers#watchers",
-    { title: count === 1 ? "1 spectator is watching" : `${count} spectators are watching`, "data-count": count },
+    { title: t("common:spectatorsWatching", { count }), "data-count": count },
     eye,
-    `${count} watching`,
+    t("common:watching", { count }),
   );
 }

@@ -23,6 +23,7 @@ import {
   translateCell,
   translationVector,
 } from "../geometry";
+import { colourName, t } from "../i18n";
 import { type BoardCommand, keyCommand, toolbar } from "./controls";
 import { coverage } from "./cover";
 import { areaLayer, frameRect, hatchDefs, pieceShapeNodes } from "./draw";
@@ -80,7 +81,7 @@ export class Board {
     this.svgEl = svg("svg", {
       class: "board-svg",
       role: "application",
-      "aria-label": "Puzzle board: drag the pieces onto the light area",
+      "aria-label": t("board:boardLabel"),
       tabindex: opts.readonly ? "-1" : "0",
     }) as SVGSVGElement;
     this.svgEl.appendChild(hatchDefs());
@@ -233,7 +234,10 @@ export class Board {
     g.classList.toggle("dragging", !!this.pointer?.draggedOrigin(p));
     g.setAttribute(
       "aria-label",
-      `piece ${p.entry.id} (${p.entry.colour_name || p.entry.name})${p.offset ? " on the board" : " in the tray"}`,
+      t(p.offset ? "board:pieceOnBoard" : "board:pieceInTray", {
+        id: p.entry.id,
+        colour: p.entry.colour_name ? colourName(p.entry.colour_name) : p.entry.name,
+      }),
     );
   }
 

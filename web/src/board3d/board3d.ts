@@ -11,6 +11,7 @@ import type { BoardOptions } from "../board";
 import type { Placement } from "../catalogue";
 import { pieceOf } from "../catalogue";
 import { h } from "../dom";
+import { colourName, t } from "../i18n";
 import { boardHint3d } from "./hints";
 import { type Action, keyAction, listenPointer, listenWheel, toolbar, viewButtons } from "./input";
 import type { Scene3D, SceneModel } from "./scene";
@@ -75,9 +76,9 @@ export class Board3D {
     this.stage = h("div.board3d-stage", {
       tabindex: opts.readonly ? "-1" : "0",
       role: "application",
-      "aria-label": `3D board: fill the area ${this.layers} levels high. Keys: 1 to ${opts.pieces.length} take a piece, arrows move it, R T Y turn it, Enter puts it down, Esc puts it back, V top view`,
+      "aria-label": t("board:board3dLabel", { layers: this.layers, n: opts.pieces.length }),
     });
-    this.tray = h("div.board3d-tray", { role: "group", "aria-label": "Your pieces" });
+    this.tray = h("div.board3d-tray", { role: "group", "aria-label": t("board:yourPieces") });
     this.hint = h("div.board3d-hint", { "aria-live": "polite" });
     this.statusEl = h("div.board-status", { "aria-live": "polite" });
 
@@ -130,7 +131,7 @@ export class Board3D {
         this.redraw();
       })
       .catch((e: unknown) => {
-        this.stage.append(h("p.board3d-error", {}, `This browser cannot draw the 3D board (${String(e)}).`));
+        this.stage.append(h("p.board3d-error", {}, t("board:no3d", { error: String(e) })));
       });
     this.changed(false);
   }
@@ -436,7 +437,7 @@ export class Board3D {
   }
 
   private describe(p: PieceState): string {
-    return `${p.label} (${p.entry.colour_name} ${p.entry.size})`;
+    return `${p.label} (${colourName(p.entry.colour_name)} ${p.entry.size})`;
   }
 
   /** After every action: gravity, faults, the tray, the scene, and the covered check. */

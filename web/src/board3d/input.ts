@@ -2,6 +2,7 @@
 // actions, so keyboard-only and touch play do exactly what the mouse does.
 
 import { h, nameWithLabel } from "../dom";
+import { t } from "../i18n";
 import type { Turn } from "./shapes";
 
 export type Action =
@@ -69,23 +70,23 @@ function tool(label: string, title: string, name: string, act: () => void): HTML
 
 /** The buttons: turns about the three axes (both ways), moves, put down, back to the tray. */
 export function toolbar(act: (a: Action) => void): HTMLElement {
-  const turns = h("div.tool-group.turns", { role: "group", "aria-label": "Turn the piece in hand" });
+  const turns = h("div.tool-group.turns", { role: "group", "aria-label": t("board:turnGroup") });
   const turnNames: [Turn, string, string, string][] = [
-    ["spin", "R", "⟳", "Spin"],
-    ["tip", "T", "⤵", "Tip"],
-    ["roll", "Y", "↷", "Roll"],
+    ["spin", "R", "⟳", t("board:spin")],
+    ["tip", "T", "⤵", t("board:tip")],
+    ["roll", "Y", "↷", t("board:roll")],
   ];
   for (const [turn, key, icon, word] of turnNames) {
     turns.append(
-      tool(`${icon}<sub>${key}</sub> <span>${word}</span>`, `${word} the piece in hand (${key})`, `${turn}`, () =>
+      tool(`${icon}<sub>${key}</sub> <span>${word}</span>`, t("board:turnTitle", { word, key }), `${turn}`, () =>
         act({ kind: "turn", turn, back: false }),
       ),
-      tool(`↺<sub>${key}</sub>`, `${word} it the other way (Shift+${key})`, `${turn}-back`, () =>
+      tool(`↺<sub>${key}</sub>`, t("board:turnBackTitle", { word, key }), `${turn}-back`, () =>
         act({ kind: "turn", turn, back: true }),
       ),
     );
   }
-  const pad = h("div.tool-group.move-pad", { role: "group", "aria-label": "Move the piece in hand" });
+  const pad = h("div.tool-group.move-pad", { role: "group", "aria-label": t("board:moveGroup") });
   const moves: [string, string, number, number][] = [
     ["←", "left", -1, 0],
     ["↑", "back", 0, -1],
@@ -93,27 +94,29 @@ export function toolbar(act: (a: Action) => void): HTMLElement {
     ["→", "right", 1, 0],
   ];
   for (const [icon, word, dx, dy] of moves) {
-    pad.append(tool(icon, `Move it ${word} (arrow key)`, `move-${word}`, () => act({ kind: "move", dx, dy })));
+    pad.append(tool(icon, t(`board:move.${word}`), `move-${word}`, () => act({ kind: "move", dx, dy })));
   }
-  const place = h("div.tool-group.place", { role: "group", "aria-label": "Put the piece" });
+  const place = h("div.tool-group.place", { role: "group", "aria-label": t("board:putGroup") });
   place.append(
-    tool("⤓ <span>Put down</span>", "Put the piece in hand down (Enter)", "drop", () => act({ kind: "drop" })),
-    tool("↩ <span>Tray</span>", "Put the piece in hand back in the tray (Esc)", "tray", () => act({ kind: "tray" })),
-    tool("✕ <span>Clear</span>", "Put every piece back in the tray", "clear", () => act({ kind: "clear" })),
+    tool(`⤓ <span>${t("board:putDown")}</span>`, t("board:putDownTitle"), "drop", () => act({ kind: "drop" })),
+    tool(`↩ <span>${t("board:tray")}</span>`, t("board:tray3dTitle"), "tray", () => act({ kind: "tray" })),
+    tool(`✕ <span>${t("board:clear")}</span>`, t("board:clear3dTitle"), "clear", () => act({ kind: "clear" })),
   );
   return h("div.board-tools.board3d-tools", {}, turns, pad, place);
 }
 
 /** The view buttons drawn over the scene: top view and going round the board. */
 export function viewButtons(act: (a: Action) => void): { element: HTMLElement; top: HTMLButtonElement } {
-  const top = tool("⬒ <span>Top view</span>", "Look from above (V)", "top-view", () => act({ kind: "topView" }));
+  const top = tool(`⬒ <span>${t("board:topView")}</span>`, t("board:topViewTitle"), "top-view", () =>
+    act({ kind: "topView" }),
+  );
   top.setAttribute("aria-pressed", "false");
   const element = h(
     "div.board3d-view",
     {},
-    tool("⟲", "Go round the board to the left ([)", "orbit-left", () => act({ kind: "orbit", steps: -1 })),
+    tool("⟲", t("board:orbitLeft"), "orbit-left", () => act({ kind: "orbit", steps: -1 })),
     top,
-    tool("⟳", "Go round the board to the right (])", "orbit-right", () => act({ kind: "orbit", steps: 1 })),
+    tool("⟳", t("board:orbitRight"), "orbit-right", () => act({ kind: "orbit", steps: 1 })),
   );
   return { element, top };
 }

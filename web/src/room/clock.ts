@@ -1,6 +1,7 @@
 // The game's clock in the top bar: the hourglass or countdown from the server's deadline, the
 // solo run's time, and a word saying which clock it is.
 
+import { t } from "../i18n";
 import type { GameView, Room } from "../protocol";
 import { clock, editionInfo } from "../ui";
 
@@ -40,12 +41,12 @@ function clockText(game: GameView, gems: boolean, now: number): { text: string; 
     const left = (game.deadline - now) / 1000;
     return { text: clock(left), urgent: left < 10 ? "urgent" : game.stage === "countdown" ? "countdown" : "" };
   }
-  if (game.stage === "playing") return { text: gems ? "" : "no countdown yet", urgent: "" };
+  if (game.stage === "playing") return { text: gems ? "" : t("play:noCountdownYet"), urgent: "" };
   return { text: "", urgent: "" };
 }
 
 function clockLabel(stage: string, limit: boolean): string {
-  if (stage === "countdown") return "Countdown";
-  if (stage === "second_chance") return "Second chance";
-  return limit ? "Time limit" : "";
+  if (stage === "countdown") return t("play:countdown");
+  if (stage === "second_chance") return t("play:secondChance");
+  return limit ? t("play:timeLimit") : "";
 }

@@ -8,6 +8,7 @@ import { type BoardLike, boardHint, createBoard } from "../board3d"; // 3D board
 import { solutionIsoSvg } from "../board3d/iso";
 import type { Catalogue, Placement } from "../catalogue";
 import { h } from "../dom";
+import { errorText, language, languagePicker, t } from "../i18n";
 import type { GameView, HintReply, Room, RoomEvent, Task, Verdict } from "../protocol";
 import { editionInfo, hourglass, keyBadge, placeText, watchers } from "../ui";
 import { showClock } from "./clock";
@@ -63,7 +64,7 @@ export class PlayScreen {
     if (this.board) {
       const over = !PLAYING.includes(game.stage);
       this.board.lock(!!mine || over || this.finishedBoards.has(this.boardKey));
-      if (mine) this.board.setStatus(`Ubongo! You finished ${placeText(mine.place)}.`, "good");
+      if (mine) this.board.setStatus(t("play:youFinished", { place: placeText(mine.place) }), "good");
     }
     this.drawTop(parts, room, game);
     parts.side.replaceChildren(...sidePanel(room, game, this.ctx.store.seat, this.soloRecords));
@@ -74,6 +75,14 @@ export class PlayScreen {
   /** A new game (or a rematch) forgets which boards were covered. */
   eventSeen(ev: RoomEvent): void {
     if (ev.kind === "rematch" || ev.kind === "game_started") this.finishedBoards.clear();
+  }
+
+  /** Build the game's screen anew at the next draw (a new language); the board comes back with
+   * the pieces laid (they are kept for a reload), the round result is shown again. */
+  relabel(): void {
+    this.drop();
+    this.shownResultFor = -1;
+    this.soloRecords.element = null;
   }
 
   /** Forget the game (the lobby or the end is shown instead). */
@@ -95,24 +104,24 @@ export class PlayScreen {
     if (v.ok) {
       this.finishedBoards.add(this.boardKey);
       this.board.lock(true);
-      this.board.setStatus("Ubongo! The area is covered.", "good");
+      this.board.setStatus(t("play:covered"), "good");
       this.celebrate();
     } else {
-      this.board.setStatus(`Not yet: ${v.reason}`, "bad");
+      this.board.setStatus(t("play:notYet", { reason: errorText(v.code, v.reason) }), "bad");
     }
   }
 
   /** The server's answer to this player's hint: the piece is put where it goes. */
   hint(r: HintReply): void {
     if (!this.board || r.round !== this.boardTurn) return;
-    const cost = r.penalty ? ` (it cost ${r.penalty} s)` : "";
+    const cost = r.penalty ? t("play:hintCost", { n: r.penalty }) : "";
     if (r.placement) {
       const piece = r.placement.piece;
       const rest = this.board.placements().filter((p) => p.piece !== piece);
       this.board.arrange([...rest, r.placement]);
-      this.board.setStatus(`Hint: piece ${piece} goes here${cost}.`, "good");
+      this.board.setStatus(t("play:hintHere", { piece, cost }), "good");
     } else {
-      this.board.setStatus(`${r.message}${cost}`, r.solved ? "good" : "bad");
+      this.board.setStatus(`${hintMessage(r)}${cost}`, r.solved ? "good" : "bad");
     }
   }
 
@@ -143,9 +152,13 @@ export class PlayScreen {
       // the page's top-level heading, for screen readers (the top bar shows the same facts)
       const room = this.ctx.store.room;
       const what = room
-        ? `${editionInfo(room.settings.edition).title} · ${room.settings.mode === "solo" ? "solo" : `room ${room.code}`}`
+        ? `${editionInfo(room.settings.edition).title} · ${room.settings.mode === "solo" ? t("play:solo") : t("play:roomCode", { code: room.code })}`
         : "";
-      const heading = h("h1.visually-hidden#game-title", {}, `Ubongo game${what ? ` · ${what}` : ""}`);
+      const heading = h(
+        "h1.visually-hidden#game-title",
+        {},
+        what ? t("play:gameTitleOf", { what }) : t("play:gameTitle"),
+      );
       this.gameEl = h("div.game", {}, heading, parts.top, parts.main, parts.side, parts.overlay);
       this.root.replaceChildren(this.gameEl);
       this.boardKey = "";
@@ -180,7 +193,7 @@ export class PlayScreen {
       },
     });
     this.board = board;
-    const ubongo = h("button.primary.ubongo#ubongo", { type: "button" }, "Ubongo!");
+    const ubongo = h("button.primary.ubongo#ubongo", { type: "button" }, t("play:ubongo"));
     ubongo.addEventListener("click", () => this.board && this.submit(this.board.placements()));
     const actions = h("div.main-actions", {}, ubongo);
     // solo and practice (not a race, not the daily challenge): a hint, or the whole solution
@@ -188,17 +201,13 @@ export class PlayScreen {
       const timed = room.settings.solo_goal !== "practice";
       const hint = h(
         "button#hint",
-        { type: "button", title: timed ? "Shows where one piece goes; costs time" : "Shows where one piece goes" },
-        timed ? "Hint (costs time)" : "Hint",
+        { type: "button", title: timed ? t("play:hintTitleTimed") : t("play:hintTitle") },
+        timed ? t("play:hintTimed") : t("play:hint"),
       );
       hint.addEventListener("click", () => this.askHint());
       // an endless run is rated: no hints there, but a task may be given up (a lost task)
       hint.hidden = room.settings.solo_goal === "endless";
-      const giveUp = h(
-        "button#give-up",
-        { type: "button", title: "Shows a solution; the task counts as not solved" },
-        "Give up · show solution",
-      );
+      const giveUp = h("button#give-up", { type: "button", title: t("play:giveUpTitle") }, t("play:giveUp"));
       giveUp.addEventListener("click", () => {
         const g = this.ctx.store.room?.game;
         if (g) this.ctx.send({ type: "give_up", round: g.round });
@@ -209,7 +218,7 @@ export class PlayScreen {
     board.attach();
     // a phone shows the side panel below the board: say here, too, what the playoff is
     board.setStatus(
-      isTieBreak(game.kind) ? `${tieBreakName(game.kind)}: the first to finish wins the game.` : boardHint(cat.layers),
+      isTieBreak(game.kind) ? t("play:tieBreakFirstWins", { what: tieBreakName(game.kind) }) : boardHint(cat.layers),
     );
     window.setTimeout(() => this.board?.focus(), 0);
   }
@@ -218,25 +227,25 @@ export class PlayScreen {
     const game = this.ctx.store.room?.game;
     if (!game || !this.board) return;
     if (!this.ctx.send({ type: "hint", round: game.round, placements: this.board.placements() })) {
-      this.board.setStatus("Not connected: trying again in a moment…", "bad");
+      this.board.setStatus(t("play:notConnected"), "bad");
       return;
     }
-    this.board.setStatus("Looking for a hint…");
+    this.board.setStatus(t("play:lookingForHint"));
   }
 
   /** The solution of a task given up, as a dialog over the next task. */
   private solutionPanel(cat: Catalogue, area: number[][], solution: Placement[]): HTMLElement {
     const picture = cat.layers > 1 ? solutionIsoSvg(cat, area, solution) : areaSvg(cat, area, solution);
-    const next = h("button.primary#next-task", { type: "button" }, "Next task");
+    const next = h("button.primary#next-task", { type: "button" }, t("play:nextTask"));
     const panel = h(
       "div.overlay.gave-up",
-      { role: "dialog", "aria-label": "The solution" },
+      { role: "dialog", "aria-label": t("play:theSolution") },
       h(
         "div.panel.round-result",
         {},
-        h("h2", {}, "A solution of the task you gave up"),
+        h("h2", {}, t("play:gaveUpSolution")),
         h("div.solution", {}, picture),
-        h("p.muted", {}, "It counts as not solved. The next task is dealt."),
+        h("p.muted", {}, t("play:gaveUpNote")),
         next,
       ),
     );
@@ -253,14 +262,14 @@ export class PlayScreen {
     const game = this.ctx.store.room?.game;
     if (!game || !this.board) return;
     if (!this.ctx.send({ type: "submit", round: game.round, placements })) {
-      this.board.setStatus("Not connected: trying again in a moment…", "bad");
+      this.board.setStatus(t("play:notConnected"), "bad");
       return;
     }
-    this.board.setStatus("Checking…");
+    this.board.setStatus(t("play:checking"));
   }
 
   private celebrate(): void {
-    const burst = h("div.ubongo-burst", { "aria-hidden": "true" }, "Ubongo!");
+    const burst = h("div.ubongo-burst", { "aria-hidden": "true" }, t("play:ubongo"));
     this.gameEl?.appendChild(burst);
     window.setTimeout(() => burst.remove(), 1600);
   }
@@ -269,7 +278,7 @@ export class PlayScreen {
     const ed = editionInfo(room.settings.edition);
     const solo = game.solo;
     const items: (HTMLElement | null)[] = [
-      h("a.back", { href: "/", "data-link": "", title: "Home", "aria-label": "Home" }, "⌂"),
+      h("a.back", { href: "/", "data-link": "", title: t("common:home"), "aria-label": t("common:home") }, "⌂"),
       h(
         "div.round-info",
         {},
@@ -282,15 +291,17 @@ export class PlayScreen {
               solo.endless
                 ? h(
                     "span#endless-rating",
-                    { title: "Your rating: it rises when you solve in time" },
-                    ` · rating ${Math.round(solo.endless.rating)}`,
+                    { title: t("play:ratingTitle") },
+                    t("play:ratingShort", { rating: Math.round(solo.endless.rating) }),
                   )
                 : null,
             )
           : h(
               "span#round-no",
               {},
-              game.stage === "playoff" ? tieBreakName(game.kind) : `Round ${game.round} of ${game.rounds}`,
+              game.stage === "playoff"
+                ? tieBreakName(game.kind)
+                : t("play:roundOf", { round: game.round, rounds: game.rounds }),
             ),
       ),
       watchers(room.spectators),
@@ -298,16 +309,18 @@ export class PlayScreen {
       h("div.timer#timer", { "aria-live": "off" }, hourglass(), h("span.timer-label"), h("span.timer-text")),
     ];
     if (solo && this.ctx.store.seat !== null) {
-      const skip = h("button#skip", { type: "button" }, "Skip task");
+      const skip = h("button#skip", { type: "button" }, t("play:skipTask"));
       skip.addEventListener("click", () => this.ctx.send({ type: "skip", round: game.round }));
       items.push(skip);
       if (solo.endless) {
         // an endless run has no end but this
-        const stop = h("button#stop", { type: "button" }, "Stop");
+        const stop = h("button#stop", { type: "button" }, t("play:stop"));
         stop.addEventListener("click", () => this.ctx.send({ type: "stop", round: game.round }));
         items.push(stop);
       }
     }
+    // the page header (and its picker) is hidden during a game: the language can change here too
+    items.push(languagePicker(true));
     parts.top.replaceChildren(...items.filter((x): x is HTMLElement => !!x));
     parts.timer = parts.top.querySelector("#timer") as HTMLElement;
   }
@@ -328,11 +341,24 @@ export class PlayScreen {
 function soloCount(room: Room, solo: NonNullable<GameView["solo"]>): string {
   const skipped = solo.skipped + solo.gave_up;
   if (room.settings.puzzles === "daily") {
-    return `Daily · task ${Math.min(solo.amount, solo.done + skipped + 1)} of ${solo.amount} · solved ${solo.done}`;
+    return t("play:dailyCount", {
+      task: Math.min(solo.amount, solo.done + skipped + 1),
+      amount: solo.amount,
+      done: solo.done,
+    });
   }
   const of = solo.goal === "tasks" ? ` / ${solo.amount}` : "";
-  const hints = solo.hints ? ` · ${solo.hints} hint${solo.hints === 1 ? "" : "s"}` : "";
-  return `${solo.goal === "practice" ? "Practice · " : ""}Solved ${solo.done}${of} · skipped ${skipped}${hints}`;
+  const hints = solo.hints ? ` · ${t("records:hints", { count: solo.hints })}` : "";
+  const practice = solo.goal === "practice" ? t("play:practicePrefix") : "";
+  return `${practice}${t("play:soloCount", { done: solo.done, of, skipped })}${hints}`;
+}
+
+/** The server's sentence on a hint, said again in the language shown from the reply's facts. */
+function hintMessage(r: HintReply): string {
+  if (language() === "en") return r.message;
+  if (r.solved) return t("play:hintSolved");
+  if (r.move.length) return t("play:hintMove", { pieces: r.move.join(", ") });
+  return r.message;
 }
 
 /** The pieces this browser had laid for the board `key` before a reload, if any. */

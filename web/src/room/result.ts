@@ -6,16 +6,17 @@ import { areaSvg } from "../board/pictures";
 import { solutionIsoSvg } from "../board3d/iso";
 import type { Catalogue } from "../catalogue";
 import { h } from "../dom";
+import { t } from "../i18n";
 import type { GameView, Room } from "../protocol";
 import { editionInfo, gem, placeText } from "../ui";
 import type { Award, RoomStore } from "./store";
-import { isTieBreak, seatName, tieBreakName, tiedSeats, tieWords } from "./words";
+import { isTieBreak, seatName, tiedSeats, tieKind, tieWords } from "./words";
 
 /** The round result as a dialog over the board, with the time to the next round. */
 export function roundResult(store: RoomStore, room: Room, game: GameView, cat: Catalogue | null): HTMLElement {
   return h(
     "div.overlay",
-    { role: "dialog", "aria-label": "Round result" },
+    { role: "dialog", "aria-label": t("play:roundResult") },
     h(
       "div.panel.round-result",
       {},
@@ -29,15 +30,15 @@ export function roundResult(store: RoomStore, room: Room, game: GameView, cat: C
 export function roundResultParts(store: RoomStore, room: Room, game: GameView, cat: Catalogue | null): HTMLElement[] {
   const awards = store.lastAwards && store.lastAwards.round === game.round ? store.lastAwards.list : [];
   const title = isTieBreak(game.kind)
-    ? `The ${tieBreakName(game.kind).toLowerCase()}`
+    ? t("play:theTieBreak", { context: tieKind(game.kind) })
     : room.phase === "over"
-      ? "The last round"
-      : `Round ${game.round} is over`;
+      ? t("play:lastRound")
+      : t("play:roundOver", { round: game.round });
   const tie = room.phase !== "over" && game.stage === "between" && tiedSeats(game).length > 1;
   const parts: (HTMLElement | null)[] = [
     h("h2", {}, title),
     finishOrder(room, game),
-    awards.length ? h("div", {}, h("h3", {}, "Rewards"), awardRows(room, awards)) : null,
+    awards.length ? h("div", {}, h("h3", {}, t("play:rewards")), awardRows(room, awards)) : null,
     tie ? tieNote(room, game) : null,
   ];
   if (cat) parts.push(...solutions(store, room, game, cat));
@@ -48,11 +49,11 @@ function finishOrder(room: Room, game: GameView): HTMLElement {
   const order = h("ol.finish-order");
   const finished = [...game.finished].sort((a, b) => a.place - b.place);
   for (const f of finished) order.append(h("li", {}, h("b", {}, placeText(f.place)), " ", seatName(room, f.seat)));
-  if (!finished.length) order.append(h("li.muted", {}, "Nobody finished this time."));
+  if (!finished.length) order.append(h("li.muted", {}, t("play:nobodyFinished")));
   else if (!game.solo) {
     for (const seat of Object.keys(game.tasks)) {
       if (!finished.some((f) => String(f.seat) === seat)) {
-        order.append(h("li.muted.not-finished", {}, `${seatName(room, seat)} did not finish`));
+        order.append(h("li.muted.not-finished", {}, t("play:playerDidNotFinish", { name: seatName(room, seat) })));
       }
     }
   }
@@ -71,8 +72,11 @@ function awardRows(room: Room, list: Award[]): HTMLElement {
       delay += 450;
     }
     if (a.kind) {
-      const to = a.to !== undefined && a.to !== null ? ` to ${seatName(room, a.to)}` : "";
-      row.append(h("span.card-award", {}, `${a.kind} ${a.card ?? ""}${to}`));
+      const to = a.to !== undefined && a.to !== null ? seatName(room, a.to) : "";
+      const text = to
+        ? t(`play:award.${a.kind}To`, { card: a.card ?? "", to })
+        : t(`play:award.${a.kind}`, { card: a.card ?? "" });
+      row.append(h("span.card-award", {}, text));
     }
     awards.append(row);
   }
@@ -84,11 +88,9 @@ function tieNote(room: Room, game: GameView): HTMLElement {
   return h(
     "p.tie-note",
     {},
-    h("b", {}, "A tie! "),
-    `${tieWords(room, game)}: a ${gems ? "playoff" : "tie round"} decides the game. `,
-    gems
-      ? "Each gets a new board, one die roll, no hourglass; the first to finish wins."
-      : "Each plays a card of the player to their left; the first to finish wins.",
+    h("b", {}, `${t("play:aTie")} `),
+    `${t(gems ? "play:playoffDecides" : "play:tieRoundDecides", { tie: tieWords(room, game) })} `,
+    gems ? t("play:playoffHow") : t("play:tieRoundHow"),
   );
 }
 
@@ -103,7 +105,7 @@ function solutions(store: RoomStore, room: Room, game: GameView, cat: Catalogue)
     const sol = solutions[seat];
     const task = game.tasks[seat];
     if (!sol || !task) continue;
-    const title = mine !== null ? "A solution of your task" : `A solution of ${seatName(room, seat)}'s task`;
+    const title = mine !== null ? t("play:yourSolution") : t("play:solutionOf", { name: seatName(room, seat) });
     const picture = cat.layers > 1 ? solutionIsoSvg(cat, task.area, sol) : areaSvg(cat, task.area, sol);
     out.push(h("div.solution", { "data-seat": seat }, h("h3", {}, title), picture));
   }
@@ -115,7 +117,7 @@ export function showNextRound(root: HTMLElement, room: Room, game: GameView, now
   const next = root.querySelector("#next-round");
   if (next && game.next_round_at) {
     const gems = editionInfo(room.settings.edition).gems;
-    const what = tiedSeats(game).length > 1 ? (gems ? "Playoff" : "Tie round") : "Next round";
-    next.textContent = `${what} in ${Math.max(0, Math.ceil((game.next_round_at - now) / 1000))} s`;
+    const what = tiedSeats(game).length > 1 ? (gems ? t("play:playoff") : t("play:tieRound")) : t("play:nextRound");
+    next.textContent = t("play:inSeconds", { what, n: Math.max(0, Math.ceil((game.next_round_at - now) / 1000)) });
   }
 }

@@ -140,10 +140,10 @@ function awardsOf(awards: EventOf<"round_ended">["data"]["awards"]): Award[] {
   if (!("kept" in awards)) return []; // a tie-break round awards nothing
   const out: Award[] = [];
   const first = awards.first === null ? null : String(awards.first);
-  for (const [seat, card] of Object.entries(awards.kept)) out.push({ seat, kind: "keeps card", card });
+  for (const [seat, card] of Object.entries(awards.kept)) out.push({ seat, kind: "keeps", card });
   for (const [seat, card] of Object.entries(awards.handed)) {
-    out.push({ seat, kind: "hands over card", card, to: first });
+    out.push({ seat, kind: "handsOver", card, to: first });
   }
-  for (const [seat, card] of Object.entries(awards.discarded)) out.push({ seat, kind: "discards card", card });
+  for (const [seat, card] of Object.entries(awards.discarded)) out.push({ seat, kind: "discards", card });
   return out;
 }

@@ -8,19 +8,21 @@ import { areaIsoSvg, solutionIsoSvg } from "../board3d/iso";
 import { type Catalogue, loadCatalogue } from "../catalogue";
 import { h } from "../dom";
 import { EDITIONS, type EditionInfo } from "../editions";
+import { language } from "../i18n";
 import { loadOptions } from "../net";
 import type { EditionOptions } from "../protocol";
 import { type Example, loadExample } from "./example";
 import { type Facts, type RulesText, rulesText, SECTION_ORDER, type SectionId } from "./text";
 
-/** The address of an edition's rules (in `lang`, when it is not English). */
-export function rulesPath(edition: string, lang = "en"): string {
-  return `/rules/${encodeURIComponent(edition)}${lang === "en" ? "" : `?lang=${lang}`}`;
+/** The address of an edition's rules in `lang` (named in the address when it is not the
+ * language shown, which the rules page follows otherwise). */
+export function rulesPath(edition: string, lang = language()): string {
+  return `/rules/${encodeURIComponent(edition)}${lang === language() ? "" : `?lang=${lang}`}`;
 }
 
 /** A link to an edition's rules, for the home screen and the game's help; in a game, `newTab`
  * opens them beside it (following the link in the page would leave the game). */
-export function rulesLink(info: EditionInfo, text: string, lang = "en", newTab = false): HTMLAnchorElement {
+export function rulesLink(info: EditionInfo, text: string, lang = language(), newTab = false): HTMLAnchorElement {
   const where = newTab ? { target: "_blank", rel: "noopener" } : { "data-link": "" };
   return h("a.rules-link", { href: rulesPath(info.name, lang), ...where }, text) as HTMLAnchorElement;
 }
