@@ -29,6 +29,20 @@ def register(subparsers: Any) -> None:
         "(default $UBONGO_REDIS_URL; without it rooms live in this process only)",
     )
     parser.add_argument(
+        "--upstreams",
+        default=None,
+        metavar="HOST:PORT,...",
+        help="with --redis-url behind nginx's 'hash $room consistent': every process's "
+        "address as nginx's upstream block names it; rooms made here get codes that nginx "
+        "sends here (docs/operations.md)",
+    )
+    parser.add_argument(
+        "--upstream-name",
+        default=None,
+        metavar="HOST:PORT",
+        help="this process's address among --upstreams (default HOST:PORT)",
+    )
+    parser.add_argument(
         "--public-url",
         default=None,
         help="the address players use, for invite links (default http://HOST:PORT)",
@@ -195,6 +209,27 @@ def _check_floors(args: argparse.Namespace) -> None:
         raise CommandError("--record-seconds-per-piece must be 0 (no floor) or more")
 
 
+def _upstreams(args: argparse.Namespace) -> tuple[tuple[str, ...], str]:
+    """nginx's upstream servers and this process's name among them (checked)."""
+    if not args.upstreams:
+        if args.upstream_name:
+            raise CommandError("--upstream-name needs --upstreams")
+        return (), ""
+    if not args.redis_url:
+        raise CommandError("--upstreams needs --redis-url (several processes share rooms)")
+    from ubongo.server.cluster.ring import Ring
+
+    servers = tuple(s.strip() for s in args.upstreams.split(",") if s.strip())
+    name = args.upstream_name or f"{args.host}:{args.port}"
+    try:
+        Ring(servers)
+    except ValueError as e:
+        raise CommandError(f"--upstreams: {e}") from None
+    if name not in servers:
+        raise CommandError(f"this process ({name}) is not among --upstreams; see --upstream-name")
+    return servers, name
+
+
 def run(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         raise CommandError(f"no such port: {args.port}")
@@ -230,7 +265,10 @@ def run(args: argparse.Namespace) -> int:
         if not getattr(args, flag) > 0:
             raise CommandError(f"--{flag.replace('_', '-')} must be a positive number of seconds")
     _check_floors(args)
+    upstreams, upstream_name = _upstreams(args)
     config = ServerConfig(
+        upstreams=upstreams,
+        upstream_name=upstream_name,
         public_url=public.rstrip("/"),
         store_timeout=args.store_timeout,
         store_retry_seconds=args.store_retry,
