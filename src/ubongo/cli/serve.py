@@ -30,11 +30,11 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--upstreams",
-        default=None,
+        default=os.environ.get("UBONGO_UPSTREAMS") or None,
         metavar="HOST:PORT,...",
         help="with --redis-url behind nginx's 'hash $room consistent': every process's "
         "address as nginx's upstream block names it; rooms made here get codes that nginx "
-        "sends here (docs/operations.md)",
+        "sends here (default $UBONGO_UPSTREAMS; docs/operations.md)",
     )
     parser.add_argument(
         "--upstream-name",
