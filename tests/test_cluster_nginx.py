@@ -236,3 +236,36 @@ def test_a_room_lives_on_one_process_and_moves_when_it_is_killed_mid_round(
         time.sleep(0.1)
     assert len(again) >= 2 and {last_upstream(ln) for ln in again} == {survivor}, again
     assert all(ln["room"] == code for ln in again)
+
+
+def test_the_rendered_configuration_with_tls_is_one_nginx_accepts(tmp_path: Path) -> None:
+    """docs/operations.md's nginx step (render-nginx with a certificate), checked by nginx."""
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    make_cert = ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1"]
+    subprocess.run(
+        [*make_cert, "-subj", "/CN=ubongo.test", "-keyout", str(key), "-out", str(cert)],
+        check=True,
+        capture_output=True,
+    )
+    ups = ["--upstream", "127.0.0.1:8001", "--upstream", "127.0.0.1:8002", "--listen", "443"]
+    tls = ["--tls-cert", str(cert), "--tls-key", str(key), "--server-name", "ubongo.test"]
+    log = ["--access-log", str(tmp_path / "access.log")]
+    site = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "cluster"), "render-nginx", *ups, *tls, *log],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    assert "hash $ubongo_key consistent;" in site and "ssl_certificate " in site
+    assert "return 301 https://" in site  # plain HTTP goes to HTTPS
+    (tmp_path / "ubongo.conf").write_text(site)
+    (tmp_path / "nginx.conf").write_text(
+        f"pid {tmp_path / 'nginx.pid'};\nerror_log {tmp_path / 'error.log'};\nevents {{}}\n"
+        f"http {{\n    include {tmp_path / 'ubongo.conf'};\n}}\n"
+    )
+    checked = subprocess.run(
+        ["nginx", "-t", "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")],
+        capture_output=True,
+        text=True,
+    )
+    assert checked.returncode == 0, checked.stderr
