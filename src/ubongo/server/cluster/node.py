@@ -100,6 +100,9 @@ class Node:
         #: nginx's ring, when this process is told it: new rooms get codes nginx sends here
         self.ring = Ring(config.upstreams) if config.upstreams else None
         self.name = config.upstream_name
+        if self.ring is not None and self.name not in self.ring.servers:
+            # no code would ever be this process's: reserve_code would look for one forever
+            raise ValueError(f"{self.name!r} is not among the upstreams {config.upstreams}")
 
     # --- start and stop ----------------------------------------------------------------------
 
