@@ -212,7 +212,10 @@ export class RoomConnection {
 
   private open(): void {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const ws = new WebSocket(`${proto}//${location.host}/ws`);
+    // the room's code in the URL too: a load balancer sends every connection of a room to the
+    // process that runs it (docs/operations.md); the server reads the hello only
+    const room = encodeURIComponent(this.code.slice(0, 5).toUpperCase());
+    const ws = new WebSocket(`${proto}//${location.host}/ws?room=${room}`);
     this.ws = ws;
     ws.addEventListener("open", () => {
       const hello: ClientMessage = { type: "hello", room: this.code };

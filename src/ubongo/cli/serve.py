@@ -87,6 +87,29 @@ def _check_floors(quickmatch_wait: float, record_seconds_per_piece: float) -> No
         raise CommandError("--record-seconds-per-piece must be 0 (no floor) or more")
 
 
+def _upstreams(
+    upstreams: str | None, upstream_name: str | None, redis_url: str | None, address: str
+) -> tuple[tuple[str, ...], str]:
+    """nginx's upstream servers and this process's name among them (checked)."""
+    if not upstreams:
+        if upstream_name:
+            raise CommandError("--upstream-name needs --upstreams")
+        return (), ""
+    if not redis_url:
+        raise CommandError("--upstreams needs --redis-url (several processes share rooms)")
+    from ubongo.server.cluster.ring import Ring
+
+    servers = tuple(s.strip() for s in upstreams.split(",") if s.strip())
+    name = upstream_name or address
+    try:
+        Ring(servers)
+    except ValueError as e:
+        raise CommandError(f"--upstreams: {e}") from None
+    if name not in servers:
+        raise CommandError(f"this process ({name}) is not among --upstreams; see --upstream-name")
+    return servers, name
+
+
 def register(app: typer.Typer) -> None:
     app.command(
         "serve",
@@ -122,6 +145,25 @@ def run(
             envvar="UBONGO_REDIS_URL",
             help="share rooms with the other processes on this Redis, e.g. "
             "redis://host:6379/0 (without it rooms live in this process only)",
+            show_default=False,
+        ),
+    ] = None,
+    upstreams: Annotated[
+        str | None,
+        typer.Option(
+            envvar="UBONGO_UPSTREAMS",
+            metavar="HOST:PORT,...",
+            help="with --redis-url behind nginx's 'hash $room consistent': every process's "
+            "address as nginx's upstream block names it; rooms made here get codes that nginx "
+            "sends here (docs/operations.md)",
+            show_default=False,
+        ),
+    ] = None,
+    upstream_name: Annotated[
+        str | None,
+        typer.Option(
+            metavar="HOST:PORT",
+            help="this process's address among --upstreams (default HOST:PORT)",
             show_default=False,
         ),
     ] = None,
@@ -283,7 +325,10 @@ def run(
         if not value > 0:
             raise CommandError(f"--{flag} must be a positive number of seconds")
     _check_floors(quickmatch_wait, record_seconds_per_piece)
+    servers, this_server = _upstreams(upstreams, upstream_name, redis_url, f"{host}:{port}")
     config = ServerConfig(
+        upstreams=servers,
+        upstream_name=this_server,
         public_url=public.rstrip("/"),
         store_timeout=store_timeout,
         store_retry_seconds=store_retry,

@@ -105,11 +105,19 @@ class CardMaker:
         work.add_done_callback(keep)
         return asyncio.ensure_future(_done(work))
 
-    def close(self) -> None:
-        """Stop the worker (cards not made yet are made by the game itself when shown)."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+    async def close(self) -> None:
+        """Stop the worker and wait for it to exit (cards not made yet are made by the game
+        itself when shown).
+
+        Waiting matters: the pool's queues hold named semaphores that are unlinked only when
+        the queues are freed or at a normal interpreter exit. uvicorn ends a process stopped by
+        SIGTERM by raising the signal again once it has shut down, so no exit handler runs;
+        a pool still shutting down then left its semaphores behind ("resource_tracker: There
+        appear to be 5 leaked semaphore objects" in every server log)."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            # in a thread: a card being made finishes first (tens of ms), the loop goes on
+            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
 
 
 async def _done(work: asyncio.Future[list[Card]]) -> None:
