@@ -8,9 +8,15 @@ import { loadEditions } from "./editions";
 import { cellAt, nearestTranslation, outline, translationVector } from "./geometry";
 import { homeScreen } from "./home";
 import { ensureAccount } from "./net";
+import "./offline/offline.css";
+import { offlineHome } from "./offline/home";
+import { needsNetwork, offlineBanner } from "./offline/network";
+import { practiceScreen } from "./offline/practice";
+import { startServiceWorker } from "./offline/pwa";
 import { profileScreen } from "./profile";
 import { replayScreen } from "./replay";
 import { roomScreen } from "./room";
+import { helpMenu, tutorialOffer, tutorialScreen } from "./tutorial";
 import { logo } from "./ui";
 
 // the lattice formulas, for the browser console and for tests/web/test_geometry.py
@@ -18,6 +24,9 @@ Object.assign(window, { ubongoGeometry: { outline, cellAt, nearestTranslation, t
 
 const app = mountPoint();
 let dispose: (() => void) | null = null;
+// false when the editions could not be loaded (no network, no server): only the screens that
+// play from the practice bundle work then (issue 14, offline)
+let online = true;
 
 function go(path: string, replace = false): void {
   if (replace) history.replaceState(null, "", path);
@@ -29,12 +38,21 @@ function route(): void {
   dispose?.();
   dispose = null;
   const path = location.pathname;
-  const header = h("header.app-header", {}, logo());
+  const header = h("header.app-header", {}, logo(), helpMenu(), offlineBanner());
   const room = path.match(/^\/room\/([A-Za-z0-9]+)\/?$/);
   const replay = path.match(/^\/replay\/([0-9]+)\/?$/);
   const profile = path.match(/^\/profile\/([0-9]+)\/?$/);
+  const edition = new URLSearchParams(location.search).get("edition");
   let body: HTMLElement;
-  if (room) {
+  let offer: HTMLElement | null = null;
+  if (path === "/practice" || path === "/tutorial") {
+    const screen = path === "/practice" ? practiceScreen(edition) : tutorialScreen(edition, go);
+    dispose = screen.dispose;
+    body = screen.element;
+  } else if (!online) {
+    const what = room ? "This room" : replay ? "This replay" : profile ? "This profile" : null;
+    body = what ? needsNetwork(what) : offlineHome();
+  } else if (room) {
     const screen = roomScreen(room[1].toUpperCase(), go);
     dispose = screen.dispose;
     body = screen.element;
@@ -46,10 +64,11 @@ function route(): void {
     body = profileScreen(profile[1]);
   } else if (path === "/" || path === "/index.html") {
     body = homeScreen(go);
+    offer = tutorialOffer(go);
   } else {
     body = h("main.panel", {}, h("h1", {}, "Nothing here"), h("p", {}, h("a", { href: "/", "data-link": "" }, "Home")));
   }
-  app.replaceChildren(header, body);
+  app.replaceChildren(...[header, offer, body].filter((el) => el !== null));
   window.scrollTo(0, 0);
 }
 
@@ -69,10 +88,13 @@ loadEditions().then(
     route();
   },
   () => {
-    const retry = h("button", { type: "button", onclick: () => location.reload() }, "Try again");
-    app.replaceChildren(h("main.panel", {}, h("h1", {}, "The server cannot be reached"), retry));
+    // no server: the practice bundle (kept by the service worker) still plays
+    online = false;
+    window.addEventListener("popstate", route);
+    route();
   },
 );
+startServiceWorker();
 
 /** The element the app draws into (index.html's `#app`). */
 function mountPoint(): HTMLElement {

@@ -92,3 +92,7 @@ export type RatingView = gen.RatingView;
 export type RatingChange = gen.RatingChange;
 /** Every HTTP error's body. */
 export type ApiErrorBody = gen.ApiError;
+/** GET /api/practice-bundle: what the browser keeps to practise offline (offline/bundle.ts). */
+export type PracticeBundle = gen.PracticeBundle;
+export type PracticeEdition = gen.PracticeEdition;
+export type PracticeTask = gen.PracticeTask;
