@@ -254,7 +254,7 @@ class Guide {
     if (!step) return;
     this.element.dataset.step = step.id;
     this.detail.replaceChildren(
-      h("h2", {}, `${this.index + 1}. ${step.title}`),
+      h("h2", {}, `${this.index + 1} of ${this.steps.length}: ${step.title}`),
       h(
         "dl.tutorial-how",
         {},
