@@ -10,8 +10,9 @@ const server = process.env.UBONGO_SERVER ?? "http://127.0.0.1:8000";
 // (GET /api/practice-bundle, network first: fresh online, kept for offline). No other /api
 // answer is cached and /ws is never touched (a service worker sees no WebSocket anyway);
 // navigations under /api, /ws, /metrics and the API docs go to the server, never to the
-// cached index.html. A new build's worker waits until the page says so (src/offline/pwa.ts
-// offers "Reload"), so a running game never changes under a player's hands.
+// cached index.html. A new build's worker waits until the page says so (src/offline/pwa.ts:
+// at once outside a room, on "Reload" in one), so a running game never changes under a
+// player's hands.
 const pwa = VitePWA({
   registerType: "prompt",
   injectRegister: false, // src/offline/pwa.ts registers it (virtual:pwa-register)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 from server_harness import ServerProcess
 from webharness import new_page, shot
 
@@ -33,8 +33,10 @@ def play_with_keys(page: Page, player: str, task: dict[str, Any]) -> None:
         page.keyboard.press(str(number))
         expect(piece).to_have_class("piece selected")
 
-        def turned() -> bool:
-            return piece.get_attribute("data-transform") == str(placement["transform"])
+        want = str(placement["transform"])
+
+        def turned(piece: Locator = piece, want: str = want) -> bool:
+            return piece.get_attribute("data-transform") == want
 
         for _ in range(2):
             for _ in range(4):
@@ -74,8 +76,25 @@ def test_offline_reload_plays_a_practice_task_and_online_features_say_they_need_
     assert manifest["display"] == "standalone"
     assert {"192x192", "512x512"} <= {i["sizes"] for i in manifest["icons"]}
 
+    # the worker keeps the client's files and the bundle, and no other /api answer
+    kept = page.evaluate(
+        """async () => {
+          const urls = [];
+          for (const name of await caches.keys()) {
+            const cache = await caches.open(name);
+            for (const r of await cache.keys()) urls.push(new URL(r.url).pathname);
+          }
+          return urls;
+        }"""
+    )
+    assert "/index.html" in kept and "/api/practice-bundle" in kept
+    assert [u for u in kept if u.startswith(("/api/", "/ws"))] == ["/api/practice-bundle"]
+
     page.context.set_offline(True)
     page.reload()
+    # an API answer the worker does not keep fails offline rather than being served stale
+    failed = "() => fetch('/api/options').then(() => 'answered', () => 'failed')"
+    assert page.evaluate(failed) == "failed"
     expect(page.locator("h1#offline-title")).to_have_text("Play offline")
     expect(page.locator(".offline-banner")).to_contain_text("need the network")
     expect(page.locator("[data-needs-network]").first).to_contain_text("needs the network")

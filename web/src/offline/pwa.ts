@@ -1,7 +1,8 @@
 // The service worker (vite.config.ts builds it with Workbox): registered once the page has
 // loaded; once it controls the page, the practice bundle is fetched through it so that it is
-// kept for offline. A new build's worker waits: a line offers "Reload" (a game is never
-// swapped under a player's hands), and a reload starts the new one.
+// kept for offline. A new build's worker is found when a page loads; it waits while a room is
+// open (a line offers "Reload": a game is never swapped under a player's hands) and takes
+// over at once anywhere else (the page reloads with the new files, seconds after it opened).
 
 import { registerSW } from "virtual:pwa-register";
 import { h } from "../dom";
@@ -11,7 +12,10 @@ import { loadBundle } from "./bundle";
 export function startServiceWorker(): void {
   if (!("serviceWorker" in navigator) || import.meta.env.DEV) return;
   const update = registerSW({
-    onNeedRefresh: () => offerReload(() => void update(true)),
+    onNeedRefresh: () => {
+      if (location.pathname.startsWith("/room/")) offerReload(() => void update(true));
+      else void update(true);
+    },
     onRegisteredSW: () => {
       void keepBundle();
     },
