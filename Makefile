@@ -22,7 +22,7 @@ setup: $(STAMP)
 
 # The web client (web/): npm packages from package-lock.json, then a Vite build into web/dist,
 # redone only when its sources change (stamp files).
-WEB_SOURCES := $(shell find web/src -type f 2>/dev/null) web/index.html web/package.json \
+WEB_SOURCES := $(shell find web/src web/public -type f 2>/dev/null) web/index.html web/package.json \
 	web/package-lock.json web/tsconfig.json web/vite.config.ts
 WEB_DEPS := web/node_modules/.installed
 WEB_BUILT := web/dist/.built

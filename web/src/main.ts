@@ -11,10 +11,16 @@ import { cellAt, nearestTranslation, outline, translationVector } from "./geomet
 import { homeScreen } from "./home";
 import { language, languagePicker, onLanguageChange, t } from "./i18n";
 import { ensureAccount } from "./net";
+import "./offline/offline.css";
+import { offlineHome } from "./offline/home";
+import { needsNetwork, offlineBanner } from "./offline/network";
+import { practiceScreen } from "./offline/practice";
+import { startServiceWorker } from "./offline/pwa";
 import { profileScreen } from "./profile";
 import { replayScreen } from "./replay";
 import { roomScreen } from "./room";
 import { rulesScreen } from "./rules";
+import { helpMenu, tutorialOffer, tutorialScreen } from "./tutorial";
 import { logo } from "./ui";
 
 // the lattice formulas, for the browser console and for tests/web/test_geometry.py
@@ -24,6 +30,9 @@ const app = mountPoint();
 let dispose: (() => void) | null = null;
 /** the current screen's own redraw in a new language (a room keeps its game); else it is drawn anew */
 let relabel: (() => void) | null = null;
+// false when the editions could not be loaded (no network, no server): only the screens that
+// play from the practice bundle work then (issue 14, offline)
+let online = true;
 
 function go(path: string, replace = false): void {
   if (replace) history.replaceState(null, "", path);
@@ -36,13 +45,22 @@ function route(): void {
   dispose = null;
   relabel = null;
   const path = location.pathname;
-  const header = h("header.app-header", {}, logo(), languagePicker());
+  const header = h("header.app-header", {}, logo(), helpMenu(), languagePicker(), offlineBanner());
   const room = path.match(/^\/room\/([A-Za-z0-9]+)\/?$/);
   const replay = path.match(/^\/replay\/([0-9]+)\/?$/);
   const profile = path.match(/^\/profile\/([0-9]+)\/?$/);
   const rules = path.match(/^\/rules\/([^/]+)\/?$/);
+  const edition = new URLSearchParams(location.search).get("edition");
   let body: HTMLElement;
-  if (room) {
+  let offer: HTMLElement | null = null;
+  if (path === "/practice" || path === "/tutorial") {
+    const screen = path === "/practice" ? practiceScreen(edition) : tutorialScreen(edition, go);
+    dispose = screen.dispose;
+    body = screen.element;
+  } else if (!online) {
+    const what = room ? "This room" : replay ? "This replay" : profile ? "This profile" : null;
+    body = what ? needsNetwork(what) : offlineHome();
+  } else if (room) {
     const screen = roomScreen(room[1].toUpperCase(), go);
     dispose = screen.dispose;
     relabel = screen.relabel;
@@ -60,6 +78,7 @@ function route(): void {
     body = rulesScreen(decodeURIComponent(rules[1]), lang);
   } else if (path === "/" || path === "/index.html") {
     body = homeScreen(go);
+    offer = tutorialOffer(go);
   } else {
     body = h(
       "main.panel",
@@ -68,7 +87,7 @@ function route(): void {
       h("p", {}, h("a", { href: "/", "data-link": "" }, t("common:home"))),
     );
   }
-  app.replaceChildren(header, body);
+  app.replaceChildren(...[header, offer, body].filter((el) => el !== null));
   window.scrollTo(0, 0);
 }
 
@@ -101,10 +120,13 @@ loadEditions().then(
     route();
   },
   () => {
-    const retry = h("button", { type: "button", onclick: () => location.reload() }, t("common:tryAgain"));
-    app.replaceChildren(h("main.panel", {}, h("h1", {}, t("common:serverUnreachable")), retry));
+    // no server: the practice bundle (kept by the service worker) still plays
+    online = false;
+    window.addEventListener("popstate", route);
+    route();
   },
 );
+startServiceWorker();
 
 /** The element the app draws into (index.html's `#app`). */
 function mountPoint(): HTMLElement {

@@ -97,3 +97,7 @@ export type DailyTasks = gen.DailyTasks;
 export type PuzzleTask = gen.PuzzleTask;
 export type HintRequest = gen.HintRequest;
 export type HintAnswer = gen.HintAnswer;
+/** GET /api/practice-bundle: what the browser keeps to practise offline (offline/bundle.ts). */
+export type PracticeBundle = gen.PracticeBundle;
+export type PracticeEdition = gen.PracticeEdition;
+export type PracticeTask = gen.PracticeTask;
