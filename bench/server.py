@@ -418,9 +418,9 @@ def knee_step(
     results = [out.get(timeout=300) for _ in procs]
     for proc in procs:
         proc.join(60)
-    failed = [r["failed"] for r in results if "failed" in r]
-    if failed:
-        raise RuntimeError(f"a load generator failed: {failed}")
+    failures = [r["failed"] for r in results if "failed" in r]
+    if failures:
+        raise RuntimeError(f"a load generator failed: {failures}")
     latencies = [x for r in results for x in r["latencies"]]
     lags = [x for r in results for x in r["lags"]]
     errors: dict[str, int] = {}
@@ -444,73 +444,117 @@ def knee_step(
     }
 
 
+def build_of(ref: str) -> Path:
+    """The source tree of git ``ref`` (``src/`` only), exported to a temporary folder: a
+    server run from it (``PYTHONPATH``) is that build's."""
+    import subprocess
+
+    folder = Path(tempfile.mkdtemp(prefix=f"ubongo-knee-{ref.replace('/', '-')}-"))
+    root = Path(__file__).resolve().parents[1]
+    archive = subprocess.run(
+        ["git", "-C", str(root), "archive", ref, "src"], check=True, capture_output=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    return folder / "src"
+
+
+def start_server(folder: Path, name: str, src: Path | None) -> ServerProcess:
+    """``ubongo serve`` on a fresh SQLite file, from this tree or from ``src``."""
+    server = ServerProcess(
+        f"sqlite:///{folder / f'{name}.sqlite3'}", log=folder / f"{name}.log", args=BENCH_LIMITS
+    )
+    before = os.environ.get("PYTHONPATH")
+    if src is not None:
+        os.environ["PYTHONPATH"] = str(src)
+    try:
+        server.start()
+    finally:
+        if before is None:
+            os.environ.pop("PYTHONPATH", None)
+        else:
+            os.environ["PYTHONPATH"] = before
+    return server
+
+
 def knee(args: argparse.Namespace) -> None:
     """The ramp: one ``ubongo serve`` (pinned to one core when there are two or more), load
     generators in their own processes on the other cores; stops after the first step whose
-    p99 passes :data:`KNEE_P99_MS` (``--past-knee``: keep going)."""
+    p99 passes :data:`KNEE_P99_MS` (``--past-knee``: keep going). ``--compare REF``: each step
+    is played against a server of git ``REF`` first, then against this tree's."""
     steps = [int(x) for x in args.players.split(",")]
     folder = Path(tempfile.mkdtemp(prefix="ubongo-knee-"))
-    server = ServerProcess(
-        f"sqlite:///{folder / 'bench.sqlite3'}", log=folder / "server.log", args=BENCH_LIMITS
-    )
-    server.start()
-    assert server.proc is not None
-    pid = server.proc.pid
+    builds: list[tuple[str, Path | None]] = [("now", None)]
+    if args.compare:
+        builds.insert(0, (args.compare, build_of(args.compare)))
+    servers = [(label, start_server(folder, f"b{i}", src)) for i, (label, src) in enumerate(builds)]
     cores = sorted(os.sched_getaffinity(0))
     load_cpus: set[int] | None = None
-    if len(cores) >= 2 and not args.no_pin:
-        pin(pid, {cores[0]})
-        load_cpus = set(cores[1:])
-    rss0 = rss_bytes(pid)
+    rss0: dict[str, int] = {}
+    for label, server in servers:
+        assert server.proc is not None
+        if len(cores) >= 2 and not args.no_pin:
+            pin(server.proc.pid, {cores[0]})
+            load_cpus = set(cores[1:])
+        rss0[label] = rss_bytes(server.proc.pid)
     print(
-        f"knee: one server process{f' pinned to CPU {cores[0]}' if load_cpus else ''}, "
+        f"knee: one server process{f' pinned to CPU {cores[0]}' if load_cpus else ''} "
+        f"(builds: {', '.join(label for label, _ in servers)}, one at a time), "
         f"{args.load_processes} load generator processes"
         f"{f' on CPU {sorted(load_cpus)}' if load_cpus else ''}; half of the players in "
         f"rooms of 4 playing {args.rounds} rounds ({args.puzzles} cards, think 0.5-"
-        f"{args.think} s), half seated in lobbies; server RSS at start {rss0 / 2**20:.0f} MiB",
+        f"{args.think} s), half seated in lobbies; server RSS at start "
+        f"{', '.join(f'{v / 2**20:.0f} MiB' for v in rss0.values())}",
         flush=True,
     )
     head = (
-        f"{'players':>7} {'n':>6} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'server':>7} "
-        f"{'cards':>6} {'loadgen':>8} {'RSS MiB':>8} {'KiB/pl':>7} {'p50 x':>6} {'p99 x':>6} "
-        f"{'CPU x':>6} {'lag99':>6} {'load':>5}  errors"
+        f"{'build':>8} {'players':>7} {'n':>6} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} "
+        f"{'server':>7} {'cards':>6} {'loadgen':>8} {'RSS MiB':>8} {'KiB/pl':>7} {'p50 x':>6} "
+        f"{'p99 x':>6} {'CPU x':>6} {'lag99':>6} {'load':>5}  errors"
     )
     print(head, flush=True)
-    ref: dict[str, Any] | None = None
-    knee_at: int | None = None
+    first: dict[str, dict[str, Any]] = {}
+    knee_at: dict[str, int] = {}
     args.room_index = 0
     try:
         for players in steps:
-            r = knee_step(server, players, args, load_cpus)
-            ref = ref or r
-            per_player = (r["rss"] - rss0) / r["players"] / 1024
-            print(
-                f"{r['players']:7d} {r['n']:6d} {r['p50']:7.1f} {r['p99']:7.1f} "
-                f"{r['max']:7.1f} {r['cpu']:7.0%} {r['helpers_cpu']:6.0%} "
-                f"{r['load_cpu']:8.0%} {r['rss'] / 2**20:8.0f} {per_player:7.1f} "
-                f"{r['p50'] / ref['p50']:6.1f} {r['p99'] / ref['p99']:6.1f} "
-                f"{r['cpu'] / ref['cpu']:6.1f} {r['lag']:6.0f} {r['loadavg']:5.2f}  "
-                f"{','.join(f'{c}:{n}' for c, n in sorted(r['errors'].items())) or '-'}",
-                flush=True,
-            )
-            if r["p99"] > KNEE_P99_MS and knee_at is None:
-                knee_at = r["players"]
-                if not args.past_knee:
-                    break
+            for label, server in servers:
+                if label in knee_at and not args.past_knee:
+                    continue
+                r = knee_step(server, players, args, load_cpus)
+                ref = first.setdefault(label, r)
+                per_player = (r["rss"] - rss0[label]) / r["players"] / 1024
+                print(
+                    f"{label[:8]:>8} {r['players']:7d} {r['n']:6d} {r['p50']:7.1f} "
+                    f"{r['p99']:7.1f} {r['max']:7.1f} {r['cpu']:7.0%} {r['helpers_cpu']:6.0%} "
+                    f"{r['load_cpu']:8.0%} {r['rss'] / 2**20:8.0f} {per_player:7.1f} "
+                    f"{r['p50'] / ref['p50']:6.1f} {r['p99'] / ref['p99']:6.1f} "
+                    f"{r['cpu'] / ref['cpu']:6.1f} {r['lag']:6.0f} {r['loadavg']:5.2f}  "
+                    f"{','.join(f'{c}:{n}' for c, n in sorted(r['errors'].items())) or '-'}",
+                    flush=True,
+                )
+                if r["p99"] > KNEE_P99_MS and label not in knee_at:
+                    knee_at[label] = r["players"]
+            if len(knee_at) == len(servers) and not args.past_knee:
+                break
     finally:
-        server.stop()
+        for _label, server in servers:
+            server.stop()
     print(
-        f"ratios (x) against the first step ({steps[0]} players); server and cards: CPU of the "
-        f"server process and of its card worker (100% = one core); loadgen: all load "
-        f"generators; KiB/pl: (RSS with everybody connected - RSS at start) / players; "
+        f"ratios (x) against the build's first step ({steps[0]} players); server and cards: "
+        f"CPU of the server process and of its card worker (100% = one core); loadgen: all "
+        f"load generators; KiB/pl: (RSS with everybody connected - RSS at start) / players; "
         f"lag99: p99 of how late (ms) a room's second and later rounds began after the "
         f"time announced (cards still being made); "
         f"load: the machine's 1-minute load average during the step"
     )
-    if knee_at is None:
-        print(f"knee: not reached (every step's p99 <= {KNEE_P99_MS:.0f} ms)")
-    else:
-        print(f"knee: {knee_at} players (the first step whose p99 passes {KNEE_P99_MS:.0f} ms)")
+    for label, _server in servers:
+        if label in knee_at:
+            print(
+                f"knee of {label}: {knee_at[label]} players (the first step whose p99 passes "
+                f"{KNEE_P99_MS:.0f} ms)"
+            )
+        else:
+            print(f"knee of {label}: not reached (every step's p99 <= {KNEE_P99_MS:.0f} ms)")
 
 
 #: every simulated player connects from this machine's one address: the per-address limits
@@ -546,6 +590,9 @@ def arguments(doc: str, ramp: bool = False) -> argparse.Namespace:
         parser.add_argument("--load-processes", type=int, default=2)
         parser.add_argument("--past-knee", action="store_true", help="go on past the knee")
         parser.add_argument("--no-pin", action="store_true", help="do not pin the server")
+        parser.add_argument(
+            "--compare", metavar="REF", help="also run each step against git REF's server"
+        )
     return parser.parse_args()
 
 
