@@ -467,7 +467,7 @@ def start_server(folder: Path, name: str, src: Path | None) -> ServerProcess:
     if src is not None:
         os.environ["PYTHONPATH"] = str(src)
     try:
-        server.start()
+        server.start(timeout=180)  # (a busy machine)
     finally:
         if before is None:
             os.environ.pop("PYTHONPATH", None)

@@ -84,8 +84,17 @@ async def one_game(service: LocalRoomService, n: int, rounds: int, live: Live) -
     for _ in range(3):
         await say({"type": "add_bot", "level": "hard"})
     await say({"type": "start"})
+    msg: dict[str, Any] = {}
     while True:
-        text = await asyncio.wait_for(conn.queue.get(), 60)
+        try:
+            text = await asyncio.wait_for(conn.queue.get(), 60)
+        except TimeoutError:
+            game_phase = room.game.phase if room.game is not None else None
+            held = service.saved.held(room.code)
+            raise RuntimeError(
+                f"room {room.code}: nothing for 60 s (room {room.phase}, game {game_phase}, "
+                f"clock {room.timer is not None}, held {held}, last {msg})"
+            ) from None
         assert text is not None, "the connection was closed"
         msg = json.loads(text)
         if msg["type"] == "error":
