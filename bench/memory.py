@@ -95,7 +95,10 @@ def main() -> None:
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="ubongo-memory-"))
     server = ServerProcess(
-        f"sqlite:///{folder / 'memory.sqlite3'}", log=folder / "server.log", args=BENCH_LIMITS
+        f"sqlite:///{folder / 'memory.sqlite3'}",
+        log=folder / "server.log",
+        # (a busy machine may take longer than the default to read a hello)
+        args=(*BENCH_LIMITS, "--hello-seconds", "120"),
     )
     server.start(timeout=180)
     assert server.proc is not None
