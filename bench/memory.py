@@ -50,8 +50,12 @@ async def connect_room(
     for seat, token in enumerate(tokens):
         ws = await connect(server.ws_url, max_size=None, open_timeout=60, compression=compression)
         await ws.send(json.dumps({"type": "hello", "room": code, "token": token}))
-        while json.loads(await ws.recv())["type"] != "welcome":
-            pass
+        while True:
+            msg = json.loads(await ws.recv())
+            if msg["type"] == "error":
+                raise RuntimeError(f"hello refused: {msg}")
+            if msg["type"] == "welcome":
+                break
         if seat:
             await ws.send(json.dumps({"type": "ready"}))
         sockets.append(ws)

@@ -180,7 +180,9 @@ async def open_room(
     for seat, token in enumerate(tokens):
         local = seat % 2 == 0 or len(servers) == 1
         server = home if local else servers[(owner + 1) % len(servers)]
-        ws = await connect(server.ws_url, max_size=None, open_timeout=60)
+        # (no keepalive pings from the client: the server pings, and a busy load generator
+        # must not drop a connection for a late pong)
+        ws = await connect(server.ws_url, max_size=None, open_timeout=60, ping_interval=None)
         await ws.send(json.dumps({"type": "hello", "room": created["code"], "token": token}))
         while True:
             msg = json.loads(await ws.recv())
