@@ -102,7 +102,7 @@ def main() -> None:
         f"sqlite:///{folder / 'memory.sqlite3'}",
         log=folder / "server.log",
         # (a busy machine may take longer than the default to read a hello)
-        args=(*BENCH_LIMITS, "--hello-seconds", "120"),
+        args=(*BENCH_LIMITS, "--hello-seconds", "120", "--unjoined-room-seconds", "3600"),
     )
     server.start(timeout=180)
     assert server.proc is not None
@@ -134,7 +134,10 @@ async def run(server: ServerProcess, pid: int, args: argparse.Namespace) -> None
         return now
 
     def create(_n: int) -> dict[str, Any]:
-        return server.create_room("host", edition="classic", puzzles="standard")
+        # (seats held long: a busy machine may take a while to connect every player)
+        return server.create_room(
+            "host", edition="classic", puzzles="standard", seat_hold_seconds=600
+        )
 
     for step in range(1, args.steps + 1):
         created = await asyncio.gather(
