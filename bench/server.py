@@ -14,6 +14,15 @@ Prints p50/p99/max of both, the ratio, and the server's CPU use (from /proc) in 
 
     .venv/bin/python bench/server.py                 # 200 rooms x 4 players
     .venv/bin/python bench/server.py --rooms 20      # a quick look
+
+**The knee** (``--players 1000,2000,...`` or ``--knee``): a ramp of connected players against
+one server process, pinned to one core, with the players simulated by separate load
+generator processes on the other cores (half of them playing rounds as above, half seated in
+lobbies); prints per step p50/p99/max, server, card-worker and load-generator CPU, RSS per
+player, ratios against the first step, and the first step whose p99 passes 50 ms.
+``--compare REF`` plays every step against a server of git REF too (docs/performance.md).
+
+    .venv/bin/python bench/server.py --players 1000,2000,3000 --past-knee --compare main
 """
 
 from __future__ import annotations
