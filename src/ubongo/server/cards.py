@@ -73,10 +73,11 @@ class CardMaker:
         deck = game.deck
         if not isinstance(deck, FreshDeck | EndlessDeck):
             return None
-        making = self._making.setdefault(id(deck), {})
+        making = self._making.get(id(deck), {})
         missing = [n for n in rules.upcoming_cards(game) if not deck.is_made(n) and n not in making]
         if not missing:
-            return None
+            return None  # (no entry kept for a deck with nothing being made: one per game)
+        making = self._making.setdefault(id(deck), making)
         if isinstance(deck, FreshDeck):
             return self._make(deck, deck.sides, making, missing)
         first: asyncio.Future[None] | None = None
