@@ -10,6 +10,10 @@ and handed back to the game's deck; the loop only waits for them before a game's
 An endless solo run (:class:`~ubongo.puzzles.fresh.EndlessDeck`) is made ahead the same way:
 the candidates of its next task are known before the task in hand ends (they depend on the
 task's number only), so the next task is chosen among cards already made.
+
+A round whose cards the worker has not finished (a busy server starts many rounds at once)
+waits for them (:meth:`CardMaker.ready`) rather than making them on the loop: a few rooms
+start a moment late instead of every room's answers waiting (bench/server.py --knee).
 """
 
 from __future__ import annotations
@@ -44,8 +48,9 @@ class CardMaker:
 
     def __init__(self) -> None:
         self._pool: Executor | None = None
-        #: per deck (by identity), the numbers being made now: each is asked for once
-        self._making: dict[int, set[int]] = {}
+        #: per deck (by identity), the numbers being made now (each is asked for once), with
+        #: the work that makes them
+        self._making: dict[int, dict[int, asyncio.Future[None]]] = {}
 
     def start(self) -> None:
         """Start the worker now, so that the first fresh game does not wait for a process to
@@ -68,10 +73,11 @@ class CardMaker:
         deck = game.deck
         if not isinstance(deck, FreshDeck | EndlessDeck):
             return None
-        making = self._making.setdefault(id(deck), set())
+        making = self._making.get(id(deck), {})
         missing = [n for n in rules.upcoming_cards(game) if not deck.is_made(n) and n not in making]
         if not missing:
-            return None
+            return None  # (no entry kept for a deck with nothing being made: one per game)
+        making = self._making.setdefault(id(deck), making)
         if isinstance(deck, FreshDeck):
             return self._make(deck, deck.sides, making, missing)
         first: asyncio.Future[None] | None = None
@@ -81,21 +87,34 @@ class CardMaker:
                 first = part
         return first
 
+    def ready(self, game: rules.Game) -> asyncio.Future[None] | None:
+        """Start making what ``game`` shows next (:meth:`ahead`); the future of all of it
+        being made (work started earlier included), or None if the deck has it all."""
+        self.ahead(game)
+        deck = game.deck
+        making = self._making.get(id(deck), {})
+        waiting = {
+            making[n] for n in rules.upcoming_cards(game) if n in making and not deck.is_made(n)
+        }
+        if not waiting:
+            return None
+        return asyncio.ensure_future(_all(waiting))
+
     def _make(
         self,
         deck: FreshDeck | EndlessDeck,
         sides: frozenset[str] | None,
-        making: set[int],
+        making: dict[int, asyncio.Future[None]],
         missing: list[int],
     ) -> asyncio.Future[None]:
-        making.update(missing)
         loop = asyncio.get_running_loop()
         work = loop.run_in_executor(
             self._worker(), make_cards, deck.edition, deck.seed, sides, missing
         )
 
         def keep(done: asyncio.Future[list[Card]]) -> None:
-            making.difference_update(missing)
+            for n in missing:
+                making.pop(n, None)
             if not making:
                 self._making.pop(id(deck), None)
             if not done.cancelled() and done.exception() is None:
@@ -103,7 +122,10 @@ class CardMaker:
                     deck.made.setdefault(card.number, card)
 
         work.add_done_callback(keep)
-        return asyncio.ensure_future(_done(work))
+        made = asyncio.ensure_future(_done(work))
+        for n in missing:
+            making[n] = made
+        return made
 
     async def close(self) -> None:
         """Stop the worker and wait for it to exit (cards not made yet are made by the game
@@ -118,6 +140,10 @@ class CardMaker:
         if pool is not None:
             # in a thread: a card being made finishes first (tens of ms), the loop goes on
             await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
+
+
+async def _all(work: set[asyncio.Future[None]]) -> None:
+    await asyncio.wait(work)
 
 
 async def _done(work: asyncio.Future[list[Card]]) -> None:
