@@ -1,0 +1,61 @@
+"""axe-core on every screen, in one game flow: home, a solo round, a room's lobby, a round, the
+round result, the game's end, its replay and the player's profile; no serious or critical
+violation on any of them."""
+
+from __future__ import annotations
+
+import re
+
+from axe import assert_accessible
+from playwright.sync_api import Browser, Page, expect
+from server_harness import ServerProcess
+from test_replay import open_room, solve
+from webharness import new_page
+from webplay import solution
+
+
+def test_every_screen_passes_axe(browser: Browser, server: ServerProcess) -> None:
+    errors: list[str] = []
+    page: Page = new_page(browser, errors)
+    page.goto(server.url + "/")
+    expect(page.locator("#start-solo")).to_be_visible()
+    assert_accessible(page, "home")
+
+    # a solo round
+    page.click("#start-solo")
+    expect(page.locator("#solo-count")).to_contain_text("Solved 0")
+    solution(page, "classic")  # waits until the task is drawn
+    assert_accessible(page, "solo round")
+
+    # the player's profile (from home, once the account is made)
+    page.goto(server.url + "/")
+    expect(page.locator("#my-profile")).to_be_visible()
+    page.click("#my-profile")
+    expect(page.locator("#profile-name")).to_be_visible()
+    assert_accessible(page, "profile")
+
+    # a room with a bot: lobby, round, round result, the game's end, the replay
+    open_room(page, server, "Ada", hourglass_seconds=8, between_seconds=6, rounds=2)
+    page.click('button[data-add-bot="easy"]')
+    expect(page.locator(".seat.bot")).to_have_count(1)
+    assert_accessible(page, "room lobby")
+    page.click("#ready")
+    page.click("#start")
+    expect(page.locator("#round-no")).to_have_text("Round 1 of 2")
+    solution(page, "classic")
+    assert_accessible(page, "round")
+    solve(page)
+    expect(page.locator(".round-result")).to_be_visible(timeout=20_000)
+    assert_accessible(page, "round result")
+    # round 2 runs out (8 s); a tie is played off
+    page.wait_for_selector('#winner, #round-no:has-text("Playoff")', timeout=40_000)
+    if page.locator("#winner").count() == 0:
+        expect(page.locator(".round-result")).to_have_count(0, timeout=20_000)
+        solve(page)
+    expect(page.locator("#winner")).to_be_visible(timeout=30_000)
+    assert_accessible(page, "game end")
+    page.click("#watch-replay")
+    expect(page).to_have_url(re.compile(r"/replay/\d+$"))
+    expect(page.locator("#replay-caption")).to_contain_text("Step 1 of")
+    assert_accessible(page, "replay")
+    assert not errors, errors
