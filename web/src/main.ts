@@ -3,6 +3,8 @@
 // Rooms carry their own sub-screens (lobby, game, round result, game end, solo).
 
 import "./style.css";
+import "./styles/dark.css";
+import "./styles/settings.css";
 import { h } from "./dom";
 import { loadEditions } from "./editions";
 import { cellAt, nearestTranslation, outline, translationVector } from "./geometry";
@@ -11,11 +13,14 @@ import { ensureAccount } from "./net";
 import { profileScreen } from "./profile";
 import { replayScreen } from "./replay";
 import { roomScreen } from "./room";
+import { applyTheme, settingsMenu } from "./settings";
 import { logo } from "./ui";
 
 // the lattice formulas, for the browser console and for tests/web/test_geometry.py
 Object.assign(window, { ubongoGeometry: { outline, cellAt, nearestTranslation, translationVector } });
 
+// the colours first: the system's or the player's choice (settings.ts, styles/dark.css)
+applyTheme();
 const app = mountPoint();
 let dispose: (() => void) | null = null;
 
@@ -29,7 +34,7 @@ function route(): void {
   dispose?.();
   dispose = null;
   const path = location.pathname;
-  const header = h("header.app-header", {}, logo());
+  const header = h("header.app-header", {}, logo(), settingsMenu());
   const room = path.match(/^\/room\/([A-Za-z0-9]+)\/?$/);
   const replay = path.match(/^\/replay\/([0-9]+)\/?$/);
   const profile = path.match(/^\/profile\/([0-9]+)\/?$/);

@@ -9,6 +9,7 @@ import { solutionIsoSvg } from "../board3d/iso";
 import type { Catalogue, Placement } from "../catalogue";
 import { h } from "../dom";
 import type { GameView, HintReply, Room, RoomEvent, Task, Verdict } from "../protocol";
+import { settingsMenu } from "../settings";
 import { editionInfo, hourglass, keyBadge, placeText, watchers } from "../ui";
 import { showClock } from "./clock";
 import type { RoomContext } from "./context";
@@ -37,6 +38,8 @@ export class PlayScreen {
   private gameEl: HTMLElement | null = null;
   private parts: Parts | null = null;
   private shownResultFor = -1;
+  // one menu for the game: the top bar is redrawn with each change, the menu moves along open
+  private readonly settings = settingsMenu();
   private readonly soloRecords: SoloRecords = { element: null };
   /** the solution of the task this player gave up, shown over the next one until closed */
   private givenUp: HTMLElement | null = null;
@@ -308,6 +311,8 @@ export class PlayScreen {
         items.push(stop);
       }
     }
+    // the app's header is hidden during a round: the settings come along in the top bar
+    items.push(this.settings);
     parts.top.replaceChildren(...items.filter((x): x is HTMLElement => !!x));
     parts.timer = parts.top.querySelector("#timer") as HTMLElement;
   }
