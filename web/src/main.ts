@@ -4,6 +4,8 @@
 
 import "./style.css";
 import "./styles/dark.css";
+import "./styles/focus.css";
+import "./styles/motion.css";
 import "./styles/settings.css";
 import { h } from "./dom";
 import { loadEditions } from "./editions";

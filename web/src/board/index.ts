@@ -23,6 +23,7 @@ import {
   translateCell,
   translationVector,
 } from "../geometry";
+import { play } from "../sound";
 import { type BoardCommand, keyCommand, toolbar } from "./controls";
 import { coverage } from "./cover";
 import { areaLayer, frameRect, hatchDefs, pieceShapeNodes } from "./draw";
@@ -318,6 +319,7 @@ export class Board {
   }
 
   select(p: PieceState | null): void {
+    if (p && p !== this.selected && !this.locked) play("pick");
     this.selected = p;
     for (const q of this.pieces) q.g.classList.toggle("selected", q === p);
     this.element.classList.toggle("has-selection", !!p);
@@ -331,6 +333,7 @@ export class Board {
     let t = p.transform;
     for (let i = 0; i < times; i++) t = table[t];
     p.transform = t;
+    play("rotate");
     if (before) {
       // turn about the piece's middle, then snap
       const c = shapeCentre(this.lattice, this.shape(p));

@@ -3,6 +3,7 @@
 // and the round result (or the solution of a task given up) over it. The board of the running
 // task is kept while its task stays the same, so snapshots never disturb a player's pieces.
 
+import { announce } from "../announce";
 import { areaSvg } from "../board/pictures";
 import { type BoardLike, boardHint, createBoard } from "../board3d"; // 3D board (issue #7)
 import { solutionIsoSvg } from "../board3d/iso";
@@ -10,13 +11,14 @@ import type { Catalogue, Placement } from "../catalogue";
 import { h } from "../dom";
 import type { GameView, HintReply, Room, RoomEvent, Task, Verdict } from "../protocol";
 import { settingsMenu } from "../settings";
+import { play } from "../sound";
 import { editionInfo, hourglass, keyBadge, placeText, watchers } from "../ui";
 import { showClock } from "./clock";
 import type { RoomContext } from "./context";
 import { roundResult, showNextRound } from "./result";
 import { type SoloRecords, sidePanel } from "./side";
 import { spectatorTables } from "./spectate";
-import { isTieBreak, tieBreakName } from "./words";
+import { isTieBreak, seatName, tieBreakName } from "./words";
 
 /** The stages in which the board can still be played. */
 const PLAYING = ["playing", "second_chance", "countdown", "playoff"];
@@ -41,6 +43,8 @@ export class PlayScreen {
   // one menu for the game: the top bar is redrawn with each change, the menu moves along open
   private readonly settings = settingsMenu();
   private readonly soloRecords: SoloRecords = { element: null };
+  /** where each piece on the area lies ("transform|offset"), to hear and see what changed */
+  private laid = new Map<string, string>();
   /** the solution of the task this player gave up, shown over the next one until closed */
   private givenUp: HTMLElement | null = null;
 
@@ -77,6 +81,18 @@ export class PlayScreen {
   /** A new game (or a rematch) forgets which boards were covered. */
   eventSeen(ev: RoomEvent): void {
     if (ev.kind === "rematch" || ev.kind === "game_started") this.finishedBoards.clear();
+    // said to screen readers and sounded: another player's "Ubongo!" (one's own is the board's
+    // status, spoken already), a round's end with its finish order
+    const { seat, room } = this.ctx.store;
+    if (!room) return;
+    if (ev.kind === "finished" && ev.data.seat !== seat) {
+      announce(`${seatName(room, ev.data.seat)} called "Ubongo!": ${placeText(ev.data.place)}.`);
+    } else if (ev.kind === "round_ended" && ev.data.kind !== "solo") {
+      play("round-end");
+      const order = ev.data.finish_order.map((s, i) => `${placeText(i + 1)} ${seatName(room, s)}`);
+      const what = ev.data.kind === "round" ? `Round ${ev.data.round} is over` : "The tie-break is over";
+      announce(`${what}. ${order.length ? order.join(", ") : "Nobody finished"}.`);
+    }
   }
 
   /** Forget the game (the lobby or the end is shown instead). */
@@ -92,9 +108,11 @@ export class PlayScreen {
     if (!this.board) return;
     if (v.round !== this.boardTurn) {
       // the verdict on a task that is gone already (solo: the next one is dealt)
+      if (v.ok) play("ubongo");
       if (v.ok) this.celebrate();
       return;
     }
+    play(v.ok ? "ubongo" : "wrong");
     if (v.ok) {
       this.finishedBoards.add(this.boardKey);
       this.board.lock(true);
@@ -171,13 +189,16 @@ export class PlayScreen {
     if (!task) return;
     // the arrangement survives a reload (the round goes on meanwhile)
     const saveKey = `ubongo.arrangement.${this.ctx.code}`;
+    const initial = savedArrangement(saveKey, key);
+    this.laid = laidMap(initial);
     const board = createBoard({
       catalogue: cat,
       area: task.area,
       pieces: task.pieces,
-      initial: savedArrangement(saveKey, key),
+      initial,
       onCovered: (pl) => this.submit(pl),
       onChange: (pl, covered) => {
+        this.placedCues(pl);
         sessionStorage.setItem(saveKey, JSON.stringify({ key, placements: pl }));
         if (!covered) this.board?.setStatus("");
       },
@@ -210,6 +231,9 @@ export class PlayScreen {
     }
     parts.main.append(board.element, actions);
     board.attach();
+    // the focus was on what this board replaced (the home's button, the last task's board): a
+    // keyboard player goes on playing here instead of starting over from the page's top
+    if (!document.activeElement || document.activeElement === document.body) board.focus();
     // a phone shows the side panel below the board: say here, too, what the playoff is
     board.setStatus(
       isTieBreak(game.kind) ? `${tieBreakName(game.kind)}: the first to finish wins the game.` : boardHint(cat.layers),
@@ -260,6 +284,24 @@ export class PlayScreen {
       return;
     }
     this.board.setStatus("Checking…");
+  }
+
+  /** A piece put down or moved on the area: the place sound, and the piece snaps (motion.css). */
+  private placedCues(placements: Placement[]): void {
+    const now = laidMap(placements);
+    const moved = [...now].filter(([piece, at]) => this.laid.get(piece) !== at).map(([piece]) => piece);
+    this.laid = now;
+    if (!moved.length) return;
+    play("place");
+    for (const piece of moved) {
+      const g = this.board?.element.querySelector(`g[data-piece="${piece}"]`);
+      if (!g) continue;
+      g.classList.remove("snap");
+      // a reflow between restarts the animation of a piece moved twice in a row
+      void g.getBoundingClientRect();
+      g.classList.add("snap");
+      window.setTimeout(() => g.classList.remove("snap"), 400);
+    }
   }
 
   private celebrate(): void {
@@ -338,6 +380,10 @@ function soloCount(room: Room, solo: NonNullable<GameView["solo"]>): string {
   const of = solo.goal === "tasks" ? ` / ${solo.amount}` : "";
   const hints = solo.hints ? ` · ${solo.hints} hint${solo.hints === 1 ? "" : "s"}` : "";
   return `${solo.goal === "practice" ? "Practice · " : ""}Solved ${solo.done}${of} · skipped ${skipped}${hints}`;
+}
+
+function laidMap(placements: Placement[]): Map<string, string> {
+  return new Map(placements.map((p) => [p.piece, `${p.transform}|${p.offset.join(",")}`]));
 }
 
 /** The pieces this browser had laid for the board `key` before a reload, if any. */
