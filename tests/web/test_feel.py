@@ -53,6 +53,12 @@ def test_the_game_in_dark(page: Page, server: ServerProcess) -> None:
     page.emulate_media(color_scheme="dark")
     start_solo(page, server, "classic")
     solution(page, "classic")  # the task is drawn
+    # the second cue beside the colour (tests/test_palette.py): each piece shows its letter
+    ids = page.eval_on_selector_all(
+        ".game-main g[data-piece]", "els => els.map(e => e.dataset.piece)"
+    )
+    for pid in ids:
+        expect(page.locator(f'.game-main g[data-piece="{pid}"] text.piece-label')).to_have_text(pid)
     assert luminance_of(page.evaluate(BACKGROUND_JS)) < 0.15
     # the settings come along in the game's top bar (the page header is hidden there)
     expect(page.locator(".game-top .settings-menu summary")).to_be_visible()
