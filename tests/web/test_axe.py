@@ -1,9 +1,11 @@
 """axe-core on every screen, in one game flow: home, a solo round, a room's lobby, a round, the
 round result, the game's end, its replay and the player's profile; no serious or critical
-violation on any of them."""
+violation on any of them. On the way, what the page says to screen readers (its live status
+region) is listened to: who called "Ubongo!", the round's result, the last seconds, no flood."""
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from axe import assert_accessible
@@ -39,6 +41,17 @@ def test_every_screen_passes_axe(browser: Browser, server: ServerProcess) -> Non
     page.click('button[data-add-bot="easy"]')
     expect(page.locator(".seat.bot")).to_have_count(1)
     assert_accessible(page, "room lobby")
+    # everything the live region says from now on, in order
+    page.evaluate(
+        """() => {
+          window.spoken = [];
+          new MutationObserver((records) => {
+            const el = document.getElementById('announcer');
+            if (!el || !records.some(r => el === r.target || el.contains(r.target))) return;
+            if (el.textContent) window.spoken.push(el.textContent);
+          }).observe(document.body, { subtree: true, childList: true, characterData: true });
+        }"""
+    )
     page.click("#ready")
     page.click("#start")
     expect(page.locator("#round-no")).to_have_text("Round 1 of 2")
@@ -54,6 +67,14 @@ def test_every_screen_passes_axe(browser: Browser, server: ServerProcess) -> Non
         solve(page)
     expect(page.locator("#winner")).to_be_visible(timeout=30_000)
     assert_accessible(page, "game end")
+    spoken: list[str] = page.evaluate("() => window.spoken")
+    # the bot's call (Ada's own is her board's status, spoken there)
+    assert any(s.startswith('Bot 2 (easy) called "Ubongo!"') for s in spoken), spoken
+    assert any(s.startswith("Round 1 is over. 1st ") for s in spoken), spoken
+    assert "5 seconds left" in spoken, spoken
+    # said once each: no flood (two rounds of 8 s and a possible playoff, under 30 lines)
+    assert len(spoken) < 30, spoken
+    assert all(a != b for a, b in itertools.pairwise(spoken)), spoken
     page.click("#watch-replay")
     expect(page).to_have_url(re.compile(r"/replay/\d+$"))
     expect(page.locator("#replay-caption")).to_contain_text("Step 1 of")

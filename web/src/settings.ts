@@ -133,7 +133,7 @@ export function settingsMenu(): HTMLElement {
   const menu = h(
     "details.settings-menu",
     {},
-    h("summary", {}, h("span", { "aria-hidden": "true" }, "⚙"), " Settings"),
+    h("summary", {}, h("span", { "aria-hidden": "true" }, "⚙"), h("span.settings-word", {}, " Settings")),
     panel,
   );
   // Escape closes the menu and gives the focus back to its button
