@@ -165,3 +165,18 @@ def test_animations_run_and_none_with_reduced_motion(page: Page, server: ServerP
     expect(page.locator("main.room")).to_have_attribute("data-last-verdict", "covered")
     # the solved board and the "Ubongo!" over it: still no animation
     assert page.evaluate(ANIMATIONS_JS) == 0
+
+
+def test_the_3d_board_sounds_its_moves(page: Page, server: ServerProcess) -> None:
+    page.goto(server.url + "/")
+    page.click('button.edition[data-edition="3d"]')
+    page.click("#start-solo")
+    # a fresh game's first task is made as it starts: seconds on a busy machine
+    stage = page.locator(".game-main .board3d-stage")
+    expect(stage).to_be_visible(timeout=30_000)
+    stage.focus()
+    page.keyboard.press("1")  # take the first piece in hand
+    page.keyboard.press("r")  # spin it
+    page.keyboard.press("Enter")  # put it down
+    sounds = page.evaluate("() => [...window.ubongoSounds]")
+    assert sounds[:3] == ["pick", "rotate", "place"], sounds
