@@ -3,8 +3,12 @@
 // Rooms carry their own sub-screens (lobby, game, round result, game end, solo).
 
 import "./style.css";
+import "./styles/dark.css";
+import "./styles/focus.css";
 import "./styles/i18n.css";
+import "./styles/motion.css";
 import "./styles/rules.css";
+import "./styles/settings.css";
 import { h } from "./dom";
 import { loadEditions } from "./editions";
 import { cellAt, nearestTranslation, outline, translationVector } from "./geometry";
@@ -20,12 +24,15 @@ import { profileScreen } from "./profile";
 import { replayScreen } from "./replay";
 import { roomScreen } from "./room";
 import { rulesScreen } from "./rules";
+import { applyTheme, settingsMenu } from "./settings";
 import { helpMenu, tutorialOffer, tutorialScreen } from "./tutorial";
 import { logo } from "./ui";
 
 // the lattice formulas, for the browser console and for tests/web/test_geometry.py
 Object.assign(window, { ubongoGeometry: { outline, cellAt, nearestTranslation, translationVector } });
 
+// the colours first: the system's or the player's choice (settings.ts, styles/dark.css)
+applyTheme();
 const app = mountPoint();
 let dispose: (() => void) | null = null;
 /** the current screen's own redraw in a new language (a room keeps its game); else it is drawn anew */
@@ -45,7 +52,7 @@ function route(): void {
   dispose = null;
   relabel = null;
   const path = location.pathname;
-  const header = h("header.app-header", {}, logo(), helpMenu(), languagePicker(), offlineBanner());
+  const header = h("header.app-header", {}, logo(), helpMenu(), languagePicker(), settingsMenu(), offlineBanner());
   const room = path.match(/^\/room\/([A-Za-z0-9]+)\/?$/);
   const replay = path.match(/^\/replay\/([0-9]+)\/?$/);
   const profile = path.match(/^\/profile\/([0-9]+)\/?$/);

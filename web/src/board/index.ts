@@ -24,6 +24,7 @@ import {
   translationVector,
 } from "../geometry";
 import { colourName, t } from "../i18n";
+import { play } from "../sound";
 import { type BoardCommand, keyCommand, toolbar } from "./controls";
 import { coverage } from "./cover";
 import { areaLayer, frameRect, hatchDefs, pieceShapeNodes } from "./draw";
@@ -322,6 +323,7 @@ export class Board {
   }
 
   select(p: PieceState | null): void {
+    if (p && p !== this.selected && !this.locked) play("pick");
     this.selected = p;
     for (const q of this.pieces) q.g.classList.toggle("selected", q === p);
     this.element.classList.toggle("has-selection", !!p);
@@ -335,6 +337,7 @@ export class Board {
     let t = p.transform;
     for (let i = 0; i < times; i++) t = table[t];
     p.transform = t;
+    play("rotate");
     if (before) {
       // turn about the piece's middle, then snap
       const c = shapeCentre(this.lattice, this.shape(p));

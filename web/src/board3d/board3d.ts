@@ -12,6 +12,7 @@ import type { Placement } from "../catalogue";
 import { pieceOf } from "../catalogue";
 import { h } from "../dom";
 import { colourName, t } from "../i18n";
+import { play } from "../sound";
 import { boardHint3d } from "./hints";
 import { type Action, keyAction, listenPointer, listenWheel, toolbar, viewButtons } from "./input";
 import type { Scene3D, SceneModel } from "./scene";
@@ -233,6 +234,7 @@ export class Board3D {
   /** Take a piece in hand: from the tray (over the middle of the area) or off the board. */
   private take(p: PieceState): void {
     if (this.hand?.piece === p) return;
+    play("pick");
     if (this.hand) this.putBack();
     if (p.place) {
       const from = { transform: p.transform, place: p.place };
@@ -283,6 +285,7 @@ export class Board3D {
     const before = this.footprint(p);
     const view = this.scene?.quadrant() ?? 0;
     p.transform = turned(p.entry, p.transform, turn, back ? 3 : 1, view);
+    play("rotate");
     // keep the middle of the footprint where it was
     const after = this.footprint(p);
     hand.x += Math.round((before.w - after.w) / 2);

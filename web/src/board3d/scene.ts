@@ -9,6 +9,7 @@
 
 import * as THREE from "three";
 import { OrbitControls } from "three/examples/jsm/controls/OrbitControls.js";
+import { onThemeChange, shownTheme } from "../settings";
 import type { Cube, Fault } from "./shapes";
 
 export interface DrawnPiece {
@@ -32,6 +33,8 @@ const AREA_LINE = 0xb69f68;
 const GOOD = 0x1f9e5a;
 const BAD = "#c8102e";
 const CUBE = 0.96;
+/** The scene's background in the page's colours (styles/dark.css: .board3d-stage). */
+const sceneBackground = (): number => (shownTheme() === "dark" ? 0x1a2730 : 0xdfe7ed);
 
 const MIN_POLAR = 0.0001; // straight down is the top view
 const MAX_POLAR = 1.25; // never below the board's edge
@@ -58,6 +61,7 @@ export class Scene3D {
   private readonly centre: THREE.Vector3;
   private readonly distance: number;
   private frame = 0;
+  private readonly stopTheme: () => void;
   private topView = false;
   private saved: { position: THREE.Vector3 } | null = null;
 
@@ -71,7 +75,12 @@ export class Scene3D {
     this.canvas = this.renderer.domElement;
     this.canvas.className = "board3d-canvas";
     container.appendChild(this.canvas);
-    this.scene.background = new THREE.Color(0xdfe7ed);
+    this.scene.background = new THREE.Color(sceneBackground());
+    // dark or light as the page (settings.ts): the scene paints its own background
+    this.stopTheme = onThemeChange(() => {
+      this.scene.background = new THREE.Color(sceneBackground());
+      this.render();
+    });
 
     const xs = area.map((c) => c[0]);
     const ys = area.map((c) => c[1]);
@@ -384,6 +393,7 @@ export class Scene3D {
   }
 
   dispose(): void {
+    this.stopTheme();
     cancelAnimationFrame(this.frame);
     this.controls.dispose();
     this.scene.traverse((o) => {

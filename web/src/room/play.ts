@@ -3,6 +3,7 @@
 // and the round result (or the solution of a task given up) over it. The board of the running
 // task is kept while its task stays the same, so snapshots never disturb a player's pieces.
 
+import { announce } from "../announce";
 import { areaSvg } from "../board/pictures";
 import { type BoardLike, boardHint, createBoard } from "../board3d"; // 3D board (issue #7)
 import { solutionIsoSvg } from "../board3d/iso";
@@ -10,13 +11,15 @@ import type { Catalogue, Placement } from "../catalogue";
 import { h } from "../dom";
 import { errorText, language, languagePicker, t } from "../i18n";
 import type { GameView, HintReply, Room, RoomEvent, Task, Verdict } from "../protocol";
+import { settingsMenu } from "../settings";
+import { play } from "../sound";
 import { editionInfo, hourglass, keyBadge, placeText, watchers } from "../ui";
 import { showClock } from "./clock";
 import type { RoomContext } from "./context";
 import { roundResult, showNextRound } from "./result";
 import { type SoloRecords, sidePanel } from "./side";
 import { spectatorTables } from "./spectate";
-import { isTieBreak, tieBreakName } from "./words";
+import { isTieBreak, seatName, tieBreakName } from "./words";
 
 /** The stages in which the board can still be played. */
 const PLAYING = ["playing", "second_chance", "countdown", "playoff"];
@@ -38,7 +41,11 @@ export class PlayScreen {
   private gameEl: HTMLElement | null = null;
   private parts: Parts | null = null;
   private shownResultFor = -1;
+  // one menu for the game: the top bar is redrawn with each change, the menu moves along open
+  private readonly settings = settingsMenu();
   private readonly soloRecords: SoloRecords = { element: null };
+  /** where each piece on the area lies ("transform|offset"), to hear and see what changed */
+  private laid = new Map<string, string>();
   /** the solution of the task this player gave up, shown over the next one until closed */
   private givenUp: HTMLElement | null = null;
 
@@ -75,6 +82,18 @@ export class PlayScreen {
   /** A new game (or a rematch) forgets which boards were covered. */
   eventSeen(ev: RoomEvent): void {
     if (ev.kind === "rematch" || ev.kind === "game_started") this.finishedBoards.clear();
+    // said to screen readers and sounded: another player's "Ubongo!" (one's own is the board's
+    // status, spoken already), a round's end with its finish order
+    const { seat, room } = this.ctx.store;
+    if (!room) return;
+    if (ev.kind === "finished" && ev.data.seat !== seat) {
+      announce(`${seatName(room, ev.data.seat)} called "Ubongo!": ${placeText(ev.data.place)}.`);
+    } else if (ev.kind === "round_ended" && ev.data.kind !== "solo") {
+      play("round-end");
+      const order = ev.data.finish_order.map((s, i) => `${placeText(i + 1)} ${seatName(room, s)}`);
+      const what = ev.data.kind === "round" ? `Round ${ev.data.round} is over` : "The tie-break is over";
+      announce(`${what}. ${order.length ? order.join(", ") : "Nobody finished"}.`);
+    }
   }
 
   /** Build the game's screen anew at the next draw (a new language); the board comes back with
@@ -98,9 +117,11 @@ export class PlayScreen {
     if (!this.board) return;
     if (v.round !== this.boardTurn) {
       // the verdict on a task that is gone already (solo: the next one is dealt)
+      if (v.ok) play("ubongo");
       if (v.ok) this.celebrate();
       return;
     }
+    play(v.ok ? "ubongo" : "wrong");
     if (v.ok) {
       this.finishedBoards.add(this.boardKey);
       this.board.lock(true);
@@ -181,13 +202,16 @@ export class PlayScreen {
     if (!task) return;
     // the arrangement survives a reload (the round goes on meanwhile)
     const saveKey = `ubongo.arrangement.${this.ctx.code}`;
+    const initial = savedArrangement(saveKey, key);
+    this.laid = laidMap(initial);
     const board = createBoard({
       catalogue: cat,
       area: task.area,
       pieces: task.pieces,
-      initial: savedArrangement(saveKey, key),
+      initial,
       onCovered: (pl) => this.submit(pl),
       onChange: (pl, covered) => {
+        this.placedCues(pl);
         sessionStorage.setItem(saveKey, JSON.stringify({ key, placements: pl }));
         if (!covered) this.board?.setStatus("");
       },
@@ -216,6 +240,9 @@ export class PlayScreen {
     }
     parts.main.append(board.element, actions);
     board.attach();
+    // the focus was on what this board replaced (the home's button, the last task's board): a
+    // keyboard player goes on playing here instead of starting over from the page's top
+    if (!document.activeElement || document.activeElement === document.body) board.focus();
     // a phone shows the side panel below the board: say here, too, what the playoff is
     board.setStatus(
       isTieBreak(game.kind) ? t("play:tieBreakFirstWins", { what: tieBreakName(game.kind) }) : boardHint(cat.layers),
@@ -266,6 +293,24 @@ export class PlayScreen {
       return;
     }
     this.board.setStatus(t("play:checking"));
+  }
+
+  /** A piece put down or moved on the area: the place sound, and the piece snaps (motion.css). */
+  private placedCues(placements: Placement[]): void {
+    const now = laidMap(placements);
+    const moved = [...now].filter(([piece, at]) => this.laid.get(piece) !== at).map(([piece]) => piece);
+    this.laid = now;
+    if (!moved.length) return;
+    play("place");
+    for (const piece of moved) {
+      const g = this.board?.element.querySelector(`g[data-piece="${piece}"]`);
+      if (!g) continue;
+      g.classList.remove("snap");
+      // a reflow between restarts the animation of a piece moved twice in a row
+      void g.getBoundingClientRect();
+      g.classList.add("snap");
+      window.setTimeout(() => g.classList.remove("snap"), 400);
+    }
   }
 
   private celebrate(): void {
@@ -319,8 +364,9 @@ export class PlayScreen {
         items.push(stop);
       }
     }
-    // the page header (and its picker) is hidden during a game: the language can change here too
-    items.push(languagePicker(true));
+    // the app's header (its language picker and settings) is hidden during a round: both come
+    // along in the top bar
+    items.push(languagePicker(true), this.settings);
     parts.top.replaceChildren(...items.filter((x): x is HTMLElement => !!x));
     parts.timer = parts.top.querySelector("#timer") as HTMLElement;
   }
@@ -359,6 +405,10 @@ function hintMessage(r: HintReply): string {
   if (r.solved) return t("play:hintSolved");
   if (r.move.length) return t("play:hintMove", { pieces: r.move.join(", ") });
   return r.message;
+}
+
+function laidMap(placements: Placement[]): Map<string, string> {
+  return new Map(placements.map((p) => [p.piece, `${p.transform}|${p.offset.join(",")}`]));
 }
 
 /** The pieces this browser had laid for the board `key` before a reload, if any. */
