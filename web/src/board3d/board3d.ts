@@ -8,6 +8,7 @@
 // exactly, `onCovered` gets the arrangement as placements (ubongo.board.Placement).
 
 import type { BoardOptions } from "../board";
+import { inputKind, onInputKind } from "../board/inputkind";
 import type { Placement } from "../catalogue";
 import { pieceOf } from "../catalogue";
 import { h } from "../dom";
@@ -39,6 +40,10 @@ interface Hand {
 
 /** How far a piece in hand may wander beyond the area's edge (in cubes). */
 const MARGIN = 2;
+/** How high over its landing place the piece in hand is drawn (in cubes). */
+const HELD_LIFT = 0.45;
+/** How far (screen px) a press moves before it is a drag, not a click. */
+const DRAG_PX = 6;
 
 export class Board3D {
   readonly element: HTMLElement;
@@ -52,11 +57,15 @@ export class Board3D {
   private readonly layers: number;
   private readonly bounds: { minX: number; maxX: number; minY: number; maxY: number };
   private hand: Hand | null = null;
+  /** the piece a pointer holds on the stage (it follows the pointer once it moves) */
+  private grabbed: PieceState | null = null;
   private scene: Scene3D | null = null;
   private locked: boolean;
   private destroyed = false;
   private lastCoveredKey = "";
   private resizeObserver: ResizeObserver | null = null;
+  /** the hints follow the way of playing (touch or keys) as it changes */
+  private readonly stopInputKind = onInputKind(() => this.changed(false));
 
   constructor(private readonly opts: BoardOptions) {
     const cat = opts.catalogue;
@@ -102,7 +111,8 @@ export class Board3D {
     if (!opts.readonly) {
       const view = viewButtons((a) => this.act(a));
       this.topButton = view.top;
-      this.stage.append(view.element);
+      // beside the scene, not in it: on a phone they take a row of their own above the board
+      this.element.append(view.element);
       this.element.append(
         this.tray,
         toolbar((a) => this.act(a)),
@@ -114,7 +124,18 @@ export class Board3D {
       listenPointer(this.stage, {
         hover: (x, y) => this.hover(x, y),
         tap: (x, y, touch) => this.tap(x, y, touch),
+        grab: (x, y) => this.grab(x, y),
+        drag: (x, y) => this.dragTo(x, y),
+        release: (x, y, moved, touch) => this.release(x, y, moved, touch),
+        twist: (clockwise) => {
+          if (!this.hand || this.locked) return false;
+          this.act({ kind: "turn", turn: "spin", back: !clockwise });
+          return true;
+        },
+        holding: () => this.hand !== null && !this.locked,
+        orbiting: (on) => this.scene?.setOrbiting(on),
       });
+      for (const [i, p] of this.pieces.entries()) this.dragFromTray(p, i);
       // the wheel spins the piece in hand as R does (back: Shift+R), Shift+wheel tips it as T
       listenWheel(this.stage, {
         holding: () => this.hand !== null && !this.locked,
@@ -170,6 +191,7 @@ export class Board3D {
 
   destroy(): void {
     this.destroyed = true;
+    this.stopInputKind();
     this.resizeObserver?.disconnect();
     this.scene?.dispose();
     this.scene = null;
@@ -378,6 +400,113 @@ export class Board3D {
     this.act(a);
   }
 
+  /** A press on the stage: on the piece in hand or a placed piece, the pointer takes hold of it. */
+  private grab(clientX: number, clientY: number): boolean {
+    if (this.locked || !this.scene) return false;
+    const { piece, held } = this.scene.pick(clientX, clientY);
+    if (this.hand && held) {
+      this.grabbed = this.hand.piece;
+      return true;
+    }
+    const p = piece ? this.pieces.find((x) => x.entry.id === piece) : undefined;
+    this.grabbed = p ?? null;
+    return !!p;
+  }
+
+  /** The pointer holding a piece moves: the piece goes (lands) under it. */
+  private dragTo(clientX: number, clientY: number): void {
+    const p = this.grabbed;
+    if (!p || this.locked || !this.scene) return;
+    if (this.hand?.piece !== p) this.take(p);
+    const { cell } = this.scene.pick(clientX, clientY);
+    if (cell) this.moveTo(cell);
+    this.changed();
+  }
+
+  /** The pointer lets go: a dragged piece lands where it shows (or goes back to the tray when
+   * let go beside the board); a press that did not move is a tap. */
+  private release(clientX: number, clientY: number, moved: boolean, touch: boolean): void {
+    this.grabbed = null;
+    if (!moved) {
+      this.tap(clientX, clientY, touch);
+      return;
+    }
+    if (!this.hand || this.locked) return;
+    if (this.overStage(clientX, clientY)) this.drop();
+    else this.toTray();
+    this.changed();
+    this.focus();
+  }
+
+  private overStage(clientX: number, clientY: number): boolean {
+    const r = this.stage.getBoundingClientRect();
+    return clientX >= r.left && clientX <= r.right && clientY >= r.top && clientY <= r.bottom;
+  }
+
+  private toTray(): void {
+    if (!this.hand) return;
+    this.hand.piece.place = null;
+    this.hand = null;
+  }
+
+  /**
+   * A piece is dragged out of the tray with the mouse or a finger: in hand as soon as it moves,
+   * over the cells under the pointer while it is over the board, put down where its ghost shows
+   * when let go there (back in the tray when let go elsewhere). A press without a drag is the
+   * button's click (take it in hand), as with the keyboard.
+   */
+  private dragFromTray(p: PieceState, index: number): void {
+    const b = p.button;
+    let press: { id: number; x: number; y: number; moved: boolean } | null = null;
+    let swallowClick = false;
+    const move = (e: PointerEvent) => {
+      if (!press || e.pointerId !== press.id) return;
+      if (!press.moved) {
+        if (Math.hypot(e.clientX - press.x, e.clientY - press.y) <= DRAG_PX) return;
+        press.moved = true;
+        this.act({ kind: "select", index });
+      }
+      if (this.hand?.piece !== p || !this.scene) return;
+      if (this.overStage(e.clientX, e.clientY)) {
+        const { cell } = this.scene.pick(e.clientX, e.clientY);
+        if (cell && this.moveTo(cell)) this.changed(false);
+      }
+    };
+    const up = (e: PointerEvent) => {
+      if (!press || e.pointerId !== press.id) return;
+      const moved = press.moved;
+      press = null;
+      window.removeEventListener("pointermove", move);
+      window.removeEventListener("pointerup", up);
+      window.removeEventListener("pointercancel", up);
+      if (!moved || this.hand?.piece !== p || this.locked) return;
+      swallowClick = true; // the click that may follow is the end of this drag
+      setTimeout(() => {
+        swallowClick = false;
+      }, 0);
+      if (e.type === "pointerup" && this.overStage(e.clientX, e.clientY)) this.drop();
+      else this.toTray();
+      this.changed();
+      this.focus();
+    };
+    b.addEventListener("pointerdown", (e) => {
+      if (this.locked || press || e.button > 0) return;
+      press = { id: e.pointerId, x: e.clientX, y: e.clientY, moved: false };
+      window.addEventListener("pointermove", move);
+      window.addEventListener("pointerup", up);
+      window.addEventListener("pointercancel", up);
+    });
+    b.addEventListener(
+      "click",
+      (e) => {
+        if (!swallowClick) return;
+        swallowClick = false;
+        e.stopImmediatePropagation();
+      },
+      { capture: true },
+    );
+  }
+
   private hover(clientX: number, clientY: number): void {
     if (!this.hand || this.locked || !this.scene) return;
     const { cell } = this.scene.pick(clientX, clientY);
@@ -423,8 +552,9 @@ export class Board3D {
         colour: p.entry.colour,
         cells,
         faults: cells.map((c) => faultOf(c, this.area, this.layers)),
-        // just above the top level, so it never hides what is below it
-        lift: Math.max(1.2, this.layers + 0.35 - Math.min(...cells.map((c) => c[2]))),
+        // a little above where it lands, as a hand holds a block over the board: drawn at the
+        // same size as the pieces on the board, never above the view
+        lift: HELD_LIFT,
       };
     }
     const covered = this.element.classList.contains("covered");
@@ -470,6 +600,7 @@ export class Board3D {
       layers: this.layers,
       locked: this.locked,
       inTray,
+      touch: inputKind() === "touch",
     });
     this.hint.textContent = hint.text;
     this.hint.dataset.kind = hint.bad ? "bad" : "";

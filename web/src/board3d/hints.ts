@@ -14,6 +14,8 @@ export interface HintFacts {
   locked: boolean;
   /** how many pieces are in the tray or in hand */
   inTray: number;
+  /** played by touch: the hints speak of drags, taps and fingers, not of keys */
+  touch: boolean;
 }
 
 /** The hint's text, and whether it says something is wrong. */
@@ -25,10 +27,10 @@ export function boardHint3d(f: HintFacts): { text: string; bad: boolean } {
       f.hand.faults.includes("too_high") ? `go higher than level ${layers}` : "",
     ].filter(Boolean);
     if (wrong.length) return { text: `${f.hand.who} would ${wrong.join(" and ")} here.`, bad: true };
-    return {
-      text: `${f.hand.who} in hand: arrows move it, R T Y or the wheel turn it, Enter puts it down.`,
-      bad: false,
-    };
+    const how = f.touch
+      ? "drag it over the board and let go where its shadow fits; twist two fingers or tap Spin, Tip, Roll to turn it."
+      : "arrows move it, R T Y or the wheel turn it, Enter puts it down.";
+    return { text: `${f.hand.who} in hand: ${how}`, bad: false };
   }
   if (result.outside.length || result.tooHigh.length) {
     const out = result.outside.length
@@ -41,7 +43,9 @@ export function boardHint3d(f: HintFacts): { text: string; bad: boolean } {
   }
   if (!result.covered && !f.locked) {
     const text = f.inTray
-      ? `Fill the area ${layers} levels high. Take a piece: click it or press its number.`
+      ? f.touch
+        ? `Fill the area ${layers} levels high. Drag a piece from the tray onto the board.`
+        : `Fill the area ${layers} levels high. Take a piece: drag it onto the board, click it or press its number.`
       : `${result.holes} ${result.holes === 1 ? "space is" : "spaces are"} still empty.`;
     return { text, bad: false };
   }

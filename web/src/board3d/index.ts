@@ -3,12 +3,14 @@
 
 import "./board3d.css";
 import { Board, type BoardOptions } from "../board";
+import { inputKind } from "../board/inputkind";
 import { pieceSvg } from "../board/pictures";
 import type { Catalogue, Placement } from "../catalogue";
 import { h } from "../dom";
 import { Board3D } from "./board3d";
 import { pieceIsoSvg } from "./iso";
 
+export { inputKind, onInputKind } from "../board/inputkind";
 export { Board3D } from "./board3d";
 export { pieceIsoSvg };
 
@@ -29,10 +31,21 @@ export function createBoard(opts: BoardOptions): BoardLike {
   return opts.catalogue.layers > 1 ? new Board3D(opts) : new Board(opts);
 }
 
-/** The first line a player reads under a new board. */
-export function boardHint(layers: number): string {
+/**
+ * The first line a player reads under a new board: of taps and drags on a touch screen, of
+ * keys with a keyboard (board/inputkind.ts).
+ */
+export function boardHint(layers: number, canFlip = true): string {
   // the 3D board writes its own hints under the scene
-  return layers > 1 ? "" : "Drag the pieces onto the light area. R turns, F flips.";
+  if (layers > 1) return "";
+  if (inputKind() === "touch") {
+    return canFlip
+      ? "Drag the pieces onto the light area. Tap a piece, then ⟳ turns it and ⇋ flips it."
+      : "Drag the pieces onto the light area. Tap a piece, then ⟳ turns it.";
+  }
+  return canFlip
+    ? "Drag the pieces onto the light area. R turns, F flips."
+    : "Drag the pieces onto the light area. R turns the selected piece.";
 }
 
 /** A picture of one piece: isometric cubes for Ubongo 3D, the flat drawing otherwise. */
