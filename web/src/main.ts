@@ -3,6 +3,7 @@
 // Rooms carry their own sub-screens (lobby, game, round result, game end, solo).
 
 import "./style.css";
+import "./styles/phone.css";
 import { h } from "./dom";
 import { loadEditions } from "./editions";
 import { cellAt, nearestTranslation, outline, translationVector } from "./geometry";

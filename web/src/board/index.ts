@@ -28,7 +28,7 @@ import { coverage } from "./cover";
 import { areaLayer, frameRect, hatchDefs, pieceShapeNodes } from "./draw";
 import { emptyBox, type PieceState, shapeCentre, shapeOf } from "./piece";
 import { PointerInput } from "./pointer";
-import { layOutTray } from "./tray";
+import { layOutTray, type Room } from "./tray";
 
 export interface BoardOptions {
   catalogue: Catalogue;
@@ -65,6 +65,8 @@ export class Board {
   private locked: boolean;
   private lastCoveredKey = "";
   private trayBelow = true;
+  /** the screen box the picture fits in, as last measured (chooses the tray's rows) */
+  private room: Room | null = null;
   private resizeObserver: ResizeObserver | null = null;
   private readonly statusEl: HTMLElement;
 
@@ -99,7 +101,7 @@ export class Board {
       const entry = pieceOf(cat, id);
       const g = svg("g", { class: "piece", "data-piece": id }) as SVGGElement;
       this.piecesLayer.appendChild(g);
-      return { entry, transform: entry.transforms[0], offset: null, slot: emptyBox(), g };
+      return { entry, transform: entry.transforms[0], offset: null, slot: emptyBox(), scale: 1, g };
     });
     for (const pl of opts.initial ?? []) {
       const p = this.pieces.find((x) => x.entry.id === pl.piece);
@@ -161,8 +163,13 @@ export class Board {
       const rect = this.element.getBoundingClientRect();
       if (rect.width === 0) return;
       const below = rect.width < rect.height * 1.25 || rect.width < 560;
-      if (below !== this.trayBelow) {
+      const box = this.svgEl.getBoundingClientRect();
+      const room = { width: box.width, height: box.height };
+      const moved =
+        below && (!this.room || Math.abs(room.width - this.room.width) + Math.abs(room.height - this.room.height) > 8);
+      if (below !== this.trayBelow || moved) {
         this.trayBelow = below;
+        this.room = room;
         this.layout();
         this.redrawAll();
       }
@@ -202,7 +209,7 @@ export class Board {
       this.setViewBox(frame, 0.2);
       return;
     }
-    const bounds = layOutTray(this.lattice, this.pieces, frame, this.trayBelow);
+    const bounds = layOutTray(this.lattice, this.pieces, frame, this.trayBelow, this.room);
     this.setViewBox(bounds, 0.3);
   }
 
@@ -224,8 +231,22 @@ export class Board {
   private drawPiece(p: PieceState): void {
     const g = p.g;
     g.replaceChildren(...pieceShapeNodes(this.lattice, p.entry, this.shape(p)));
-    const [x, y] = this.origin(p);
-    g.setAttribute("transform", `translate(${x} ${y})`);
+    const scale = this.drawScale(p);
+    if (scale !== 1) {
+      // the whole slot answers a tap or a drag, however small the piece is drawn in it
+      const [ox, oy] = this.origin(p);
+      const b = p.slot;
+      g.prepend(
+        svg("rect", {
+          class: "tray-hit",
+          x: (b.minX - ox) / scale,
+          y: (b.minY - oy) / scale,
+          width: (b.maxX - b.minX) / scale,
+          height: (b.maxY - b.minY) / scale,
+        }),
+      );
+    }
+    g.setAttribute("transform", this.placement(p));
     g.setAttribute("data-state", p.offset ? "placed" : "tray");
     g.setAttribute("data-transform", String(p.transform));
     g.setAttribute("data-offset", p.offset ? p.offset.join(",") : "");
@@ -238,8 +259,21 @@ export class Board {
   }
 
   moveOnly(p: PieceState): void {
+    p.g.setAttribute("transform", this.placement(p));
+    // dragged, it is drawn at its size on the area: the tray slot's hit box stays behind
+    if (this.pointer?.draggedOrigin(p)) p.g.querySelector(".tray-hit")?.remove();
+  }
+
+  /** How large a piece is drawn: smaller in a phone's tray, else as on the area. */
+  drawScale(p: PieceState): number {
+    return p.offset || this.pointer?.draggedOrigin(p) ? 1 : p.scale;
+  }
+
+  /** The SVG transform that draws a piece where it is. */
+  private placement(p: PieceState): string {
     const [x, y] = this.origin(p);
-    p.g.setAttribute("transform", `translate(${x} ${y})`);
+    const scale = this.drawScale(p);
+    return scale === 1 ? `translate(${x} ${y})` : `translate(${x} ${y}) scale(${scale})`;
   }
 
   private redrawAll(): void {
@@ -252,8 +286,8 @@ export class Board {
   private slotOrigin(p: PieceState): Point {
     const b = cellsBounds(this.lattice, this.shape(p));
     return [
-      (p.slot.minX + p.slot.maxX) / 2 - (b.minX + b.maxX) / 2,
-      (p.slot.minY + p.slot.maxY) / 2 - (b.minY + b.maxY) / 2,
+      (p.slot.minX + p.slot.maxX) / 2 - (p.scale * (b.minX + b.maxX)) / 2,
+      (p.slot.minY + p.slot.maxY) / 2 - (p.scale * (b.minY + b.maxY)) / 2,
     ];
   }
 
@@ -265,7 +299,8 @@ export class Board {
       const away = p.offset !== null || !!this.pointer?.draggedOrigin(p);
       if (!away) continue;
       const [x, y] = this.slotOrigin(p);
-      const g = svg("g", { class: "tray-slot", "data-slot": p.entry.id, transform: `translate(${x} ${y})` });
+      const at = p.scale === 1 ? `translate(${x} ${y})` : `translate(${x} ${y}) scale(${p.scale})`;
+      const g = svg("g", { class: "tray-slot", "data-slot": p.entry.id, transform: at });
       g.append(...pieceShapeNodes(this.lattice, p.entry, this.shape(p)));
       nodes.push(g);
     }

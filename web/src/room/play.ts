@@ -4,7 +4,7 @@
 // task is kept while its task stays the same, so snapshots never disturb a player's pieces.
 
 import { areaSvg } from "../board/pictures";
-import { type BoardLike, boardHint, createBoard } from "../board3d"; // 3D board (issue #7)
+import { type BoardLike, boardHint, createBoard, onInputKind } from "../board3d"; // 3D board (issue #7)
 import { solutionIsoSvg } from "../board3d/iso";
 import type { Catalogue, Placement } from "../catalogue";
 import { h } from "../dom";
@@ -135,7 +135,8 @@ export class PlayScreen {
       const parts: Parts = {
         top: h("header.game-top"),
         main: h("section.game-main"),
-        side: h("aside.game-side"),
+        // on a phone it scrolls below the board: a named region the keyboard can reach
+        side: h("aside.game-side", { tabindex: "0", role: "region", "aria-label": "Players, scores and records" }),
         overlay: h("div.overlay-slot"),
         timer: null,
       };
@@ -208,9 +209,21 @@ export class PlayScreen {
     parts.main.append(board.element, actions);
     board.attach();
     // a phone shows the side panel below the board: say here, too, what the playoff is
-    board.setStatus(
-      isTieBreak(game.kind) ? `${tieBreakName(game.kind)}: the first to finish wins the game.` : boardHint(cat.layers),
-    );
+    const firstLine = () =>
+      isTieBreak(game.kind)
+        ? `${tieBreakName(game.kind)}: the first to finish wins the game.`
+        : boardHint(cat.layers, !!cat.flip);
+    let shown = firstLine();
+    board.setStatus(shown);
+    // a first touch (or key) changes how the hint speaks, while it is still the first line
+    const stop = onInputKind(() => {
+      const status = board.element.querySelector(".board-status");
+      if (this.board !== board || !status) stop();
+      else if (status.textContent === shown) {
+        shown = firstLine();
+        board.setStatus(shown);
+      }
+    });
     window.setTimeout(() => this.board?.focus(), 0);
   }
 
