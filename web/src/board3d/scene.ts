@@ -35,9 +35,9 @@ const CUBE = 0.96;
 
 const MIN_POLAR = 0.0001; // straight down is the top view
 const MAX_POLAR = 1.25; // never below the board's edge
-const START_POLAR = 0.85;
+const START_POLAR = 0.58;
 /** How far towards the view's edge the framed box reaches (1: to the edge). */
-const FILL = 0.94;
+const FILL = 0.95;
 
 export class Scene3D {
   readonly canvas: HTMLCanvasElement;
@@ -99,7 +99,7 @@ export class Scene3D {
     this.frameCorners = [];
     for (const x of [minX - m, maxX + m])
       for (const z of [minY - m, maxY + m])
-        for (const y of [0, layers + 0.5]) this.frameCorners.push(new THREE.Vector3(x, y, z));
+        for (const y of [0, layers]) this.frameCorners.push(new THREE.Vector3(x, y, z));
 
     this.camera = new THREE.PerspectiveCamera(38, 1, 0.1, 200);
     this.controls = new OrbitControls(this.camera, this.canvas);
