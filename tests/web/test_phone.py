@@ -41,7 +41,7 @@ def start_solo(page: Page, server: ServerProcess, edition: str) -> None:
 def box(page: Page, selector: str) -> dict[str, float]:
     b = page.locator(selector).first.bounding_box()
     assert b is not None, selector
-    return b
+    return {"x": b["x"], "y": b["y"], "width": b["width"], "height": b["height"]}
 
 
 def test_phone_board_fills_the_width_with_touch_sized_targets(
