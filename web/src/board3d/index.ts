@@ -55,10 +55,10 @@ export function piecePicture(cat: Catalogue, id: string, transform?: number, uni
 
 /** How the 3D board is played with keys and buttons (the how-to). */
 export const KEYS_3D =
-  "Click a piece or press its number to take it; move it with the mouse or the arrows; turn it with R (spin), " +
+  "Drag a piece from the tray onto the board, or click it or press its number to take it; move it with the mouse or the arrows; turn it with R (spin), " +
   "T (tip) and Y (roll), Shift turns the other way, or with the mouse wheel (spin; Shift+wheel tips); click or " +
   "Enter puts it down where the ghost shows, Esc sends it back. Drag the background to look round the board, " +
-  "Ctrl+wheel zooms, V looks from above. Every key has a button for touch.";
+  "Ctrl+wheel zooms, V looks from above. On a touch screen drag the pieces, twist two fingers to spin one; every key has a button.";
 
 /** Ubongo 3D lobby: every player chooses their own level (`levels`: the edition's sides). */
 export function levelPicker(
