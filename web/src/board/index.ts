@@ -28,7 +28,7 @@ import { coverage } from "./cover";
 import { areaLayer, frameRect, hatchDefs, pieceShapeNodes } from "./draw";
 import { emptyBox, type PieceState, shapeCentre, shapeOf } from "./piece";
 import { PointerInput } from "./pointer";
-import { layOutTray, type Room } from "./tray";
+import { drawnAt, layOutTray, type Room, roomChanged, roomOf, slotOrigin, trayHitRect } from "./tray";
 
 export interface BoardOptions {
   catalogue: Catalogue;
@@ -65,8 +65,7 @@ export class Board {
   private locked: boolean;
   private lastCoveredKey = "";
   private trayBelow = true;
-  /** the screen box the picture fits in, as last measured (chooses the tray's rows) */
-  private room: Room | null = null;
+  private room: Room | null = null; // the picture's screen box, as last measured (tray rows)
   private resizeObserver: ResizeObserver | null = null;
   private readonly statusEl: HTMLElement;
 
@@ -163,11 +162,8 @@ export class Board {
       const rect = this.element.getBoundingClientRect();
       if (rect.width === 0) return;
       const below = rect.width < rect.height * 1.25 || rect.width < 560;
-      const box = this.svgEl.getBoundingClientRect();
-      const room = { width: box.width, height: box.height };
-      const moved =
-        below && (!this.room || Math.abs(room.width - this.room.width) + Math.abs(room.height - this.room.height) > 8);
-      if (below !== this.trayBelow || moved) {
+      const room = roomOf(this.svgEl);
+      if (below !== this.trayBelow || (below && roomChanged(this.room, room))) {
         this.trayBelow = below;
         this.room = room;
         this.layout();
@@ -232,20 +228,7 @@ export class Board {
     const g = p.g;
     g.replaceChildren(...pieceShapeNodes(this.lattice, p.entry, this.shape(p)));
     const scale = this.drawScale(p);
-    if (scale !== 1) {
-      // the whole slot answers a tap or a drag, however small the piece is drawn in it
-      const [ox, oy] = this.origin(p);
-      const b = p.slot;
-      g.prepend(
-        svg("rect", {
-          class: "tray-hit",
-          x: (b.minX - ox) / scale,
-          y: (b.minY - oy) / scale,
-          width: (b.maxX - b.minX) / scale,
-          height: (b.maxY - b.minY) / scale,
-        }),
-      );
-    }
+    if (scale !== 1) g.prepend(trayHitRect(p.slot, this.origin(p), scale));
     g.setAttribute("transform", this.placement(p));
     g.setAttribute("data-state", p.offset ? "placed" : "tray");
     g.setAttribute("data-transform", String(p.transform));
@@ -269,11 +252,8 @@ export class Board {
     return p.offset || this.pointer?.draggedOrigin(p) ? 1 : p.scale;
   }
 
-  /** The SVG transform that draws a piece where it is. */
   private placement(p: PieceState): string {
-    const [x, y] = this.origin(p);
-    const scale = this.drawScale(p);
-    return scale === 1 ? `translate(${x} ${y})` : `translate(${x} ${y}) scale(${scale})`;
+    return drawnAt(this.origin(p), this.drawScale(p));
   }
 
   private redrawAll(): void {
@@ -284,11 +264,7 @@ export class Board {
 
   /** Where a piece sits in its tray slot (its middle in the slot's middle). */
   private slotOrigin(p: PieceState): Point {
-    const b = cellsBounds(this.lattice, this.shape(p));
-    return [
-      (p.slot.minX + p.slot.maxX) / 2 - (p.scale * (b.minX + b.maxX)) / 2,
-      (p.slot.minY + p.slot.maxY) / 2 - (p.scale * (b.minY + b.maxY)) / 2,
-    ];
+    return slotOrigin(this.lattice, p, this.shape(p));
   }
 
   /** The empty slots of pieces on the board (or in hand): a dashed outline with the label. */
@@ -299,8 +275,7 @@ export class Board {
       const away = p.offset !== null || !!this.pointer?.draggedOrigin(p);
       if (!away) continue;
       const [x, y] = this.slotOrigin(p);
-      const at = p.scale === 1 ? `translate(${x} ${y})` : `translate(${x} ${y}) scale(${p.scale})`;
-      const g = svg("g", { class: "tray-slot", "data-slot": p.entry.id, transform: at });
+      const g = svg("g", { class: "tray-slot", "data-slot": p.entry.id, transform: drawnAt([x, y], p.scale) });
       g.append(...pieceShapeNodes(this.lattice, p.entry, this.shape(p)));
       nodes.push(g);
     }

@@ -6,7 +6,8 @@
 // the area then fills the board's width, and a piece grows to its size on the area as soon as
 // it is dragged. The tray takes one row or two, whichever leaves the area the larger cells.
 
-import { type Box, cellsBounds, type LatticeName } from "../geometry";
+import { svg } from "../dom";
+import { type Box, type Cell, cellsBounds, type LatticeName, type Point } from "../geometry";
 import { type PieceState, shapeOf } from "./piece";
 
 /** The space between the area's frame and the tray. */
@@ -144,4 +145,42 @@ function columnsBeside(pieces: PieceState[], sizes: number[], frame: Box): Box {
     maxX: x + colW,
     maxY: Math.max(frame.maxY, top + maxY),
   };
+}
+
+/** Where a piece sits in its tray slot (its middle in the slot's middle, at its tray scale). */
+export function slotOrigin(lattice: LatticeName, p: PieceState, shape: Cell[]): Point {
+  const b = cellsBounds(lattice, shape);
+  return [
+    (p.slot.minX + p.slot.maxX) / 2 - (p.scale * (b.minX + b.maxX)) / 2,
+    (p.slot.minY + p.slot.maxY) / 2 - (p.scale * (b.minY + b.maxY)) / 2,
+  ];
+}
+
+/** The SVG transform that draws a piece at `origin`, `scale` times its size on the area. */
+export function drawnAt(origin: Point, scale: number): string {
+  const [x, y] = origin;
+  return scale === 1 ? `translate(${x} ${y})` : `translate(${x} ${y}) scale(${scale})`;
+}
+
+/** A transparent box over a whole tray slot, in the coordinates of a piece drawn at `origin`
+ * and `scale` in it: a touch anywhere in the slot takes the piece. */
+export function trayHitRect(slot: Box, origin: Point, scale: number): SVGElement {
+  return svg("rect", {
+    class: "tray-hit",
+    x: (slot.minX - origin[0]) / scale,
+    y: (slot.minY - origin[1]) / scale,
+    width: (slot.maxX - slot.minX) / scale,
+    height: (slot.maxY - slot.minY) / scale,
+  });
+}
+
+/** The screen box an element's picture fits in. */
+export function roomOf(el: Element): Room {
+  const box = el.getBoundingClientRect();
+  return { width: box.width, height: box.height };
+}
+
+/** Whether the room changed enough (8 px) to lay the tray out again. */
+export function roomChanged(before: Room | null, now: Room): boolean {
+  return !before || Math.abs(now.width - before.width) + Math.abs(now.height - before.height) > 8;
 }

@@ -12,51 +12,25 @@ import { inputKind, onInputKind } from "../board/inputkind";
 import type { Placement } from "../catalogue";
 import { pieceOf } from "../catalogue";
 import { h } from "../dom";
+import { HeldPieces } from "./hand";
 import { boardHint3d } from "./hints";
 import { type Action, keyAction, listenPointer, listenWheel, toolbar, viewButtons } from "./input";
 import type { Scene3D, SceneModel } from "./scene";
-import {
-  type Cube,
-  check,
-  cubeKey,
-  faultOf,
-  footprint,
-  grip,
-  landingZ,
-  shapeOf,
-  shortLabel,
-  translate,
-  turned,
-} from "./shapes";
+import { check, faultOf, shortLabel, translate } from "./shapes";
 import { drawTrayButton, type PieceState } from "./tray";
 
-interface Hand {
-  piece: PieceState;
-  x: number;
-  y: number;
-  /** where it was taken from, to go back there when another piece is taken */
-  from: { transform: number; place: Cube } | null;
-}
-
-/** How far a piece in hand may wander beyond the area's edge (in cubes). */
-const MARGIN = 2;
 /** How high over its landing place the piece in hand is drawn (in cubes). */
 const HELD_LIFT = 0.45;
 /** How far (screen px) a press moves before it is a drag, not a click. */
 const DRAG_PX = 6;
 
-export class Board3D {
+export class Board3D extends HeldPieces {
   readonly element: HTMLElement;
   private readonly stage: HTMLElement;
   private readonly tray: HTMLElement;
   private readonly hint: HTMLElement;
   private readonly statusEl: HTMLElement;
   private readonly topButton: HTMLButtonElement | null = null;
-  private readonly pieces: PieceState[];
-  private readonly area: Set<string>;
-  private readonly layers: number;
-  private readonly bounds: { minX: number; maxX: number; minY: number; maxY: number };
-  private hand: Hand | null = null;
   /** the piece a pointer holds on the stage (it follows the pointer once it moves) */
   private grabbed: PieceState | null = null;
   private scene: Scene3D | null = null;
@@ -68,6 +42,7 @@ export class Board3D {
   private readonly stopInputKind = onInputKind(() => this.changed(false));
 
   constructor(private readonly opts: BoardOptions) {
+    super();
     const cat = opts.catalogue;
     this.layers = Math.max(1, cat.layers);
     this.locked = !!opts.readonly;
@@ -207,133 +182,9 @@ export class Board3D {
     this.statusEl.dataset.kind = kind;
   }
 
-  // --- state ------------------------------------------------------------------------------
-
-  private cells(p: PieceState, transform = p.transform): Cube[] {
-    return shapeOf(p.entry, transform);
-  }
-
-  private occupied(except: PieceState | null = null): Set<string> {
-    const out = new Set<string>();
-    for (const p of this.pieces) {
-      if (p.place && p !== except) for (const c of translate(this.cells(p), p.place)) out.add(cubeKey(c));
-    }
-    return out;
-  }
-
-  /** Where the piece in hand would land. */
-  private landing(hand: Hand): Cube {
-    const z = landingZ(this.cells(hand.piece), hand.x, hand.y, this.occupied(hand.piece));
-    return [hand.x, hand.y, z];
-  }
-
-  /** Pieces resting on nothing fall, lowest first (after a piece is taken away). */
-  private settle(): void {
-    const placed = this.pieces.flatMap((p) => (p.place ? [{ p, at: p.place }] : []));
-    placed.sort((a, b) => a.at[2] - b.at[2]);
-    for (const { p, at } of placed) {
-      const others = this.occupied(p);
-      const shape = this.cells(p);
-      while (at[2] > 0 && shape.every((c) => !others.has(cubeKey([c[0] + at[0], c[1] + at[1], c[2] + at[2] - 1])))) {
-        at[2] -= 1;
-      }
-    }
-  }
-
-  private footprint(p: PieceState, transform = p.transform): { w: number; d: number } {
-    return footprint(this.cells(p, transform));
-  }
-
-  private clampHand(hand: Hand): void {
-    const { w, d } = this.footprint(hand.piece);
-    const b = this.bounds;
-    hand.x = Math.max(b.minX - MARGIN, Math.min(b.maxX + MARGIN - w + 1, hand.x));
-    hand.y = Math.max(b.minY - MARGIN, Math.min(b.maxY + MARGIN - d + 1, hand.y));
-  }
-
-  /** Take a piece in hand: from the tray (over the middle of the area) or off the board. */
-  private take(p: PieceState): void {
-    if (this.hand?.piece === p) return;
-    if (this.hand) this.putBack();
-    if (p.place) {
-      const from = { transform: p.transform, place: p.place };
-      this.hand = { piece: p, x: p.place[0], y: p.place[1], from };
-      p.place = null;
-      this.settle();
-    } else {
-      const { w, d } = this.footprint(p);
-      const b = this.bounds;
-      this.hand = {
-        piece: p,
-        x: Math.floor((b.minX + b.maxX + 1 - w) / 2),
-        y: Math.floor((b.minY + b.maxY + 1 - d) / 2),
-        from: null,
-      };
-    }
-  }
-
-  /** The piece in hand goes back where it came from if that place is still free, else to the tray. */
-  private putBack(): void {
-    const hand = this.hand;
-    if (!hand) return;
-    this.hand = null;
-    const p = hand.piece;
-    if (hand.from) {
-      const occ = this.occupied(p);
-      const free = translate(this.cells(p, hand.from.transform), hand.from.place).every((c) => !occ.has(cubeKey(c)));
-      if (free) {
-        p.transform = hand.from.transform;
-        p.place = hand.from.place;
-        return;
-      }
-    }
-    p.place = null;
-  }
-
-  private drop(): void {
-    const hand = this.hand;
-    if (!hand) return;
-    hand.piece.place = this.landing(hand);
-    this.hand = null;
-  }
-
-  private turn(turn: "spin" | "tip" | "roll", back: boolean): void {
-    const hand = this.hand;
-    if (!hand) return;
-    const p = hand.piece;
-    const before = this.footprint(p);
-    const view = this.scene?.quadrant() ?? 0;
-    p.transform = turned(p.entry, p.transform, turn, back ? 3 : 1, view);
-    // keep the middle of the footprint where it was
-    const after = this.footprint(p);
-    hand.x += Math.round((before.w - after.w) / 2);
-    hand.y += Math.round((before.d - after.d) / 2);
-    this.clampHand(hand);
-  }
-
-  private move(dx: number, dy: number): void {
-    const hand = this.hand;
-    if (!hand) return;
-    // arrows move as seen from the camera: "up" is away from it
-    let [u, v] = [dx, dy];
-    const q = this.scene?.quadrant() ?? 0;
-    for (let i = 0; i < q; i++) [u, v] = [-v, u];
-    hand.x += u;
-    hand.y += v;
-    this.clampHand(hand);
-  }
-
-  /** Put the footprint's middle of the piece in hand over a board cell. */
-  private moveTo(cell: [number, number]): boolean {
-    const hand = this.hand;
-    if (!hand) return false;
-    const [gx, gy] = grip(this.cells(hand.piece));
-    const [x, y] = [cell[0] - gx, cell[1] - gy];
-    const moved = x !== hand.x || y !== hand.y;
-    hand.x = x;
-    hand.y = y;
-    this.clampHand(hand);
-    return moved;
+  /** How many quarter turns the camera has gone round the board (arrows and turns follow it). */
+  protected viewQuadrant(): number {
+    return this.scene?.quadrant() ?? 0;
   }
 
   // --- input --------------------------------------------------------------------------------
@@ -441,12 +292,6 @@ export class Board3D {
   private overStage(clientX: number, clientY: number): boolean {
     const r = this.stage.getBoundingClientRect();
     return clientX >= r.left && clientX <= r.right && clientY >= r.top && clientY <= r.bottom;
-  }
-
-  private toTray(): void {
-    if (!this.hand) return;
-    this.hand.piece.place = null;
-    this.hand = null;
   }
 
   /**
