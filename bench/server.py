@@ -14,6 +14,15 @@ Prints p50/p99/max of both, the ratio, and the server's CPU use (from /proc) in 
 
     .venv/bin/python bench/server.py                 # 200 rooms x 4 players
     .venv/bin/python bench/server.py --rooms 20      # a quick look
+
+**The knee** (``--players 1000,2000,...`` or ``--knee``): a ramp of connected players against
+one server process, pinned to one core, with the players simulated by separate load
+generator processes on the other cores (half of them playing rounds as above, half seated in
+lobbies); prints per step p50/p99/max, server, card-worker and load-generator CPU, RSS per
+player, ratios against the first step, and the first step whose p99 passes 50 ms.
+``--compare REF`` plays every step against a server of git REF too (docs/performance.md).
+
+    .venv/bin/python bench/server.py --players 1000,2000,3000 --past-knee --compare main
 """
 
 from __future__ import annotations
@@ -26,6 +35,7 @@ import random
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -77,12 +87,27 @@ class Player:
         self.rng = rng
         self.pending: asyncio.Future[float] | None = None
         self.tasks: set[asyncio.Task[None]] = set()
+        #: error codes the server answered (counted; printed unless ``quiet``)
+        self.errors: dict[str, int] = {}
+        self.quiet = False
+        #: how late each round began after the time the previous round's end announced (ms)
+        self.start_lags: list[float] = []
+        self._next_at: float | None = None
 
     async def close(self) -> None:
         """Leave: cancel submissions still thinking when the game ended, close the socket."""
         for task in list(self.tasks):
             task.cancel()
         await self.ws.close()
+
+    async def refused(self, error: dict[str, Any]) -> None:
+        if error["ref"] == "start":  # a "ready" still on its way: try again
+            await asyncio.sleep(0.2)
+            await self.ws.send(json.dumps({"type": "start"}))
+            return
+        self.errors[error["code"]] = self.errors.get(error["code"], 0) + 1
+        if not self.quiet:
+            print("error:", error, file=sys.stderr)
 
     async def play(
         self, rounds: int, think: tuple[float, float], out: list[float], start: bool
@@ -93,23 +118,24 @@ class Player:
         async for text in self.ws:
             assert isinstance(text, str)
             if text.startswith('{"type":"error"'):
-                error = json.loads(text)
-                if error["ref"] == "start":  # a "ready" still on its way: try again
-                    await asyncio.sleep(0.2)
-                    await self.ws.send(json.dumps({"type": "start"}))
-                else:
-                    print("error:", error, file=sys.stderr)
+                await self.refused(json.loads(text))
                 continue
             if text.startswith('{"type":"verdict"'):
                 if self.pending is not None and not self.pending.done():
                     self.pending.set_result(time.perf_counter())
                 continue
             head = text[:80]
+            if '"kind":"round_ended"' in head:
+                self._next_at = json.loads(text)["data"]["next_round_at"]
+                continue
             if not any(f'"kind":"{k}"' in head for k in ("round_started", "playoff", "game_over")):
                 continue
             msg = json.loads(text)
             if msg["kind"] == "game_over":
                 return
+            if msg["kind"] == "round_started" and self._next_at is not None:
+                self.start_lags.append(msg["at"] - self._next_at)
+                self._next_at = None
             game = msg["room"]["game"]
             if game["tasks"].get(str(self.seat)) is None:
                 continue  # a playoff among the others
@@ -163,7 +189,9 @@ async def open_room(
     for seat, token in enumerate(tokens):
         local = seat % 2 == 0 or len(servers) == 1
         server = home if local else servers[(owner + 1) % len(servers)]
-        ws = await connect(server.ws_url, max_size=None, open_timeout=60)
+        # (no keepalive pings from the client: the server pings, and a busy load generator
+        # must not drop a connection for a late pong)
+        ws = await connect(server.ws_url, max_size=None, open_timeout=60, ping_interval=None)
         await ws.send(json.dumps({"type": "hello", "room": created["code"], "token": token}))
         while True:
             msg = json.loads(await ws.recv())
@@ -223,6 +251,323 @@ async def run(args: argparse.Namespace, server: ServerProcess) -> dict[str, Any]
     }
 
 
+# --- the knee: a ramp of player counts against one server process ---------------------------
+
+#: the p99 of submission -> verdict past which a step is past the knee (issue 16)
+KNEE_P99_MS = 50.0
+#: the steps of ``--knee``
+KNEE_RAMP = (1000, 2000, 3000, 4000, 5000, 6000, 8000)
+
+
+def rss_bytes(pid: int) -> int:
+    """Resident memory of process ``pid`` (``VmRSS`` in /proc)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
+def threads_of(pid: int) -> list[int]:
+    return [int(t) for t in os.listdir(f"/proc/{pid}/task")]
+
+
+def children_of(pid: int) -> list[int]:
+    """The processes ``pid`` started (the server's card worker), from /proc."""
+    found: list[int] = []
+    for tid in threads_of(pid):
+        text = Path(f"/proc/{pid}/task/{tid}/children").read_text()
+        found += [int(c) for c in text.split()]
+    return found
+
+
+def pin(pid: int, cpus: set[int]) -> None:
+    """Every thread of ``pid`` to ``cpus`` (threads started later inherit it)."""
+    for tid in threads_of(pid):
+        os.sched_setaffinity(tid, cpus)
+
+
+async def _drain(ws: ClientConnection) -> None:
+    """An idle player reads what it is sent (a lobby's events), so its socket stays healthy."""
+    try:
+        async for _ in ws:
+            pass
+    except Exception:
+        return
+
+
+async def _load(
+    port: int,
+    play_rooms: range,
+    idle_rooms: range,
+    args: argparse.Namespace,
+    barrier: Any,
+) -> dict[str, Any]:
+    """One load generator's share of a step: open its rooms (the idle ones stay in their
+    lobby), wait for the others, play, wait for the others, leave."""
+    server = ServerProcess("", port=port)
+    rooms: list[list[Player]] = []
+    idle: list[list[Player]] = []
+    for kind, indices in ((rooms, play_rooms), (idle, idle_rooms)):
+        for lo in range(indices.start, indices.stop, 20):
+            opened = await asyncio.gather(
+                *(
+                    open_room([server], 0, args.rounds, i, args.puzzles)
+                    for i in range(lo, min(indices.stop, lo + 20))
+                )
+            )
+            kind += [[p for p, _local in players] for players in opened]
+    drains = [asyncio.create_task(_drain(p.ws)) for players in idle for p in players]
+    await asyncio.sleep(1.0)  # let the "ready" messages land
+    await asyncio.to_thread(barrier.wait)
+    cpu0 = time.process_time()
+    latencies: list[float] = []
+    for players in rooms:
+        for p in players:
+            p.quiet = True
+    await asyncio.gather(
+        *(
+            p.play(args.rounds, (0.5, args.think), latencies, start=(p.seat == 0))
+            for players in rooms
+            for p in players
+        )
+    )
+    cpu = time.process_time() - cpu0
+    await asyncio.to_thread(barrier.wait)
+    errors: dict[str, int] = {}
+    lags = [lag for players in rooms for lag in players[0].start_lags]
+    for players in rooms:
+        for p in players:
+            for code, n in p.errors.items():
+                errors[code] = errors.get(code, 0) + n
+    for players in rooms + idle:
+        for p in players:
+            await p.close()
+    for d in drains:
+        d.cancel()
+    return {"latencies": latencies, "cpu": cpu, "errors": errors, "lags": lags}
+
+
+def _load_process(
+    port: int,
+    play_rooms: range,
+    idle_rooms: range,
+    args: argparse.Namespace,
+    barrier: Any,
+    out: Any,
+    cpus: set[int] | None,
+) -> None:
+    if cpus:
+        os.sched_setaffinity(0, cpus)
+    try:
+        out.put(asyncio.run(_load(port, play_rooms, idle_rooms, args, barrier)))
+    except BaseException as e:
+        import traceback
+
+        barrier.abort()
+        out.put({"failed": "".join(traceback.format_exception(e))[-2000:]})
+
+
+def knee_step(
+    server: ServerProcess, players: int, args: argparse.Namespace, load_cpus: set[int] | None
+) -> dict[str, Any]:
+    """One step of the ramp: ``players`` connected, half of them in rooms playing rounds, half
+    seated in lobbies; measured over the game phase."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("fork")
+    assert server.proc is not None
+    pid = server.proc.pid
+    rooms = max(1, players // 8)  # rooms of 4 playing, as many rooms of 4 waiting
+    k = args.load_processes
+    barrier = ctx.Barrier(k + 1, timeout=900)
+    out = ctx.Queue()
+    base = args.room_index
+    args.room_index += 2 * rooms
+
+    def share(lo: int, n: int, i: int) -> range:
+        return range(lo + n * i // k, lo + n * (i + 1) // k)
+
+    procs = [
+        ctx.Process(
+            target=_load_process,
+            args=(
+                server.port,
+                share(base, rooms, i),
+                share(base + rooms, rooms, i),
+                args,
+                barrier,
+                out,
+                load_cpus,
+            ),
+        )
+        for i in range(k)
+    ]
+    for proc in procs:
+        proc.start()
+
+    def failed() -> RuntimeError:
+        got = [out.get(timeout=60) for _ in procs]
+        return RuntimeError(f"a load generator failed: {[r.get('failed') for r in got]}")
+
+    try:
+        barrier.wait()  # everybody connected
+    except threading.BrokenBarrierError:
+        raise failed() from None
+    rss = rss_bytes(pid)
+    helpers = children_of(pid)
+    cpu0 = cpu_seconds(pid)
+    help0 = sum(cpu_seconds(c) for c in helpers)
+    t0 = time.perf_counter()
+    load0 = os.getloadavg()[0]
+    try:
+        barrier.wait()  # everybody played
+    except threading.BrokenBarrierError:
+        raise failed() from None
+    wall = time.perf_counter() - t0
+    cpu = cpu_seconds(pid) - cpu0
+    help_cpu = sum(cpu_seconds(c) for c in helpers if Path(f"/proc/{c}").exists()) - help0
+    results = [out.get(timeout=300) for _ in procs]
+    for proc in procs:
+        proc.join(60)
+    failures = [r["failed"] for r in results if "failed" in r]
+    if failures:
+        raise RuntimeError(f"a load generator failed: {failures}")
+    latencies = [x for r in results for x in r["latencies"]]
+    lags = [x for r in results for x in r["lags"]]
+    errors: dict[str, int] = {}
+    for r in results:
+        for code, n in r["errors"].items():
+            errors[code] = errors.get(code, 0) + n
+    return {
+        "players": rooms * 8,
+        "n": len(latencies),
+        "p50": statistics.median(latencies) if latencies else float("nan"),
+        "p99": pct(latencies, 0.99) if latencies else float("nan"),
+        "max": max(latencies, default=float("nan")),
+        "cpu": cpu / wall,
+        "helpers_cpu": help_cpu / wall,
+        "load_cpu": sum(r["cpu"] for r in results) / wall,
+        "rss": rss,
+        "wall": wall,
+        "errors": errors,
+        "lag": pct(lags, 0.99) if lags else float("nan"),
+        "loadavg": (load0 + os.getloadavg()[0]) / 2,
+    }
+
+
+def build_of(ref: str) -> Path:
+    """The source tree of git ``ref`` (``src/`` only), exported to a temporary folder: a
+    server run from it (``PYTHONPATH``) is that build's."""
+    import subprocess
+
+    folder = Path(tempfile.mkdtemp(prefix=f"ubongo-knee-{ref.replace('/', '-')}-"))
+    root = Path(__file__).resolve().parents[1]
+    archive = subprocess.run(
+        ["git", "-C", str(root), "archive", ref, "src"], check=True, capture_output=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    return folder / "src"
+
+
+def start_server(folder: Path, name: str, src: Path | None) -> ServerProcess:
+    """``ubongo serve`` on a fresh SQLite file, from this tree or from ``src``."""
+    server = ServerProcess(
+        f"sqlite:///{folder / f'{name}.sqlite3'}", log=folder / f"{name}.log", args=BENCH_LIMITS
+    )
+    before = os.environ.get("PYTHONPATH")
+    if src is not None:
+        os.environ["PYTHONPATH"] = str(src)
+    try:
+        server.start(timeout=180)  # (a busy machine)
+    finally:
+        if before is None:
+            os.environ.pop("PYTHONPATH", None)
+        else:
+            os.environ["PYTHONPATH"] = before
+    return server
+
+
+def knee(args: argparse.Namespace) -> None:
+    """The ramp: one ``ubongo serve`` (pinned to one core when there are two or more), load
+    generators in their own processes on the other cores; stops after the first step whose
+    p99 passes :data:`KNEE_P99_MS` (``--past-knee``: keep going). ``--compare REF``: each step
+    is played against a server of git ``REF`` first, then against this tree's."""
+    steps = [int(x) for x in args.players.split(",")]
+    folder = Path(tempfile.mkdtemp(prefix="ubongo-knee-"))
+    builds: list[tuple[str, Path | None]] = [("now", None)]
+    if args.compare:
+        builds.insert(0, (args.compare, build_of(args.compare)))
+    servers = [(label, start_server(folder, f"b{i}", src)) for i, (label, src) in enumerate(builds)]
+    cores = sorted(os.sched_getaffinity(0))
+    load_cpus: set[int] | None = None
+    rss0: dict[str, int] = {}
+    for label, server in servers:
+        assert server.proc is not None
+        if len(cores) >= 2 and not args.no_pin:
+            pin(server.proc.pid, {cores[0]})
+            load_cpus = set(cores[1:])
+        rss0[label] = rss_bytes(server.proc.pid)
+    print(
+        f"knee: one server process{f' pinned to CPU {cores[0]}' if load_cpus else ''} "
+        f"(builds: {', '.join(label for label, _ in servers)}, one at a time), "
+        f"{args.load_processes} load generator processes"
+        f"{f' on CPU {sorted(load_cpus)}' if load_cpus else ''}; half of the players in "
+        f"rooms of 4 playing {args.rounds} rounds ({args.puzzles} cards, think 0.5-"
+        f"{args.think} s), half seated in lobbies; server RSS at start "
+        f"{', '.join(f'{v / 2**20:.0f} MiB' for v in rss0.values())}",
+        flush=True,
+    )
+    head = (
+        f"{'build':>8} {'players':>7} {'n':>6} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} "
+        f"{'server':>7} {'cards':>6} {'loadgen':>8} {'RSS MiB':>8} {'KiB/pl':>7} {'p50 x':>6} "
+        f"{'p99 x':>6} {'CPU x':>6} {'lag99':>6} {'load':>5}  errors"
+    )
+    print(head, flush=True)
+    first: dict[str, dict[str, Any]] = {}
+    knee_at: dict[str, int] = {}
+    args.room_index = 0
+    try:
+        for players in steps:
+            for label, server in servers:
+                if label in knee_at and not args.past_knee:
+                    continue
+                r = knee_step(server, players, args, load_cpus)
+                ref = first.setdefault(label, r)
+                per_player = (r["rss"] - rss0[label]) / r["players"] / 1024
+                print(
+                    f"{label[:8]:>8} {r['players']:7d} {r['n']:6d} {r['p50']:7.1f} "
+                    f"{r['p99']:7.1f} {r['max']:7.1f} {r['cpu']:7.0%} {r['helpers_cpu']:6.0%} "
+                    f"{r['load_cpu']:8.0%} {r['rss'] / 2**20:8.0f} {per_player:7.1f} "
+                    f"{r['p50'] / ref['p50']:6.1f} {r['p99'] / ref['p99']:6.1f} "
+                    f"{r['cpu'] / ref['cpu']:6.1f} {r['lag']:6.0f} {r['loadavg']:5.2f}  "
+                    f"{','.join(f'{c}:{n}' for c, n in sorted(r['errors'].items())) or '-'}",
+                    flush=True,
+                )
+                if r["p99"] > KNEE_P99_MS and label not in knee_at:
+                    knee_at[label] = r["players"]
+            if len(knee_at) == len(servers) and not args.past_knee:
+                break
+    finally:
+        for _label, server in servers:
+            server.stop()
+    print(
+        f"ratios (x) against the build's first step ({steps[0]} players); server and cards: "
+        f"CPU of the server process and of its card worker (100% = one core); loadgen: all "
+        f"load generators; KiB/pl: (RSS with everybody connected - RSS at start) / players; "
+        f"lag99: p99 of how late (ms) a room's second and later rounds began after the "
+        f"time announced (cards still being made); "
+        f"load: the machine's 1-minute load average during the step"
+    )
+    for label, _server in servers:
+        if label in knee_at:
+            print(
+                f"knee of {label}: {knee_at[label]} players (the first step whose p99 passes "
+                f"{KNEE_P99_MS:.0f} ms)"
+            )
+        else:
+            print(f"knee of {label}: not reached (every step's p99 <= {KNEE_P99_MS:.0f} ms)")
+
+
 #: every simulated player connects from this machine's one address: the per-address limits
 #: (docs/server.md, "Rooms and limits") are raised so that they do not cap the load measured
 BENCH_LIMITS = (
@@ -232,7 +577,7 @@ BENCH_LIMITS = (
 )
 
 
-def arguments(doc: str) -> argparse.Namespace:
+def arguments(doc: str, ramp: bool = False) -> argparse.Namespace:
     """The load every server bench plays: rooms of 4, rounds, think time (shared with
     bench/cluster.py, so that both measure the same game)."""
     parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
@@ -245,11 +590,30 @@ def arguments(doc: str) -> argparse.Namespace:
         default="fresh",
         help="tasks made for each game (the rooms' default) or the shipped deck",
     )
+    if ramp:
+        parser.add_argument(
+            "--players",
+            help="the knee: a ramp of connected players against one process, e.g. 1000,2000,4000",
+        )
+        parser.add_argument(
+            "--knee", action="store_true", help=f"the ramp {','.join(map(str, KNEE_RAMP))}"
+        )
+        parser.add_argument("--load-processes", type=int, default=2)
+        parser.add_argument("--past-knee", action="store_true", help="go on past the knee")
+        parser.add_argument("--no-pin", action="store_true", help="do not pin the server")
+        parser.add_argument(
+            "--compare", metavar="REF", help="also run each step against git REF's server"
+        )
     return parser.parse_args()
 
 
 def main() -> None:
-    args = arguments(__doc__ or "")
+    args = arguments(__doc__ or "", ramp=True)
+    if args.knee and not args.players:
+        args.players = ",".join(map(str, KNEE_RAMP))
+    if args.players:
+        knee(args)
+        return
     folder = Path(tempfile.mkdtemp(prefix="ubongo-bench-"))
     server = ServerProcess(
         f"sqlite:///{folder / 'bench.sqlite3'}", log=folder / "server.log", args=BENCH_LIMITS

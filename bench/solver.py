@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ubongo.board import Area
+from ubongo.cli.console import progress
 from ubongo.geometry import SQUARE, Cell, Lattice
 from ubongo.pieces import Edition, Piece, edition, make_piece
 from ubongo.solver import ExactCover, clear_caches
@@ -421,18 +422,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(header)
     print("-" * len(header))
     totals: list[str] = []
-    for label, puzzles in rows:
-        try:
-            result = run_row(label, puzzles, solvers)
-        except Mismatch as e:
-            print(e)
-            return 1
-        print(row_line(label, puzzles, result, names), flush=True)
-        if label.startswith("deck"):
-            totals.append(
-                f"{label}: {len(puzzles)} tasks in "
-                + ", ".join(f"{n} {sum(result.times[n]):.2f} s" for n in names)
-            )
+    # a bar on a terminal (standard error) under the table's rows; none in a pipe or a log
+    with progress("solver bench", "rows") as report:
+        for done, (label, puzzles) in enumerate(rows, 1):
+            try:
+                result = run_row(label, puzzles, solvers)
+            except Mismatch as e:
+                print(e)
+                return 1
+            print(row_line(label, puzzles, result, names), flush=True)
+            if report is not None:
+                report(done, len(rows))
+            if label.startswith("deck"):
+                totals.append(
+                    f"{label}: {len(puzzles)} tasks in "
+                    + ", ".join(f"{n} {sum(result.times[n]):.2f} s" for n in names)
+                )
     for line in totals:
         print(line)
     return 0

@@ -47,7 +47,8 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture
 def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    # the tests read the English texts: the browser says English whatever the machine's locale
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
     pg = context.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))

@@ -37,7 +37,8 @@ def shot(page: Page, name: str) -> None:
 def new_page(browser: Browser, errors: list[str], width: int = 1280, height: int = 800) -> Page:
     """A page in a context of its own (one player's device); errors in the page go to
     ``errors``, which the test checks at its end."""
-    context = browser.new_context(viewport={"width": width, "height": height})
+    # the tests read the English texts: the browser says English whatever the machine's locale
+    context = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
     page = context.new_page()
     page.on("pageerror", lambda e: errors.append(str(e)))
     return page

@@ -2,6 +2,7 @@
 // record (src/ubongo/data/editions/<name>.json). The client keeps no table of its own: main.ts
 // calls loadEditions() once before drawing any screen.
 
+import { t } from "./i18n";
 import { loadOptions } from "./net";
 import type { EditionOptions } from "./protocol";
 
@@ -38,13 +39,28 @@ export const GEM_VALUES: Record<string, number> = {};
 /** Every edition, in the server's order; empty until loadEditions() has run. */
 export const EDITIONS: EditionInfo[] = [];
 
+/** An edition's text in the language shown (locales/<lang>/editions.json, by edition and field),
+ * the server's English text when the client has none. */
+function said(name: string, path: string, server: string): string {
+  return t(`editions:${name}.${path}`, { defaultValue: server });
+}
+
 function fromOptions(name: string, o: EditionOptions): EditionInfo {
+  // the words are read when shown (getters), so that a change of language reaches every screen
   return {
     name,
-    title: o.title,
-    blurb: o.blurb,
-    sides: o.sides.map((value) => ({ value, label: o.side_labels[value] ?? value })),
-    sideWord: o.side_word,
+    get title() {
+      return said(name, "title", o.title);
+    },
+    get blurb() {
+      return said(name, "blurb", o.blurb);
+    },
+    get sides() {
+      return o.sides.map((value) => ({ value, label: said(name, `sides.${value}`, o.side_labels[value] ?? value) }));
+    },
+    get sideWord() {
+      return said(name, "side_word", o.side_word);
+    },
     keyKind: o.key_kind,
     gems: o.gems,
     gemValues: o.gem_values,
@@ -52,9 +68,15 @@ function fromOptions(name: string, o: EditionOptions): EditionInfo {
     ownSide: o.per_player_side,
     layers: o.layers,
     playable: o.playable,
-    howTo: o.how_to,
+    get howTo() {
+      return o.how_to.map((line, i) => said(name, `how_to.${i}`, line));
+    },
     rounds: o.rounds,
-    variantLabels: o.variant_labels,
+    get variantLabels() {
+      return Object.fromEntries(
+        Object.entries(o.variant_labels).map(([v, label]) => [v, said(name, `variants.${v}`, label)]),
+      );
+    },
     soloAmounts: o.solo_amounts,
     soloDefault: o.solo_default,
   };

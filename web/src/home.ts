@@ -1,9 +1,10 @@
 // Home: play solo (timed, or practice with hints), the daily challenge (with yesterday's winners),
 // create a room, join one; how to play each edition with its real pieces.
 
-import { KEYS_3D, piecePicture as pieceSvg } from "./board3d"; // 3D pictures (issue #7)
+import { keys3d, piecePicture as pieceSvg } from "./board3d"; // 3D pictures (issue #7)
 import { loadCatalogue } from "./catalogue";
 import { h } from "./dom";
+import { colourName, t } from "./i18n";
 import { liveGames } from "./live";
 import {
   ApiError,
@@ -19,6 +20,7 @@ import {
 import { pieceName } from "./piecename";
 import type { CreateRoom, Room, SeatGrant, SettingsPatch, SoloGoal } from "./protocol";
 import { dailyBoard, leaderboard, myRating, ratingsBoard } from "./records";
+import { rulesLink } from "./rules";
 import { EDITIONS, editionInfo, toast } from "./ui";
 
 export type Navigate = (path: string) => void;
@@ -51,21 +53,21 @@ export function homeScreen(go: Navigate): HTMLElement {
   const nameInput = h("input#name", {
     type: "text",
     value: savedName(),
-    placeholder: "Your name",
+    placeholder: t("home:yourName"),
     maxLength: 24,
     autocomplete: "nickname",
-    "aria-label": "Your name",
+    "aria-label": t("home:yourName"),
   });
   const name = () => {
-    const n = nameInput.value.trim() || "Player";
+    const n = nameInput.value.trim() || t("common:player");
     saveName(n);
     return n;
   };
 
   // --- edition picker (shared by solo and rooms) ---
-  const editionButtons = h("div.edition-picker", { role: "radiogroup", "aria-label": "Edition" });
-  const sideSelect = h("select#side", { "aria-label": "Side" });
-  const sideLabel = h("label.field", {}, h("span", {}, "Side"), sideSelect);
+  const editionButtons = h("div.edition-picker", { role: "radiogroup", "aria-label": t("room:edition") });
+  const sideSelect = h("select#side", { "aria-label": t("home:side") });
+  const sideLabel = h("label.field", {}, h("span", {}, t("home:side")), sideSelect);
   const howTo = h("section.howto#howto", { "aria-live": "polite", tabindex: "-1" });
 
   const setEdition = (ed: string) => {
@@ -115,18 +117,18 @@ export function homeScreen(go: Navigate): HTMLElement {
   // --- solo ---
   const goal = h(
     "select#solo-goal",
-    { "aria-label": "Solo mode" },
-    h("option", { value: "time" }, "As many tasks as you can in…"),
-    h("option", { value: "tasks" }, "How fast can you solve…"),
-    h("option", { value: "endless" }, "Endless: tasks that follow your level"),
-    h("option", { value: "practice" }, "Practice: untimed, with hints"),
+    { "aria-label": t("home:soloMode") },
+    h("option", { value: "time" }, t("home:goalTime")),
+    h("option", { value: "tasks" }, t("home:goalTasks")),
+    h("option", { value: "endless" }, t("home:goalEndless")),
+    h("option", { value: "practice" }, t("home:goalPractice")),
   );
   // an endless run has no amount and no leaderboard: a rating instead (docs/ratings.md)
   const endless = () => goal.value === "endless";
-  const amount = h("select#solo-amount", { "aria-label": "Amount" });
+  const amount = h("select#solo-amount", { "aria-label": t("home:amount") });
   // the lengths offered and the default are the edition's (Trigo's rulebook: 20 minutes)
   const amountKey = () => `${prefs.edition}:${goal.value}`;
-  const amountLabel = h("label.field", {}, h("span", {}, "Goal"), amount);
+  const amountLabel = h("label.field", {}, h("span", {}, t("home:goal")), amount);
   const drawAmounts = () => {
     // endless and practice have no amount: tasks come one after another until you stop
     const noAmount = endless() || goal.value === "practice";
@@ -134,12 +136,12 @@ export function homeScreen(go: Navigate): HTMLElement {
     amountLabel.style.display = noAmount ? "none" : "";
     if (noAmount) return;
     const info = editionInfo(prefs.edition);
-    const unit = goal.value === "time" ? "minutes" : "tasks";
+    const unit = goal.value === "time" ? "home:minutes" : "home:tasks";
     const offered = [...info.soloAmounts];
     const chosen = prefs.amounts[amountKey()] ?? info.soloDefault[goal.value] ?? offered[0];
     if (!offered.includes(chosen)) offered.push(chosen);
     offered.sort((a, b) => a - b);
-    amount.replaceChildren(...offered.map((n) => h("option", { value: String(n) }, `${n} ${unit}`)));
+    amount.replaceChildren(...offered.map((n) => h("option", { value: String(n) }, t(unit, { count: n }))));
     amount.value = String(chosen);
   };
   goal.value = prefs.goal;
@@ -156,30 +158,26 @@ export function homeScreen(go: Navigate): HTMLElement {
   const records = h("div.home-records");
   const drawRecords = () => {
     if (endless()) {
-      records.replaceChildren(
-        h(
-          "p.muted#endless-about",
-          {},
-          "One new task after another, harder when you are fast, easier when time runs out. Stop when you like.",
-        ),
-      );
+      records.replaceChildren(h("p.muted#endless-about", {}, t("home:endlessAbout")));
       return;
     }
     records.replaceChildren(
       goal.value === "practice"
-        ? h("p.muted", {}, "Practice keeps no record: ask for a hint or give up and see a solution.")
+        ? h("p.muted", {}, t("home:practiceAbout"))
         : leaderboard(prefs.edition, goal.value, Number(amount.value), sideSelect.value, savedName()),
     );
   };
 
   // --- the daily challenge: today's tasks for everyone, yesterday's winners ---
-  const dailyButton = h("button.primary#start-daily", { type: "button" }, "Daily challenge");
+  const dailyButton = h("button.primary#start-daily", { type: "button" }, t("home:dailyChallenge"));
   const dailyInfo = h("div.daily-boards");
   const drawDaily = () => {
     const title = editionInfo(prefs.edition).title;
-    dailyButton.textContent = `Play today's ${title} challenge`;
+    dailyButton.textContent = t("home:playDaily", { title });
     const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
-    dailyInfo.replaceChildren(dailyBoard(prefs.edition, yesterday, `Yesterday's winners (${yesterday})`, 3));
+    dailyInfo.replaceChildren(
+      dailyBoard(prefs.edition, yesterday, t("home:yesterdaysWinners", { date: yesterday }), 3),
+    );
   };
   for (const el of [goal, amount, sideSelect]) el.addEventListener("change", drawRecords);
 
@@ -190,7 +188,9 @@ export function homeScreen(go: Navigate): HTMLElement {
     ratings.replaceChildren(
       ...(me ? [myRating(prefs.edition, me.id)] : []),
       ratingsBoard(prefs.edition, me?.id ?? null),
-      ...(me ? [h("p", {}, h("a#my-profile", { href: `/profile/${me.id}`, "data-link": "" }, "Your profile"))] : []),
+      ...(me
+        ? [h("p", {}, h("a#my-profile", { href: `/profile/${me.id}`, "data-link": "" }, t("home:yourProfile")))]
+        : []),
     );
   };
 
@@ -222,20 +222,20 @@ export function homeScreen(go: Navigate): HTMLElement {
     }
   };
 
-  const soloButton = h("button.primary#start-solo", { type: "button" }, "Play solo");
+  const soloButton = h("button.primary#start-solo", { type: "button" }, t("home:playSolo"));
   soloButton.addEventListener("click", () => createRoom("solo", soloButton));
   dailyButton.addEventListener("click", () => createRoom("daily", dailyButton));
-  const roomButton = h("button.primary#create-room", { type: "button" }, "Create a room");
+  const roomButton = h("button.primary#create-room", { type: "button" }, t("home:createRoom"));
   roomButton.addEventListener("click", () => createRoom("race", roomButton));
 
   // --- quick match: a rated game with anyone (docs/protocol.md, "Quick match") ---
   const players = h(
     "select#match-players",
-    { "aria-label": "Players" },
-    ...[2, 3, 4].map((n) => h("option", { value: String(n) }, `${n} players`)),
+    { "aria-label": t("room:players") },
+    ...[2, 3, 4].map((n) => h("option", { value: String(n) }, t("home:nPlayers", { count: n }))),
   );
-  const playNow = h("button.primary#play-now", { type: "button" }, "Play now");
-  const cancelMatch = h("button#cancel-match", { type: "button", hidden: true }, "Cancel");
+  const playNow = h("button.primary#play-now", { type: "button" }, t("home:playNow"));
+  const cancelMatch = h("button#cancel-match", { type: "button", hidden: true }, t("home:cancel"));
   const matchStatus = h("span.muted#match-status", { "aria-live": "polite" });
   let waiting: AbortController | null = null;
   const stopWaiting = (note: string) => {
@@ -248,14 +248,14 @@ export function homeScreen(go: Navigate): HTMLElement {
     busy(playNow, true);
     const me = await ensureAccount();
     if (!me) {
-      toast("Quick match needs an account, and the server made none: try again later.", "bad");
+      toast(t("home:needAccount"), "bad");
       busy(playNow, false);
       return;
     }
     const aborter = new AbortController();
     waiting = aborter;
     cancelMatch.hidden = false;
-    matchStatus.textContent = "Looking for players…";
+    matchStatus.textContent = t("home:lookingForPlayers");
     try {
       const body = { edition: prefs.edition, players: Number(players.value) };
       const seat = await api.quickMatch(body, aborter.signal);
@@ -269,15 +269,15 @@ export function homeScreen(go: Navigate): HTMLElement {
   });
   cancelMatch.addEventListener("click", () => {
     const aborter = waiting;
-    stopWaiting("Cancelled.");
+    stopWaiting(t("home:cancelled"));
     aborter?.abort();
     api.delete("/api/quickmatch").catch(() => undefined);
   });
 
   const codeInput = h("input#join-code", {
     type: "text",
-    placeholder: "Code or invite link",
-    "aria-label": "Room code or invite link",
+    placeholder: t("home:codeOrLink"),
+    "aria-label": t("home:roomCodeOrLink"),
     autocapitalize: "characters",
   });
   const join = () => {
@@ -285,7 +285,7 @@ export function homeScreen(go: Navigate): HTMLElement {
     const m = raw.match(/room\/([A-Za-z0-9]+)/);
     const code = (m ? m[1] : raw).toUpperCase();
     if (!/^[A-Z0-9]{3,12}$/.test(code)) {
-      toast("Type the room's code (e.g. K7QX) or paste its invite link.", "bad");
+      toast(t("home:typeCode"), "bad");
       return;
     }
     name();
@@ -306,7 +306,7 @@ export function homeScreen(go: Navigate): HTMLElement {
       h(
         "p.lead",
         {},
-        "The puzzle race: fill the area with your pieces before the others do. ",
+        `${t("home:lead")} `,
         h(
           "a.howto-link#howto-link",
           {
@@ -318,7 +318,7 @@ export function homeScreen(go: Navigate): HTMLElement {
               howTo.focus({ preventScroll: true });
             },
           },
-          "How to play",
+          t("home:howToPlayLink"),
         ),
       ),
       runningGames(go),
@@ -326,9 +326,9 @@ export function homeScreen(go: Navigate): HTMLElement {
     h(
       "section.panel.setup",
       {},
-      h("h2", {}, "Choose a game"),
+      h("h2", {}, t("home:chooseGame")),
       editionButtons,
-      h("div.row", {}, h("label.field", {}, h("span", {}, "Your name"), nameInput), sideLabel),
+      h("div.row", {}, h("label.field", {}, h("span", {}, t("home:yourName")), nameInput), sideLabel),
     ),
     h(
       "div.play-columns",
@@ -336,28 +336,28 @@ export function homeScreen(go: Navigate): HTMLElement {
       h(
         "section.panel.solo",
         {},
-        h("h2", {}, "Play solo"),
-        h("div.row", {}, h("label.field", {}, h("span", {}, "Mode"), goal), amountLabel),
+        h("h2", {}, t("home:soloHeading")),
+        h("div.row", {}, h("label.field", {}, h("span", {}, t("home:mode")), goal), amountLabel),
         soloButton,
         records,
       ),
       h(
         "section.panel.daily",
         {},
-        h("h2", {}, "Daily challenge"),
-        h("p.muted", {}, "Five tasks, the same for everyone today, easiest first. Your first run counts."),
+        h("h2", {}, t("home:dailyHeading")),
+        h("p.muted", {}, t("home:dailyAbout")),
         dailyButton,
         dailyInfo,
       ),
       h(
         "section.panel.rooms",
         {},
-        h("h2", {}, "Play with friends"),
-        h("p.muted", {}, "Up to 4 players on their own devices; bots fill empty seats."),
+        h("h2", {}, t("home:friendsHeading")),
+        h("p.muted", {}, t("home:friendsAbout")),
         roomButton,
-        h("div.join", {}, codeInput, h("button#join", { type: "button", onclick: join }, "Join")),
-        h("h2", {}, "Play now with anyone"),
-        h("p.muted", {}, "A rated game with players of about your rating, or bots after a short wait."),
+        h("div.join", {}, codeInput, h("button#join", { type: "button", onclick: join }, t("home:join"))),
+        h("h2", {}, t("home:quickHeading")),
+        h("p.muted", {}, t("home:quickAbout")),
         h("div.row.quick-match", {}, players, playNow, cancelMatch, matchStatus),
         ratings,
       ),
@@ -374,19 +374,17 @@ function drawHowTo(box: HTMLElement, edition: string): void {
   const info = editionInfo(edition);
   const pieces = h("div.howto-pieces");
   box.replaceChildren(
-    h("h2", {}, `How to play ${info.title}`),
+    h("h2", {}, t("home:howToPlay", { title: info.title })),
     h("ol", {}, ...info.howTo.map((t) => h("li", {}, t))),
-    h("h3", {}, "Your pieces"),
+    h("p", {}, rulesLink(info, t("home:allRules", { title: info.title }))),
+    h("h3", {}, t("home:yourPieces")),
     pieces,
     h(
       "p.muted.keys",
       {},
       ...(info.layers > 1 // the 3D board (issue #7)
-        ? [KEYS_3D]
-        : [
-            "Drag pieces onto the board; turn with R or the mouse wheel while dragging, flip with F; Ctrl+Z undoes. ",
-            "Without a mouse: a piece's number (1, 2, 3 …) or N picks it, the arrows move it, R turns it (Shift+R the other way), F flips it, Enter or Space puts it down, Esc sends it back.",
-          ]),
+        ? [keys3d()]
+        : [`${t("home:keysMouse")} `, t("home:keysKeyboard")]),
     ),
   );
   loadCatalogue(edition)
@@ -397,12 +395,12 @@ function drawHowTo(box: HTMLElement, edition: string): void {
             "figure.howto-piece",
             {},
             pieceSvg(cat, p.id),
-            h("figcaption", {}, cat.layers > 1 ? pieceName(cat, p.id) : `${p.id} · ${p.colour_name}`),
+            h("figcaption", {}, cat.layers > 1 ? pieceName(cat, p.id) : `${p.id} · ${colourName(p.colour_name)}`),
           ),
         );
       }
     })
-    .catch(() => pieces.append(h("p.muted", {}, "The pieces could not be loaded.")));
+    .catch(() => pieces.append(h("p.muted", {}, t("home:piecesNotLoaded"))));
 }
 
 /** The games this browser holds a seat in that are still on (its seat tickets, asked of the
@@ -422,12 +420,13 @@ function runningGames(go: Navigate): HTMLElement {
       .then((room) => {
         if (room.phase !== "playing" || !room.seats[ticket.seat]) return;
         const title = editionInfo(room.settings.edition).title;
-        const what = room.settings.mode === "solo" ? `Your ${title} solo run` : `Your ${title} game in room ${code}`;
+        const what =
+          room.settings.mode === "solo" ? t("home:runningSolo", { title }) : t("home:runningGame", { title, code });
         box.append(
           h(
             "p.running-game",
             { "data-code": code },
-            `${what} is still on. `,
+            `${what} `,
             h(
               "a.button.primary.back-to-game",
               {
@@ -437,7 +436,7 @@ function runningGames(go: Navigate): HTMLElement {
                   go(`/room/${code}`);
                 },
               },
-              "Back to the game",
+              t("home:backToGame"),
             ),
           ),
         );

@@ -2,6 +2,7 @@
 // "Watch" link that opens the room as a spectator (`/room/CODE?watch`: no seat, no name asked).
 
 import { h } from "./dom";
+import { t } from "./i18n";
 import { api } from "./net";
 import type { LiveRoom } from "./protocol";
 import { editionInfo } from "./ui";
@@ -9,16 +10,16 @@ import { editionInfo } from "./ui";
 /** The home screen's "Watch a live game" panel; it loads the list now and on "Refresh". */
 export function liveGames(): HTMLElement {
   const list = h("ul.live-list#live-list", { "aria-live": "polite" });
-  const refresh = h("button#live-refresh", { type: "button" }, "Refresh");
+  const refresh = h("button#live-refresh", { type: "button" }, t("home:refresh"));
   const load = () => {
     refresh.disabled = true;
     api
       .get<LiveRoom[]>("/api/live")
       .then((rooms) => {
         list.replaceChildren(...rooms.map(liveRow));
-        if (!rooms.length) list.append(h("li.muted", {}, "No public game is being played right now."));
+        if (!rooms.length) list.append(h("li.muted", {}, t("home:noLiveGames")));
       })
-      .catch(() => list.replaceChildren(h("li.muted", {}, "The live games cannot be loaded.")))
+      .catch(() => list.replaceChildren(h("li.muted", {}, t("home:liveNotLoaded"))))
       .finally(() => {
         refresh.disabled = false;
       });
@@ -28,8 +29,8 @@ export function liveGames(): HTMLElement {
   return h(
     "section.panel.live",
     {},
-    h("h2", {}, "Watch a live game"),
-    h("p.muted", {}, "Games being played now in rooms that are not locked."),
+    h("h2", {}, t("home:watchLive")),
+    h("p.muted", {}, t("home:liveAbout")),
     list,
     refresh,
   );
@@ -40,19 +41,25 @@ function liveRow(room: LiveRoom): HTMLElement {
   const players = room.players.map((p) => p.name).join(", ");
   const round =
     room.kind === "solo"
-      ? "solo run"
+      ? t("home:soloRun")
       : room.kind === "playoff" || room.kind === "tie-round"
-        ? "tie-break"
-        : `round ${room.round}${room.rounds ? ` of ${room.rounds}` : ""}`;
-  const watching = room.spectators ? ` · ${room.spectators} watching` : "";
+        ? t("home:tieBreak")
+        : room.rounds
+          ? t("home:liveRoundOf", { round: room.round, rounds: room.rounds })
+          : t("home:liveRound", { round: room.round });
+  const watching = room.spectators ? ` · ${t("common:watching", { count: room.spectators })}` : "";
   return h(
     "li.live-room",
     { "data-code": room.code },
     h("span", {}, h("b", {}, ed.title), ` · ${players} · ${round}${watching}`),
     h(
       "a.button.watch",
-      { href: `/room/${room.code}?watch`, "data-link": "", "aria-label": `Watch ${ed.title}: ${players}` },
-      "Watch",
+      {
+        href: `/room/${room.code}?watch`,
+        "data-link": "",
+        "aria-label": t("home:watchLabel", { title: ed.title, players }),
+      },
+      t("home:watch"),
     ),
   );
 }

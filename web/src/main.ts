@@ -3,22 +3,45 @@
 // Rooms carry their own sub-screens (lobby, game, round result, game end, solo).
 
 import "./style.css";
+import "./styles/phone.css";
+import "./styles/dark.css";
+import "./styles/focus.css";
+import "./styles/i18n.css";
+import "./styles/motion.css";
+import "./styles/rules.css";
+import "./styles/settings.css";
 import "./styles/findings.css";
 import { h } from "./dom";
 import { loadEditions } from "./editions";
 import { cellAt, nearestTranslation, outline, translationVector } from "./geometry";
 import { homeScreen } from "./home";
+import { language, languagePicker, onLanguageChange, t } from "./i18n";
 import { ensureAccount } from "./net";
+import "./offline/offline.css";
+import { offlineHome } from "./offline/home";
+import { needsNetwork, offlineBanner } from "./offline/network";
+import { practiceScreen } from "./offline/practice";
+import { startServiceWorker } from "./offline/pwa";
 import { profileScreen } from "./profile";
 import { replayScreen } from "./replay";
 import { roomScreen } from "./room";
+import { rulesScreen } from "./rules";
+import { applyTheme, settingsMenu } from "./settings";
+import { helpMenu, tutorialOffer, tutorialScreen } from "./tutorial";
 import { logo } from "./ui";
 
 // the lattice formulas, for the browser console and for tests/web/test_geometry.py
 Object.assign(window, { ubongoGeometry: { outline, cellAt, nearestTranslation, translationVector } });
 
+// the colours first: the system's or the player's choice (settings.ts, styles/dark.css)
+applyTheme();
 const app = mountPoint();
 let dispose: (() => void) | null = null;
+/** the current screen's own redraw in a new language (a room keeps its game); else it is drawn anew */
+let relabel: (() => void) | null = null;
+// false when the editions could not be loaded (no network, no server): only the screens that
+// play from the practice bundle work then (issue 14, offline)
+let online = true;
 
 function go(path: string, replace = false): void {
   if (replace) history.replaceState(null, "", path);
@@ -29,30 +52,66 @@ function go(path: string, replace = false): void {
 function route(): void {
   dispose?.();
   dispose = null;
+  relabel = null;
   const path = location.pathname;
-  const header = h("header.app-header", {}, logo());
+  const header = h("header.app-header", {}, logo(), helpMenu(), languagePicker(), settingsMenu(), offlineBanner());
   const room = path.match(/^\/room\/([A-Za-z0-9]+)\/?$/);
   const replay = path.match(/^\/replay\/([0-9]+)\/?$/);
   const profile = path.match(/^\/profile\/([0-9]+)\/?$/);
+  const rules = path.match(/^\/rules\/([^/]+)\/?$/);
+  const edition = new URLSearchParams(location.search).get("edition");
   let body: HTMLElement;
-  if (room) {
+  let offer: HTMLElement | null = null;
+  if (path === "/practice" || path === "/tutorial") {
+    const screen = path === "/practice" ? practiceScreen(edition) : tutorialScreen(edition, go);
+    dispose = screen.dispose;
+    body = screen.element;
+  } else if (!online) {
+    const what = room ? "This room" : replay ? "This replay" : profile ? "This profile" : null;
+    body = what ? needsNetwork(what) : offlineHome();
+  } else if (room) {
     const screen = roomScreen(room[1].toUpperCase(), go);
     dispose = screen.dispose;
+    relabel = screen.relabel;
     body = screen.element;
   } else if (replay) {
     const screen = replayScreen(replay[1]);
     dispose = screen.dispose;
+    relabel = screen.relabel;
     body = screen.element;
   } else if (profile) {
     body = profileScreen(profile[1]);
+  } else if (rules) {
+    // the language shown, unless the address asks for another (?lang=, a link to share)
+    const lang = new URLSearchParams(location.search).get("lang") ?? language();
+    body = rulesScreen(decodeURIComponent(rules[1]), lang);
   } else if (path === "/" || path === "/index.html") {
     body = homeScreen(go);
+    offer = tutorialOffer(go);
   } else {
-    body = h("main.panel", {}, h("h1", {}, "Nothing here"), h("p", {}, h("a", { href: "/", "data-link": "" }, "Home")));
+    body = h(
+      "main.panel",
+      {},
+      h("h1", {}, t("common:nothingHere")),
+      h("p", {}, h("a", { href: "/", "data-link": "" }, t("common:home"))),
+    );
   }
-  app.replaceChildren(header, body);
+  app.replaceChildren(...[header, offer, body].filter((el) => el !== null));
   window.scrollTo(0, 0);
 }
+
+// a new language: the header is drawn anew; the screen redraws itself (a room keeps its game and
+// its connection) or, having nothing to lose, is drawn anew
+onLanguageChange(() => {
+  if (!relabel) {
+    const y = window.scrollY;
+    route();
+    window.scrollTo(0, y);
+    return;
+  }
+  app.querySelector(".app-header")?.replaceWith(h("header.app-header", {}, logo(), languagePicker()));
+  relabel();
+});
 
 // links marked data-link navigate inside the app
 document.addEventListener("click", (e) => {
@@ -70,10 +129,13 @@ loadEditions().then(
     route();
   },
   () => {
-    const retry = h("button", { type: "button", onclick: () => location.reload() }, "Try again");
-    app.replaceChildren(h("main.panel", {}, h("h1", {}, "The server cannot be reached"), retry));
+    // no server: the practice bundle (kept by the service worker) still plays
+    online = false;
+    window.addEventListener("popstate", route);
+    route();
   },
 );
+startServiceWorker();
 
 /** The element the app draws into (index.html's `#app`). */
 function mountPoint(): HTMLElement {

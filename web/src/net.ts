@@ -2,6 +2,7 @@
 // The connection measures the server clock's offset by ping/pong, reconnects with the last
 // event number it saw, and hands every other message, once, to the room's store (room/store.ts).
 
+import { errorText, t } from "./i18n";
 import type {
   AccountTicket,
   AccountView,
@@ -44,8 +45,8 @@ async function call<T>(
   try {
     r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
   } catch {
-    if (signal?.aborted) throw new ApiError("aborted", "cancelled", 0);
-    throw new ApiError("offline", "cannot reach the server", 0);
+    if (signal?.aborted) throw new ApiError("aborted", t("errors:aborted"), 0);
+    throw new ApiError("offline", t("errors:offline"), 0);
   }
   const text = await r.text();
   let data: unknown = null;
@@ -63,7 +64,11 @@ async function call<T>(
       await ensureAccount();
       return call<T>(method, path, body, true, signal);
     }
-    throw new ApiError(err?.code ?? "http", err?.message ?? `server answered ${r.status}`, r.status);
+    throw new ApiError(
+      err?.code ?? "http",
+      err ? errorText(err.code, err.message) : t("errors:http", { status: r.status }),
+      r.status,
+    );
   }
   return data as T;
 }
@@ -207,7 +212,10 @@ export class RoomConnection {
 
   private open(): void {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const ws = new WebSocket(`${proto}//${location.host}/ws`);
+    // the room's code in the URL too: a load balancer sends every connection of a room to the
+    // process that runs it (docs/operations.md); the server reads the hello only
+    const room = encodeURIComponent(this.code.slice(0, 5).toUpperCase());
+    const ws = new WebSocket(`${proto}//${location.host}/ws?room=${room}`);
     this.ws = ws;
     ws.addEventListener("open", () => {
       const hello: ClientMessage = { type: "hello", room: this.code };
@@ -231,14 +239,14 @@ export class RoomConnection {
       window.clearInterval(this.pingTimer);
       if (this.closed) return;
       if (e.code === 4001) {
-        this.on.status(false, "This seat was opened in another tab.");
+        this.on.status(false, t("common:openedElsewhere"));
         return;
       }
       if (e.code === 4004) {
-        this.on.status(false, "The room was closed.");
+        this.on.status(false, t("common:roomClosed"));
         return;
       }
-      this.on.status(false, "Connection lost, reconnecting…");
+      this.on.status(false, t("common:reconnecting"));
       const wait = Math.min(5000, 300 * 2 ** this.retry++);
       window.setTimeout(() => this.open(), wait);
     });

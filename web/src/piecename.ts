@@ -4,9 +4,10 @@
 
 import { shortLabel } from "./board3d/shapes";
 import { type Catalogue, pieceOf } from "./catalogue";
+import { colourName } from "./i18n";
 
 export function pieceName(cat: Catalogue, id: string): string {
   if (cat.layers <= 1) return id;
   const entry = pieceOf(cat, id);
-  return `${shortLabel(entry)} (${entry.colour_name} ${entry.size})`;
+  return `${shortLabel(entry)} (${colourName(entry.colour_name)} ${entry.size})`;
 }

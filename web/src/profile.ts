@@ -4,13 +4,14 @@
 
 import { h, svg } from "./dom";
 import { EDITIONS, editionInfo } from "./editions";
+import { dateText, t } from "./i18n";
 import { ApiError, api, currentAccount } from "./net";
 import type { Profile, RatingChange } from "./protocol";
 import { ratingText } from "./records";
 import { clock } from "./ui";
 
 export function profileScreen(id: string): HTMLElement {
-  const root = h("main.profile", { "data-account": id }, h("p.loading", {}, "Loading the profile…"));
+  const root = h("main.profile", { "data-account": id }, h("p.loading", {}, t("profile:loading")));
   api
     .get<Profile>(`/api/accounts/${id}`)
     .then((profile) => root.replaceChildren(...draw(profile)))
@@ -20,8 +21,8 @@ export function profileScreen(id: string): HTMLElement {
         h(
           "section.panel",
           {},
-          h("h1", {}, missing ? "There is no such player" : "The profile cannot be loaded"),
-          h("p", {}, h("a", { href: "/", "data-link": "" }, "← Home")),
+          h("h1", {}, missing ? t("profile:noSuchPlayer") : t("profile:cannotLoad")),
+          h("p", {}, h("a", { href: "/", "data-link": "" }, t("common:backHome"))),
         ),
       );
     });
@@ -33,7 +34,7 @@ function title(edition: string): string {
 }
 
 function day(seconds: number): string {
-  return new Date(seconds * 1000).toLocaleDateString();
+  return dateText(new Date(seconds * 1000));
 }
 
 function draw(p: Profile): HTMLElement[] {
@@ -42,14 +43,18 @@ function draw(p: Profile): HTMLElement[] {
     "section.panel",
     {},
     h("h1#profile-name", {}, p.name),
-    h("p.muted", {}, `Playing since ${day(p.joined)}${mine ? " · this is you" : ""}`),
-    h("p", {}, h("a", { href: "/", "data-link": "" }, "← Home")),
+    h(
+      "p.muted",
+      {},
+      `${t("profile:playingSince", { date: day(p.joined) })}${mine ? ` · ${t("profile:thisIsYou")}` : ""}`,
+    ),
+    h("p", {}, h("a", { href: "/", "data-link": "" }, t("common:backHome"))),
   );
   const editions = [...new Set([...Object.keys(p.ratings), ...Object.keys(p.games)])];
   const ratings = h(
     "section.panel#profile-ratings",
     {},
-    h("h2", {}, "Ratings"),
+    h("h2", {}, t("records:ratings")),
     Object.keys(p.ratings).length
       ? h(
           "div.rating-cards",
@@ -66,26 +71,26 @@ function draw(p: Profile): HTMLElement[] {
                 h(
                   "p.muted",
                   {},
-                  `${r.games} rated game${r.games === 1 ? "" : "s"}${r.provisional ? " · provisional (?)" : ""}`,
+                  `${t("profile:ratedGames", { count: r.games })}${r.provisional ? ` · ${t("profile:provisional")}` : ""}`,
                 ),
                 historyChart(p.history[e] ?? []),
               );
             }),
         )
-      : h("p.muted", {}, "No rated games yet: ratings come from quick matches and rated rooms."),
+      : h("p.muted", {}, t("profile:noRatedGames")),
   );
   const played = h(
     "section.panel",
     {},
-    h("h2", {}, "Games played"),
+    h("h2", {}, t("profile:gamesPlayed")),
     editions.length
       ? h("ul", {}, ...editions.map((e) => h("li", {}, `${title(e)}: ${p.games[e] ?? 0}`)))
-      : h("p.muted", {}, "None yet."),
+      : h("p.muted", {}, t("profile:noneYet")),
   );
   const bests = h(
     "section.panel",
     {},
-    h("h2", {}, "Best solo runs"),
+    h("h2", {}, t("profile:bestRuns")),
     p.bests.length
       ? h(
           "ul",
@@ -94,16 +99,16 @@ function draw(p: Profile): HTMLElement[] {
             h(
               "li",
               {},
-              `${title(b.edition)} · ${b.goal === "time" ? `${b.amount} minutes: ${b.score} tasks` : `${b.amount} tasks: ${clock(b.seconds)}`}`,
+              `${title(b.edition)} · ${b.goal === "time" ? t("profile:bestTime", { amount: b.amount, count: b.score }) : t("profile:bestTasks", { count: b.amount, time: clock(b.seconds) })}`,
             ),
           ),
         )
-      : h("p.muted", {}, "None yet."),
+      : h("p.muted", {}, t("profile:noneYet")),
   );
   const recent = h(
     "section.panel#profile-recent",
     {},
-    h("h2", {}, "Latest games"),
+    h("h2", {}, t("profile:latestGames")),
     p.recent.length
       ? h(
           "ul",
@@ -112,19 +117,19 @@ function draw(p: Profile): HTMLElement[] {
             h(
               "li",
               {},
-              `${day(g.finished_at)} · ${title(g.edition)} · ${g.mode} · ${g.players.map((x) => x.name).join(", ")}${g.winners.includes(g.seat) ? " · won" : ""} `,
-              h("a", { href: `/replay/${g.id}`, "data-link": "" }, "Replay"),
+              `${day(g.finished_at)} · ${title(g.edition)} · ${t(`profile:modes.${g.mode}`, { defaultValue: g.mode })} · ${g.players.map((x) => x.name).join(", ")}${g.winners.includes(g.seat) ? ` · ${t("profile:won")}` : ""} `,
+              h("a", { href: `/replay/${g.id}`, "data-link": "" }, t("profile:replay")),
             ),
           ),
         )
-      : h("p.muted", {}, "None yet."),
+      : h("p.muted", {}, t("profile:noneYet")),
   );
   return [head, ratings, played, bests, recent];
 }
 
 /** The shown rating after each rated game, oldest first, as a line with its range marked. */
 function historyChart(changes: RatingChange[]): Element {
-  if (changes.length === 0) return h("p.muted", {}, "No history yet.");
+  if (changes.length === 0) return h("p.muted", {}, t("profile:noHistory"));
   const points = [changes[0].before, ...changes.map((c) => c.after)];
   const lo = Math.min(...points);
   const hi = Math.max(...points);
@@ -135,7 +140,7 @@ function historyChart(changes: RatingChange[]): Element {
     class: "history-chart",
     viewBox: "0 0 300 90",
     role: "img",
-    "aria-label": `rating history: from ${points[0]} to ${points[points.length - 1]} over ${changes.length} rated games`,
+    "aria-label": t("profile:historyLabel", { from: points[0], to: points[points.length - 1], count: changes.length }),
   });
   const axis = (v: number) => {
     const label = svg("text", { x: 0, y: y(v) + 4, "font-size": 10, fill: "currentColor" });
@@ -152,7 +157,8 @@ function historyChart(changes: RatingChange[]): Element {
   points.forEach((v, i) => {
     const dot = svg("circle", { cx: x(i), cy: y(v), r: 3, fill: "currentColor" });
     const tip = svg("title");
-    tip.textContent = i === 0 ? `${v} before the first rated game` : `${v} after game ${changes[i - 1].game_id}`;
+    tip.textContent =
+      i === 0 ? t("profile:beforeFirst", { v }) : t("profile:afterGame", { v, game: changes[i - 1].game_id });
     dot.append(tip);
     chart.append(dot);
   });

@@ -33,7 +33,8 @@ export type UbongoProtocol =
   | QuickMatchLeft
   | DailyTasks
   | DailyResults
-  | HintAnswer;
+  | HintAnswer
+  | PracticeBundle;
 export type ClientMessage =
   | Hello
   | Ping
@@ -2391,4 +2392,62 @@ export interface HintPlacement {
   cells: number[][];
   transform: number;
   offset: number[];
+}
+/**
+ * ``GET /api/practice-bundle``: practice tasks of every playable edition, kept by the web
+ * client's service worker for playing offline.
+ */
+export interface PracticeBundle {
+  /**
+   * changes whenever anything in the bundle does
+   */
+  version: string;
+  /**
+   * by name, in the editions' order
+   */
+  editions: {
+    [k: string]: PracticeEdition;
+  };
+}
+/**
+ * One edition in the practice bundle: all a client needs to show and play its tasks.
+ */
+export interface PracticeEdition {
+  options: EditionOptions;
+  catalogue: EditionCatalogue;
+  tasks: PracticeTask[];
+}
+/**
+ * A task to practise on without the server (``ubongo.puzzles.practice``): where it is in
+ * the edition's shipped deck, what to cover, and one solution.
+ */
+export interface PracticeTask {
+  /**
+   * edition-card-side-key: the same task keeps its id
+   */
+  id: string;
+  card: number;
+  side: string;
+  key: string;
+  /**
+   * its rank among its side's
+   */
+  level: "easy" | "medium" | "hard";
+  pieces: string[];
+  /**
+   * area cells in the edition's lattice coordinates
+   */
+  area: number[][];
+  /**
+   * 2 for Ubongo 3D, else 1
+   */
+  layers: number;
+  /**
+   * expected seconds for a median player
+   */
+  difficulty: number;
+  /**
+   * one arrangement that covers the area
+   */
+  solution: Placement[];
 }

@@ -92,3 +92,12 @@ export type RatingView = gen.RatingView;
 export type RatingChange = gen.RatingChange;
 /** Every HTTP error's body. */
 export type ApiErrorBody = gen.ApiError;
+/** `GET /api/daily` and `POST /api/hint`: the rules screen's example task and its solution. */
+export type DailyTasks = gen.DailyTasks;
+export type PuzzleTask = gen.PuzzleTask;
+export type HintRequest = gen.HintRequest;
+export type HintAnswer = gen.HintAnswer;
+/** GET /api/practice-bundle: what the browser keeps to practise offline (offline/bundle.ts). */
+export type PracticeBundle = gen.PracticeBundle;
+export type PracticeEdition = gen.PracticeEdition;
+export type PracticeTask = gen.PracticeTask;

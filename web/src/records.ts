@@ -2,6 +2,7 @@
 // (GET /api/leaderboard, GET /api/records), drawn as small tables.
 
 import { h } from "./dom";
+import { t } from "./i18n";
 import { api, currentAccount } from "./net";
 import type {
   DailyResults,
@@ -19,20 +20,20 @@ export type RecordRow = RankedRecord | PersonalBest;
 
 /** "7 solved" for a timed run, "3:12" for a run of a number of tasks. */
 export function resultText(r: { goal: string; score: number; seconds: number; amount: number }): string {
-  if (r.goal === "time") return `${r.score} solved`;
-  return r.score >= r.amount ? clock(r.seconds) : `${r.score} of ${r.amount}`;
+  if (r.goal === "time") return t("records:solved", { count: r.score });
+  return r.score >= r.amount ? clock(r.seconds) : t("records:scoreOf", { score: r.score, amount: r.amount });
 }
 
 export function runName(r: { edition: string; goal: string; amount: number; side: string }): string {
   const info = editionInfo(r.edition);
   const side = info.sides.find((s) => s.value === r.side)?.label.split(" ·")[0] ?? r.side;
-  const what = r.goal === "time" ? `${r.amount} min` : `${r.amount} tasks`;
-  return `${info.title} ${side}, ${what}`;
+  const what = r.goal === "time" ? t("records:minutesShort", { n: r.amount }) : t("home:tasks", { count: r.amount });
+  return t("records:runName", { title: info.title, side, what });
 }
 
 /** The leaderboard of one kind of run, filled in when the server answers. */
 export function leaderboard(edition: string, goal: string, amount: number, side: string, me = ""): HTMLElement {
-  const table = h("table.leaderboard", {}, h("caption", {}, "Leaderboard"));
+  const table = h("table.leaderboard", {}, h("caption", {}, t("records:leaderboard")));
   const q = new URLSearchParams({ edition, goal, mode: goal, amount: String(amount), side, limit: "10" });
   api
     .get<Leaderboard>(`/api/leaderboard?${q}`)
@@ -50,21 +51,21 @@ export function leaderboard(edition: string, goal: string, amount: number, side:
           ),
         );
       }
-      if (!rows.length) table.append(h("tr", {}, h("td.muted", {}, "No records yet: be the first.")));
+      if (!rows.length) table.append(h("tr", {}, h("td.muted", {}, t("records:noRecords"))));
     })
-    .catch(() => table.append(h("tr", {}, h("td.muted", {}, "Records are not available."))));
+    .catch(() => table.append(h("tr", {}, h("td.muted", {}, t("records:recordsUnavailable")))));
   return table;
 }
 
 /** A hinted run is marked on the leaderboard: "2 hints". */
 export function hintsText(hints: number): string {
-  return hints ? `${hints} hint${hints === 1 ? "" : "s"}` : "";
+  return hints ? t("records:hints", { count: hints }) : "";
 }
 
 /** A run with tasks put aside is marked: "1 skipped" (the rulebooks allow it; the clock
  * runs on meanwhile, so it costs time). */
 export function skipsText(skipped: number): string {
-  return skipped ? `${skipped} skipped` : "";
+  return skipped ? t("records:skipped", { count: skipped }) : "";
 }
 
 /** The daily challenge's leaderboard of one edition and day (rated runs, best first). */
@@ -81,21 +82,21 @@ export function dailyBoard(edition: string, date: string, caption: string, limit
             {},
             h("td.rank", {}, String(r.rank)),
             h("td", {}, r.name),
-            h("td.result", {}, `${r.solved} solved`),
+            h("td.result", {}, t("records:solved", { count: r.solved })),
             h("td.result", {}, clock(r.seconds)),
           ),
         );
       }
-      if (!day.results.length) table.append(h("tr", {}, h("td.muted", {}, "Nobody has played it yet.")));
+      if (!day.results.length) table.append(h("tr", {}, h("td.muted", {}, t("records:nobodyPlayed"))));
     })
-    .catch(() => table.append(h("tr", {}, h("td.muted", {}, "Results are not available."))));
+    .catch(() => table.append(h("tr", {}, h("td.muted", {}, t("records:resultsUnavailable")))));
   return table;
 }
 
 /** A player's best run of every kind they played: this browser's account's when it has one
  * (runs belong to it), else the runs kept by the name. */
 export function personalBests(name: string): HTMLElement {
-  const table = h("table.bests", {}, h("caption", {}, `Personal bests of ${name}`));
+  const table = h("table.bests", {}, h("caption", {}, t("records:personalBests", { name })));
   const account = currentAccount();
   const query = account ? `account=${account.id}` : `name=${encodeURIComponent(name)}`;
   api
@@ -110,11 +111,11 @@ export function personalBests(name: string): HTMLElement {
             h("td.result", {}, resultText(r)),
             h("td.muted", {}, hintsText(r.hints)),
             h("td.muted.skips", {}, skipsText(r.skipped)),
-            h("td.muted", {}, r.runs ? `${r.runs} run${r.runs === 1 ? "" : "s"}` : ""),
+            h("td.muted", {}, r.runs ? t("records:runs", { count: r.runs }) : ""),
           ),
         );
       }
-      if (!rows.length) table.append(h("tr", {}, h("td.muted", {}, "No solo runs yet.")));
+      if (!rows.length) table.append(h("tr", {}, h("td.muted", {}, t("records:noRuns"))));
     })
     .catch(() => undefined);
   return table;
@@ -127,7 +128,7 @@ export function ratingText(r: { rating: number; provisional: boolean }): string 
 
 /** An edition's ratings leaderboard (GET /api/ratings), this browser's account marked. */
 export function ratingsBoard(edition: string, me: number | null): HTMLElement {
-  const table = h("table.leaderboard.ratings", {}, h("caption", {}, "Ratings"));
+  const table = h("table.leaderboard.ratings", {}, h("caption", {}, t("records:ratings")));
   api
     .get<RatingsBoard>(`/api/ratings?${new URLSearchParams({ edition, limit: "10" })}`)
     .then((board) => {
@@ -143,12 +144,12 @@ export function ratingsBoard(edition: string, me: number | null): HTMLElement {
         );
       }
       if (!board.players.length) {
-        table.append(h("tr", {}, h("td.muted", {}, `Rated after ${board.min_games} rated games.`)));
+        table.append(h("tr", {}, h("td.muted", {}, t("records:ratedAfter", { count: board.min_games }))));
       }
-      const bots = board.bots.map((b) => `${b.level} ${b.rating}`).join(" · ");
-      if (bots) table.append(h("tr", {}, h("td.muted", { colSpan: 3 }, `Bots: ${bots}`)));
+      const bots = board.bots.map((b) => `${t(`room:botLevels.${b.level}`)} ${b.rating}`).join(" · ");
+      if (bots) table.append(h("tr", {}, h("td.muted", { colSpan: 3 }, t("records:bots", { bots }))));
     })
-    .catch(() => table.append(h("tr", {}, h("td.muted", {}, "Ratings are not available."))));
+    .catch(() => table.append(h("tr", {}, h("td.muted", {}, t("records:ratingsUnavailable")))));
   return table;
 }
 
@@ -160,11 +161,11 @@ export function myRating(edition: string, account: number): HTMLElement {
     .then((profile) => {
       const r = profile.ratings[edition];
       if (!r) {
-        box.textContent = "Your rating: no rated games yet.";
+        box.textContent = t("records:noRatingYet");
         return;
       }
       box.replaceChildren(
-        h("span", {}, `Your rating: ${ratingText(r)} (${r.games} rated game${r.games === 1 ? "" : "s"})`),
+        h("span", {}, t("records:yourRating", { rating: ratingText(r), count: r.games })),
         ratingChart((profile.history[edition] ?? []).map((c) => c.after)),
       );
     })
@@ -178,7 +179,7 @@ function ratingChart(points: number[]): SVGElement {
   const svg = document.createElementNS(ns, "svg");
   svg.setAttribute("class", "rating-chart");
   svg.setAttribute("viewBox", "0 0 100 30");
-  svg.setAttribute("aria-label", "rating history");
+  svg.setAttribute("aria-label", t("records:ratingHistory"));
   if (points.length > 1) {
     const lo = Math.min(...points);
     const span = Math.max(1, Math.max(...points) - lo);

@@ -9,8 +9,10 @@ import { piecePicture } from "./board3d";
 import { areaIsoSvg, solutionIsoSvg } from "./board3d/iso";
 import { type Catalogue, loadCatalogue } from "./catalogue";
 import { h } from "./dom";
+import { dateText, t } from "./i18n";
 import { ApiError, api } from "./net";
 import type { GameReplay, ReplayRound, ReplayTask } from "./protocol";
+import { andList } from "./room/words";
 import { clock, editionInfo, gem, gemPoints, gemWords, keyText, placeText, toast } from "./ui";
 
 /** One stop on the timeline: a round, and how many of its tasks' events have happened. */
@@ -26,27 +28,22 @@ interface Step {
   text: string;
 }
 
-export function replayScreen(id: string): { element: HTMLElement; dispose(): void } {
-  const root = h("main.replay", { "data-game": id }, h("p.loading", {}, "Loading the replay…"));
-  let stop: (() => void) | null = null;
+export function replayScreen(id: string): { element: HTMLElement; dispose(): void; relabel(): void } {
+  const root = h("main.replay", { "data-game": id }, h("p.loading", {}, t("replay:loading")));
+  let stop: ((() => void) & { at?: () => number }) | null = null;
   let gone = false;
+  let shown: { replay: GameReplay; cat: Catalogue } | null = null;
+  let failed: unknown = null;
   api
     .get<GameReplay>(`/api/games/${id}/replay`)
     .then(async (replay) => {
       const cat = await loadCatalogue(replay.edition);
+      shown = { replay, cat };
       if (!gone) stop = draw(root, replay, cat);
     })
     .catch((e) => {
-      const missing = e instanceof ApiError && e.status === 404;
-      root.replaceChildren(
-        h(
-          "section.panel",
-          {},
-          h("h1", {}, missing ? "There is no such game" : "The replay cannot be loaded"),
-          h("p.muted#replay-error", {}, e instanceof ApiError ? e.message : String(e)),
-          h("p", {}, h("a", { href: "/", "data-link": "" }, "← Home")),
-        ),
-      );
+      failed = e;
+      showFailure(root, e);
     });
   return {
     element: root,
@@ -54,28 +51,57 @@ export function replayScreen(id: string): { element: HTMLElement; dispose(): voi
       gone = true;
       stop?.();
     },
+    // a new language: the same step of the timeline, in the new words
+    relabel: () => {
+      if (shown) {
+        const at = stop?.at?.() ?? 0;
+        stop?.();
+        stop = draw(root, shown.replay, shown.cat, at);
+      } else if (failed) showFailure(root, failed);
+      else root.replaceChildren(h("p.loading", {}, t("replay:loading")));
+    },
   };
 }
 
+function showFailure(root: HTMLElement, e: unknown): void {
+  const missing = e instanceof ApiError && e.status === 404;
+  root.replaceChildren(
+    h(
+      "section.panel",
+      {},
+      h("h1", {}, missing ? t("replay:noSuchGame") : t("replay:cannotLoad")),
+      h("p.muted#replay-error", {}, e instanceof ApiError ? e.message : String(e)),
+      h("p", {}, h("a", { href: "/", "data-link": "" }, t("common:backHome"))),
+    ),
+  );
+}
+
 function nameOf(replay: GameReplay, seat: number | string): string {
-  return replay.players.find((p) => p.seat === Number(seat))?.name ?? `Seat ${seat}`;
+  return replay.players.find((p) => p.seat === Number(seat))?.name ?? t("replay:seat", { seat });
 }
 
 function roundName(replay: GameReplay, r: ReplayRound): string {
-  if (r.kind === "playoff") return "The playoff";
-  if (r.kind === "tie-round") return "The tie round";
-  if (r.kind === "solo") return "The solo run";
+  if (r.kind === "playoff") return t("play:theTieBreak_playoff");
+  if (r.kind === "tie-round") return t("play:theTieBreak_tieRound");
+  if (r.kind === "solo") return t("replay:soloRun");
   const total = replay.rounds.filter((x) => x.kind === "round").length;
-  return `Round ${r.number} of ${total}`;
+  return t("play:roundOf", { round: r.number, rounds: total });
 }
 
-function taskWords(replay: GameReplay, t: ReplayTask): string {
-  const who = nameOf(replay, t.seat);
-  const at = t.at ?? 0;
-  if (t.outcome === "finished") return `${who} finished ${placeText(t.place ?? 0)} at ${clock(at)}`;
-  if (t.outcome === "gave_up") return `${who} gave up at ${clock(at)}`;
-  if (t.outcome === "skipped") return `${who} put the task aside at ${clock(at)}`;
-  return `${who} did not finish`;
+function taskWords(replay: GameReplay, task: ReplayTask): string {
+  const who = nameOf(replay, task.seat);
+  const at = task.at ?? 0;
+  return taskState(who, task, at);
+}
+
+/** What became of a task: "Ada finished 1st at 0:42" (who: "" for the state alone). */
+function taskState(who: string, task: ReplayTask, at: number): string {
+  const time = clock(at);
+  const ctx = who ? "" : "Alone";
+  if (task.outcome === "finished") return t(`replay:finished${ctx}`, { who, place: placeText(task.place ?? 0), time });
+  if (task.outcome === "gave_up") return t(`replay:gaveUp${ctx}`, { who, time });
+  if (task.outcome === "skipped") return t(`replay:skipped${ctx}`, { who, time });
+  return who ? t("play:playerDidNotFinish", { name: who }) : t("play:didNotFinish");
 }
 
 /** Every stop of the timeline, in order. */
@@ -83,22 +109,28 @@ function steps(replay: GameReplay): Step[] {
   const out: Step[] = [];
   replay.rounds.forEach((r, i) => {
     const name = roundName(replay, r);
-    out.push({ round: i, done: [], ended: false, at: 0, text: `${name}: the tasks are dealt` });
+    out.push({ round: i, done: [], ended: false, at: 0, text: t("replay:dealt", { name }) });
     const order = r.tasks
-      .map((t, k) => ({ t, k }))
-      .filter(({ t }) => t.at !== null)
-      .sort((a, b) => (a.t.at ?? 0) - (b.t.at ?? 0) || (a.t.place ?? 9) - (b.t.place ?? 9));
+      .map((task, k) => ({ task, k }))
+      .filter(({ task }) => task.at !== null)
+      .sort((a, b) => (a.task.at ?? 0) - (b.task.at ?? 0) || (a.task.place ?? 9) - (b.task.place ?? 9));
     const done: number[] = [];
-    for (const { t, k } of order) {
+    for (const { task, k } of order) {
       done.push(k);
-      out.push({ round: i, done: [...done], ended: false, at: t.at ?? 0, text: `${name}: ${taskWords(replay, t)}` });
+      out.push({
+        round: i,
+        done: [...done],
+        ended: false,
+        at: task.at ?? 0,
+        text: `${name}: ${taskWords(replay, task)}`,
+      });
     }
-    out.push({ round: i, done, ended: true, at: r.seconds ?? 0, text: `${name} is over` });
+    out.push({ round: i, done, ended: true, at: r.seconds ?? 0, text: t("replay:isOver", { name }) });
   });
   return out;
 }
 
-function draw(root: HTMLElement, replay: GameReplay, cat: Catalogue): () => void {
+function draw(root: HTMLElement, replay: GameReplay, cat: Catalogue, start = 0): (() => void) & { at: () => number } {
   const all = steps(replay);
   const ed = editionInfo(replay.edition);
   const link = `${location.origin}/replay/${replay.id}`;
@@ -108,10 +140,14 @@ function draw(root: HTMLElement, replay: GameReplay, cat: Catalogue): () => void
     max: Math.max(0, all.length - 1),
     step: 1,
     value: 0,
-    "aria-label": "Timeline",
+    "aria-label": t("replay:timeline"),
   });
-  const prev = h("button#replay-prev", { type: "button", "aria-label": "Previous step" }, "◀ Previous");
-  const next = h("button#replay-next", { type: "button", "aria-label": "Next step" }, "Next ▶");
+  const prev = h(
+    "button#replay-prev",
+    { type: "button", "aria-label": t("replay:previousStep") },
+    `◀ ${t("replay:previous")}`,
+  );
+  const next = h("button#replay-next", { type: "button", "aria-label": t("replay:nextStep") }, `${t("replay:next")} ▶`);
   const caption = h("p.replay-caption#replay-caption", { "aria-live": "polite" });
   const stage = h("div.replay-stage");
   let at = 0;
@@ -120,7 +156,7 @@ function draw(root: HTMLElement, replay: GameReplay, cat: Catalogue): () => void
     const step = all[at];
     range.value = String(at);
     range.setAttribute("aria-valuetext", step.text);
-    caption.textContent = `Step ${at + 1} of ${all.length} · ${step.text}`;
+    caption.textContent = t("replay:stepOf", { n: at + 1, total: all.length, text: step.text });
     prev.disabled = at === 0;
     next.disabled = at === all.length - 1;
     stage.replaceChildren(...stepView(replay, cat, step, at === all.length - 1));
@@ -141,39 +177,43 @@ function draw(root: HTMLElement, replay: GameReplay, cat: Catalogue): () => void
     }
   };
   document.addEventListener("keydown", onKey);
-  const copy = h("button#copy-replay-link", { type: "button" }, "Copy link");
+  const copy = h("button#copy-replay-link", { type: "button" }, t("room:copyLink"));
   copy.addEventListener("click", () => {
     navigator.clipboard?.writeText(link).then(
-      () => toast("Link copied", "good"),
-      () => toast(`Copy this link: ${link}`),
-    ) ?? toast(`Copy this link: ${link}`);
+      () => toast(t("replay:linkCopied"), "good"),
+      () => toast(t("replay:copyThisLink", { link })),
+    ) ?? toast(t("replay:copyThisLink", { link }));
   });
-  const when = new Date(replay.started_at * 1000).toLocaleString();
+  const when = dateText(new Date(replay.started_at * 1000), true);
   root.replaceChildren(
     h(
       "section.panel.replay-head",
       {},
-      h("h1", {}, `Replay · ${ed.title}`),
-      h("p.muted", {}, `${replay.players.map((p) => p.name).join(", ")} · ${when} · ${clock(replay.seconds)} played`),
+      h("h1", {}, t("replay:title", { title: ed.title })),
+      h(
+        "p.muted",
+        {},
+        t("replay:about", { players: replay.players.map((p) => p.name).join(", "), when, time: clock(replay.seconds) }),
+      ),
       h(
         "div.row.replay-share",
         {},
         h("a#replay-link", { href: `/replay/${replay.id}` }, link),
         copy,
-        h("a.button", { href: "/", "data-link": "" }, "Home"),
+        h("a.button", { href: "/", "data-link": "" }, t("common:home")),
       ),
     ),
     h(
       "section.panel.replay-controls",
-      { "aria-label": "Timeline" },
+      { "aria-label": t("replay:timeline") },
       h("div.row", {}, prev, range, next),
       caption,
-      h("p.muted.keys", {}, "← → step through the game, Home and End jump to its start and end."),
+      h("p.muted.keys", {}, t("replay:keys")),
     ),
     stage,
   );
-  show(0);
-  return () => document.removeEventListener("keydown", onKey);
+  show(start);
+  return Object.assign(() => document.removeEventListener("keydown", onKey), { at: () => at });
 }
 
 function stepView(replay: GameReplay, cat: Catalogue, step: Step, last: boolean): HTMLElement[] {
@@ -195,36 +235,36 @@ function stepView(replay: GameReplay, cat: Catalogue, step: Step, last: boolean)
 
 function tables(replay: GameReplay, cat: Catalogue, r: ReplayRound, step: Step): HTMLElement {
   const grid = h("div.tables");
-  r.tasks.forEach((t, k) => {
+  r.tasks.forEach((task, k) => {
     // solo: a task is drawn when the one before it is solved or put aside
-    if (t.shown > 0 && !step.done.includes(k - 1)) return;
+    if (task.shown > 0 && !step.done.includes(k - 1)) return;
     const resolved = step.done.includes(k);
-    const placed = resolved && t.outcome === "finished" && t.placements ? t.placements : [];
+    const placed = resolved && task.outcome === "finished" && task.placements ? task.placements : [];
     const state = resolved
-      ? taskWords(replay, t).replace(`${nameOf(replay, t.seat)} `, "")
+      ? taskState("", task, task.at ?? 0)
       : step.ended
-        ? "did not finish"
-        : "working…";
+        ? t("play:didNotFinish")
+        : t("play:working");
     const layered = cat.layers > 1;
     const picture = layered
       ? placed.length
-        ? solutionIsoSvg(cat, t.task.area, placed, 1.2)
-        : areaIsoSvg(t.task.area, cat.layers, 0.75)
-      : areaSvg(cat, t.task.area, placed);
+        ? solutionIsoSvg(cat, task.task.area, placed, 1.2)
+        : areaIsoSvg(task.task.area, cat.layers, 0.75)
+      : areaSvg(cat, task.task.area, placed);
     const unit = layered ? 0.6 : cat.lattice === "square" ? 0.75 : 0.65;
     grid.append(
       h(
         "figure.table.replay-table",
         {
-          "data-seat": t.seat,
-          "data-outcome": resolved ? t.outcome : "open",
+          "data-seat": task.seat,
+          "data-outcome": resolved ? task.outcome : "open",
           class: placed.length ? "done" : "",
         },
-        h("figcaption", {}, h("b", {}, nameOf(replay, t.seat)), " ", h("span.table-state", {}, state)),
+        h("figcaption", {}, h("b", {}, nameOf(replay, task.seat)), " ", h("span.table-state", {}, state)),
         picture,
         placed.length
           ? null
-          : h("div.table-pieces", {}, ...t.task.pieces.map((id) => piecePicture(cat, id, undefined, unit))),
+          : h("div.table-pieces", {}, ...task.task.pieces.map((id) => piecePicture(cat, id, undefined, unit))),
       ),
     );
   });
@@ -232,7 +272,7 @@ function tables(replay: GameReplay, cat: Catalogue, r: ReplayRound, step: Step):
 }
 
 function roundEnd(replay: GameReplay, r: ReplayRound): HTMLElement {
-  const box = h("section.panel.replay-end", {}, h("h3", {}, "Won this round"));
+  const box = h("section.panel.replay-end", {}, h("h3", {}, t("replay:wonThisRound")));
   const a = r.awards;
   const rows = h("div.awards");
   if ("gems" in a) {
@@ -243,23 +283,18 @@ function roundEnd(replay: GameReplay, r: ReplayRound): HTMLElement {
           { "data-seat": seat },
           h("span.award-name", {}, nameOf(replay, seat)),
           ...gems.map((g) => gem(g)),
-          h("span.award-points", {}, `+${gemPoints(gems)} points`),
+          h("span.award-points", {}, t("play:plusPoints", { count: gemPoints(gems) })),
         ),
       );
     }
     if (a.to_bag.length) {
-      rows.append(h("p.muted", {}, `Unclaimed, back into the bag: ${a.to_bag.map(gemWords).join(", ")}`));
+      rows.append(h("p.muted", {}, t("replay:unclaimedIntoBag", { gems: a.to_bag.map(gemWords).join(", ") })));
     }
   } else if ("kept" in a) {
     const first = a.first === null ? null : nameOf(replay, String(a.first));
     for (const seat of Object.keys(a.kept)) {
       rows.append(
-        h(
-          "div.award",
-          { "data-seat": seat },
-          h("span.award-name", {}, nameOf(replay, seat)),
-          "finished in time: keeps the card (1 point)",
-        ),
+        h("div.award", { "data-seat": seat }, h("span.award-name", {}, nameOf(replay, seat)), t("replay:keepsTheCard")),
       );
     }
     for (const seat of Object.keys(a.handed)) {
@@ -268,14 +303,14 @@ function roundEnd(replay: GameReplay, r: ReplayRound): HTMLElement {
           "div.award",
           { "data-seat": seat },
           h("span.award-name", {}, nameOf(replay, seat)),
-          `did not finish: the card goes to ${first ?? "the first to finish"}`,
+          first ? t("replay:cardGoesTo", { name: first }) : t("replay:cardGoesToFirst"),
         ),
       );
     }
   }
-  if (!rows.childElementCount) rows.append(h("p.muted", {}, r.kind === "solo" ? "" : "Nothing this round."));
+  if (!rows.childElementCount) rows.append(h("p.muted", {}, r.kind === "solo" ? "" : t("replay:nothing")));
   box.append(rows);
-  if (r.scores) box.append(h("h3", {}, "Scores after it"), scores(replay, r.scores));
+  if (r.scores) box.append(h("h3", {}, t("replay:scoresAfter")), scores(replay, r.scores));
   return box;
 }
 
@@ -285,7 +320,11 @@ function scores(replay: GameReplay, by: Record<string, number>): HTMLElement {
   return h(
     "table.scores.replay-scores",
     {},
-    h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, gems ? "Points" : "Cards"))),
+    h(
+      "thead",
+      {},
+      h("tr", {}, h("th", {}, t("play:player")), h("th", {}, gems ? t("play:pointsHeading") : t("play:cardsHeading"))),
+    ),
     h("tbody", {}, ...rows.map(([seat, n]) => h("tr", {}, h("td", {}, nameOf(replay, seat)), h("td", {}, String(n))))),
   );
 }
@@ -295,12 +334,12 @@ function finalResult(replay: GameReplay): HTMLElement {
   const names = res.winners.map((w) => nameOf(replay, w));
   const solo = res.record;
   const headline = solo
-    ? `${solo.solved} solved, ${solo.skipped} put aside, in ${clock(solo.seconds)}`
+    ? t("replay:soloHeadline", { solved: solo.solved, skipped: solo.skipped, time: clock(solo.seconds) })
     : names.length === 1
-      ? `${names[0]} wins!`
+      ? t("play:wins", { name: names[0] })
       : names.length
-        ? `${names.join(" and ")} share the win!`
-        : "Nobody won.";
+        ? t("play:shareWin", { names: andList(names) })
+        : t("replay:nobodyWon");
   return h(
     "section.panel.replay-final",
     {},

@@ -2,6 +2,7 @@
 
 import { h, svg } from "./dom";
 import { editionInfo, GEM_VALUES } from "./editions";
+import { t } from "./i18n";
 import type { Gems } from "./protocol";
 
 // the editions are the server's (GET /api/options): see editions.ts
@@ -47,12 +48,17 @@ export function keyBadge(edition: string, key: string | null): HTMLElement {
   const box = h("div.key-badge", { title: keyText(edition, key) });
   if (!key) return box;
   if (info.keyKind === "die" && PIPS[key]) {
-    const s = svg("svg", { viewBox: "0 0 4 4", class: "die", role: "img", "aria-label": `die ${key}` });
+    const s = svg("svg", { viewBox: "0 0 4 4", class: "die", role: "img", "aria-label": t("common:die", { key }) });
     s.appendChild(svg("rect", { x: 0.2, y: 0.2, width: 3.6, height: 3.6, rx: 0.7, class: "die-body" }));
     for (const [x, y] of PIPS[key]) s.appendChild(svg("circle", { cx: x, cy: y, r: 0.38, class: "pip" }));
     box.appendChild(s);
   } else if (info.keyKind === "corner") {
-    const s = svg("svg", { viewBox: "0 0 6 4", class: "corner", role: "img", "aria-label": key });
+    const s = svg("svg", {
+      viewBox: "0 0 6 4",
+      class: "corner",
+      role: "img",
+      "aria-label": t(`common:corners.${key}`, { defaultValue: key }),
+    });
     s.appendChild(svg("rect", { x: 0.2, y: 0.2, width: 5.6, height: 3.6, rx: 0.4, class: "card-body" }));
     const [top, left] = [key.startsWith("upper"), key.endsWith("left")];
     s.appendChild(svg("circle", { cx: left ? 1.2 : 4.8, cy: top ? 1.2 : 2.8, r: 0.75, class: "corner-dot" }));
@@ -65,10 +71,10 @@ export function keyBadge(edition: string, key: string | null): HTMLElement {
 export function keyText(edition: string, key: string | null): string {
   if (!key) return "";
   const kind = editionInfo(edition).keyKind;
-  if (kind === "die") return `Die: ${key}`;
-  if (kind === "corner") return `Corner: ${key.replace("-", " ")}`;
+  if (kind === "die") return t("common:dieFace", { key });
+  if (kind === "corner") return t("common:corner", { corner: t(`common:corners.${key}`, { defaultValue: key }) });
   // no die, no corner: the card shows one task (Trigo: both of its areas, filled together)
-  return "No die: fill the whole card";
+  return t("common:noDieWholeCard");
 }
 
 export const GEM_COLOURS: Record<string, string> = {
@@ -77,24 +83,30 @@ export const GEM_COLOURS: Record<string, string> = {
   emerald: "#1f9e5a",
   amber: "#a8620a",
 };
-/** The rulebooks' words for each gem: its colour first, as players at the table say it. */
-const GEM_WORDS: Record<string, string> = {
-  ruby: "red ruby",
-  sapphire: "blue sapphire",
-  emerald: "green emerald",
-  amber: "brown amber",
-};
+/** The rulebooks' words for a gem, its colour first as players at the table say it ("red
+ * ruby"; common:gemWords in the locale files). */
+function gemName(name: string): string {
+  return t(`common:gemWords.${name}`, { defaultValue: name });
+}
 
 /** "blue sapphire (3)": a gem as a newcomer reads it, colour, name and points. */
 export function gemWords(name: string): string {
   const value = GEM_VALUES[name];
-  return `${GEM_WORDS[name] ?? name}${value !== undefined ? ` (${value})` : ""}`;
+  return value !== undefined ? t("common:gemWithValue", { gem: gemName(name), value }) : gemName(name);
+}
+
+/** "a blue sapphire (3)": the gem as the object of a sentence ("took a blue sapphire (3)";
+ * German declines it: "einen blauen Saphir (3)"). */
+export function aGemWords(name: string): string {
+  const value = GEM_VALUES[name];
+  const words = t(`common:aGem.${name}`, { defaultValue: name });
+  return value !== undefined ? t("common:gemWithValue", { gem: words, value }) : words;
 }
 
 /** The gem drawn as a gem in its colour, its points written on it. */
 export function gem(name: string, extra = ""): HTMLElement {
   const value = GEM_VALUES[name];
-  const label = `${GEM_WORDS[name] ?? name}${value !== undefined ? `, ${value} point${value === 1 ? "" : "s"}` : ""}`;
+  const label = value !== undefined ? t("common:gemLabel", { gem: gemName(name), count: value }) : gemName(name);
   const el = h(`span.gem.gem-${name}${extra ? `.${extra}` : ""}` as "span", {
     title: label,
     role: "img",
@@ -105,7 +117,9 @@ export function gem(name: string, extra = ""): HTMLElement {
   s.appendChild(svg("polygon", { points: "5,0.6 9.4,3.8 7.6,9.4 2.4,9.4 0.6,3.8", fill: GEM_COLOURS[name] ?? "#888" }));
   s.appendChild(svg("polygon", { points: "5,0.6 7,3.8 5,9.4 3,3.8", fill: "rgba(255,255,255,0.28)" }));
   el.appendChild(s);
-  el.appendChild(h("span.gem-letter", { "aria-hidden": "true" }, value !== undefined ? String(value) : name[0]));
+  // the points on the gem; a gem without a value shows its letter
+  const mark = value !== undefined ? String(value) : t(`common:gemLetters.${name}`, { defaultValue: name[0] });
+  el.appendChild(h("span.gem-letter", { "aria-hidden": "true" }, mark));
   return el;
 }
 
@@ -117,14 +131,17 @@ export function gemPoints(gems: Record<string, number> | string[]): number {
 
 /** The gems' values as a key: each gem drawn with its points ("what a gem is worth"). */
 export function gemKey(): HTMLElement {
-  const key = h("p.gem-key", {}, h("span.muted", {}, "Gem values: "));
+  const key = h("p.gem-key", {}, h("span.muted", {}, `${t("common:gemValues")} `));
   for (const name of Object.keys(GEM_VALUES)) key.append(h("span.gem-count", {}, gem(name), ` ${gemWords(name)}`));
   return key;
 }
 
 /** A player's gems as icons with counts; `none` is said when there are none ("no gems yet"
  * during a game, "no gems" at its end). */
-export function gemRow(gems: Gems | Record<string, number> | null | undefined, none = "no gems yet"): HTMLElement {
+export function gemRow(
+  gems: Gems | Record<string, number> | null | undefined,
+  none = t("common:noGemsYet"),
+): HTMLElement {
   const row = h("span.gem-row");
   if (!gems) return row;
   for (const name of Object.keys(GEM_VALUES)) {
@@ -136,8 +153,7 @@ export function gemRow(gems: Gems | Record<string, number> | null | undefined, n
 }
 
 export function placeText(place: number): string {
-  const suffix = place === 1 ? "st" : place === 2 ? "nd" : place === 3 ? "rd" : "th";
-  return `${place}${suffix}`;
+  return t("common:place", { count: place, ordinal: true });
 }
 
 export function clock(seconds: number): string {
@@ -193,8 +209,8 @@ export function watchers(count: number): HTMLElement | null {
   eye.appendChild(svg("circle", { cx: 8, cy: 5, r: 2.3, class: "eye-pupil" }));
   return h(
     "span.watchers#watchers",
-    { title: count === 1 ? "1 spectator is watching" : `${count} spectators are watching`, "data-count": count },
+    { title: t("common:spectatorsWatching", { count }), "data-count": count },
     eye,
-    `${count} watching`,
+    t("common:watching", { count }),
   );
 }

@@ -9,64 +9,42 @@
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import NoReturn, TextIO
+from typing import Annotated
+
+import typer
 
 from ubongo import editions
 from ubongo.board import Area
-from ubongo.cli import CommandError
-from ubongo.cli.picture import add_colour_option, render, use_colour
+from ubongo.cli import SUMMARY, CommandError, new_app
+from ubongo.cli.console import ColourMode, progress, results, stderr_console
+from ubongo.cli.picture import render, use_colour
 from ubongo.puzzles.deck import Card, Deck, DeckError, Side
 from ubongo.puzzles.generator import GenerationError, generate_deck
 
 
-class _OneLineParser(argparse.ArgumentParser):
-    """Usage mistakes as one line (``ubongo deck ACTION: error: ...``) and exit code 2."""
-
-    def error(self, message: str) -> NoReturn:
-        print(f"{self.prog}: error: {message}", file=sys.stderr)
-        sys.exit(2)
-
-
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    deck = subparsers.add_parser(
-        "deck", help="generate, show and print decks of boards and cards", description=__doc__
+def register(app: typer.Typer) -> None:
+    deck = new_app(
+        "Generate decks, draw their boards in the terminal, print them as a PDF.\n\n"
+        "  ubongo deck generate --edition classic --seed 7 -o classic.json\n"
+        "  ubongo deck show classic.json --board 3\n"
+        "  ubongo deck print classic.json -o boards.pdf",
+        name="deck",
     )
-    # the dispatcher makes plain parsers; ours print usage mistakes as one line
-    deck.__class__ = _OneLineParser
-    deck.set_defaults(func=_no_action)
-    actions = deck.add_subparsers(dest="action", metavar="ACTION", parser_class=_OneLineParser)
-
-    gen = actions.add_parser("generate", help="make a deck of an edition from a seed")
-    gen.add_argument("--edition", required=True, help=f"one of {', '.join(editions.names())}")
-    gen.add_argument("--seed", help="a whole number (default: the edition's standard seed)")
-    gen.add_argument("--cards", help="make only this many cards (default: the full deck)")
-    gen.add_argument("-o", "--output", help="write the deck here (default: standard output)")
-    gen.add_argument(
-        "--progress", action="store_true", help="show progress even when not on a terminal"
-    )
-    gen.set_defaults(func=_generate)
-
-    show = actions.add_parser("show", help="draw a deck's boards in the terminal")
-    show.add_argument("file", help="a deck file (JSON)")
-    show.add_argument("--board", help="only this board or card (numbered from 1)")
-    add_colour_option(show, "the pictures")
-    show.set_defaults(func=_show)
-
-    prt = actions.add_parser("print", help="write a printable print-and-play PDF at real size")
-    prt.add_argument("file", help="a deck file (JSON)")
-    prt.add_argument("-o", "--output", required=True, help="the PDF to write")
-    prt.add_argument("--board", help="only this board or card (numbered from 1)")
-    prt.set_defaults(func=_print)
+    deck.callback(short_help=SUMMARY["deck"])(_no_action)
+    deck.command("generate", help="Make a deck of an edition from a seed.")(_generate)
+    deck.command("show", help="Draw a deck's boards in the terminal.")(_show)
+    deck.command("print", help="Write a printable print-and-play PDF at real size.")(_print)
+    app.add_typer(deck)
 
 
-def _no_action(args: argparse.Namespace) -> int:
-    raise CommandError("say what to do: generate, show or print (see ubongo deck --help)")
+def _no_action(ctx: typer.Context) -> None:
+    if ctx.invoked_subcommand is None:
+        raise CommandError("say what to do: generate, show or print (see ubongo deck --help)")
 
 
 def _whole(value: str | None, what: str, low: int) -> int | None:
@@ -79,30 +57,6 @@ def _whole(value: str | None, what: str, low: int) -> int | None:
     if n < low:
         raise CommandError(f"{what} must be at least {low}, not {n}")
     return n
-
-
-class ProgressBar:
-    """A one-line progress bar on a stream: ``classic [#####.....] 36/72 sides 1.2 s``."""
-
-    def __init__(self, label: str, stream: TextIO, width: int = 30) -> None:
-        self.label = label
-        self.stream = stream
-        self.width = width
-        self.start = time.perf_counter()
-        self.shown = False
-
-    def __call__(self, done: int, total: int) -> None:
-        filled = self.width * done // max(total, 1)
-        bar = "#" * filled + "." * (self.width - filled)
-        elapsed = time.perf_counter() - self.start
-        self.stream.write(f"\r{self.label} [{bar}] {done}/{total} sides {elapsed:.1f} s")
-        self.stream.flush()
-        self.shown = True
-
-    def close(self) -> None:
-        if self.shown:
-            self.stream.write("\n")
-            self.stream.flush()
 
 
 def _write_atomically(path: Path, text: str) -> None:
@@ -123,30 +77,74 @@ def _write_atomically(path: Path, text: str) -> None:
         raise CommandError(f"cannot write {path}: {e.strerror}") from None
 
 
-def _generate(args: argparse.Namespace) -> int:
+#: ``--board``: one board or card
+Board = Annotated[
+    str | None,
+    typer.Option(help="only this board or card (numbered from 1)", show_default=False),
+]
+
+
+def _generate(
+    edition: Annotated[
+        str, typer.Option(help=f"one of {', '.join(editions.names())}", show_default=False)
+    ],
+    seed: Annotated[
+        str | None,
+        typer.Option(
+            help="a whole number (default: the edition's standard seed)", show_default=False
+        ),
+    ] = None,
+    cards: Annotated[
+        str | None,
+        typer.Option(help="make only this many cards (default: the full deck)", show_default=False),
+    ] = None,
+    output: Annotated[
+        str | None,
+        typer.Option(
+            "-o",
+            "--output",
+            help="write the deck here (default: standard output)",
+            show_default=False,
+        ),
+    ] = None,
+    progress_: Annotated[
+        bool, typer.Option("--progress", help="show progress even when not on a terminal")
+    ] = False,
+) -> int:
     try:
-        editions.record(args.edition)
+        record = editions.record(edition)
     except ValueError as e:
         raise CommandError(str(e)) from None
-    seed = _whole(args.seed, "--seed", 0)
-    cards = _whole(args.cards, "--cards", 1)
-    bar = ProgressBar(args.edition, sys.stderr) if args.progress or sys.stderr.isatty() else None
-    try:
-        deck = generate_deck(
-            args.edition,
-            seed,
-            cards=cards,
-            progress=bar,
-        )
-    except GenerationError as e:
-        raise CommandError(str(e)) from None
-    finally:
-        if bar is not None:
-            bar.close()
-    if args.output:
-        _write_atomically(Path(args.output), deck.dumps())
+    seed_n = _whole(seed, "--seed", 0)
+    cards_n = _whole(cards, "--cards", 1)
+    start = time.perf_counter()
+    with progress(edition, "sides", force=progress_) as report:
+        try:
+            deck = generate_deck(edition, seed_n, cards=cards_n, progress=report)
+        except GenerationError as e:
+            raise CommandError(str(e)) from None
+    if output:
+        _write_atomically(Path(output), deck.dumps())
     else:
         sys.stdout.write(deck.dumps())
+    err = stderr_console()
+    if err.is_terminal:
+        word = record.deck.card_word
+        err.print(
+            results(
+                None,
+                ("edition", "seed", f"{word}s", "tasks", "seconds"),
+                [
+                    (
+                        edition,
+                        deck.seed,
+                        len(deck.cards),
+                        deck.task_count,
+                        time.perf_counter() - start,
+                    )
+                ],
+            )
+        )
     return 0
 
 
@@ -168,10 +166,14 @@ def _chosen_cards(deck: Deck, board: str | None) -> list[Card]:
     return chosen
 
 
-def _show(args: argparse.Namespace) -> int:
-    deck = _load(args.file)
-    cards = _chosen_cards(deck, args.board)
-    colour = use_colour(sys.stdout, args.color)
+def _show(
+    file: Annotated[str, typer.Argument(help="a deck file (JSON)")],
+    board: Board = None,
+    color: ColourMode = "auto",
+) -> int:
+    deck = _load(file)
+    cards = _chosen_cards(deck, board)
+    colour = use_colour(sys.stdout, color)
     print(
         f"{deck.edition} deck, seed {deck.seed}: {len(deck.cards)} cards, {deck.task_count} tasks"
     )
@@ -201,19 +203,26 @@ def side_text(deck: Deck, card: Card, side: Side, *, colour: bool = False) -> st
     return "\n".join(lines)
 
 
-def _print(args: argparse.Namespace) -> int:
-    deck = _load(args.file)
-    cards = _chosen_cards(deck, args.board)
-    out = Path(args.output)
+def _print(
+    file: Annotated[str, typer.Argument(help="a deck file (JSON)")],
+    output: Annotated[
+        str, typer.Option("-o", "--output", help="the PDF to write", show_default=False)
+    ],
+    board: Board = None,
+) -> int:
+    deck = _load(file)
+    cards = _chosen_cards(deck, board)
+    out = Path(output)
     if out.suffix.lower() != ".pdf":
         raise CommandError(f"-o {out}: the output must be a .pdf file")
     if not (out.parent if str(out.parent) else Path(".")).is_dir():
         raise CommandError(f"cannot write {out}: no directory {out.parent}")
     from ubongo.puzzles.printing import write_pdf  # reportlab is slow to import: only here
 
-    try:
-        pages = write_pdf(deck, out, cards=[c.number for c in cards])
-    except OSError as e:
-        raise CommandError(f"cannot write {out}: {e.strerror}") from None
+    with progress(out.name, "sides") as report:
+        try:
+            pages = write_pdf(deck, out, cards=[c.number for c in cards], progress=report)
+        except OSError as e:
+            raise CommandError(f"cannot write {out}: {e.strerror}") from None
     print(f"wrote {out}: {pages} pages", file=sys.stderr)
     return 0

@@ -23,7 +23,6 @@ A  I2, purple
 
 from __future__ import annotations
 
-import argparse
 import math
 import os
 from collections.abc import Mapping, Sequence
@@ -48,18 +47,6 @@ INSET: dict[str, float] = {"square": 1.0, "hexagon": 0.86, "triangle": 0.8}
 EMPTY_COLOUR: Colour = (70, 70, 70)
 EMPTY_KEY = "."
 RESET = "\x1b[0m"
-
-
-def add_colour_option(parser: argparse.ArgumentParser, what: str = "the pictures") -> None:
-    """The ``--color``/``--colour`` option every command that draws pictures takes."""
-    parser.add_argument(
-        "--color",
-        "--colour",
-        dest="color",
-        choices=("auto", "always", "never"),
-        default="auto",
-        help=f"colour {what} (auto: on a terminal, unless NO_COLOR is set)",
-    )
 
 
 def use_colour(stream: TextIO, mode: str = "auto") -> bool:

@@ -15,13 +15,15 @@ up.  Times are game seconds from the first round's start.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Callable, Mapping
-from typing import Any, TextIO
+from typing import Annotated, Any, TextIO
+
+import typer
 
 from ubongo import editions
-from ubongo.cli import CommandError
+from ubongo.cli import SUMMARY, CommandError
+from ubongo.cli.console import Report, choice, progress, results, text_lines
 from ubongo.puzzles.deck import Deck, DeckError
 from ubongo.rules import (
     Action,
@@ -41,79 +43,165 @@ NAMES = ("Ann", "Ben", "Cleo", "Dev")
 ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = subparsers.add_parser(
+#: the command's help
+_HELP = (
+    "Play a whole game with simulated players and print what happens.\n\n"
+    "The players solve each task with the solver and take a time drawn from the seed and the "
+    'task\'s difficulty; sometimes they say "Ubongo!" with a wrong arrangement, sometimes they '
+    "give up. Times are game seconds from the first round's start.\n\n"
+    "Examples:\n\n"
+    "  ubongo simulate --edition classic --players 3 --seed 7\n"
+    "  ubongo simulate --edition 3d --players 2 --level red --level green\n"
+    "  ubongo simulate --edition extreme --players 4 --side B --variant only-first\n"
+    "  ubongo simulate --edition trigo --solo --solo-goal tasks --solo-target 10\n"
+    "  ubongo simulate --edition classic --players 2 --skill hard --skill easy"
+)
+
+
+def register(app: typer.Typer) -> None:
+    app.command(
         "simulate",
-        help="play a whole game with simulated players",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    p.add_argument("--edition", required=True, choices=editions.names())
-    p.add_argument("--players", type=int, default=None, help="1-4 (default 4, solo 1)")
-    p.add_argument("--seed", default="1", help="the game's seed (default 1)")
-    p.add_argument("--side", help="A or B (classic, extreme), easy or hard (trigo)")
-    p.add_argument(
-        "--level", action="append", default=[], help="3d level; once for all, or once per player"
-    )
-    p.add_argument("--variant", choices=("standard", "only-first"), default="standard")
-    p.add_argument("--hourglass", type=float, help="seconds per turn of the hourglass")
-    p.add_argument("--countdown", type=float, help="seconds of countdown after the first finisher")
-    p.add_argument("--rounds", type=int)
-    p.add_argument("--solo", action="store_true", help="the solo variant (one player)")
-    p.add_argument("--solo-goal", choices=("time", "tasks"), default="time")
-    p.add_argument("--solo-target", type=int, help="minutes (time goal) or tasks (tasks goal)")
-    p.add_argument("--deck", help="a deck file instead of the edition's standard deck")
-    p.add_argument(
-        "--skill",
-        action="append",
-        choices=tuple(LEVELS),
-        default=[],
-        help="a player's bot skill, in seat order, once per player (default medium; docs/bots.md)",
-    )
-    p.set_defaults(func=run)
+        help=_HELP,
+        short_help=SUMMARY["simulate"],
+    )(run)
 
 
-def run(args: argparse.Namespace) -> int:
-    players = args.players if args.players is not None else (1 if args.solo else 4)
-    if not 1 <= players <= 4:
-        raise CommandError(f"--players must be 1-4, not {players}")
-    if len(args.skill) > players:
-        raise CommandError(f"{len(args.skill)} --skill for {players} players")
-    skills = {name: LEVELS[skill] for name, skill in zip(NAMES, args.skill, strict=False)}
+def _repeat(help_text: str, *, choices: tuple[str, ...] | None = None) -> Any:
+    return typer.Option(
+        help=help_text,
+        show_default=False,
+        parser=choice(choices) if choices else None,
+        metavar=f"[{'|'.join(choices)}]" if choices else "LEVEL",
+    )
+
+
+def run(
+    edition: Annotated[
+        str,
+        typer.Option(
+            parser=choice(editions.names()),
+            metavar=f"[{'|'.join(editions.names())}]",
+            show_default=False,
+            help="the edition",
+        ),
+    ],
+    players: Annotated[
+        int | None, typer.Option(help="1-4 (default 4, solo 1)", show_default=False)
+    ] = None,
+    seed: Annotated[str, typer.Option(help="the game's seed")] = "1",
+    side: Annotated[
+        str | None,
+        typer.Option(help="A or B (classic, extreme), easy or hard (trigo)", show_default=False),
+    ] = None,
+    level: Annotated[
+        list[str] | None, _repeat("3d level; once for all, or once per player")
+    ] = None,
+    variant: Annotated[
+        str,
+        typer.Option(parser=choice(("standard", "only-first")), metavar="[standard|only-first]"),
+    ] = "standard",
+    hourglass: Annotated[
+        float | None, typer.Option(help="seconds per turn of the hourglass", show_default=False)
+    ] = None,
+    countdown: Annotated[
+        float | None,
+        typer.Option(help="seconds of countdown after the first finisher", show_default=False),
+    ] = None,
+    rounds: Annotated[int | None, typer.Option(help="rounds to play", show_default=False)] = None,
+    solo: Annotated[bool, typer.Option("--solo", help="the solo variant (one player)")] = False,
+    solo_goal: Annotated[
+        str, typer.Option(parser=choice(("time", "tasks")), metavar="[time|tasks]")
+    ] = "time",
+    solo_target: Annotated[
+        int | None,
+        typer.Option(help="minutes (time goal) or tasks (tasks goal)", show_default=False),
+    ] = None,
+    deck: Annotated[
+        str | None,
+        typer.Option(help="a deck file instead of the edition's standard deck", show_default=False),
+    ] = None,
+    skill: Annotated[
+        list[str] | None,
+        _repeat(
+            "a player's bot skill, in seat order, once per player (default medium; docs/bots.md)",
+            choices=tuple(LEVELS),
+        ),
+    ] = None,
+) -> int:
+    skills_given = skill or []
+    count = players if players is not None else (1 if solo else 4)
+    if not 1 <= count <= 4:
+        raise CommandError(f"--players must be 1-4, not {count}")
+    if len(skills_given) > count:
+        raise CommandError(f"{len(skills_given)} --skill for {count} players")
+    skills = {name: LEVELS[s] for name, s in zip(NAMES, skills_given, strict=False)}
     settings = Settings(
-        args.edition,
-        NAMES[:players],
-        mode="solo" if args.solo else "race",
-        side=args.side,
-        levels=tuple(args.level),
-        rounds=args.rounds,
-        hourglass=args.hourglass,
-        countdown=args.countdown,
-        variant=args.variant,
-        solo_goal=args.solo_goal,
-        solo_target=args.solo_target,
+        edition,
+        NAMES[:count],
+        mode="solo" if solo else "race",
+        side=side,
+        levels=tuple(level or ()),
+        rounds=rounds,
+        hourglass=hourglass,
+        countdown=countdown,
+        variant=variant,  # type: ignore[arg-type]  # checked by its parser
+        solo_goal=solo_goal,  # type: ignore[arg-type]  # checked by its parser
+        solo_target=solo_target,
     )
-    deck = None
-    if args.deck:
+    cards = None
+    if deck:
         try:
-            deck = Deck.load(args.deck)
+            cards = Deck.load(deck)
         except DeckError as e:
             raise CommandError(str(e)) from None
     try:
-        game = new_game(settings, args.seed, deck)
+        game = new_game(settings, seed, cards)
     except RuleError as e:
         raise CommandError(str(e)) from None
     except FileNotFoundError:
-        raise CommandError(f"no standard {args.edition} deck is installed; pass --deck") from None
-    simulate(game, args.seed, sys.stdout, skills)
+        raise CommandError(f"no standard {edition} deck is installed; pass --deck") from None
+    with progress(edition, _unit(game)) as report:
+        # sys.stdout looked up inside: on a terminal the bar moves it above itself
+        simulate(game, seed, sys.stdout, skills, report)
     return 0
 
 
+def _unit(game: Game) -> str:
+    """What :func:`advance` counts for ``game``."""
+    s = game.settings
+    if s.solo:
+        return "tasks" if s.solo_goal == "tasks" else "game seconds"
+    return "rounds"
+
+
+def advance(game: Game) -> tuple[int, int]:
+    """How far ``game`` is, as (done, total): rounds of a race (the total grows with tie
+    rounds), tasks of a solo tasks run, game seconds of a solo time run."""
+    s = game.settings
+    if game.solo is not None:
+        target = s.solo_target or 1
+        if s.solo_goal == "tasks":
+            done, total = game.solo.solved, target
+        else:
+            start = game.solo.started_at or 0.0
+            done, total = int((game.now or start) - start), target * 60
+    else:
+        done, total = game.rounds_played, max(s.rounds or 1, game.rounds_played)
+    if game.phase == "over":
+        done = total
+    return min(done, total), total
+
+
 def simulate(
-    game: Game, seed: object, out: TextIO, skills: Mapping[str, Level] | None = None
+    game: Game,
+    seed: object,
+    out: TextIO,
+    skills: Mapping[str, Level] | None = None,
+    report: Report | None = None,
 ) -> Game:
     """Play ``game`` with bots (of ``skills``, medium if not named), writing the round-by-round
-    log to ``out``; return the end."""
+    log to ``out`` and telling ``report`` how far the game is (:func:`advance`); return the
+    end."""
     s = game.settings
     what = f"solo ({s.solo_goal} goal, target {s.solo_target})" if s.solo else "race"
     sides = ", ".join(f"{p.id} {p.side}" for p in game.players)
@@ -130,6 +218,8 @@ def simulate(
             for line in describe(g, event):
                 print(line, file=out)
         printed = len(g.events)
+        if report is not None:
+            report(*advance(g))
 
     final = play_game(game, seed, observe, levels=skills)
     return final
@@ -204,9 +294,12 @@ def _decider_ended(what: str) -> _Describer:
 
 def _game_over(game: Game, d: dict[str, Any], at: str) -> list[str]:
     lines = ["Final scores:"]
-    for p in game.players:
-        extra = _gems(p.gems) if game.settings.gems else f"{len(p.cards)} cards"
-        lines.append(f"  {p.id:5} {d['scores'][p.id]:3}  ({extra})")
+    won = "gems" if game.settings.gems else "cards"
+    rows = [
+        (p.id, d["scores"][p.id], _gems(p.gems) if game.settings.gems else len(p.cards))
+        for p in sorted(game.players, key=lambda p: -d["scores"][p.id])
+    ]
+    lines += text_lines(results(None, ("player", "points", won), rows), indent=2)
     label = "Winner: " if len(d["winners"]) == 1 else "Winners (shared): "
     lines.append(label + ", ".join(d["winners"]))
     return lines

@@ -10,36 +10,30 @@ Exit status: 0 solved, 1 no solution, 2 a file that cannot be read (one line on 
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from collections.abc import Mapping
-from typing import Any
+from typing import Annotated, Any
+
+import typer
 
 from ubongo.board import Placement
-from ubongo.cli import CommandError
-from ubongo.cli.picture import add_colour_option, render, use_colour
+from ubongo.cli import SUMMARY, CommandError
+from ubongo.cli.console import ColourMode
+from ubongo.cli.picture import render, use_colour
 from ubongo.geometry import Cell
 from ubongo.puzzlefile import Puzzle, PuzzleFileError, id_to_json, load, loads
 from ubongo.solver import count, solve
 
 
-def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
+def register(app: typer.Typer) -> None:
+    app.command(
         "solve",
-        help="solve a puzzle file",
-        description="Solve a puzzle file (docs/puzzle-format.md) and show one solution as a "
-        "picture, or count the solutions. Exit status 0: solved, 1: no solution, "
-        "2: the file cannot be read.",
-    )
-    parser.add_argument("file", help="the puzzle file (JSON), or - to read standard input")
-    parser.add_argument("--count", action="store_true", help="print the number of solutions")
-    parser.add_argument(
-        "--limit", type=int, metavar="N", help="with --count: stop counting at N solutions"
-    )
-    parser.add_argument("--json", action="store_true", help="machine-readable output")
-    add_colour_option(parser, "the picture")
-    parser.set_defaults(func=run)
+        help="Solve a puzzle file (docs/puzzle-format.md) and show one solution as a picture, "
+        "or count the solutions. Exit status 0: solved, 1: no solution, 2: the file cannot be "
+        "read.",
+        short_help=SUMMARY["solve"],
+    )(run)
 
 
 def read_puzzle(name: str) -> Puzzle:
@@ -72,16 +66,27 @@ def solution_json(puzzle: Puzzle, solution: Mapping[str, frozenset[Cell]]) -> di
     return {"solved": True, "pieces": out}
 
 
-def run(args: argparse.Namespace) -> int:
-    if args.limit is not None and (not args.count or args.limit < 1):
+def run(
+    file: Annotated[
+        str, typer.Argument(help="the puzzle file (JSON), or - to read standard input")
+    ],
+    count_: Annotated[bool, typer.Option("--count", help="print the number of solutions")] = False,
+    limit: Annotated[
+        int | None,
+        typer.Option(metavar="N", help="with --count: stop counting at N solutions"),
+    ] = None,
+    json_: Annotated[bool, typer.Option("--json", help="machine-readable output")] = False,
+    color: ColourMode = "auto",
+) -> int:
+    if limit is not None and (not count_ or limit < 1):
         raise CommandError("--limit goes with --count and is 1 or more")
-    puzzle = read_puzzle(args.file)
-    if args.count:
-        n = count(puzzle.area, puzzle.pieces, limit=args.limit)
-        print(json.dumps({"count": n}) if args.json else n)
+    puzzle = read_puzzle(file)
+    if count_:
+        n = count(puzzle.area, puzzle.pieces, limit=limit)
+        print(json.dumps({"count": n}) if json_ else n)
         return 0 if n else 1
     solution = solve(puzzle.area, puzzle.pieces)
-    if args.json:
+    if json_:
         print(json.dumps(solution_json(puzzle, solution) if solution else {"solved": False}))
     elif solution is None:
         print("no solution")
@@ -89,6 +94,5 @@ def run(args: argparse.Namespace) -> int:
         if puzzle.name:
             print(puzzle.name)
             print()
-        colour = use_colour(sys.stdout, args.color)
-        print(render(puzzle.area, puzzle.pieces, solution, colour=colour))
+        print(render(puzzle.area, puzzle.pieces, solution, colour=use_colour(sys.stdout, color)))
     return 0 if solution else 1

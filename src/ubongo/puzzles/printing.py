@@ -18,7 +18,7 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -304,9 +304,14 @@ def _side_block(page: _Page, deck: Deck, card: Card, side: Side, measure_only: b
     return height
 
 
-def write_pdf(deck: Deck, path: str | Path, cards: Sequence[int] | None = None) -> int:
+def write_pdf(
+    deck: Deck,
+    path: str | Path,
+    cards: Sequence[int] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> int:
     """Write the print-and-play PDF of ``deck`` (only the numbered ``cards`` if given); returns
-    the number of pages."""
+    the number of pages.  ``progress(done, total)`` is called after each side drawn."""
     width, height = A4
     canvas = Canvas(str(path), pagesize=A4)
     canvas.setTitle(f"Ubongo {deck.edition} deck (seed {deck.seed})")
@@ -314,6 +319,8 @@ def write_pdf(deck: Deck, path: str | Path, cards: Sequence[int] | None = None) 
     page = _Page(canvas, width, height)
     chosen = [c for c in deck.cards if cards is None or c.number in cards]
     first = True
+    total = sum(len(card.sides) for card in chosen)
+    done = 0
     for card in chosen:
         for side in card.sides:
             need = _side_block(page, deck, card, side, measure_only=True)
@@ -324,6 +331,9 @@ def write_pdf(deck: Deck, path: str | Path, cards: Sequence[int] | None = None) 
             _side_block(page, deck, card, side, measure_only=False)
             page.y += need + GAP
             first = False
+            done += 1
+            if progress is not None:
+                progress(done, total)
     canvas.showPage()
     canvas.save()
     return page.pages

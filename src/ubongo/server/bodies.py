@@ -482,6 +482,38 @@ class HintAnswer(Sent):
     message: str = Field(description="a sentence for the player")
 
 
+class PracticeTask(Sent):
+    """A task to practise on without the server (``ubongo.puzzles.practice``): where it is in
+    the edition's shipped deck, what to cover, and one solution."""
+
+    id: str = Field(description="edition-card-side-key: the same task keeps its id")
+    card: int
+    side: str
+    key: str
+    level: Literal["easy", "medium", "hard"] = Field(description="its rank among its side's")
+    pieces: list[str]
+    area: list[list[int]] = Field(description="area cells in the edition's lattice coordinates")
+    layers: int = Field(description="2 for Ubongo 3D, else 1")
+    difficulty: float = Field(description="expected seconds for a median player")
+    solution: list[Placement] = Field(description="one arrangement that covers the area")
+
+
+class PracticeEdition(Sent):
+    """One edition in the practice bundle: all a client needs to show and play its tasks."""
+
+    options: EditionOptions
+    catalogue: EditionCatalogue
+    tasks: list[PracticeTask]
+
+
+class PracticeBundle(Sent):
+    """``GET /api/practice-bundle``: practice tasks of every playable edition, kept by the web
+    client's service worker for playing offline."""
+
+    version: str = Field(description="changes whenever anything in the bundle does")
+    editions: dict[str, PracticeEdition] = Field(description="by name, in the editions' order")
+
+
 RESPONSES: dict[tuple[str, str], type[BaseModel]] = {
     ("GET", "/api/health"): Health,
     ("GET", "/api/editions"): EditionNames,
@@ -506,4 +538,5 @@ RESPONSES: dict[tuple[str, str], type[BaseModel]] = {
     ("GET", "/api/daily"): DailyTasks,
     ("GET", "/api/daily/results"): DailyResults,
     ("POST", "/api/hint"): HintAnswer,
+    ("GET", "/api/practice-bundle"): PracticeBundle,
 }

@@ -10,12 +10,19 @@ and handed back to the game's deck; the loop only waits for them before a game's
 An endless solo run (:class:`~ubongo.puzzles.fresh.EndlessDeck`) is made ahead the same way:
 the candidates of its next task are known before the task in hand ends (they depend on the
 task's number only), so the next task is chosen among cards already made.
+
+A round whose cards the worker has not finished (a busy server starts many rounds at once)
+waits for them (:meth:`CardMaker.ready`) rather than making them on the loop: a few rooms
+start a moment late instead of every room's answers waiting (bench/server.py --knee).
 """
 
 from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
+import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 
 from ubongo import editions, rules
@@ -39,13 +46,32 @@ def warm() -> None:
     FreshDeck(rec.name, 0, {rec.default_side}).card(1)
 
 
+def watch_parent(parent: int) -> None:
+    """In the worker, first: end the worker when the server that started it is gone.
+
+    A server stopped by SIGKILL (an operator's kill -9, a crash, the failover test) never shuts
+    its pool down, and the worker, which holds a writing end of its own task queue, never reads
+    an end of file there: it would wait for work forever. So a thread looks at its parent each
+    second and ends the process once its parent is no longer ``parent``, the server's pid (it
+    was adopted by init), read by the server: a server killed while the worker was still
+    starting must not leave it watching its new parent."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
+
+
 class CardMaker:
     """One worker process that makes fresh cards ahead."""
 
     def __init__(self) -> None:
         self._pool: Executor | None = None
-        #: per deck (by identity), the numbers being made now: each is asked for once
-        self._making: dict[int, set[int]] = {}
+        #: per deck (by identity), the numbers being made now (each is asked for once), with
+        #: the work that makes them
+        self._making: dict[int, dict[int, asyncio.Future[None]]] = {}
 
     def start(self) -> None:
         """Start the worker now, so that the first fresh game does not wait for a process to
@@ -55,7 +81,12 @@ class CardMaker:
     def _worker(self) -> Executor:
         if self._pool is None:
             # spawn: a fork of a process running an event loop and threads is not safe
-            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = ProcessPoolExecutor(
+                1,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=watch_parent,
+                initargs=(os.getpid(),),
+            )
         return self._pool
 
     def ahead(self, game: rules.Game) -> asyncio.Future[None] | None:
@@ -68,10 +99,11 @@ class CardMaker:
         deck = game.deck
         if not isinstance(deck, FreshDeck | EndlessDeck):
             return None
-        making = self._making.setdefault(id(deck), set())
+        making = self._making.get(id(deck), {})
         missing = [n for n in rules.upcoming_cards(game) if not deck.is_made(n) and n not in making]
         if not missing:
-            return None
+            return None  # (no entry kept for a deck with nothing being made: one per game)
+        making = self._making.setdefault(id(deck), making)
         if isinstance(deck, FreshDeck):
             return self._make(deck, deck.sides, making, missing)
         first: asyncio.Future[None] | None = None
@@ -81,21 +113,34 @@ class CardMaker:
                 first = part
         return first
 
+    def ready(self, game: rules.Game) -> asyncio.Future[None] | None:
+        """Start making what ``game`` shows next (:meth:`ahead`); the future of all of it
+        being made (work started earlier included), or None if the deck has it all."""
+        self.ahead(game)
+        deck = game.deck
+        making = self._making.get(id(deck), {})
+        waiting = {
+            making[n] for n in rules.upcoming_cards(game) if n in making and not deck.is_made(n)
+        }
+        if not waiting:
+            return None
+        return asyncio.ensure_future(_all(waiting))
+
     def _make(
         self,
         deck: FreshDeck | EndlessDeck,
         sides: frozenset[str] | None,
-        making: set[int],
+        making: dict[int, asyncio.Future[None]],
         missing: list[int],
     ) -> asyncio.Future[None]:
-        making.update(missing)
         loop = asyncio.get_running_loop()
         work = loop.run_in_executor(
             self._worker(), make_cards, deck.edition, deck.seed, sides, missing
         )
 
         def keep(done: asyncio.Future[list[Card]]) -> None:
-            making.difference_update(missing)
+            for n in missing:
+                making.pop(n, None)
             if not making:
                 self._making.pop(id(deck), None)
             if not done.cancelled() and done.exception() is None:
@@ -103,13 +148,28 @@ class CardMaker:
                     deck.made.setdefault(card.number, card)
 
         work.add_done_callback(keep)
-        return asyncio.ensure_future(_done(work))
+        made = asyncio.ensure_future(_done(work))
+        for n in missing:
+            making[n] = made
+        return made
 
-    def close(self) -> None:
-        """Stop the worker (cards not made yet are made by the game itself when shown)."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+    async def close(self) -> None:
+        """Stop the worker and wait for it to exit (cards not made yet are made by the game
+        itself when shown).
+
+        Waiting matters: the pool's queues hold named semaphores that are unlinked only when
+        the queues are freed or at a normal interpreter exit. uvicorn ends a process stopped by
+        SIGTERM by raising the signal again once it has shut down, so no exit handler runs;
+        a pool still shutting down then left its semaphores behind ("resource_tracker: There
+        appear to be 5 leaked semaphore objects" in every server log)."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            # in a thread: a card being made finishes first (tens of ms), the loop goes on
+            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
+
+
+async def _all(work: set[asyncio.Future[None]]) -> None:
+    await asyncio.wait(work)
 
 
 async def _done(work: asyncio.Future[list[Card]]) -> None:

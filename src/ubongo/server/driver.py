@@ -250,6 +250,17 @@ class GameDriver:
     def clock_rang(self, room: Room, call: ClockCall) -> None:
         """The round's clock: the next round starts, or the rules take their next step."""
         now = self.clock.now()
+        game = room.game
+        busy = room.preparing is not None and not room.preparing.done()
+        if call == "start" and game is not None and not busy:
+            # the round's cards not made yet (the worker is behind): the round starts when
+            # they are, rather than making them here while every room waits
+            waiting = self.cards.ready(game)
+            if waiting is not None:
+                room.preparing = asyncio.get_running_loop().create_task(
+                    self._start_when_made(room, game, waiting)
+                )
+                return
         try:
             if call == "start":
                 self._act(room, rules.StartRound(now))
@@ -257,6 +268,20 @@ class GameDriver:
                 self._act(room, rules.Advance(now))
         except rules.RuleError:
             log.exception("room %s: the clock's %s was refused", room.code, call)
+
+    async def _start_when_made(
+        self, room: Room, game: rules.Game, waiting: asyncio.Future[None]
+    ) -> None:
+        try:
+            await waiting
+        finally:
+            room.preparing = None
+        if room.game is game and game.phase == "waiting" and self.feed.is_open(room):
+            # (cards the worker failed to make are made by the game itself when shown)
+            try:
+                self._act(room, rules.StartRound(self.clock.now()))
+            except rules.RuleError:
+                log.exception("room %s: the clock's start was refused", room.code)
 
     def bot_moves(self, room: Room, seat: Seat, _turn: int) -> None:
         """A bot's thinking time is up: it submits the arrangement the rules know."""

@@ -361,6 +361,11 @@ class ServerConfig:
     #: room settings of quick-match rooms beyond the edition (e.g. fewer rounds, for a demo or
     #: a test); settings an edition refuses are left out for its rooms
     quickmatch_settings: dict[str, Any] = field(default_factory=dict)
+    #: several processes behind nginx's ``hash ... consistent``: its upstream servers as it
+    #: names them, and this process's name among them; rooms made here get codes that nginx
+    #: sends here (:mod:`.cluster.ring`); empty: any code
+    upstreams: tuple[str, ...] = ()
+    upstream_name: str = ""
 
 
 def need_seat(seat: Seat | None) -> Seat:

@@ -89,7 +89,7 @@ class RoomService(ABC):
                 background.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await background
-        self.gateway.rooms.game.cards.close()
+        await self.gateway.rooms.game.cards.close()
 
     async def _sweep(self) -> None:
         config = self.gateway.config

@@ -282,6 +282,8 @@ class TaskResult:
 #: a stored task's deviation stays in this range: tasks are rated by many players, and a floor
 #: keeps a much-played task's rating able to follow what players do
 TASK_RD_BOUNDS = (30.0, 350.0)
+#: the PostgreSQL advisory lock that migrations take (any number of our own: "UBONGO" in hex)
+MIGRATION_LOCK = 0x55424F4E474F
 
 
 @dataclass(frozen=True)
@@ -423,6 +425,11 @@ class Storage:
         config = Config()
         config.set_main_option("script_location", "ubongo.server:migrations")
         with self.engine.begin() as connection:
+            if connection.dialect.name == "postgresql":
+                # several processes starting together on one database (behind a load
+                # balancer): one migrates, the others wait for its commit and find the schema
+                # up to date (the lock ends with the transaction)
+                connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
             config.attributes["connection"] = connection
             command.upgrade(config, "head")
 

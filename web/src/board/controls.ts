@@ -3,6 +3,7 @@
 // tray piece on the board, `Esc` or `Backspace` sends it back; buttons Rotate, Flip, Tray, Clear.
 
 import { nameWithLabel } from "../dom";
+import { t } from "../i18n";
 
 export type BoardCommand =
   | { kind: "select"; index: number }
@@ -48,9 +49,9 @@ export function toolbar(run: (command: BoardCommand) => void, canFlip: boolean, 
     });
     bar.appendChild(b);
   };
-  button("⟳ <span>Rotate</span>", "Rotate the selected piece (R)", { kind: "rotate", back: false }, "rotate");
-  if (canFlip) button("⇋ <span>Flip</span>", "Flip the selected piece (F)", { kind: "flip" }, "flip");
-  button("↩ <span>Tray</span>", "Put the selected piece back (Esc)", { kind: "tray" }, "tray");
-  button("✕ <span>Clear</span>", "Put every piece back", { kind: "clear" }, "clear");
+  button(`⟳ <span>${t("board:rotate")}</span>`, t("board:rotateTitle"), { kind: "rotate", back: false }, "rotate");
+  if (canFlip) button(`⇋ <span>${t("board:flip")}</span>`, t("board:flipTitle"), { kind: "flip" }, "flip");
+  button(`↩ <span>${t("board:tray")}</span>`, t("board:trayTitle"), { kind: "tray" }, "tray");
+  button(`✕ <span>${t("board:clear")}</span>`, t("board:clearTitle"), { kind: "clear" }, "clear");
   return bar;
 }

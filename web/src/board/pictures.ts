@@ -4,6 +4,7 @@
 import { type Catalogue, type Placement, pieceOf } from "../catalogue";
 import { svg } from "../dom";
 import { type Cell, cellsBounds } from "../geometry";
+import { colourName, t } from "../i18n";
 import { pieceShapeNodes } from "./draw";
 import { Board } from "./index";
 
@@ -17,7 +18,7 @@ export function pieceSvg(cat: Catalogue, id: string, transform?: number, unitRem
     class: "piece-picture",
     viewBox: `${b.minX - pad} ${b.minY - pad} ${b.maxX - b.minX + 2 * pad} ${b.maxY - b.minY + 2 * pad}`,
     role: "img",
-    "aria-label": `piece ${entry.id}, ${entry.colour_name} ${entry.name}`,
+    "aria-label": t("board:piecePicture", { id: entry.id, colour: colourName(entry.colour_name), name: entry.name }),
   }) as SVGSVGElement;
   // one size per unit edge, so that pictures of different pieces share a scale
   el.style.width = `${(b.maxX - b.minX + 2 * pad) * unitRem}rem`;

@@ -1,6 +1,7 @@
 // The one line under the 3D board that says what matters now: the piece in hand and where it
 // would go wrong, what is wrong on the board, or how many spaces are still empty.
 
+import { t } from "../i18n";
 import type { Check, Fault } from "./shapes";
 
 export interface HintFacts {
@@ -14,35 +15,35 @@ export interface HintFacts {
   locked: boolean;
   /** how many pieces are in the tray or in hand */
   inTray: number;
+  /** played by touch: the hints speak of drags, taps and fingers, not of keys */
+  touch: boolean;
 }
 
 /** The hint's text, and whether it says something is wrong. */
 export function boardHint3d(f: HintFacts): { text: string; bad: boolean } {
   const { result, layers } = f;
   if (f.hand) {
-    const wrong = [
-      f.hand.faults.includes("outside") ? "stick out of the area" : "",
-      f.hand.faults.includes("too_high") ? `go higher than level ${layers}` : "",
-    ].filter(Boolean);
-    if (wrong.length) return { text: `${f.hand.who} would ${wrong.join(" and ")} here.`, bad: true };
-    return {
-      text: `${f.hand.who} in hand: arrows move it, R T Y or the wheel turn it, Enter puts it down.`,
-      bad: false,
-    };
+    const out = f.hand.faults.includes("outside");
+    const high = f.hand.faults.includes("too_high");
+    if (out || high) {
+      const key = out && high ? "board:wouldBoth" : out ? "board:wouldStickOut" : "board:wouldGoHigher";
+      return { text: t(key, { who: f.hand.who, layers }), bad: true };
+    }
+    return { text: t(f.touch ? "board:inHandTouch" : "board:inHand", { who: f.hand.who }), bad: false };
   }
   if (result.outside.length || result.tooHigh.length) {
     const out = result.outside.length
-      ? `${result.outside.map(f.describe).join(", ")} ${result.outside.length > 1 ? "stick" : "sticks"} out of the area.`
+      ? t("board:sticksOut", { who: result.outside.map(f.describe).join(", "), count: result.outside.length })
       : "";
     const high = result.tooHigh.length
-      ? `${result.tooHigh.map(f.describe).join(", ")} ${result.tooHigh.length > 1 ? "go" : "goes"} higher than level ${layers}.`
+      ? t("board:goesHigher", { who: result.tooHigh.map(f.describe).join(", "), count: result.tooHigh.length, layers })
       : "";
     return { text: [out, high].filter(Boolean).join(" "), bad: true };
   }
   if (!result.covered && !f.locked) {
     const text = f.inTray
-      ? `Fill the area ${layers} levels high. Take a piece: click it or press its number.`
-      : `${result.holes} ${result.holes === 1 ? "space is" : "spaces are"} still empty.`;
+      ? t(f.touch ? "board:fillAreaTouch" : "board:fillArea", { layers })
+      : t("board:spacesEmpty", { count: result.holes });
     return { text, bad: false };
   }
   return { text: "", bad: false };

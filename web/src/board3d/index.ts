@@ -3,12 +3,15 @@
 
 import "./board3d.css";
 import { Board, type BoardOptions } from "../board";
+import { inputKind } from "../board/inputkind";
 import { pieceSvg } from "../board/pictures";
 import type { Catalogue, Placement } from "../catalogue";
 import { h } from "../dom";
+import { colourName, t } from "../i18n";
 import { Board3D } from "./board3d";
 import { pieceIsoSvg } from "./iso";
 
+export { inputKind, onInputKind } from "../board/inputkind";
 export { Board3D } from "./board3d";
 export { pieceIsoSvg };
 
@@ -29,10 +32,15 @@ export function createBoard(opts: BoardOptions): BoardLike {
   return opts.catalogue.layers > 1 ? new Board3D(opts) : new Board(opts);
 }
 
-/** The first line a player reads under a new board. */
-export function boardHint(layers: number): string {
+/**
+ * The first line a player reads under a new board: of taps and drags on a touch screen, of
+ * keys with a keyboard (board/inputkind.ts).
+ */
+export function boardHint(layers: number, canFlip = true): string {
   // the 3D board writes its own hints under the scene
-  return layers > 1 ? "" : "Drag the pieces onto the light area. R turns, F flips.";
+  if (layers > 1) return "";
+  const key = inputKind() === "touch" ? "board:hint2dTouch" : "board:hint2d";
+  return t(canFlip ? key : `${key}NoFlip`);
 }
 
 /** A picture of one piece: isometric cubes for Ubongo 3D, the flat drawing otherwise. */
@@ -41,11 +49,9 @@ export function piecePicture(cat: Catalogue, id: string, transform?: number, uni
 }
 
 /** How the 3D board is played with keys and buttons (the how-to). */
-export const KEYS_3D =
-  "Click a piece or press its number to take it; move it with the mouse or the arrows; turn it with R (spin), " +
-  "T (tip) and Y (roll), Shift turns the other way, or with the mouse wheel (spin; Shift+wheel tips); click or " +
-  "Enter puts it down where the ghost shows, Esc sends it back. Drag the background to look round the board, " +
-  "Ctrl+wheel zooms, V looks from above. Every key has a button for touch.";
+export function keys3d(): string {
+  return t("board:keys3d");
+}
 
 /** Ubongo 3D lobby: every player chooses their own level (`levels`: the edition's sides). */
 export function levelPicker(
@@ -53,14 +59,14 @@ export function levelPicker(
   current: string,
   choose: (level: string) => void,
 ): HTMLElement {
-  const select = h("select#my-level", { "aria-label": "Your level" });
+  const select = h("select#my-level", { "aria-label": t("board:yourLevel") });
   for (const s of levels) select.append(h("option", { value: s.value }, s.label));
   select.value = current;
   select.addEventListener("change", () => choose(select.value));
-  return h("label.field", {}, h("span", {}, "Your level"), select);
+  return h("label.field", {}, h("span", {}, t("board:yourLevel")), select);
 }
 
 /** A seat's level as a small coloured tag. */
 export function levelTag(level: string | null): HTMLElement {
-  return h("span.tag.level-tag", { "data-level": level ?? "" }, level ?? "");
+  return h("span.tag.level-tag", { "data-level": level ?? "" }, level ? colourName(level) : "");
 }

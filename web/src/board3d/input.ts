@@ -2,6 +2,7 @@
 // actions, so keyboard-only and touch play do exactly what the mouse does.
 
 import { h, nameWithLabel } from "../dom";
+import { t } from "../i18n";
 import type { Turn } from "./shapes";
 
 export type Action =
@@ -69,23 +70,23 @@ function tool(label: string, title: string, name: string, act: () => void): HTML
 
 /** The buttons: turns about the three axes (both ways), moves, put down, back to the tray. */
 export function toolbar(act: (a: Action) => void): HTMLElement {
-  const turns = h("div.tool-group.turns", { role: "group", "aria-label": "Turn the piece in hand" });
+  const turns = h("div.tool-group.turns", { role: "group", "aria-label": t("board:turnGroup") });
   const turnNames: [Turn, string, string, string][] = [
-    ["spin", "R", "⟳", "Spin"],
-    ["tip", "T", "⤵", "Tip"],
-    ["roll", "Y", "↷", "Roll"],
+    ["spin", "R", "⟳", t("board:spin")],
+    ["tip", "T", "⤵", t("board:tip")],
+    ["roll", "Y", "↷", t("board:roll")],
   ];
   for (const [turn, key, icon, word] of turnNames) {
     turns.append(
-      tool(`${icon}<sub>${key}</sub> <span>${word}</span>`, `${word} the piece in hand (${key})`, `${turn}`, () =>
+      tool(`${icon}<sub>${key}</sub> <span>${word}</span>`, t("board:turnTitle", { word, key }), `${turn}`, () =>
         act({ kind: "turn", turn, back: false }),
       ),
-      tool(`↺<sub>${key}</sub>`, `${word} it the other way (Shift+${key})`, `${turn}-back`, () =>
+      tool(`↺<sub>${key}</sub>`, t("board:turnBackTitle", { word, key }), `${turn}-back`, () =>
         act({ kind: "turn", turn, back: true }),
       ),
     );
   }
-  const pad = h("div.tool-group.move-pad", { role: "group", "aria-label": "Move the piece in hand" });
+  const pad = h("div.tool-group.move-pad", { role: "group", "aria-label": t("board:moveGroup") });
   const moves: [string, string, number, number][] = [
     ["←", "left", -1, 0],
     ["↑", "back", 0, -1],
@@ -93,27 +94,29 @@ export function toolbar(act: (a: Action) => void): HTMLElement {
     ["→", "right", 1, 0],
   ];
   for (const [icon, word, dx, dy] of moves) {
-    pad.append(tool(icon, `Move it ${word} (arrow key)`, `move-${word}`, () => act({ kind: "move", dx, dy })));
+    pad.append(tool(icon, t(`board:move.${word}`), `move-${word}`, () => act({ kind: "move", dx, dy })));
   }
-  const place = h("div.tool-group.place", { role: "group", "aria-label": "Put the piece" });
+  const place = h("div.tool-group.place", { role: "group", "aria-label": t("board:putGroup") });
   place.append(
-    tool("⤓ <span>Put down</span>", "Put the piece in hand down (Enter)", "drop", () => act({ kind: "drop" })),
-    tool("↩ <span>Tray</span>", "Put the piece in hand back in the tray (Esc)", "tray", () => act({ kind: "tray" })),
-    tool("✕ <span>Clear</span>", "Put every piece back in the tray", "clear", () => act({ kind: "clear" })),
+    tool(`⤓ <span>${t("board:putDown")}</span>`, t("board:putDownTitle"), "drop", () => act({ kind: "drop" })),
+    tool(`↩ <span>${t("board:tray")}</span>`, t("board:tray3dTitle"), "tray", () => act({ kind: "tray" })),
+    tool(`✕ <span>${t("board:clear")}</span>`, t("board:clear3dTitle"), "clear", () => act({ kind: "clear" })),
   );
   return h("div.board-tools.board3d-tools", {}, turns, pad, place);
 }
 
 /** The view buttons drawn over the scene: top view and going round the board. */
 export function viewButtons(act: (a: Action) => void): { element: HTMLElement; top: HTMLButtonElement } {
-  const top = tool("⬒ <span>Top view</span>", "Look from above (V)", "top-view", () => act({ kind: "topView" }));
+  const top = tool(`⬒ <span>${t("board:topView")}</span>`, t("board:topViewTitle"), "top-view", () =>
+    act({ kind: "topView" }),
+  );
   top.setAttribute("aria-pressed", "false");
   const element = h(
     "div.board3d-view",
     {},
-    tool("⟲", "Go round the board to the left ([)", "orbit-left", () => act({ kind: "orbit", steps: -1 })),
+    tool("⟲", t("board:orbitLeft"), "orbit-left", () => act({ kind: "orbit", steps: -1 })),
     top,
-    tool("⟳", "Go round the board to the right (])", "orbit-right", () => act({ kind: "orbit", steps: 1 })),
+    tool("⟳", t("board:orbitRight"), "orbit-right", () => act({ kind: "orbit", steps: 1 })),
   );
   return { element, top };
 }
@@ -121,34 +124,109 @@ export function viewButtons(act: (a: Action) => void): { element: HTMLElement; t
 export interface PointerHandlers {
   /** a mouse moves over the scene without a button down */
   hover(clientX: number, clientY: number): void;
-  /** a press and release without dragging (dragging turns the camera) */
+  /** a press and release without dragging on no piece (dragging there turns the camera) */
   tap(clientX: number, clientY: number, touch: boolean): void;
+  /** a press: whether it takes hold of a piece (then the pointer drags it, not the camera) */
+  grab(clientX: number, clientY: number): boolean;
+  /** the pointer holding a piece moved (past the drag threshold) */
+  drag(clientX: number, clientY: number): void;
+  /** the pointer holding a piece let go: `moved` if it dragged, else it was a tap */
+  release(clientX: number, clientY: number, moved: boolean, touch: boolean): void;
+  /** two fingers turned by an eighth of a turn or more: whether a piece in hand turned */
+  twist(clockwise: boolean): boolean;
+  /** whether two fingers should turn the piece in hand (one is in hand) rather than the camera */
+  holding(): boolean;
+  /** the camera follows the pointer (true) or not (while a piece or a twist has it) */
+  orbiting(on: boolean): void;
 }
 
 const DRAG_PX = 6;
+/** How far two fingers turn for one spin of the piece in hand. */
+const TWIST_RAD = Math.PI / 4;
 
+interface Press {
+  x: number;
+  y: number;
+  id: number;
+  moved: boolean;
+  /** it holds a piece (drags it) rather than the camera */
+  grabbing: boolean;
+}
+
+/**
+ * Pointer input on the stage. Listened to in the capture phase, before the camera's own
+ * listeners on the canvas inside, so a press on a piece can keep the camera still.
+ */
 export function listenPointer(target: HTMLElement, handlers: PointerHandlers): void {
-  let down: { x: number; y: number; id: number; moved: boolean } | null = null;
-  target.addEventListener("pointerdown", (e) => {
-    if (e.button > 0) return;
-    down = { x: e.clientX, y: e.clientY, id: e.pointerId, moved: false };
-  });
-  target.addEventListener("pointermove", (e) => {
-    if (down && e.pointerId === down.id) {
-      if (Math.hypot(e.clientX - down.x, e.clientY - down.y) > DRAG_PX) down.moved = true;
+  let down: Press | null = null;
+  const touches = new Map<number, { x: number; y: number }>();
+  let twist: { angle: number } | null = null;
+  const angle = (): number => {
+    const [a, b] = [...touches.values()];
+    return Math.atan2(b.y - a.y, b.x - a.x);
+  };
+  const opts = { capture: true };
+  target.addEventListener(
+    "pointerdown",
+    (e) => {
+      if (e.pointerType === "touch") touches.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      if (touches.size === 2 && handlers.holding()) {
+        // a second finger: the two turn the piece in hand, and the camera stays
+        twist = { angle: angle() };
+        handlers.orbiting(false);
+        if (down && !down.grabbing) down = null;
+        return;
+      }
+      if (e.button > 0 || down) return;
+      const grabbing = handlers.grab(e.clientX, e.clientY);
+      if (grabbing) {
+        handlers.orbiting(false);
+        target.setPointerCapture?.(e.pointerId);
+      }
+      down = { x: e.clientX, y: e.clientY, id: e.pointerId, moved: false, grabbing };
+    },
+    opts,
+  );
+  target.addEventListener(
+    "pointermove",
+    (e) => {
+      if (touches.has(e.pointerId)) touches.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      if (twist && touches.size === 2) {
+        let turn = angle() - twist.angle;
+        turn = Math.atan2(Math.sin(turn), Math.cos(turn));
+        if (Math.abs(turn) >= TWIST_RAD) {
+          handlers.twist(turn > 0);
+          twist.angle = angle();
+        }
+      }
+      if (down && e.pointerId === down.id) {
+        if (!down.moved && Math.hypot(e.clientX - down.x, e.clientY - down.y) > DRAG_PX) down.moved = true;
+        if (down.grabbing && down.moved) handlers.drag(e.clientX, e.clientY);
+        return;
+      }
+      if (e.pointerType === "mouse" && e.buttons === 0) handlers.hover(e.clientX, e.clientY);
+    },
+    opts,
+  );
+  const end = (e: PointerEvent, cancelled: boolean) => {
+    touches.delete(e.pointerId);
+    if (twist && touches.size < 2) {
+      twist = null;
+      if (!down?.grabbing) handlers.orbiting(true);
+    }
+    const d = down;
+    if (!d || e.pointerId !== d.id) return;
+    down = null;
+    if (d.grabbing) {
+      handlers.orbiting(true);
+      if (!cancelled) handlers.release(e.clientX, e.clientY, d.moved, e.pointerType !== "mouse");
       return;
     }
-    if (e.pointerType === "mouse" && e.buttons === 0) handlers.hover(e.clientX, e.clientY);
-  });
-  target.addEventListener("pointerup", (e) => {
-    const d = down;
-    down = null;
-    if (!d || e.pointerId !== d.id || d.moved) return;
+    if (cancelled || d.moved) return;
     handlers.tap(e.clientX, e.clientY, e.pointerType !== "mouse");
-  });
-  target.addEventListener("pointercancel", () => {
-    down = null;
-  });
+  };
+  target.addEventListener("pointerup", (e) => end(e, false), opts);
+  target.addEventListener("pointercancel", (e) => end(e, true), opts);
 }
 
 /**

@@ -3,6 +3,7 @@
 
 import { type Catalogue, type PieceEntry, type Placement, pieceOf, shade } from "../catalogue";
 import { svg } from "../dom";
+import { colourName, t } from "../i18n";
 import { type Cube, cubeKey, shapeOf, shortLabel } from "./shapes";
 
 const COS30 = Math.cos(Math.PI / 6);
@@ -87,7 +88,13 @@ export function pieceIsoSvg(cat: Catalogue, id: string, transform?: number, unit
     class: "piece-picture piece-iso",
     viewBox: `${minX} ${minY} ${maxX - minX} ${maxY - minY}`,
     role: "img",
-    "aria-label": `piece ${entry.id} (${shortLabel(entry)}), ${entry.colour_name} ${entry.name}, ${entry.size} cubes`,
+    "aria-label": t("board:pieceIso", {
+      id: entry.id,
+      label: shortLabel(entry),
+      colour: colourName(entry.colour_name),
+      name: entry.name,
+      count: entry.size,
+    }),
   }) as SVGSVGElement;
   el.style.width = `${(maxX - minX) * unitRem}rem`;
   el.style.height = `${(maxY - minY) * unitRem}rem`;
@@ -148,7 +155,7 @@ function floorNodes(area: readonly (readonly number[])[], z: number, cls: string
 export function areaIsoSvg(area: readonly (readonly number[])[], levels = 2, unitRem = 0.9): SVGSVGElement {
   const el = sizedSvg(
     boxCorners(area, 0, levels),
-    `area of ${area.length} squares, ${levels} levels high`,
+    t("board:areaIso", { squares: area.length, count: levels }),
     unitRem,
     "area-iso",
   );
@@ -195,7 +202,10 @@ export function solutionIsoSvg(
   }
   const el = sizedSvg(
     corners,
-    `a solution: ${placements.map((p) => shortLabel(pieceOf(cat, p.piece))).join(", ")} filling ${levels} levels`,
+    t("board:solutionIso", {
+      pieces: placements.map((p) => shortLabel(pieceOf(cat, p.piece))).join(", "),
+      count: levels,
+    }),
     unitRem,
     "solution-iso",
   );
@@ -251,7 +261,12 @@ export function solutionIsoSvg(
     }
     const [lu, lv] = captionAt(z);
     const caption = svg("text", { class: "iso-level-name", x: lu, y: lv });
-    caption.textContent = z === 0 ? "level 1 (bottom)" : z === levels - 1 ? `level ${z + 1} (top)` : `level ${z + 1}`;
+    caption.textContent =
+      z === 0
+        ? t("board:levelBottom")
+        : z === levels - 1
+          ? t("board:levelTop", { n: z + 1 })
+          : t("board:level", { n: z + 1 });
     g.append(caption);
     el.append(g);
   }

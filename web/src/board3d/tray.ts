@@ -3,6 +3,7 @@
 
 import type { Catalogue, PieceEntry } from "../catalogue";
 import { h } from "../dom";
+import { t } from "../i18n";
 import { pieceIsoSvg } from "./iso";
 import type { Cube } from "./shapes";
 
@@ -30,7 +31,7 @@ export function drawTrayButton(
   b.classList.toggle("selected", now.inHand);
   b.classList.toggle("faulty", now.faulty);
   b.setAttribute("aria-pressed", String(now.inHand));
-  b.title = `${n}: piece ${p.entry.id}, ${state === "held" ? "in hand" : state === "placed" ? "on the board" : "in the tray"}`;
+  b.title = t(`board:trayButton.${state}`, { n, id: p.entry.id });
   b.replaceChildren(
     pieceIsoSvg(cat, p.entry.id, p.transform, 0.62),
     h("span.tray-label", {}, h("kbd", {}, String(n)), " ", p.label),

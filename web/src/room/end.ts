@@ -5,13 +5,14 @@
 
 import type { Catalogue } from "../catalogue";
 import { h } from "../dom";
+import { t } from "../i18n";
 import { api, savedName, saveTicket } from "../net";
 import type { DailyResult, EventOf, GameView, Room, SeatGrant } from "../protocol";
 import { dailyBoard, leaderboard, personalBests } from "../records";
 import { clock, editionInfo, GEM_VALUES, gemKey, gemRow, toast } from "../ui";
 import type { RoomContext } from "./context";
 import { roundResultParts } from "./result";
-import { andList, isTieBreak, seatName, tieBreakName, tiedSeats, tieWords } from "./words";
+import { andList, isTieBreak, seatName, tiedSeats, tieKind, tieWords } from "./words";
 
 /** The page shown once the room's phase is "over". */
 export function gameEnd(ctx: RoomContext, room: Room, cat: Catalogue | null): HTMLElement {
@@ -32,9 +33,9 @@ export function gameEnd(ctx: RoomContext, room: Room, cat: Catalogue | null): HT
   const name = (seat: number | string) => seatName(room, seat);
   const winnerText = winners.length
     ? winners.length === 1
-      ? `${name(winners[0])} wins!`
-      : `${andList(winners.map(name))} share the win!`
-    : "The game is over.";
+      ? t("play:wins", { name: name(winners[0]) })
+      : t("play:shareWin", { names: andList(winners.map(name)) })
+    : t("play:gameIsOver");
   page.append(h("h1#winner", {}, winnerText));
   // right under the winner: why a game level on points still has one (or two)
   if (game && isTieBreak(game.kind) && tiedSeats(game).length > 1) {
@@ -47,30 +48,31 @@ export function gameEnd(ctx: RoomContext, room: Room, cat: Catalogue | null): HT
   const actions = h("div.row");
   if (store.isHost) {
     actions.append(
-      h("button.primary#rematch", { type: "button", onclick: () => ctx.send({ type: "rematch" }) }, "Rematch"),
+      h("button.primary#rematch", { type: "button", onclick: () => ctx.send({ type: "rematch" }) }, t("play:rematch")),
     );
   } else if (store.seat !== null) {
-    actions.append(h("p.muted", {}, "The host can start a rematch."));
+    actions.append(h("p.muted", {}, t("play:hostRematch")));
   }
   if (room.game_id !== null) actions.append(replayLink(room.game_id));
-  actions.append(h("a.button", { href: "/", "data-link": "" }, "Home"));
+  actions.append(h("a.button", { href: "/", "data-link": "" }, t("common:home")));
   page.append(actions);
   return page;
 }
 
 /** The stored game's replay (`/replay/<id>`), to watch again or share. */
 function replayLink(gameId: number): HTMLElement {
-  return h("a.button#watch-replay", { href: `/replay/${gameId}`, "data-link": "" }, "Watch the replay");
+  return h("a.button#watch-replay", { href: `/replay/${gameId}`, "data-link": "" }, t("play:watchReplay"));
 }
 
 function tieBreakNote(room: Room, game: GameView, winners: number[]): HTMLElement {
-  const what = tieBreakName(game.kind).toLowerCase();
+  const context = tieKind(game.kind);
+  const tie = tieWords(room, game, true);
   return h(
     "p.tie-break",
     {},
     winners.length === 1
-      ? `${tieWords(room, game, true)}, so a ${what} decided it: ${seatName(room, winners[0])} finished first.`
-      : `${tieWords(room, game, true)}. Nobody finished the ${what} in time, so they share the win.`,
+      ? t("play:tieDecided", { tie, context, name: seatName(room, winners[0]) })
+      : t("play:tieShared", { tie, context }),
   );
 }
 
@@ -84,7 +86,13 @@ function scoreTable(room: Room, game: GameView | null, winners: number[]): HTMLE
     h(
       "thead",
       {},
-      h("tr", {}, h("th", {}, "Player"), h("th", {}, gems ? "Gems" : "Cards"), gems ? h("th", {}, "Points") : null),
+      h(
+        "tr",
+        {},
+        h("th", {}, t("play:player")),
+        h("th", {}, gems ? t("play:gemsHeading") : t("play:cardsHeading")),
+        gems ? h("th", {}, t("play:pointsHeading")) : null,
+      ),
     ),
     h(
       "tbody",
@@ -96,10 +104,10 @@ function scoreTable(room: Room, game: GameView | null, winners: number[]): HTMLE
           h(
             "td",
             {},
-            winners.includes(Number(seat)) ? h("span.star", { "aria-label": "winner" }, "★ ") : "",
+            winners.includes(Number(seat)) ? h("span.star", { "aria-label": t("play:winner") }, "★ ") : "",
             seatName(room, seat),
           ),
-          h("td", {}, sc.gems ? gemRow(sc.gems, "no gems") : `${sc.cards}`),
+          h("td", {}, sc.gems ? gemRow(sc.gems, t("common:noGems")) : `${sc.cards}`),
           gems
             ? h("td.points", {}, h("b", {}, String(sc.points)), pointsSum(sc.gems as Record<string, number> | null))
             : null,
@@ -122,34 +130,31 @@ function pointsSum(gems: Record<string, number> | null | undefined): HTMLElement
 function scoringNote(room: Room): HTMLElement {
   const info = editionInfo(room.settings.edition);
   if (info.gems) {
-    return h(
-      "div.scoring-note",
-      {},
-      gemKey(),
-      h("p.muted", {}, "Each player's points are their gems' values added up; the most points wins."),
-    );
+    return h("div.scoring-note", {}, gemKey(), h("p.muted", {}, t("play:scoringGems")));
   }
-  return h(
-    "p.scoring-note.muted",
-    {},
-    "Each card is one point: you keep your card when you finish in time, and the first to finish also gets the cards of those who did not. The most cards wins.",
-  );
+  return h("p.scoring-note.muted", {}, t("play:scoringCards"));
 }
 
 /** A daily run's end: each task's time, rated or why not, the text to share, the day's board. */
 function dailyEnd(room: Room, daily: DailyResult): HTMLElement {
   const title = editionInfo(daily.edition).title;
   const box = h("div.solo-end.daily-end");
-  const times = h("ul.daily-times", { "aria-label": "Each task's time" });
-  daily.times.forEach((t, i) => {
-    times.append(h("li", { class: t === null ? "missed" : "" }, `Task ${i + 1}: ${t === null ? "✗" : clock(t)}`));
+  const times = h("ul.daily-times", { "aria-label": t("play:eachTaskTime") });
+  daily.times.forEach((time, i) => {
+    times.append(
+      h(
+        "li",
+        { class: time === null ? "missed" : "" },
+        t("play:taskTime", { n: i + 1, time: time === null ? "✗" : clock(time) }),
+      ),
+    );
   });
   const share = h("pre.share#share-text", {}, daily.share);
-  const copy = h("button.primary#copy-share", { type: "button" }, "Copy");
+  const copy = h("button.primary#copy-share", { type: "button" }, t("play:copy"));
   copy.addEventListener("click", async () => {
     try {
       await navigator.clipboard.writeText(daily.share);
-      toast("Copied: paste it anywhere.", "good");
+      toast(t("play:copied"), "good");
     } catch {
       // no clipboard (an insecure page, a refusal): select the text to copy by hand
       const range = document.createRange();
@@ -157,21 +162,27 @@ function dailyEnd(room: Room, daily: DailyResult): HTMLElement {
       const sel = window.getSelection();
       sel?.removeAllRanges();
       sel?.addRange(range);
-      toast("Press Ctrl+C to copy the selected text.");
+      toast(t("play:pressCtrlC"));
     }
   });
   box.append(
-    h("h1", {}, `${title} daily challenge`),
-    h("p.big#solo-result", {}, `${daily.solved} of ${daily.times.length} in ${clock(daily.seconds)}`),
+    h("h1", {}, t("play:dailyTitle", { title })),
+    h(
+      "p.big#solo-result",
+      {},
+      t("play:solvedOfIn", { done: daily.solved, amount: daily.times.length, time: clock(daily.seconds) }),
+    ),
     h(
       "p#daily-rated",
       { class: daily.rated ? "good" : "muted" },
-      daily.rated ? `On the leaderboard of ${daily.date}.` : `Not rated: ${daily.unrated ?? "not counted"}.`,
+      daily.rated
+        ? t("play:onLeaderboardOf", { date: daily.date })
+        : t("play:notRated", { why: daily.unrated ?? t("play:notCounted") }),
     ),
     times,
-    h("div.share-box", {}, h("h2", {}, "Share your result"), share, copy),
-    h("div.row", {}, h("a.button", { href: "/", "data-link": "" }, "Home")),
-    h("div.records", {}, dailyBoard(room.settings.edition, daily.date, `Leaderboard of ${daily.date}`)),
+    h("div.share-box", {}, h("h2", {}, t("play:shareResult")), share, copy),
+    h("div.row", {}, h("a.button", { href: "/", "data-link": "" }, t("common:home"))),
+    h("div.records", {}, dailyBoard(room.settings.edition, daily.date, t("play:leaderboardOf", { date: daily.date }))),
   );
   return box;
 }
@@ -184,15 +195,15 @@ function soloEnd(ctx: RoomContext, room: Room, over: EventOf<"game_over">["data"
   const secs = rec ? rec.seconds : 0;
   const endless = s.solo_goal === "endless";
   box.append(
-    h("h1", {}, s.solo_goal === "time" ? "Time's up!" : "Done!"),
+    h("h1", {}, s.solo_goal === "time" ? t("play:timesUp") : t("play:done")),
     h(
       "p.big#solo-result",
       {},
       endless
-        ? `${done} solved in ${clock(secs)}`
+        ? t("play:solvedIn", { done, time: clock(secs) })
         : s.solo_goal === "time"
-          ? `${done} solved`
-          : `${done} solved in ${clock(secs)}`,
+          ? t("records:solved", { count: done })
+          : t("play:solvedIn", { done, time: clock(secs) }),
     ),
   );
   // tasks put aside are shown, with the rulebook's rule that makes them allowed
@@ -202,22 +213,17 @@ function soloEnd(ctx: RoomContext, room: Room, over: EventOf<"game_over">["data"
     h(
       "p#solo-skips",
       { class: skipped ? "" : "muted" },
-      skipped
-        ? `${skipped} task${skipped === 1 ? "" : "s"} put aside: ${drawn} drawn, ${done} solved. `
-        : "No task put aside. ",
-      h(
-        "span.muted",
-        {},
-        "The rules let you put a task you are stuck on aside and draw a new one; the clock keeps running.",
-      ),
+      `${skipped ? t("play:putAside", { count: skipped, drawn, done }) : t("play:noneAside")} `,
+      h("span.muted", {}, t("play:putAsideRule")),
     ),
   );
-  if (endless && rec?.rating != null) box.append(h("p#endless-final", {}, `Your rating: ${Math.round(rec.rating)}`));
-  const again = h("button.primary#again", { type: "button" }, "Play again");
+  if (endless && rec?.rating != null)
+    box.append(h("p#endless-final", {}, t("play:yourRating", { rating: Math.round(rec.rating) })));
+  const again = h("button.primary#again", { type: "button" }, t("play:playAgain"));
   again.addEventListener("click", async () => {
     try {
       const r = await api.post<SeatGrant>("/api/rooms", {
-        name: savedName() || "Player",
+        name: savedName() || t("common:player"),
         settings: {
           edition: s.edition,
           mode: "solo",
@@ -232,7 +238,7 @@ function soloEnd(ctx: RoomContext, room: Room, over: EventOf<"game_over">["data"
       toast(String(e), "bad");
     }
   });
-  box.append(h("div.row", {}, again, h("a.button", { href: "/", "data-link": "" }, "Home")));
+  box.append(h("div.row", {}, again, h("a.button", { href: "/", "data-link": "" }, t("common:home"))));
   const me = savedName();
   if (!endless) {
     box.append(

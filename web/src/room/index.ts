@@ -5,6 +5,7 @@
 import { type Catalogue, loadCatalogue } from "../catalogue";
 import { h } from "../dom";
 import type { Navigate } from "../home";
+import { errorText, t } from "../i18n";
 import { forgetTicket, loadOptions, RoomConnection, ticketFor } from "../net";
 import type { EditionOptions, HintReply, Room, RoomEvent, Verdict } from "../protocol";
 import { toast } from "../ui";
@@ -15,7 +16,7 @@ import { lobby } from "./lobby";
 import { PlayScreen } from "./play";
 import { RoomStore } from "./store";
 
-export function roomScreen(code: string, go: Navigate): { element: HTMLElement; dispose(): void } {
+export function roomScreen(code: string, go: Navigate): { element: HTMLElement; dispose(): void; relabel(): void } {
   const root = h("main.room", { "data-code": code });
   let view: RoomView | null = null;
   const ticket = ticketFor(code);
@@ -26,13 +27,16 @@ export function roomScreen(code: string, go: Navigate): { element: HTMLElement; 
   } else if (watch) {
     view = new RoomView(root, code, go, false);
   } else {
-    showJoin(root, code, go, () => {
-      view = new RoomView(root, code, go, !!ticketFor(code));
-    });
+    showJoin(root, code, go, joined);
+  }
+  function joined(): void {
+    view = new RoomView(root, code, go, !!ticketFor(code));
   }
   return {
     element: root,
     dispose: () => view?.dispose(),
+    // a new language: the room's screen is drawn again from its store; the connection stays
+    relabel: () => (view ? view.relabel() : showJoin(root, code, go, joined)),
   };
 }
 
@@ -54,7 +58,7 @@ class RoomView {
     go: Navigate,
     seated: boolean,
   ) {
-    root.replaceChildren(h("p.loading", {}, "Connecting…"));
+    root.replaceChildren(h("p.loading", {}, t("room:connecting")));
     this.store = new RoomStore({
       changed: (room, ev, editionChanged) => this.onRoom(room, ev, editionChanged),
       verdict: (v) => this.onVerdict(v),
@@ -76,6 +80,12 @@ class RoomView {
       .catch(() => undefined);
   }
 
+  /** Draw the screen again (in a new language): the connection, the game and the pieces laid stay. */
+  relabel(): void {
+    this.play.relabel();
+    this.render(null);
+  }
+
   dispose(): void {
     window.clearInterval(this.timer);
     this.conn.close();
@@ -88,7 +98,7 @@ class RoomView {
     this.root.classList.toggle("offline", !ok);
     if (note) toast(note, ok ? "" : "bad");
     // replace "connection lost" at once: it would stay up a few seconds after coming back
-    else if (ok && wasOffline) toast("Connected again", "good");
+    else if (ok && wasOffline) toast(t("room:connectedAgain"), "good");
   }
 
   private onError(code: string, message: string, ref: string | null): void {
@@ -98,16 +108,16 @@ class RoomView {
         h(
           "section.panel",
           {},
-          h("h1", {}, code === "no_room" ? "No such room" : "This seat is no longer yours"),
-          h("p", {}, message),
-          h("p", {}, h("a", { href: "/", "data-link": "" }, "← Home")),
+          h("h1", {}, code === "no_room" ? t("room:noSuchRoom") : t("room:seatGone")),
+          h("p", {}, errorText(code, message)),
+          h("p", {}, h("a", { href: "/", "data-link": "" }, t("common:backHome"))),
         ),
       );
       this.conn.close();
       return;
     }
-    if (ref === "submit" || ref === "hint" || ref === "give_up") this.play.submitError(message);
-    else toast(message || code, "bad");
+    if (ref === "submit" || ref === "hint" || ref === "give_up") this.play.submitError(errorText(code, message));
+    else toast(errorText(code, message), "bad");
   }
 
   private onVerdict(v: Verdict): void {
@@ -141,7 +151,7 @@ class RoomView {
       this.play.drop();
       if (room.settings.mode === "solo" && this.store.seat !== null) {
         this.soloAutoStart(room);
-        this.root.replaceChildren(h("p.loading", {}, "Dealing your first task…"));
+        this.root.replaceChildren(h("p.loading", {}, t("room:dealing")));
         return;
       }
       this.root.replaceChildren(lobby(this.ctx, room, this.options, this.statusNote));
@@ -153,7 +163,7 @@ class RoomView {
       return;
     }
     if (!this.cat || !room.game) {
-      this.root.replaceChildren(h("p.loading", {}, "Loading the pieces…"));
+      this.root.replaceChildren(h("p.loading", {}, t("room:loadingPieces")));
       return;
     }
     this.play.draw(room, room.game, this.cat, ev);

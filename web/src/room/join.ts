@@ -2,6 +2,7 @@
 
 import { h } from "../dom";
 import type { Navigate } from "../home";
+import { t } from "../i18n";
 import { ApiError, api, savedName, saveName, saveTicket } from "../net";
 import type { Room, SeatGrant } from "../protocol";
 import { editionInfo, toast } from "../ui";
@@ -11,16 +12,16 @@ export function showJoin(root: HTMLElement, code: string, go: Navigate, joined: 
   const nameInput = h("input#join-name", {
     type: "text",
     value: savedName(),
-    placeholder: "Your name",
+    placeholder: t("home:yourName"),
     maxLength: 24,
-    "aria-label": "Your name",
+    "aria-label": t("home:yourName"),
   });
-  const info = h("p.muted", {}, "Looking for the room…");
-  const joinButton = h("button.primary#take-seat", { type: "button" }, "Take a seat");
-  const watch = h("button#spectate", { type: "button" }, "Just watch");
+  const info = h("p.muted", {}, t("room:lookingForRoom"));
+  const joinButton = h("button.primary#take-seat", { type: "button" }, t("room:takeSeat"));
+  const watch = h("button#spectate", { type: "button" }, t("room:justWatch"));
   joinButton.addEventListener("click", async () => {
     joinButton.disabled = true;
-    const name = nameInput.value.trim() || "Player";
+    const name = nameInput.value.trim() || t("common:player");
     saveName(name);
     try {
       const r = await api.post<SeatGrant>(`/api/rooms/${code}/seats`, { name });
@@ -37,17 +38,17 @@ export function showJoin(root: HTMLElement, code: string, go: Navigate, joined: 
   const form = h(
     "div.join-form",
     { hidden: true },
-    h("label.field", {}, h("span", {}, "Your name"), nameInput),
+    h("label.field", {}, h("span", {}, t("home:yourName")), nameInput),
     h("div.row", {}, joinButton, watch),
   );
   root.replaceChildren(
     h(
       "section.panel.join-room",
       {},
-      h("h1", {}, `Room ${code}`),
+      h("h1", {}, t("room:roomCode", { code })),
       info,
       form,
-      h("p", {}, h("a", { href: "/", "data-link": "" }, "← Home")),
+      h("p", {}, h("a", { href: "/", "data-link": "" }, t("common:backHome"))),
     ),
   );
   api
@@ -57,17 +58,15 @@ export function showJoin(root: HTMLElement, code: string, go: Navigate, joined: 
       const free = room.seats.filter((s) => s === null).length;
       info.textContent =
         room.phase === "lobby"
-          ? `${ed.title} · ${room.seats.filter(Boolean).length} seated · ${free} free`
-          : "The game is on: you can watch.";
+          ? t("room:seatsInfo", { title: ed.title, seated: room.seats.filter(Boolean).length, free })
+          : t("room:gameOnWatch");
       if (room.phase !== "lobby" || free === 0) joinButton.disabled = true;
       form.hidden = false;
       nameInput.focus();
     })
     .catch((e) => {
       const missing = e instanceof ApiError && e.status === 404;
-      info.textContent = missing
-        ? `There is no room with the code ${code}. Check the code (letters and digits, as the host sent it), or ask the host for the invite link again.`
-        : "The room cannot be reached: check your connection and try again.";
+      info.textContent = missing ? t("room:noRoomWithCodeHelp", { code }) : t("room:roomUnreachableRetry");
       info.className = "bad join-missing";
       info.setAttribute("role", "alert");
       form.remove();

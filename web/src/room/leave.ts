@@ -1,6 +1,7 @@
 // Leaving a running game by the Home button: a player is asked first.
 
 import { h } from "../dom";
+import { t } from "../i18n";
 import type { Room } from "../protocol";
 import type { RoomContext } from "./context";
 
@@ -22,7 +23,7 @@ export function askBeforeLeaving(e: MouseEvent, room: Room, ctx: RoomContext): v
       close();
     }
   };
-  const stay = h("button.primary#stay-in-game", { type: "button", onclick: close }, "Stay");
+  const stay = h("button.primary#stay-in-game", { type: "button", onclick: close }, t("play:leave.stay"));
   const leave = h(
     "button#leave-game",
     {
@@ -32,7 +33,7 @@ export function askBeforeLeaving(e: MouseEvent, room: Room, ctx: RoomContext): v
         ctx.go("/");
       },
     },
-    "Leave",
+    t("play:leave.leave"),
   );
   const solo = room.settings.mode === "solo";
   const dialog = h(
@@ -41,14 +42,8 @@ export function askBeforeLeaving(e: MouseEvent, room: Room, ctx: RoomContext): v
     h(
       "div.panel",
       {},
-      h("h2#leave-title", {}, solo ? "Leave this run?" : "Leave this game?"),
-      h(
-        "p",
-        {},
-        solo
-          ? "Your run goes on without you: its clock keeps running. Home offers a way back to it."
-          : "The game goes on without you: your board waits, the clock keeps running. Home offers a way back to it.",
-      ),
+      h("h2#leave-title", {}, solo ? t("play:leave.titleRun") : t("play:leave.titleGame")),
+      h("p", {}, solo ? t("play:leave.textRun") : t("play:leave.textGame")),
       h("div.row", {}, leave, stay),
     ),
   );

@@ -3,9 +3,11 @@
 
 import { levelPicker, levelTag } from "../board3d"; // 3D levels (issue #7)
 import { h } from "../dom";
+import { t } from "../i18n";
 import type { BotLevel, ClientMessage, EditionOptions, Room, Seat, Settings, Variant } from "../protocol";
 import { EDITIONS, editionInfo, toast, watchers } from "../ui";
 import type { RoomContext } from "./context";
+import { shownName } from "./words";
 
 const BOT_LEVELS: readonly BotLevel[] = ["easy", "medium", "hard"];
 
@@ -33,7 +35,7 @@ export function lobby(
         h(
           "button.small",
           { type: "button", "data-add-bot": level, onclick: () => ctx.send({ type: "add_bot", level }) },
-          `+ ${level} bot`,
+          t("room:addBot", { level: t(`room:botLevels.${level}`) }),
         ),
       );
     }
@@ -44,20 +46,20 @@ export function lobby(
     h(
       "div.lobby-head",
       {},
-      h("h1", {}, `${info.title} · room ${room.code}`),
-      h("a.small", { href: "/", "data-link": "" }, "Leave"),
+      h("h1", {}, t("room:lobbyTitle", { title: info.title, code: room.code })),
+      h("a.small", { href: "/", "data-link": "" }, t("room:leave")),
     ),
     inviteRow(room),
     h(
       "div.lobby-grid",
       {},
-      h("div", {}, h("div.section-head", {}, h("h2", {}, "Players"), watchers(room.spectators)), seats, addBot),
+      h("div", {}, h("div.section-head", {}, h("h2", {}, t("room:players")), watchers(room.spectators)), seats, addBot),
       h(
         "div",
         {},
-        h("h2", {}, "Settings"),
+        h("h2", {}, t("room:settings")),
         settingsFields(ctx, room, opts, me),
-        host ? null : h("p.muted", {}, "Only the host changes the settings."),
+        host ? null : h("p.muted", {}, t("room:onlyHostSettings")),
       ),
     ),
     ...readyAndStart(ctx, room, me, minPlayers),
@@ -67,15 +69,20 @@ export function lobby(
 
 /** The invite link with its Copy button. */
 function inviteRow(room: Room): HTMLElement {
-  const invite = h("input#invite", { type: "text", readOnly: true, value: room.invite, "aria-label": "Invite link" });
-  const copy = h("button#copy-invite", { type: "button" }, "Copy link");
+  const invite = h("input#invite", {
+    type: "text",
+    readOnly: true,
+    value: room.invite,
+    "aria-label": t("room:inviteLink"),
+  });
+  const copy = h("button#copy-invite", { type: "button" }, t("room:copyLink"));
   copy.addEventListener("click", async () => {
     try {
       await navigator.clipboard.writeText(room.invite);
-      toast("Invite link copied", "good");
+      toast(t("room:inviteCopied"), "good");
     } catch {
       invite.select();
-      toast("Select the link and copy it", "");
+      toast(t("room:selectAndCopy"), "");
     }
   });
 
@@ -95,13 +102,13 @@ function settingsFields(ctx: RoomContext, room: Room, opts: EditionOptions | und
     for (const [v, l] of options) s.appendChild(h("option", { value: v }, l));
     // a value set elsewhere (the API, another client) that the list lacks: show it, not a blank
     if (!options.some(([v]) => v === value))
-      s.appendChild(h("option", { value }, id === "set-time" ? `${value} s` : value));
+      s.appendChild(h("option", { value }, id === "set-time" ? t("common:seconds", { n: value }) : value));
     s.value = value;
     s.addEventListener("change", () => change(s.value));
     return s;
   };
   setting(
-    "Edition",
+    t("room:edition"),
     select(
       "set-edition",
       EDITIONS.filter((e) => e.playable).map((e) => [e.name, e.title]),
@@ -125,24 +132,24 @@ function settingsFields(ctx: RoomContext, room: Room, opts: EditionOptions | und
     ),
   );
   const variantNames: Record<string, string> = {
-    standard: "Standard rules",
+    standard: t("room:standardRules"),
     ...info.variantLabels,
   };
   const variants: [string, string][] = (opts?.variants ?? ["standard"]).map((v) => [v, variantNames[v] ?? v]);
   setting(
-    "Variant",
+    t("room:variant"),
     select("set-variant", variants, room.settings.variant, (v) =>
       send({ type: "settings", settings: { variant: v as Variant } }),
     ),
   );
   // fresh: tasks made for this game from its seed; standard: the printed cards, to play along
   setting(
-    "Tasks",
+    t("room:tasks"),
     select(
       "set-puzzles",
       [
-        ["fresh", "New for this game"],
-        ["standard", "The printed cards"],
+        ["fresh", t("room:tasksFresh")],
+        ["standard", t("room:tasksPrinted")],
       ],
       room.settings.puzzles,
       (v) => send({ type: "settings", settings: { puzzles: v as Settings["puzzles"] } }),
@@ -151,18 +158,19 @@ function settingsFields(ctx: RoomContext, room: Room, opts: EditionOptions | und
   const gems = info.gems;
   const timeKey = gems ? "hourglass_seconds" : "countdown_seconds";
   const timeValue = (room.settings[timeKey] as number | null) ?? null;
-  const times: [string, string][] = [["", "Rulebook default"]];
-  for (const t of gems ? [15, 30, 45, 60, 90, 120, 180] : [10, 20, 30, 45, 60]) times.push([String(t), `${t} s`]);
+  const times: [string, string][] = [["", t("room:rulebookDefault")]];
+  for (const n of gems ? [15, 30, 45, 60, 90, 120, 180] : [10, 20, 30, 45, 60])
+    times.push([String(n), t("common:seconds", { n })]);
   setting(
-    gems ? "Hourglass" : "Countdown",
+    gems ? t("room:hourglass") : t("room:countdown"),
     select("set-time", times, timeValue === null ? "" : String(timeValue), (v) =>
       send({ type: "settings", settings: { [timeKey]: v === "" ? null : Number(v) } }),
     ),
   );
-  const roundsOptions: [string, string][] = [["", `Rulebook (${info.rounds})`]];
+  const roundsOptions: [string, string][] = [["", t("room:rulebookRounds", { rounds: info.rounds })]];
   for (const n of [1, 2, 3, 4, 6]) roundsOptions.push([String(n), `${n}`]);
   setting(
-    "Rounds",
+    t("room:rounds"),
     select("set-rounds", roundsOptions, room.settings.rounds === null ? "" : String(room.settings.rounds), (v) =>
       send({ type: "settings", settings: { rounds: v === "" ? null : Number(v) } }),
     ),
@@ -178,7 +186,7 @@ function readyAndStart(ctx: RoomContext, room: Room, me: Seat | null, minPlayers
   const ready = h(
     "button#ready",
     { type: "button", class: me?.ready ? "on" : "" },
-    me?.ready ? "Ready ✓" : "I'm ready",
+    me?.ready ? t("room:readyDone") : t("room:imReady"),
   );
   ready.addEventListener("click", () => send({ type: "ready", ready: !me?.ready }));
   const people = room.seats.filter((s): s is Seat => !!s && s.kind === "person");
@@ -191,39 +199,41 @@ function readyAndStart(ctx: RoomContext, room: Room, me: Seat | null, minPlayers
   const start = h(
     "button.primary#start",
     { type: "button", disabled: !host || !allReady || seated < minPlayers },
-    "Start the game",
+    t("room:startGame"),
   );
   start.addEventListener("click", () => send({ type: "start" }));
   const hint = !host
-    ? "The host starts the game when everyone is ready."
+    ? t("room:hostStarts")
     : seated < minPlayers
-      ? "Invite someone or add a bot: a race needs 2 to 4 players."
+      ? t("room:needPlayers")
       : !allReady
-        ? "Waiting for everyone to be ready."
-        : "Everyone is ready.";
+        ? t("room:waitingReady")
+        : t("room:everyoneReady");
   return [
-    h("div.lobby-actions", {}, askReady ? ready : me ? null : h("p.muted", {}, "You are watching."), start),
+    h("div.lobby-actions", {}, askReady ? ready : me ? null : h("p.muted", {}, t("room:youAreWatching")), start),
     h("p.muted.hint", {}, hint),
   ];
 }
 
 function seatRow(ctx: RoomContext, room: Room, s: Seat | null, i: number, host: boolean): HTMLElement {
-  if (!s) return h("li.seat.free", { "data-seat": i }, h("span.muted", {}, "free seat"));
+  if (!s) return h("li.seat.free", { "data-seat": i }, h("span.muted", {}, t("room:freeSeat")));
   const tags = [];
-  if (room.host === i) tags.push(h("span.tag", {}, "host"));
+  if (room.host === i) tags.push(h("span.tag", {}, t("room:host")));
   if (editionInfo(room.settings.edition).ownSide) tags.push(levelTag(s.side)); // issue #7
-  if (i === ctx.store.seat) tags.push(h("span.tag.you", {}, "you"));
-  if (!s.connected) tags.push(h("span.tag.bad", {}, "away"));
+  if (i === ctx.store.seat) tags.push(h("span.tag.you", {}, t("room:you")));
+  if (!s.connected) tags.push(h("span.tag.bad", {}, t("room:away")));
   const li = h(
     "li.seat",
     { "data-seat": i, class: s.kind },
-    h("span.seat-name", {}, s.name),
+    h("span.seat-name", {}, shownName(s, i)),
     ...tags,
-    s.kind === "person" ? h("span.ready-mark", { class: s.ready ? "yes" : "" }, s.ready ? "ready" : "not ready") : null,
+    s.kind === "person"
+      ? h("span.ready-mark", { class: s.ready ? "yes" : "" }, s.ready ? t("room:ready") : t("room:notReady"))
+      : null,
   );
   if (s.kind === "bot" && host) {
-    const level = h("select.bot-level", { "aria-label": `level of ${s.name}` });
-    for (const l of BOT_LEVELS) level.appendChild(h("option", { value: l }, l));
+    const level = h("select.bot-level", { "aria-label": t("room:botLevelOf", { name: shownName(s, i) }) });
+    for (const l of BOT_LEVELS) level.appendChild(h("option", { value: l }, t(`room:botLevels.${l}`)));
     level.value = s.level ?? "medium";
     level.addEventListener("change", () => ctx.send({ type: "bot_level", seat: i, level: level.value as BotLevel }));
     li.append(
@@ -231,11 +241,11 @@ function seatRow(ctx: RoomContext, room: Room, s: Seat | null, i: number, host: 
       h(
         "button.small.remove-bot",
         { type: "button", onclick: () => ctx.send({ type: "remove_bot", seat: i }) },
-        "remove",
+        t("room:removeBot"),
       ),
     );
   } else if (s.kind === "bot") {
-    li.append(h("span.tag", {}, s.level ?? ""));
+    li.append(h("span.tag", {}, s.level ? t(`room:botLevels.${s.level}`) : ""));
   }
   return li;
 }

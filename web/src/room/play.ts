@@ -3,13 +3,17 @@
 // and the round result (or the solution of a task given up) over it. The board of the running
 // task is kept while its task stays the same, so snapshots never disturb a player's pieces.
 
+import { announce } from "../announce";
 import { areaSvg } from "../board/pictures";
-import { type BoardLike, boardHint, createBoard } from "../board3d"; // 3D board (issue #7)
+import { type BoardLike, boardHint, createBoard, onInputKind } from "../board3d"; // 3D board (issue #7)
 import { solutionIsoSvg } from "../board3d/iso";
 import type { Catalogue, Placement } from "../catalogue";
 import { h } from "../dom";
+import { errorText, language, languagePicker, t } from "../i18n";
 import { pieceName } from "../piecename";
 import type { GameView, HintReply, Room, RoomEvent, Task, Verdict } from "../protocol";
+import { settingsMenu } from "../settings";
+import { play } from "../sound";
 import { editionInfo, hourglass, keyBadge, placeText, watchers } from "../ui";
 import { showClock } from "./clock";
 import type { RoomContext } from "./context";
@@ -19,7 +23,7 @@ import { roundResult, showNextRound } from "./result";
 import { type SoloRecords, sidePanel } from "./side";
 import { spectatorTables } from "./spectate";
 import { UndoControl } from "./undo";
-import { isTieBreak, tieBreakName } from "./words";
+import { isTieBreak, seatName, tieBreakName } from "./words";
 
 /** The stages in which the board can still be played. */
 const PLAYING = ["playing", "second_chance", "countdown", "playoff"];
@@ -47,7 +51,11 @@ export class PlayScreen {
   private gameEl: HTMLElement | null = null;
   private parts: Parts | null = null;
   private shownResultFor = -1;
+  // one menu for the game: the top bar is redrawn with each change, the menu moves along open
+  private readonly settings = settingsMenu();
   private readonly soloRecords: SoloRecords = { element: null };
+  /** where each piece on the area lies ("transform|offset"), to hear and see what changed */
+  private laid = new Map<string, string>();
   /** the solution of the task this player gave up, shown over the next one until closed */
   private givenUp: HTMLElement | null = null;
 
@@ -80,7 +88,7 @@ export class PlayScreen {
       const locked = !!this.hold || !!mine || over || this.finishedBoards.has(this.boardKey);
       this.board.lock(locked);
       this.undo?.setLocked(locked);
-      if (mine && !this.hold) this.board.setStatus(`Ubongo! You finished ${placeText(mine.place)}.`, "good");
+      if (mine && !this.hold) this.board.setStatus(t("play:youFinished", { place: placeText(mine.place) }), "good");
     }
     this.drawTop(parts, room, game);
     parts.side.replaceChildren(...sidePanel(room, game, this.ctx.store.seat, this.soloRecords));
@@ -91,7 +99,7 @@ export class PlayScreen {
   /** Solo: the board just solved stays a moment with the "Ubongo!" flash (room/hold.ts). */
   private holdSolvedBoard(parts: Parts): void {
     if (!this.gameEl?.querySelector(".ubongo-burst")) this.celebrate();
-    this.board?.setStatus("Ubongo! Solved. The next task follows (press any key).", "good");
+    this.board?.setStatus(t("play:solvedNext"), "good");
     this.hold = holdSolved(parts.main, () => {
       this.hold = null;
       this.drop(); // the solved board goes: the next draw deals the task in hand
@@ -103,6 +111,26 @@ export class PlayScreen {
   /** A new game (or a rematch) forgets which boards were covered. */
   eventSeen(ev: RoomEvent): void {
     if (ev.kind === "rematch" || ev.kind === "game_started") this.finishedBoards.clear();
+    // said to screen readers and sounded: another player's "Ubongo!" (one's own is the board's
+    // status, spoken already), a round's end with its finish order
+    const { seat, room } = this.ctx.store;
+    if (!room) return;
+    if (ev.kind === "finished" && ev.data.seat !== seat) {
+      announce(`${seatName(room, ev.data.seat)} called "Ubongo!": ${placeText(ev.data.place)}.`);
+    } else if (ev.kind === "round_ended" && ev.data.kind !== "solo") {
+      play("round-end");
+      const order = ev.data.finish_order.map((s, i) => `${placeText(i + 1)} ${seatName(room, s)}`);
+      const what = ev.data.kind === "round" ? `Round ${ev.data.round} is over` : "The tie-break is over";
+      announce(`${what}. ${order.length ? order.join(", ") : "Nobody finished"}.`);
+    }
+  }
+
+  /** Build the game's screen anew at the next draw (a new language); the board comes back with
+   * the pieces laid (they are kept for a reload), the round result is shown again. */
+  relabel(): void {
+    this.drop();
+    this.shownResultFor = -1;
+    this.soloRecords.element = null;
   }
 
   /** Forget the game (the lobby or the end is shown instead). */
@@ -120,34 +148,36 @@ export class PlayScreen {
     if (!this.board) return;
     if (v.round !== this.boardTurn) {
       // the verdict on a task that is gone already (solo: the next one is dealt)
+      if (v.ok) play("ubongo");
       if (v.ok && !this.hold) this.celebrate();
       return;
     }
+    play(v.ok ? "ubongo" : "wrong");
     if (v.ok) {
       this.finishedBoards.add(this.boardKey);
       this.board.lock(true);
       this.undo?.setLocked(true);
       if (!this.hold) {
-        this.board.setStatus("Ubongo! The area is covered.", "good");
+        this.board.setStatus(t("play:covered"), "good");
         this.celebrate();
       }
     } else {
-      this.board.setStatus(`Not yet: ${v.reason}`, "bad");
+      this.board.setStatus(t("play:notYet", { reason: errorText(v.code, v.reason) }), "bad");
     }
   }
 
   /** The server's answer to this player's hint: the piece is put where it goes. */
   hint(r: HintReply): void {
     if (!this.board || r.round !== this.boardTurn) return;
-    const cost = r.penalty ? ` (it cost ${r.penalty} s)` : "";
+    const cost = r.penalty ? t("play:hintCost", { n: r.penalty }) : "";
     if (r.placement) {
       const piece = r.placement.piece;
       const rest = this.board.placements().filter((p) => p.piece !== piece);
       this.board.arrange([...rest, r.placement]);
       const name = this.lastCat ? pieceName(this.lastCat, piece) : piece;
-      this.board.setStatus(`Hint: piece ${name} goes here${cost}.`, "good");
+      this.board.setStatus(t("play:hintHere", { piece: name, cost }), "good");
     } else {
-      this.board.setStatus(`${r.message}${cost}`, r.solved ? "good" : "bad");
+      this.board.setStatus(`${hintMessage(r)}${cost}`, r.solved ? "good" : "bad");
     }
   }
 
@@ -170,7 +200,8 @@ export class PlayScreen {
       const parts: Parts = {
         top: h("header.game-top"),
         main: h("section.game-main"),
-        side: h("aside.game-side"),
+        // on a phone it scrolls below the board: a named region the keyboard can reach
+        side: h("aside.game-side", { tabindex: "0", role: "region", "aria-label": "Players, scores and records" }),
         overlay: h("div.overlay-slot"),
         timer: null,
       };
@@ -178,9 +209,13 @@ export class PlayScreen {
       // the page's top-level heading, for screen readers (the top bar shows the same facts)
       const room = this.ctx.store.room;
       const what = room
-        ? `${editionInfo(room.settings.edition).title} · ${room.settings.mode === "solo" ? "solo" : `room ${room.code}`}`
+        ? `${editionInfo(room.settings.edition).title} · ${room.settings.mode === "solo" ? t("play:solo") : t("play:roomCode", { code: room.code })}`
         : "";
-      const heading = h("h1.visually-hidden#game-title", {}, `Ubongo game${what ? ` · ${what}` : ""}`);
+      const heading = h(
+        "h1.visually-hidden#game-title",
+        {},
+        what ? t("play:gameTitleOf", { what }) : t("play:gameTitle"),
+      );
       this.gameEl = h("div.game", {}, heading, parts.top, parts.main, parts.side, parts.overlay);
       this.root.replaceChildren(this.gameEl);
       this.boardKey = "";
@@ -206,6 +241,7 @@ export class PlayScreen {
     const initial = savedArrangement(saveKey, key);
     const undo = new UndoControl(() => this.board, initial ?? []);
     this.undo = undo;
+    this.laid = laidMap(initial);
     const board = createBoard({
       catalogue: cat,
       area: task.area,
@@ -213,13 +249,14 @@ export class PlayScreen {
       initial,
       onCovered: (pl) => this.submit(pl),
       onChange: (pl, covered) => {
+        this.placedCues(pl);
         sessionStorage.setItem(saveKey, JSON.stringify({ key, placements: pl }));
         undo.record(pl);
         if (!covered) this.board?.setStatus("");
       },
     });
     this.board = board;
-    const ubongo = h("button.primary.ubongo#ubongo", { type: "button" }, "Ubongo!");
+    const ubongo = h("button.primary.ubongo#ubongo", { type: "button" }, t("play:ubongo"));
     ubongo.addEventListener("click", () => this.board && this.submit(this.board.placements()));
     const actions = h("div.main-actions", {}, undo.button, ubongo);
     // solo and practice (not a race, not the daily challenge): a hint, or the whole solution
@@ -227,17 +264,13 @@ export class PlayScreen {
       const timed = room.settings.solo_goal !== "practice";
       const hint = h(
         "button#hint",
-        { type: "button", title: timed ? "Shows where one piece goes; costs time" : "Shows where one piece goes" },
-        timed ? "Hint (costs time)" : "Hint",
+        { type: "button", title: timed ? t("play:hintTitleTimed") : t("play:hintTitle") },
+        timed ? t("play:hintTimed") : t("play:hint"),
       );
       hint.addEventListener("click", () => this.askHint());
       // an endless run is rated: no hints there, but a task may be given up (a lost task)
       hint.hidden = room.settings.solo_goal === "endless";
-      const giveUp = h(
-        "button#give-up",
-        { type: "button", title: "Shows a solution; the task counts as not solved" },
-        "Give up · show solution",
-      );
+      const giveUp = h("button#give-up", { type: "button", title: t("play:giveUpTitle") }, t("play:giveUp"));
       giveUp.addEventListener("click", () => {
         const g = this.ctx.store.room?.game;
         if (g) this.ctx.send({ type: "give_up", round: g.round });
@@ -247,10 +280,25 @@ export class PlayScreen {
     parts.main.append(board.element, actions);
     undo.keys(board.element);
     board.attach();
+    // the focus was on what this board replaced (the home's button, the last task's board): a
+    // keyboard player goes on playing here instead of starting over from the page's top
+    if (!document.activeElement || document.activeElement === document.body) board.focus();
     // a phone shows the side panel below the board: say here, too, what the playoff is
-    board.setStatus(
-      isTieBreak(game.kind) ? `${tieBreakName(game.kind)}: the first to finish wins the game.` : boardHint(cat.layers),
-    );
+    const firstLine = () =>
+      isTieBreak(game.kind)
+        ? t("play:tieBreakFirstWins", { what: tieBreakName(game.kind) })
+        : boardHint(cat.layers, !!cat.flip);
+    let shown = firstLine();
+    board.setStatus(shown);
+    // a first touch (or key) changes how the hint speaks, while it is still the first line
+    const stop = onInputKind(() => {
+      const status = board.element.querySelector(".board-status");
+      if (this.board !== board || !status) stop();
+      else if (status.textContent === shown) {
+        shown = firstLine();
+        board.setStatus(shown);
+      }
+    });
     window.setTimeout(() => this.board?.focus(), 0);
   }
 
@@ -258,25 +306,25 @@ export class PlayScreen {
     const game = this.ctx.store.room?.game;
     if (!game || !this.board) return;
     if (!this.ctx.send({ type: "hint", round: game.round, placements: this.board.placements() })) {
-      this.board.setStatus("Not connected: trying again in a moment…", "bad");
+      this.board.setStatus(t("play:notConnected"), "bad");
       return;
     }
-    this.board.setStatus("Looking for a hint…");
+    this.board.setStatus(t("play:lookingForHint"));
   }
 
   /** The solution of a task given up, as a dialog over the next task. */
   private solutionPanel(cat: Catalogue, area: number[][], solution: Placement[]): HTMLElement {
     const picture = cat.layers > 1 ? solutionIsoSvg(cat, area, solution) : areaSvg(cat, area, solution);
-    const next = h("button.primary#next-task", { type: "button" }, "Next task");
+    const next = h("button.primary#next-task", { type: "button" }, t("play:nextTask"));
     const panel = h(
       "div.overlay.gave-up",
-      { role: "dialog", "aria-label": "The solution" },
+      { role: "dialog", "aria-label": t("play:theSolution") },
       h(
         "div.panel.round-result",
         {},
-        h("h2", {}, "A solution of the task you gave up"),
+        h("h2", {}, t("play:gaveUpSolution")),
         h("div.solution", {}, picture),
-        h("p.muted", {}, "It counts as not solved. The next task is dealt."),
+        h("p.muted", {}, t("play:gaveUpNote")),
         next,
       ),
     );
@@ -293,14 +341,32 @@ export class PlayScreen {
     const game = this.ctx.store.room?.game;
     if (!game || !this.board) return;
     if (!this.ctx.send({ type: "submit", round: game.round, placements })) {
-      this.board.setStatus("Not connected: trying again in a moment…", "bad");
+      this.board.setStatus(t("play:notConnected"), "bad");
       return;
     }
-    this.board.setStatus("Checking…");
+    this.board.setStatus(t("play:checking"));
+  }
+
+  /** A piece put down or moved on the area: the place sound, and the piece snaps (motion.css). */
+  private placedCues(placements: Placement[]): void {
+    const now = laidMap(placements);
+    const moved = [...now].filter(([piece, at]) => this.laid.get(piece) !== at).map(([piece]) => piece);
+    this.laid = now;
+    if (!moved.length) return;
+    play("place");
+    for (const piece of moved) {
+      const g = this.board?.element.querySelector(`g[data-piece="${piece}"]`);
+      if (!g) continue;
+      g.classList.remove("snap");
+      // a reflow between restarts the animation of a piece moved twice in a row
+      void g.getBoundingClientRect();
+      g.classList.add("snap");
+      window.setTimeout(() => g.classList.remove("snap"), 400);
+    }
   }
 
   private celebrate(): void {
-    const burst = h("div.ubongo-burst", { "aria-hidden": "true" }, "Ubongo!");
+    const burst = h("div.ubongo-burst", { "aria-hidden": "true" }, t("play:ubongo"));
     this.gameEl?.appendChild(burst);
     window.setTimeout(() => burst.remove(), 1600);
   }
@@ -314,8 +380,8 @@ export class PlayScreen {
         {
           href: "/",
           "data-link": "",
-          title: "Home",
-          "aria-label": "Home",
+          title: t("common:home"),
+          "aria-label": t("common:home"),
           onclick: (e: MouseEvent) => askBeforeLeaving(e, room, this.ctx),
         },
         "⌂",
@@ -332,15 +398,17 @@ export class PlayScreen {
               solo.endless
                 ? h(
                     "span#endless-rating",
-                    { title: "Your rating: it rises when you solve in time" },
-                    ` · rating ${Math.round(solo.endless.rating)}`,
+                    { title: t("play:ratingTitle") },
+                    t("play:ratingShort", { rating: Math.round(solo.endless.rating) }),
                   )
                 : null,
             )
           : h(
               "span#round-no",
               {},
-              game.stage === "playoff" ? tieBreakName(game.kind) : `Round ${game.round} of ${game.rounds}`,
+              game.stage === "playoff"
+                ? tieBreakName(game.kind)
+                : t("play:roundOf", { round: game.round, rounds: game.rounds }),
             ),
       ),
       watchers(room.spectators),
@@ -348,16 +416,19 @@ export class PlayScreen {
       h("div.timer#timer", { "aria-live": "off" }, hourglass(), h("span.timer-label"), h("span.timer-text")),
     ];
     if (solo && this.ctx.store.seat !== null) {
-      const skip = h("button#skip", { type: "button" }, "Skip task");
+      const skip = h("button#skip", { type: "button" }, t("play:skipTask"));
       skip.addEventListener("click", () => this.ctx.send({ type: "skip", round: game.round }));
       items.push(skip);
       if (solo.endless) {
         // an endless run has no end but this
-        const stop = h("button#stop", { type: "button" }, "Stop");
+        const stop = h("button#stop", { type: "button" }, t("play:stop"));
         stop.addEventListener("click", () => this.ctx.send({ type: "stop", round: game.round }));
         items.push(stop);
       }
     }
+    // the app's header (its language picker and settings) is hidden during a round: both come
+    // along in the top bar
+    items.push(languagePicker(true), this.settings);
     parts.top.replaceChildren(...items.filter((x): x is HTMLElement => !!x));
     parts.timer = parts.top.querySelector("#timer") as HTMLElement;
   }
@@ -378,11 +449,28 @@ export class PlayScreen {
 function soloCount(room: Room, solo: NonNullable<GameView["solo"]>): string {
   const skipped = solo.skipped + solo.gave_up;
   if (room.settings.puzzles === "daily") {
-    return `Daily · task ${Math.min(solo.amount, solo.done + skipped + 1)} of ${solo.amount} · solved ${solo.done}`;
+    return t("play:dailyCount", {
+      task: Math.min(solo.amount, solo.done + skipped + 1),
+      amount: solo.amount,
+      done: solo.done,
+    });
   }
   const of = solo.goal === "tasks" ? ` / ${solo.amount}` : "";
-  const hints = solo.hints ? ` · ${solo.hints} hint${solo.hints === 1 ? "" : "s"}` : "";
-  return `${solo.goal === "practice" ? "Practice · " : ""}Solved ${solo.done}${of} · skipped ${skipped}${hints}`;
+  const hints = solo.hints ? ` · ${t("records:hints", { count: solo.hints })}` : "";
+  const practice = solo.goal === "practice" ? t("play:practicePrefix") : "";
+  return `${practice}${t("play:soloCount", { done: solo.done, of, skipped })}${hints}`;
+}
+
+/** The server's sentence on a hint, said again in the language shown from the reply's facts. */
+function hintMessage(r: HintReply): string {
+  if (language() === "en") return r.message;
+  if (r.solved) return t("play:hintSolved");
+  if (r.move.length) return t("play:hintMove", { pieces: r.move.join(", ") });
+  return r.message;
+}
+
+function laidMap(placements: Placement[]): Map<string, string> {
+  return new Map(placements.map((p) => [p.piece, `${p.transform}|${p.offset.join(",")}`]));
 }
 
 /** The pieces this browser had laid for the board `key` before a reload, if any. */

@@ -6,16 +6,17 @@ import { areaSvg } from "../board/pictures";
 import { solutionIsoSvg } from "../board3d/iso";
 import type { Catalogue } from "../catalogue";
 import { h } from "../dom";
+import { t } from "../i18n";
 import type { GameView, Room } from "../protocol";
-import { cardIcon, editionInfo, gem, gemPoints, gemWords, placeText } from "../ui";
+import { aGemWords, cardIcon, editionInfo, gem, gemPoints, gemWords, placeText } from "../ui";
 import type { Award, RoomStore } from "./store";
-import { isTieBreak, seatName, tieBreakName, tiedSeats, tieWords } from "./words";
+import { andList, isTieBreak, seatName, tiedSeats, tieKind, tieWords } from "./words";
 
 /** The round result as a dialog over the board, with the time to the next round. */
 export function roundResult(store: RoomStore, room: Room, game: GameView, cat: Catalogue | null): HTMLElement {
   return h(
     "div.overlay",
-    { role: "dialog", "aria-label": "Round result" },
+    { role: "dialog", "aria-label": t("play:roundResult") },
     h(
       "div.panel.round-result",
       {},
@@ -29,15 +30,15 @@ export function roundResult(store: RoomStore, room: Room, game: GameView, cat: C
 export function roundResultParts(store: RoomStore, room: Room, game: GameView, cat: Catalogue | null): HTMLElement[] {
   const awards = store.lastAwards && store.lastAwards.round === game.round ? store.lastAwards.list : [];
   const title = isTieBreak(game.kind)
-    ? `The ${tieBreakName(game.kind).toLowerCase()}`
+    ? t("play:theTieBreak", { context: tieKind(game.kind) })
     : room.phase === "over"
-      ? "The last round"
-      : `Round ${game.round} is over`;
+      ? t("play:lastRound")
+      : t("play:roundOver", { round: game.round });
   const tie = room.phase !== "over" && game.stage === "between" && tiedSeats(game).length > 1;
   const parts: (HTMLElement | null)[] = [
     h("h2", {}, title),
     finishOrder(room, game),
-    awards.length ? h("div", {}, h("h3", {}, "Rewards"), awardRows(store, room, game, awards)) : null,
+    awards.length ? h("div", {}, h("h3", {}, t("play:rewards")), awardRows(store, room, game, awards)) : null,
     tie ? tieNote(room, game) : null,
   ];
   if (cat) parts.push(...solutions(store, room, game, cat));
@@ -48,12 +49,12 @@ function finishOrder(room: Room, game: GameView): HTMLElement {
   const order = h("ol.finish-order");
   const finished = [...game.finished].sort((a, b) => a.place - b.place);
   for (const f of finished) order.append(h("li", {}, h("b", {}, placeText(f.place)), " ", seatName(room, f.seat)));
-  if (!finished.length) order.append(h("li.muted", {}, "Nobody finished this time."));
+  if (!finished.length) order.append(h("li.muted", {}, t("play:nobodyFinished")));
   else if (!game.solo) {
     for (const seat of Object.keys(game.tasks)) {
       if (!finished.some((f) => String(f.seat) === seat)) {
-        const nothing = editionInfo(room.settings.edition).gems ? ": no gem this round" : "";
-        order.append(h("li.muted.not-finished", {}, `${seatName(room, seat)} did not finish in time${nothing}`));
+        const key = editionInfo(room.settings.edition).gems ? "play:didNotFinishNoGem" : "play:didNotFinishInTime";
+        order.append(h("li.muted.not-finished", {}, t(key, { name: seatName(room, seat) })));
       }
     }
   }
@@ -90,23 +91,23 @@ function awardRows(store: RoomStore, room: Room, game: GameView, list: Award[]):
     } else if (a.kind) {
       const handedToMe = list.filter((o) => o.kind === "handed" && o.to === a.seat).length;
       points = (a.kind === "kept" ? 1 : 0) + handedToMe;
-      for (let i = 0; i < points; i++) row.append(h("span.card-won", { title: "a card won: 1 point" }, cardIcon()));
+      for (let i = 0; i < points; i++) row.append(h("span.card-won", { title: t("play:cardWon") }, cardIcon()));
       why = cardWhy(room, a, name, placeOf(a.seat), handedToMe);
     }
-    row.append(h("span.award-points", {}, points ? `+${points} point${points === 1 ? "" : "s"}` : "no points"));
+    row.append(h("span.award-points", {}, points ? t("play:plusPoints", { count: points }) : t("play:noPoints")));
     row.append(h("p.award-why", {}, why));
     awards.append(row);
   }
   const toBag = end && "to_bag" in end.awards ? end.awards.to_bag : [];
   if (toBag.length) {
-    const what = toBag.map(gemWords).join(" and ");
+    const gems = andList(toBag.map(gemWords));
     awards.append(
       h(
         "p.award-why.to-bag",
         {},
         order.length
-          ? `Nobody finished ${placeText(order.length + 1)}, so this round's ${what} went back into the bag.`
-          : `Nobody finished in time, so this round's ${what} went back into the bag.`,
+          ? t("play:why.toBagPlace", { place: placeText(order.length + 1), gems })
+          : t("play:why.toBagNobody", { gems }),
       ),
     );
   }
@@ -116,30 +117,29 @@ function awardRows(store: RoomStore, room: Room, game: GameView, list: Award[]):
 /** "Ada solved first: took a blue sapphire (3) from the display and drew a red ruby (4) from
  * the bag." */
 function gemWhy(name: string, place: number, gems: string[], placeGems: string[]): string {
-  const ordinal = ["first", "second", "third", "fourth", "fifth", "sixth"][place - 1] ?? placeText(place);
+  const ordinal = t(`play:why.nth.${place}`, { defaultValue: placeText(place) });
   const fromDisplay = place >= 1 && place <= placeGems.length;
   const bag = fromDisplay ? gems.slice(1) : gems;
   const parts: string[] = [];
-  if (fromDisplay && gems.length) parts.push(`took a ${gemWords(gems[0])} from the display`);
-  if (bag.length) parts.push(`drew a ${bag.map(gemWords).join(" and a ")} from the bag`);
-  const bonus = fromDisplay ? ` (the ${placeGems.length === 2 ? "two fastest get" : "fastest get"} a bonus gem)` : "";
-  return `${name} solved ${ordinal}: ${parts.join(" and ")}${bonus}.`;
+  if (fromDisplay && gems.length) parts.push(t("play:why.fromDisplay", { gem: aGemWords(gems[0]) }));
+  if (bag.length) parts.push(t("play:why.fromBag", { gems: andList(bag.map(aGemWords)) }));
+  const bonus = fromDisplay ? ` ${t("play:why.bonus", { count: placeGems.length })}` : "";
+  return t("play:why.solved", { name, nth: ordinal, what: andList(parts), bonus });
 }
 
 /** What happened to a player's card, in words: kept as a point, handed to the first to
  * finish, or put back in the box. */
 function cardWhy(room: Room, a: Award, name: string, place: number, handedToMe: number): string {
-  const given = handedToMe
-    ? ` and is handed ${handedToMe === 1 ? "a card" : `${handedToMe} cards`} by those who did not finish`
-    : "";
+  const given = handedToMe ? ` ${t("play:why.handedToMe", { count: handedToMe })}` : "";
   if (a.kind === "kept") {
-    return place === 1
-      ? `${name} finished first: keeps the card (1 point)${given}.`
-      : `${name} finished in time: keeps the card (1 point).`;
+    return place === 1 ? t("play:why.keptFirst", { name, given }) : t("play:why.keptInTime", { name });
   }
-  const first = a.to !== undefined && a.to !== null ? seatName(room, a.to) : "the first to finish";
-  if (a.kind === "handed") return `${name} did not finish in time: the card goes to ${first}, who finished first.`;
-  return `${name}'s card goes back in the box: ${place ? "only the first to finish scores in this variant" : "nobody scores it"}.`;
+  if (a.kind === "handed") {
+    return a.to !== undefined && a.to !== null
+      ? t("play:why.handed", { name, first: seatName(room, a.to) })
+      : t("play:why.handedFirst", { name });
+  }
+  return place ? t("play:why.discardedPlace", { name }) : t("play:why.discardedNobody", { name });
 }
 
 function tieNote(room: Room, game: GameView): HTMLElement {
@@ -147,11 +147,9 @@ function tieNote(room: Room, game: GameView): HTMLElement {
   return h(
     "p.tie-note",
     {},
-    h("b", {}, "A tie! "),
-    `${tieWords(room, game)}: a ${gems ? "playoff" : "tie round"} decides the game. `,
-    gems
-      ? "Each gets a new board, one die roll, no hourglass; the first to finish wins."
-      : "Each plays a card of the player to their left; the first to finish wins.",
+    h("b", {}, `${t("play:aTie")} `),
+    `${t(gems ? "play:playoffDecides" : "play:tieRoundDecides", { tie: tieWords(room, game) })} `,
+    gems ? t("play:playoffHow") : t("play:tieRoundHow"),
   );
 }
 
@@ -166,7 +164,7 @@ function solutions(store: RoomStore, room: Room, game: GameView, cat: Catalogue)
     const sol = solutions[seat];
     const task = game.tasks[seat];
     if (!sol || !task) continue;
-    const title = mine !== null ? "A solution of your task" : `A solution of ${seatName(room, seat)}'s task`;
+    const title = mine !== null ? t("play:yourSolution") : t("play:solutionOf", { name: seatName(room, seat) });
     const picture = cat.layers > 1 ? solutionIsoSvg(cat, task.area, sol) : areaSvg(cat, task.area, sol);
     out.push(h("div.solution", { "data-seat": seat }, h("h3", {}, title), picture));
   }
@@ -178,7 +176,7 @@ export function showNextRound(root: HTMLElement, room: Room, game: GameView, now
   const next = root.querySelector("#next-round");
   if (next && game.next_round_at) {
     const gems = editionInfo(room.settings.edition).gems;
-    const what = tiedSeats(game).length > 1 ? (gems ? "Playoff" : "Tie round") : "Next round";
-    next.textContent = `${what} in ${Math.max(0, Math.ceil((game.next_round_at - now) / 1000))} s`;
+    const what = tiedSeats(game).length > 1 ? (gems ? t("play:playoff") : t("play:tieRound")) : t("play:nextRound");
+    next.textContent = t("play:inSeconds", { what, n: Math.max(0, Math.ceil((game.next_round_at - now) / 1000)) });
   }
 }

@@ -2,11 +2,12 @@
 // and score; in solo the run's progress and the records of that kind of run.
 
 import { h } from "../dom";
+import { t } from "../i18n";
 import { savedName } from "../net";
 import type { GameView, Room } from "../protocol";
 import { dailyBoard, leaderboard, personalBests } from "../records";
 import { cardIcon, gem, gemRow, placeText } from "../ui";
-import { tieBreakName, tiedSeats, tieWords } from "./words";
+import { shownName, tieBreakName, tiedSeats, tieKind, tieWords } from "./words";
 
 /** The solo run's records, fetched once per room and kept across snapshots. */
 export interface SoloRecords {
@@ -18,11 +19,12 @@ export interface SoloRecords {
 export function sidePanel(room: Room, game: GameView, seat: number | null, records: SoloRecords): HTMLElement[] {
   const blocks: HTMLElement[] = [];
   if (game.display) {
-    const disp = h("div.display", {}, h("h3", {}, "Gem display"));
+    const disp = h("div.display", {}, h("h3", {}, t("play:gemDisplay")));
     const row = h("div.gem-row");
     for (const name of ["sapphire", "amber"])
       row.append(h("span.gem-count", {}, gem(name), `×${game.display[name] ?? 0}`));
-    if (game.bag !== null) row.append(h("span.bag", { title: "gems in the bag" }, `${game.bag} gems in the bag`));
+    if (game.bag !== null)
+      row.append(h("span.bag", { title: t("play:gemsInBag") }, t("play:gemsInTheBag", { count: game.bag })));
     disp.append(row);
     blocks.push(disp);
   }
@@ -38,15 +40,15 @@ export function sidePanel(room: Room, game: GameView, seat: number | null, recor
         h(
           "p",
           {},
-          `${tieWords(room, game)}. ${game.kind === "playoff" ? "One die roll, no hourglass: " : "No countdown: "}the first to finish wins the game.`,
+          t(game.kind === "playoff" ? "play:playoffRules" : "play:tieRoundRules", { tie: tieWords(room, game) }),
         ),
-        game.deadline ? h("p", {}, "If nobody finishes within the time limit, the win is shared.") : null,
-        seat !== null && !mine ? h("p.muted", {}, `You are not in the ${what.toLowerCase()}: watch who wins.`) : null,
+        game.deadline ? h("p", {}, t("play:sharedIfNobody")) : null,
+        seat !== null && !mine ? h("p.muted", {}, t("play:notInTieBreak", { context: tieKind(game.kind) })) : null,
       ),
     );
   }
   if (!game.solo) {
-    blocks.push(h("div", {}, h("h3", {}, "Players"), playersList(room, game, seat)));
+    blocks.push(h("div", {}, h("h3", {}, t("room:players")), playersList(room, game, seat)));
   } else {
     blocks.push(soloPanel(room, game, records));
   }
@@ -62,22 +64,27 @@ function playersList(room: Room, game: GameView, seat: number | null): HTMLEleme
     const score = game.scores[String(i)];
     const out = game.stage === "playoff" && !tiedSeats(game).includes(i);
     const state = fin
-      ? `finished ${placeText(fin.place)}`
+      ? t("play:finishedPlace", { place: placeText(fin.place) })
       : out
-        ? `not in the ${tieBreakName(game.kind).toLowerCase()}`
+        ? t("play:notInThe", { context: tieKind(game.kind) })
         : game.stage === "between"
-          ? "did not finish"
-          : "working…";
+          ? t("play:didNotFinish")
+          : t("play:working");
     list.append(
       h(
         "li.player",
         { "data-seat": i, class: [fin ? "done" : "", i === seat ? "me" : ""].join(" ") },
-        h("span.player-name", {}, s.name, i === seat ? " (you)" : ""),
-        h("span.player-state", {}, state, s.connected ? "" : " · away"),
+        h("span.player-name", {}, shownName(s, i), i === seat ? t("play:youSuffix") : ""),
+        h("span.player-state", {}, state, s.connected ? "" : ` · ${t("room:away")}`),
         score
           ? score.gems
-            ? h("span.player-score", {}, gemRow(score.gems), h("b", {}, ` ${score.points} pts`))
-            : h("span.player-score", {}, cardIcon(), `${score.cards} card${score.cards === 1 ? "" : "s"}`)
+            ? h(
+                "span.player-score",
+                {},
+                gemRow(score.gems),
+                h("b", {}, ` ${t("play:points", { count: score.points })}`),
+              )
+            : h("span.player-score", {}, cardIcon(), t("play:cards", { count: score.cards }))
           : null,
       ),
     );
@@ -86,19 +93,19 @@ function playersList(room: Room, game: GameView, seat: number | null): HTMLEleme
 }
 
 function soloPanel(room: Room, game: GameView, records: SoloRecords): HTMLElement {
-  const box = h("div.solo-panel", {}, h("h3", {}, "Solo"));
+  const box = h("div.solo-panel", {}, h("h3", {}, t("play:soloHeading")));
   const s = game.solo;
   if (!s) return box;
   if (s.endless) {
     // an endless run: ratings instead of records (docs/ratings.md)
     const e = s.endless;
     box.append(
-      h("p", {}, "Endless: each task is chosen for your rating. Solve it in time and the next is harder."),
-      h("p.big#solo-done", {}, `${s.done}`, h("small", {}, " solved")),
+      h("p", {}, t("play:endlessAbout")),
+      h("p.big#solo-done", {}, `${s.done}`, h("small", {}, ` ${t("play:solvedWord")}`)),
       h(
         "p#endless-player",
         {},
-        "Your rating ",
+        `${t("play:yourRatingWord")} `,
         h("strong", {}, `${Math.round(e.rating)}`),
         ` ± ${Math.round(2 * e.rd)}`,
       ),
@@ -108,7 +115,7 @@ function soloPanel(room: Room, game: GameView, records: SoloRecords): HTMLElemen
         h(
           "p#endless-task",
           {},
-          "This task ",
+          `${t("play:thisTaskWord")} `,
           h("strong", { "data-rating": String(e.task_rating) }, `${Math.round(e.task_rating)}`),
           e.task_limit === null ? "" : ` · ${Math.round(e.task_limit)} s`,
         ),
@@ -123,21 +130,21 @@ function soloPanel(room: Room, game: GameView, records: SoloRecords): HTMLElemen
       "p",
       {},
       daily
-        ? `The daily challenge: ${s.amount} tasks, the same for everyone today, easiest first.`
+        ? t("play:dailyAbout", { count: s.amount })
         : s.goal === "practice"
-          ? "Practice: no clock, no record. Ask for a hint, or give up to see a solution."
+          ? t("play:practiceAbout")
           : s.goal === "time"
-            ? `As many tasks as you can in ${s.amount} minutes.`
-            : `Solve ${s.amount} tasks as fast as you can.`,
+            ? t("play:timeAbout", { count: s.amount })
+            : t("play:tasksAbout", { count: s.amount }),
     ),
-    h("p.big#solo-done", {}, `${s.done}`, h("small", {}, " solved")),
+    h("p.big#solo-done", {}, `${s.done}`, h("small", {}, ` ${t("play:solvedWord")}`)),
   );
   // the records of this kind of run, fetched once per room (practice keeps none)
   if (!records.element) {
     const me = savedName();
     const today = new Date().toISOString().slice(0, 10);
     records.element = daily
-      ? h("div.solo-records", {}, dailyBoard(st.edition, st.day ?? today, "Today's leaderboard"))
+      ? h("div.solo-records", {}, dailyBoard(st.edition, st.day ?? today, t("play:todaysLeaderboard")))
       : s.goal === "practice"
         ? h("div.solo-records")
         : h(

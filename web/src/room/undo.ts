@@ -5,6 +5,7 @@ import { isUndoKey, UndoHistory } from "../board/undo";
 import type { BoardLike } from "../board3d";
 import type { Placement } from "../catalogue";
 import { h } from "../dom";
+import { t } from "../i18n";
 
 export class UndoControl {
   readonly button: HTMLButtonElement;
@@ -18,8 +19,8 @@ export class UndoControl {
     this.history = new UndoHistory(initial);
     this.button = h(
       "button#undo",
-      { type: "button", title: "Take back the last move (Ctrl+Z)", "aria-keyshortcuts": "Control+Z Meta+Z" },
-      "↶ Undo",
+      { type: "button", title: t("play:undo.title"), "aria-keyshortcuts": "Control+Z Meta+Z" },
+      `↶ ${t("play:undo.button")}`,
     ) as HTMLButtonElement;
     this.button.addEventListener("click", () => {
       this.undo();
@@ -53,7 +54,7 @@ export class UndoControl {
     if (!board || this.locked) return false;
     const done = this.history.undo(board);
     this.draw();
-    if (done) board.setStatus("Undone.");
+    if (done) board.setStatus(t("play:undo.done"));
     return done;
   }
 

@@ -36,6 +36,7 @@ from .keys import (
     snap_key,
 )
 from .relay import Relay
+from .ring import Ring
 from .wire import Command, Queued, Write, parse
 
 log = logging.getLogger("ubongo.server.cluster")
@@ -95,6 +96,13 @@ class Node:
         self.flushing = False
         #: subscribed to this process's channel (false while Redis is away)
         self.listening = False
+        config = gateway.config
+        #: nginx's ring, when this process is told it: new rooms get codes nginx sends here
+        self.ring = Ring(config.upstreams) if config.upstreams else None
+        self.name = config.upstream_name
+        if self.ring is not None and self.name not in self.ring.servers:
+            # no code would ever be this process's: reserve_code would look for one forever
+            raise ValueError(f"{self.name!r} is not among the upstreams {config.upstreams}")
 
     # --- start and stop ----------------------------------------------------------------------
 
@@ -322,10 +330,13 @@ class Node:
             raise ProtocolError("unavailable", "rooms are unreachable; try again")
 
     async def reserve_code(self) -> str:
-        """A new join code, unique across the cluster, leased to this process."""
+        """A new join code, unique across the cluster, leased to this process (behind nginx,
+        one that nginx's ring sends here: about one in as many codes as processes)."""
         self.need_redis()
         while True:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            if self.ring is not None and self.ring.server(code) != self.name:
+                continue
             keys = [owner_key(code), snap_key(code)]
             if await self.scripts.run("reserve", keys, [self.node, LEASE_MS, KEEP_MS]):
                 return code

@@ -10,6 +10,7 @@
 * :mod:`.ratings` - ratings of rated games: an edition's leaderboard;
 * :mod:`.quickmatch` - quick match: waiting for a seat in a rated game, leaving the queue;
 * :mod:`.puzzles` - the daily challenge's tasks and hints for any puzzle;
+* :mod:`.practice` - the practice bundle the web client keeps for playing offline;
 * :mod:`.websocket` - the room WebSocket ``/ws`` (and ``/ws/echo``);
 * :mod:`.web` - the web client's files (last: it answers every other path).
 
@@ -26,6 +27,7 @@ from . import (
     games,
     health,
     metrics,
+    practice,
     puzzles,
     quickmatch,
     ratings,
@@ -47,6 +49,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     ratings.router,
     quickmatch.router,
     puzzles.router,
+    practice.router,
     websocket.router,
     web.router,
 )

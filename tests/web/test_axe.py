@@ -1,0 +1,99 @@
+"""axe-core on every screen, in one game flow: home, a solo round, a room's lobby, a round, the
+round result, the game's end, its replay and the player's profile; no serious or critical
+violation on any of them, in light and in dark colours. On the way, what the page says to
+screen readers (its live status region) is listened to: who called "Ubongo!", the round's
+result, the last seconds, no flood."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from axe import assert_accessible as axe_light
+from playwright.sync_api import Browser, Page, expect
+from server_harness import ServerProcess
+from test_replay import open_room, solve
+from webharness import new_page, shot
+from webplay import solution
+
+
+def assert_accessible(page: Page, screen: str) -> None:
+    """axe on the screen in light colours, then in dark (the system's setting, emulated)."""
+    axe_light(page, screen)
+    page.emulate_media(color_scheme="dark")
+    try:
+        expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+        # the buttons' colour transitions run out first (axe would read a colour half-way)
+        page.wait_for_function(
+            "() => !document.getAnimations().some(a => a instanceof CSSTransition)"
+        )
+        axe_light(page, f"{screen} (dark)")
+        shot(page, f"axe-dark-{screen.replace(' ', '-')}")
+    finally:
+        page.emulate_media(color_scheme="light")
+
+
+def test_every_screen_passes_axe(browser: Browser, server: ServerProcess) -> None:
+    errors: list[str] = []
+    page: Page = new_page(browser, errors)
+    page.goto(server.url + "/")
+    expect(page.locator("#start-solo")).to_be_visible()
+    assert_accessible(page, "home")
+
+    # a solo round
+    page.click("#start-solo")
+    expect(page.locator("#solo-count")).to_contain_text("Solved 0")
+    solution(page, "classic")  # waits until the task is drawn
+    assert_accessible(page, "solo round")
+
+    # the player's profile (from home, once the account is made)
+    page.goto(server.url + "/")
+    expect(page.locator("#my-profile")).to_be_visible()
+    page.click("#my-profile")
+    expect(page.locator("#profile-name")).to_be_visible()
+    assert_accessible(page, "profile")
+
+    # a room with a bot: lobby, round, round result, the game's end, the replay
+    open_room(page, server, "Ada", hourglass_seconds=15, between_seconds=6, rounds=2)
+    page.click('button[data-add-bot="easy"]')
+    expect(page.locator(".seat.bot")).to_have_count(1)
+    assert_accessible(page, "room lobby")
+    # everything the live region says from now on, in order
+    page.evaluate(
+        """() => {
+          window.spoken = [];
+          new MutationObserver((records) => {
+            const el = document.getElementById('announcer');
+            if (!el || !records.some(r => el === r.target || el.contains(r.target))) return;
+            if (el.textContent) window.spoken.push(el.textContent);
+          }).observe(document.body, { subtree: true, childList: true, characterData: true });
+        }"""
+    )
+    page.click("#ready")
+    page.click("#start")
+    expect(page.locator("#round-no")).to_have_text("Round 1 of 2")
+    solution(page, "classic")
+    assert_accessible(page, "round")
+    solve(page)
+    expect(page.locator(".round-result")).to_be_visible(timeout=20_000)
+    assert_accessible(page, "round result")
+    # round 2 runs out (15 s after the bot); a tie is played off
+    page.wait_for_selector('#winner, #round-no:has-text("Playoff")', timeout=40_000)
+    if page.locator("#winner").count() == 0:
+        expect(page.locator(".round-result")).to_have_count(0, timeout=20_000)
+        solve(page)
+    expect(page.locator("#winner")).to_be_visible(timeout=30_000)
+    assert_accessible(page, "game end")
+    spoken: list[str] = page.evaluate("() => window.spoken")
+    # the bot's call (Ada's own is her board's status, spoken there)
+    assert any(s.startswith('Bot 2 (easy) called "Ubongo!"') for s in spoken), spoken
+    assert any(s.startswith("Round 1 is over. 1st ") for s in spoken), spoken
+    assert "5 seconds left" in spoken, spoken
+    # said once each: no flood (two rounds and a possible playoff, under 30 lines)
+    assert len(spoken) < 30, spoken
+    assert all(a != b for a, b in itertools.pairwise(spoken)), spoken
+    page.click("#watch-replay")
+    expect(page).to_have_url(re.compile(r"/replay/\d+$"))
+    expect(page.locator("#replay-caption")).to_contain_text("Step 1 of")
+    assert_accessible(page, "replay")
+    assert not errors, errors

@@ -1,0 +1,33 @@
+// What the running clock says without being looked at: the time left spoken (each whole minute,
+// at 30 s, at 10 s and from 5 s down) and a tick sounded each of the last 10 seconds.
+
+import { announce } from "../announce";
+import { play } from "../sound";
+
+let last: { key: string; second: number } | null = null;
+
+/** The clock `key` (a round's or task's) shows `left` seconds (null: it counts no time down). */
+export function clockCues(key: string, left: number | null): void {
+  if (left === null || left <= 0) return;
+  const second = Math.ceil(left);
+  if (!last || last.key !== key || second >= last.second) {
+    // a new clock, or time added: nothing was crossed
+    last = { key, second };
+    return;
+  }
+  // the whole seconds passed since the last look (several when the page was busy or hidden)
+  const crossed: number[] = [];
+  for (let s = last.second - 1; s >= second; s--) crossed.push(s);
+  last.second = second;
+  const spoken = crossed.find((s) => s <= 5 || s === 10 || s === 30 || (s % 60 === 0 && s >= 60));
+  if (spoken !== undefined) announce(leftWords(spoken));
+  if (crossed.some((s) => s <= 10)) play(second <= 3 ? "last-tick" : "tick");
+}
+
+function leftWords(s: number): string {
+  if (s >= 60 && s % 60 === 0) {
+    const m = s / 60;
+    return `${m} minute${m === 1 ? "" : "s"} left`;
+  }
+  return `${s} second${s === 1 ? "" : "s"} left`;
+}

@@ -1,0 +1,147 @@
+// The player's settings on this device (localStorage): the colours (the system's, light or
+// dark), sound on or off, vibration on or off; and the small menu that changes them, shown in
+// the page header on home and in the game's top bar.
+
+import { h } from "./dom";
+
+export type Theme = "system" | "light" | "dark";
+
+export interface Settings {
+  theme: Theme;
+  sound: boolean;
+  vibrate: boolean;
+}
+
+const KEY = "ubongo.settings";
+const DEFAULTS: Settings = { theme: "system", sound: true, vibrate: true };
+const THEMES: [Theme, string][] = [
+  ["system", "System"],
+  ["light", "Light"],
+  ["dark", "Dark"],
+];
+
+/** The settings saved on this device, with the defaults for what was never chosen. */
+export function settings(): Settings {
+  try {
+    const saved = JSON.parse(localStorage.getItem(KEY) ?? "{}") as Partial<Settings>;
+    const theme = THEMES.some(([t]) => t === saved.theme) ? (saved.theme as Theme) : DEFAULTS.theme;
+    return {
+      theme,
+      sound: typeof saved.sound === "boolean" ? saved.sound : DEFAULTS.sound,
+      vibrate: typeof saved.vibrate === "boolean" ? saved.vibrate : DEFAULTS.vibrate,
+    };
+  } catch {
+    return { ...DEFAULTS };
+  }
+}
+
+export function saveSetting<K extends keyof Settings>(key: K, value: Settings[K]): void {
+  const now = { ...settings(), [key]: value };
+  try {
+    localStorage.setItem(KEY, JSON.stringify(now));
+  } catch {
+    // private windows may refuse storage: the choice holds for this page only
+  }
+  if (key === "theme") applyTheme(value as Theme);
+}
+
+const darkQuery = typeof window.matchMedia === "function" ? window.matchMedia("(prefers-color-scheme: dark)") : null;
+
+/** The colours shown: the chosen theme, or the system's for "system". */
+export function shownTheme(theme: Theme = settings().theme): "light" | "dark" {
+  if (theme !== "system") return theme;
+  return darkQuery?.matches ? "dark" : "light";
+}
+
+const THEME_EVENT = "ubongo:theme";
+
+/** Mark the page with the colours to show (`<html data-theme>`, read by styles/dark.css) and
+ * tell the drawings that paint their own colours (the 3D scene). */
+export function applyTheme(theme: Theme = settings().theme): void {
+  const shown = shownTheme(theme);
+  const root = document.documentElement;
+  root.dataset.theme = shown;
+  root.style.colorScheme = shown;
+  document.querySelector('meta[name="theme-color"]')?.setAttribute("content", shown === "dark" ? "#0f171d" : "#1f3b4d");
+  window.dispatchEvent(new Event(THEME_EVENT));
+}
+
+/** Call `f` whenever the colours shown change; returns the way to stop. */
+export function onThemeChange(f: () => void): () => void {
+  window.addEventListener(THEME_EVENT, f);
+  return () => window.removeEventListener(THEME_EVENT, f);
+}
+
+/** A colour of the page's palette (a CSS custom property of `<html>`), e.g. for a canvas. */
+export function themeColour(name: string, fallback: string): string {
+  const v = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+  return v || fallback;
+}
+
+// the system's setting is followed while the player keeps "system"
+darkQuery?.addEventListener("change", () => {
+  if (settings().theme === "system") applyTheme();
+});
+
+let menus = 0;
+
+/** The settings menu: a disclosure button ("Settings") opening the colours, sound and vibration
+ * choices; each choice is saved at once. */
+export function settingsMenu(): HTMLElement {
+  const now = settings();
+  const id = `settings-${++menus}`;
+  const themeChoice = h(
+    "fieldset.settings-theme",
+    {},
+    h("legend", {}, "Colours"),
+    ...THEMES.map(([value, label]) =>
+      h(
+        "label",
+        {},
+        h("input", {
+          type: "radio",
+          name: `${id}-theme`,
+          value,
+          checked: now.theme === value,
+          "data-theme-choice": value,
+          onchange: () => saveSetting("theme", value),
+        }),
+        ` ${label}`,
+      ),
+    ),
+  );
+  const toggle = (key: "sound" | "vibrate", label: string) =>
+    h(
+      "label.settings-toggle",
+      {},
+      h("input", {
+        type: "checkbox",
+        checked: now[key],
+        "data-setting": key,
+        onchange: (e: Event) => saveSetting(key, (e.target as HTMLInputElement).checked),
+      }),
+      ` ${label}`,
+    );
+  const vibrationOffered = typeof navigator.vibrate === "function";
+  const panel = h(
+    "div.settings-panel",
+    { id },
+    themeChoice,
+    toggle("sound", "Sound"),
+    vibrationOffered ? toggle("vibrate", "Vibration") : null,
+  );
+  const menu = h(
+    "details.settings-menu",
+    {},
+    h("summary", {}, h("span", { "aria-hidden": "true" }, "⚙"), h("span.settings-word", {}, " Settings")),
+    panel,
+  );
+  // Escape closes the menu and gives the focus back to its button
+  menu.addEventListener("keydown", (e) => {
+    if (e.key !== "Escape" || !menu.open) return;
+    menu.open = false;
+    (menu.querySelector("summary") as HTMLElement).focus();
+    e.stopPropagation();
+  });
+  return menu;
+}
