@@ -7,7 +7,7 @@
 // the catalogue are normalized: their anchor is 0). Overlap and overhang are shown, never
 // forbidden; everything happens locally, the server only hears about a covered area.
 
-import { type Catalogue, offsetOf, type Placement, pieceOf } from "../catalogue";
+import { offsetOf, type Placement, pieceOf } from "../catalogue";
 import { svg } from "../dom";
 import {
   type Box,
@@ -28,24 +28,12 @@ import { play } from "../sound";
 import { type BoardCommand, keyCommand, toolbar } from "./controls";
 import { coverage } from "./cover";
 import { areaLayer, frameRect, hatchDefs, pieceShapeNodes } from "./draw";
+import type { BoardOptions } from "./options";
 import { emptyBox, type PieceState, shapeCentre, shapeOf } from "./piece";
 import { PointerInput } from "./pointer";
 import { drawnAt, layOutTray, type Room, roomChanged, roomOf, slotOrigin, trayHitRect } from "./tray";
 
-export interface BoardOptions {
-  catalogue: Catalogue;
-  area: Cell[];
-  pieces: string[];
-  /** every change of the arrangement; `covered` when it covers the area exactly */
-  onChange?: (placements: Placement[], covered: boolean) => void;
-  /** the arrangement covers the area exactly (called once per arrangement) */
-  onCovered?: (placements: Placement[]) => void;
-  /** placements to start with (e.g. a solution to show) */
-  initial?: Placement[];
-  readonly?: boolean;
-  /** omit the tray (a finished picture) */
-  trayless?: boolean;
-}
+export type { BoardOptions } from "./options";
 
 /** The frame around the area, in lattice units. */
 const FRAME_PAD = 0.7;

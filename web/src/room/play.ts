@@ -1,7 +1,7 @@
 // Round play: the task's board (flat or 3D) with the Ubongo! button (solo and practice: Hint and
-// Give up too), the top bar (edition, round, die or corner, clock, Skip in solo), the side panel,
-// and the round result (or the solution of a task given up) over it. The board of the running
-// task is kept while its task stays the same, so snapshots never disturb a player's pieces.
+// Give up too; Undo always), the top bar (room/topbar.ts), the side panel, and the round result
+// (or the solution of a task given up) over it. The board of the running task is kept while its
+// task stays the same, so snapshots never disturb a player's pieces.
 
 import { announce } from "../announce";
 import { areaSvg } from "../board/pictures";
@@ -9,19 +9,20 @@ import { type BoardLike, boardHint, createBoard, onInputKind } from "../board3d"
 import { solutionIsoSvg } from "../board3d/iso";
 import type { Catalogue, Placement } from "../catalogue";
 import { h } from "../dom";
-import { errorText, language, languagePicker, t } from "../i18n";
+import { errorText, language, t } from "../i18n";
 import { pieceName } from "../piecename";
 import type { GameView, HintReply, Room, RoomEvent, Task, Verdict } from "../protocol";
 import { settingsMenu } from "../settings";
 import { play } from "../sound";
-import { editionInfo, hourglass, keyBadge, placeText, watchers } from "../ui";
+import { editionInfo, placeText } from "../ui";
+import { laidMap, savedArrangement } from "./arrangement";
 import { showClock } from "./clock";
 import type { RoomContext } from "./context";
 import { holdSolved } from "./hold";
-import { askBeforeLeaving } from "./leave";
 import { roundResult, showNextRound } from "./result";
 import { type SoloRecords, sidePanel } from "./side";
 import { spectatorTables } from "./spectate";
+import { topBar } from "./topbar";
 import { UndoControl } from "./undo";
 import { isTieBreak, seatName, tieBreakName } from "./words";
 
@@ -372,64 +373,7 @@ export class PlayScreen {
   }
 
   private drawTop(parts: Parts, room: Room, game: GameView): void {
-    const ed = editionInfo(room.settings.edition);
-    const solo = game.solo;
-    const items: (HTMLElement | null)[] = [
-      h(
-        "a.back#home-link",
-        {
-          href: "/",
-          "data-link": "",
-          title: t("common:home"),
-          "aria-label": t("common:home"),
-          onclick: (e: MouseEvent) => askBeforeLeaving(e, room, this.ctx),
-        },
-        "⌂",
-      ),
-      h(
-        "div.round-info",
-        {},
-        h("strong", {}, ed.title),
-        solo
-          ? h(
-              "span#solo-count",
-              {},
-              soloCount(room, solo),
-              solo.endless
-                ? h(
-                    "span#endless-rating",
-                    { title: t("play:ratingTitle") },
-                    t("play:ratingShort", { rating: Math.round(solo.endless.rating) }),
-                  )
-                : null,
-            )
-          : h(
-              "span#round-no",
-              {},
-              game.stage === "playoff"
-                ? tieBreakName(game.kind)
-                : t("play:roundOf", { round: game.round, rounds: game.rounds }),
-            ),
-      ),
-      watchers(room.spectators),
-      solo ? null : keyBadge(room.settings.edition, game.key),
-      h("div.timer#timer", { "aria-live": "off" }, hourglass(), h("span.timer-label"), h("span.timer-text")),
-    ];
-    if (solo && this.ctx.store.seat !== null) {
-      const skip = h("button#skip", { type: "button" }, t("play:skipTask"));
-      skip.addEventListener("click", () => this.ctx.send({ type: "skip", round: game.round }));
-      items.push(skip);
-      if (solo.endless) {
-        // an endless run has no end but this
-        const stop = h("button#stop", { type: "button" }, t("play:stop"));
-        stop.addEventListener("click", () => this.ctx.send({ type: "stop", round: game.round }));
-        items.push(stop);
-      }
-    }
-    // the app's header (its language picker and settings) is hidden during a round: both come
-    // along in the top bar
-    items.push(languagePicker(true), this.settings);
-    parts.top.replaceChildren(...items.filter((x): x is HTMLElement => !!x));
+    parts.top.replaceChildren(...topBar(this.ctx, room, game, this.settings));
     parts.timer = parts.top.querySelector("#timer") as HTMLElement;
   }
 
@@ -445,43 +389,10 @@ export class PlayScreen {
   }
 }
 
-/** The solo run's progress in the top bar: a daily run counts its tasks, practice has no goal. */
-function soloCount(room: Room, solo: NonNullable<GameView["solo"]>): string {
-  const skipped = solo.skipped + solo.gave_up;
-  if (room.settings.puzzles === "daily") {
-    return t("play:dailyCount", {
-      task: Math.min(solo.amount, solo.done + skipped + 1),
-      amount: solo.amount,
-      done: solo.done,
-    });
-  }
-  const of = solo.goal === "tasks" ? ` / ${solo.amount}` : "";
-  const hints = solo.hints ? ` · ${t("records:hints", { count: solo.hints })}` : "";
-  const practice = solo.goal === "practice" ? t("play:practicePrefix") : "";
-  return `${practice}${t("play:soloCount", { done: solo.done, of, skipped })}${hints}`;
-}
-
 /** The server's sentence on a hint, said again in the language shown from the reply's facts. */
 function hintMessage(r: HintReply): string {
   if (language() === "en") return r.message;
   if (r.solved) return t("play:hintSolved");
   if (r.move.length) return t("play:hintMove", { pieces: r.move.join(", ") });
   return r.message;
-}
-
-function laidMap(placements: Placement[]): Map<string, string> {
-  return new Map(placements.map((p) => [p.piece, `${p.transform}|${p.offset.join(",")}`]));
-}
-
-/** The pieces this browser had laid for the board `key` before a reload, if any. */
-function savedArrangement(saveKey: string, key: string): Placement[] {
-  try {
-    const saved = JSON.parse(sessionStorage.getItem(saveKey) ?? "null") as {
-      key: string;
-      placements: Placement[];
-    } | null;
-    return saved && saved.key === key ? saved.placements : [];
-  } catch {
-    return [];
-  }
 }

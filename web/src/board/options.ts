@@ -1,0 +1,19 @@
+// What a flat board is made from (board/index.ts): the task, its pieces and what to tell.
+
+import type { Catalogue, Placement } from "../catalogue";
+import type { Cell } from "../geometry";
+
+export interface BoardOptions {
+  catalogue: Catalogue;
+  area: Cell[];
+  pieces: string[];
+  /** every change of the arrangement; `covered` when it covers the area exactly */
+  onChange?: (placements: Placement[], covered: boolean) => void;
+  /** the arrangement covers the area exactly (called once per arrangement) */
+  onCovered?: (placements: Placement[]) => void;
+  /** placements to start with (e.g. a solution to show) */
+  initial?: Placement[];
+  readonly?: boolean;
+  /** omit the tray (a finished picture) */
+  trayless?: boolean;
+}
