@@ -49,12 +49,17 @@ function go(path: string, replace = false): void {
   route();
 }
 
+/** The page header: the logo, Help, the language, the settings and the offline banner. */
+function appHeader(): HTMLElement {
+  return h("header.app-header", {}, logo(), helpMenu(), languagePicker(), settingsMenu(), offlineBanner());
+}
+
 function route(): void {
   dispose?.();
   dispose = null;
   relabel = null;
   const path = location.pathname;
-  const header = h("header.app-header", {}, logo(), helpMenu(), languagePicker(), settingsMenu(), offlineBanner());
+  const header = appHeader();
   const room = path.match(/^\/room\/([A-Za-z0-9]+)\/?$/);
   const replay = path.match(/^\/replay\/([0-9]+)\/?$/);
   const profile = path.match(/^\/profile\/([0-9]+)\/?$/);
@@ -109,7 +114,7 @@ onLanguageChange(() => {
     window.scrollTo(0, y);
     return;
   }
-  app.querySelector(".app-header")?.replaceWith(h("header.app-header", {}, logo(), languagePicker()));
+  app.querySelector(".app-header")?.replaceWith(appHeader());
   relabel();
 });
 
