@@ -33,9 +33,17 @@ export interface EditionInfo {
 export const EDITIONS: EditionInfo[] = [];
 
 /** An edition's text in the language shown (locales/<lang>/editions.json, by edition and field),
- * the server's English text when the client has none. */
-function said(name: string, path: string, server: string): string {
-  return t(`editions:${name}.${path}`, { defaultValue: server });
+ * the server's English text when the client has none; `lang`: in that language instead. */
+export function editionWord(name: string, path: string, server: string, lang?: string): string {
+  return t(`editions:${name}.${path}`, { defaultValue: server, lng: lang });
+}
+
+const said = editionWord;
+
+/** A side's name with its edition's word for sides ("Board side A · 3 pieces"), the word left
+ * out when the side's label starts with it already ("Level 1 · Green"). */
+export function sideName(sideWord: string, label: string): string {
+  return label.toLowerCase().startsWith(sideWord.toLowerCase()) ? label : `${sideWord} ${label}`;
 }
 
 function fromOptions(name: string, o: EditionOptions): EditionInfo {

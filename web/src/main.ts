@@ -47,12 +47,17 @@ function go(path: string, replace = false): void {
   route();
 }
 
+/** The page header: the logo, the Help menu, the language picker, the settings and the offline line. */
+function appHeader(): HTMLElement {
+  return h("header.app-header", {}, logo(), helpMenu(), languagePicker(), settingsMenu(), offlineBanner());
+}
+
 function route(): void {
   dispose?.();
   dispose = null;
   relabel = null;
   const path = location.pathname;
-  const header = h("header.app-header", {}, logo(), helpMenu(), languagePicker(), settingsMenu(), offlineBanner());
+  const header = appHeader();
   const room = path.match(/^\/room\/([A-Za-z0-9]+)\/?$/);
   const replay = path.match(/^\/replay\/([0-9]+)\/?$/);
   const profile = path.match(/^\/profile\/([0-9]+)\/?$/);
@@ -65,8 +70,8 @@ function route(): void {
     dispose = screen.dispose;
     body = screen.element;
   } else if (!online) {
-    const what = room ? "This room" : replay ? "This replay" : profile ? "This profile" : null;
-    body = what ? needsNetwork(what) : offlineHome();
+    const what = room ? "room" : replay ? "replay" : profile ? "profile" : null;
+    body = what ? needsNetwork(t(`offline:needs.${what}`)) : offlineHome();
   } else if (room) {
     const screen = roomScreen(room[1].toUpperCase(), go);
     dispose = screen.dispose;
@@ -107,7 +112,7 @@ onLanguageChange(() => {
     window.scrollTo(0, y);
     return;
   }
-  app.querySelector(".app-header")?.replaceWith(h("header.app-header", {}, logo(), languagePicker()));
+  app.querySelector(".app-header")?.replaceWith(appHeader());
   relabel();
 });
 

@@ -2,6 +2,7 @@
 // at 30 s, at 10 s and from 5 s down) and a tick sounded each of the last 10 seconds.
 
 import { announce } from "../announce";
+import { t } from "../i18n";
 import { play } from "../sound";
 
 let last: { key: string; second: number } | null = null;
@@ -27,7 +28,7 @@ export function clockCues(key: string, left: number | null): void {
 function leftWords(s: number): string {
   if (s >= 60 && s % 60 === 0) {
     const m = s / 60;
-    return `${m} minute${m === 1 ? "" : "s"} left`;
+    return t("play:minutesLeft", { count: m });
   }
-  return `${s} second${s === 1 ? "" : "s"} left`;
+  return t("play:secondsLeft", { count: s });
 }

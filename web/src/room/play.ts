@@ -87,12 +87,12 @@ export class PlayScreen {
     const { seat, room } = this.ctx.store;
     if (!room) return;
     if (ev.kind === "finished" && ev.data.seat !== seat) {
-      announce(`${seatName(room, ev.data.seat)} called "Ubongo!": ${placeText(ev.data.place)}.`);
+      announce(t("play:calledUbongo", { name: seatName(room, ev.data.seat), place: placeText(ev.data.place) }));
     } else if (ev.kind === "round_ended" && ev.data.kind !== "solo") {
       play("round-end");
       const order = ev.data.finish_order.map((s, i) => `${placeText(i + 1)} ${seatName(room, s)}`);
-      const what = ev.data.kind === "round" ? `Round ${ev.data.round} is over` : "The tie-break is over";
-      announce(`${what}. ${order.length ? order.join(", ") : "Nobody finished"}.`);
+      const what = ev.data.kind === "round" ? t("play:roundOver", { round: ev.data.round }) : t("play:tieBreakOver");
+      announce(`${what}. ${order.length ? order.join(", ") : t("play:nobodyFinishedShort")}.`);
     }
   }
 
