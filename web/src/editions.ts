@@ -27,6 +27,16 @@ export interface EditionInfo {
   /** a solo run's length offered, and its default per goal ("time": minutes, "tasks") */
   soloAmounts: number[];
   soloDefault: Record<string, number>;
+  /** the edition's words in `lang` rather than the language shown (a rules page in another) */
+  wordsIn(lang: string): EditionWords;
+}
+
+/** An edition's words in one language. */
+export interface EditionWords {
+  title: string;
+  sideWord: string;
+  sides: { value: string; label: string }[];
+  variantLabels: Record<string, string>;
 }
 
 /** Every edition, in the server's order; empty until loadEditions() has run. */
@@ -78,6 +88,17 @@ function fromOptions(name: string, o: EditionOptions): EditionInfo {
     },
     soloAmounts: o.solo_amounts,
     soloDefault: o.solo_default,
+    wordsIn: (lang) => ({
+      title: said(name, "title", o.title, lang),
+      sideWord: said(name, "side_word", o.side_word, lang),
+      sides: o.sides.map((value) => ({
+        value,
+        label: said(name, `sides.${value}`, o.side_labels[value] ?? value, lang),
+      })),
+      variantLabels: Object.fromEntries(
+        Object.entries(o.variant_labels).map(([v, label]) => [v, said(name, `variants.${v}`, label, lang)]),
+      ),
+    }),
   };
 }
 

@@ -61,6 +61,11 @@ export function practiceScreen(edition: string | null): Screen {
   return { element: main, dispose };
 }
 
+/** A task's level ("easy") in the language shown; a level the client has no word for as it is. */
+function levelName(level: string): string {
+  return t(`offline:practice.levels.${level}`, { defaultValue: level });
+}
+
 class PracticeView {
   readonly element: HTMLElement;
   private edition: string;
@@ -138,7 +143,7 @@ class PracticeView {
               onclick: () => this.play(task),
             },
             solved.has(task.id) ? "✓ " : "",
-            task.level,
+            levelName(task.level),
           ),
         ),
       ),
@@ -169,7 +174,7 @@ class PracticeView {
       },
     });
     this.setPlayer(player);
-    const title = `${editionWord(this.edition, "title", entry.options.title)} · ${this.sideName(task.side)} · ${task.level}`;
+    const title = `${editionWord(this.edition, "title", entry.options.title)} · ${this.sideName(task.side)} · ${levelName(task.level)}`;
     this.stage.replaceChildren(
       h("h2.practice-task-title", {}, title),
       player.element,
