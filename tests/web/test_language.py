@@ -229,6 +229,7 @@ def test_the_picker_switches_and_the_game_goes_on(browser: Browser, server: Serv
     expect(page.locator("html")).to_have_attribute("lang", "en")
     expect(page.locator("#solo-count")).to_contain_text("Solved 0")
     expect(page.locator("#skip")).to_have_text("Skip task")
+    expect(page.locator(".game-top .settings-word")).to_have_text("Settings")
     # the same room element (no new page, no new connection), the same piece where it was
     expect(page.locator("main.room")).to_have_attribute("data-marker", "kept")
     expect(page.locator("main.room")).to_have_attribute("data-code", code or "")

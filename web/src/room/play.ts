@@ -42,7 +42,7 @@ export class PlayScreen {
   private parts: Parts | null = null;
   private shownResultFor = -1;
   // one menu for the game: the top bar is redrawn with each change, the menu moves along open
-  private readonly settings = settingsMenu();
+  private settings = settingsMenu();
   private readonly soloRecords: SoloRecords = { element: null };
   /** where each piece on the area lies ("transform|offset"), to hear and see what changed */
   private laid = new Map<string, string>();
@@ -99,6 +99,10 @@ export class PlayScreen {
   /** Build the game's screen anew at the next draw (a new language); the board comes back with
    * the pieces laid (they are kept for a reload), the round result is shown again. */
   relabel(): void {
+    // the settings menu in the new language, open if it was (the picker is in the top bar too)
+    const open = (this.settings as HTMLDetailsElement).open;
+    this.settings = settingsMenu();
+    (this.settings as HTMLDetailsElement).open = open;
     this.drop();
     this.shownResultFor = -1;
     this.soloRecords.element = null;
