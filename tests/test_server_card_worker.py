@@ -10,6 +10,10 @@ started earlier included, or ``None`` when the deck has them all.
 from __future__ import annotations
 
 import asyncio
+import time
+from pathlib import Path
+
+from server_harness import ServerProcess
 
 from ubongo import rules
 from ubongo.server.cards import CardMaker
@@ -29,9 +33,51 @@ def test_ready_waits_for_the_worker_and_then_has_nothing_to_wait_for() -> None:
             made_after = [game.deck.is_made(n) for n in upcoming]
             return upcoming, made_before, made_after, maker.ready(game) is None, not maker._making
         finally:
-            maker.close()
+            await maker.close()
 
     upcoming, before, after, nothing_left, no_work = asyncio.run(scenario())
     assert upcoming and not any(before)
     assert all(after)
     assert nothing_left and no_work
+
+
+def _children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (Linux's /proc)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # the process ended while we looked
+            continue
+        if int(fields[1]) == pid:
+            found.add(int(stat.parent.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_the_worker_of_a_killed_server_ends_too(tmp_path: Path) -> None:
+    """kill -9 runs no shutdown: the worker sees its parent gone and ends (it used to wait for
+    work forever, one orphan per killed server)."""
+    server = ServerProcess(f"sqlite:///{tmp_path / 'ubongo.db'}").start()
+    try:
+        assert server.proc is not None
+        deadline = time.monotonic() + 60
+        workers: set[int] = set()
+        while not workers and time.monotonic() < deadline:  # started with the server
+            workers = _children(server.proc.pid)
+            time.sleep(0.2)
+        assert workers, "no card worker was started"
+    finally:
+        server.stop(kill=True)
+    deadline = time.monotonic() + 30
+    while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    left = {pid: Path(f"/proc/{pid}/cmdline").read_bytes()[:120] for pid in workers if _alive(pid)}
+    assert not left, f"the card worker outlived its server: {left}"

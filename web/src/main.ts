@@ -3,6 +3,7 @@
 // Rooms carry their own sub-screens (lobby, game, round result, game end, solo).
 
 import "./style.css";
+import "./styles/phone.css";
 import "./styles/dark.css";
 import "./styles/focus.css";
 import "./styles/i18n.css";

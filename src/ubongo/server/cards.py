@@ -20,6 +20,9 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
+import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 
 from ubongo import editions, rules
@@ -43,6 +46,24 @@ def warm() -> None:
     FreshDeck(rec.name, 0, {rec.default_side}).card(1)
 
 
+def watch_parent(parent: int) -> None:
+    """In the worker, first: end the worker when the server that started it is gone.
+
+    A server stopped by SIGKILL (an operator's kill -9, a crash, the failover test) never shuts
+    its pool down, and the worker, which holds a writing end of its own task queue, never reads
+    an end of file there: it would wait for work forever. So a thread looks at its parent each
+    second and ends the process once its parent is no longer ``parent``, the server's pid (it
+    was adopted by init), read by the server: a server killed while the worker was still
+    starting must not leave it watching its new parent."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
+
+
 class CardMaker:
     """One worker process that makes fresh cards ahead."""
 
@@ -60,7 +81,12 @@ class CardMaker:
     def _worker(self) -> Executor:
         if self._pool is None:
             # spawn: a fork of a process running an event loop and threads is not safe
-            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = ProcessPoolExecutor(
+                1,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=watch_parent,
+                initargs=(os.getpid(),),
+            )
         return self._pool
 
     def ahead(self, game: rules.Game) -> asyncio.Future[None] | None:

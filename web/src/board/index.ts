@@ -30,7 +30,7 @@ import { coverage } from "./cover";
 import { areaLayer, frameRect, hatchDefs, pieceShapeNodes } from "./draw";
 import { emptyBox, type PieceState, shapeCentre, shapeOf } from "./piece";
 import { PointerInput } from "./pointer";
-import { layOutTray } from "./tray";
+import { drawnAt, layOutTray, type Room, roomChanged, roomOf, slotOrigin, trayHitRect } from "./tray";
 
 export interface BoardOptions {
   catalogue: Catalogue;
@@ -67,6 +67,7 @@ export class Board {
   private locked: boolean;
   private lastCoveredKey = "";
   private trayBelow = true;
+  private room: Room | null = null; // the picture's screen box, as last measured (tray rows)
   private resizeObserver: ResizeObserver | null = null;
   private readonly statusEl: HTMLElement;
 
@@ -101,7 +102,7 @@ export class Board {
       const entry = pieceOf(cat, id);
       const g = svg("g", { class: "piece", "data-piece": id }) as SVGGElement;
       this.piecesLayer.appendChild(g);
-      return { entry, transform: entry.transforms[0], offset: null, slot: emptyBox(), g };
+      return { entry, transform: entry.transforms[0], offset: null, slot: emptyBox(), scale: 1, g };
     });
     for (const pl of opts.initial ?? []) {
       const p = this.pieces.find((x) => x.entry.id === pl.piece);
@@ -163,8 +164,10 @@ export class Board {
       const rect = this.element.getBoundingClientRect();
       if (rect.width === 0) return;
       const below = rect.width < rect.height * 1.25 || rect.width < 560;
-      if (below !== this.trayBelow) {
+      const room = roomOf(this.svgEl);
+      if (below !== this.trayBelow || (below && roomChanged(this.room, room))) {
         this.trayBelow = below;
+        this.room = room;
         this.layout();
         this.redrawAll();
       }
@@ -204,7 +207,7 @@ export class Board {
       this.setViewBox(frame, 0.2);
       return;
     }
-    const bounds = layOutTray(this.lattice, this.pieces, frame, this.trayBelow);
+    const bounds = layOutTray(this.lattice, this.pieces, frame, this.trayBelow, this.room);
     this.setViewBox(bounds, 0.3);
   }
 
@@ -226,8 +229,9 @@ export class Board {
   private drawPiece(p: PieceState): void {
     const g = p.g;
     g.replaceChildren(...pieceShapeNodes(this.lattice, p.entry, this.shape(p)));
-    const [x, y] = this.origin(p);
-    g.setAttribute("transform", `translate(${x} ${y})`);
+    const scale = this.drawScale(p);
+    if (scale !== 1) g.prepend(trayHitRect(p.slot, this.origin(p), scale));
+    g.setAttribute("transform", this.placement(p));
     g.setAttribute("data-state", p.offset ? "placed" : "tray");
     g.setAttribute("data-transform", String(p.transform));
     g.setAttribute("data-offset", p.offset ? p.offset.join(",") : "");
@@ -243,8 +247,18 @@ export class Board {
   }
 
   moveOnly(p: PieceState): void {
-    const [x, y] = this.origin(p);
-    p.g.setAttribute("transform", `translate(${x} ${y})`);
+    p.g.setAttribute("transform", this.placement(p));
+    // dragged, it is drawn at its size on the area: the tray slot's hit box stays behind
+    if (this.pointer?.draggedOrigin(p)) p.g.querySelector(".tray-hit")?.remove();
+  }
+
+  /** How large a piece is drawn: smaller in a phone's tray, else as on the area. */
+  drawScale(p: PieceState): number {
+    return p.offset || this.pointer?.draggedOrigin(p) ? 1 : p.scale;
+  }
+
+  private placement(p: PieceState): string {
+    return drawnAt(this.origin(p), this.drawScale(p));
   }
 
   private redrawAll(): void {
@@ -255,11 +269,7 @@ export class Board {
 
   /** Where a piece sits in its tray slot (its middle in the slot's middle). */
   private slotOrigin(p: PieceState): Point {
-    const b = cellsBounds(this.lattice, this.shape(p));
-    return [
-      (p.slot.minX + p.slot.maxX) / 2 - (b.minX + b.maxX) / 2,
-      (p.slot.minY + p.slot.maxY) / 2 - (b.minY + b.maxY) / 2,
-    ];
+    return slotOrigin(this.lattice, p, this.shape(p));
   }
 
   /** The empty slots of pieces on the board (or in hand): a dashed outline with the label. */
@@ -270,7 +280,7 @@ export class Board {
       const away = p.offset !== null || !!this.pointer?.draggedOrigin(p);
       if (!away) continue;
       const [x, y] = this.slotOrigin(p);
-      const g = svg("g", { class: "tray-slot", "data-slot": p.entry.id, transform: `translate(${x} ${y})` });
+      const g = svg("g", { class: "tray-slot", "data-slot": p.entry.id, transform: drawnAt([x, y], p.scale) });
       g.append(...pieceShapeNodes(this.lattice, p.entry, this.shape(p)));
       nodes.push(g);
     }

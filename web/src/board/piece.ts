@@ -9,6 +9,8 @@ export interface PieceState {
   transform: number;
   offset: number[] | null; // null: in the tray
   slot: Box; // its place in the tray
+  /** how large it is drawn in its tray slot (1: as on the area; small pieces on a phone) */
+  scale: number;
   g: SVGGElement;
 }
 

@@ -28,6 +28,8 @@ export interface PointerHost {
   shape(p: PieceState): Cell[];
   /** where a piece is drawn (its placement or its slot, or here while dragged) */
   origin(p: PieceState): Point;
+  /** how large it is drawn there (smaller in a phone's tray) */
+  drawScale(p: PieceState): number;
   inFrame(pt: Point): boolean;
   select(p: PieceState | null): void;
   tapPiece(p: PieceState): void;
@@ -95,7 +97,10 @@ export class PointerInput {
     }
     e.preventDefault();
     host.svgEl.setPointerCapture(e.pointerId);
-    const origin = host.origin(p);
+    // a piece drawn small in the tray grows to its size when dragged, about the point held
+    const at = host.origin(p);
+    const scale = host.drawScale(p);
+    const origin: Point = [pt[0] - (pt[0] - at[0]) / scale, pt[1] - (pt[1] - at[1]) / scale];
     this.drag = {
       piece: p,
       pointerId: e.pointerId,

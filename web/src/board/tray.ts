@@ -1,16 +1,37 @@
 // The tray: one square slot per piece, big enough for every orientation of it, in rows below
 // the area (narrow boards) or in columns beside it (wide ones). The slots never move while a
 // game goes on, so pieces never jump under the player's hand.
+//
+// Below the area (a phone) the pieces are drawn smaller in the tray, as in the game's own app:
+// the area then fills the board's width, and a piece grows to its size on the area as soon as
+// it is dragged. The tray takes one row or two, whichever leaves the area the larger cells.
 
-import { type Box, cellsBounds, type LatticeName } from "../geometry";
+import { svg } from "../dom";
+import { type Box, type Cell, cellsBounds, type LatticeName, type Point } from "../geometry";
 import { type PieceState, shapeOf } from "./piece";
 
 /** The space between the area's frame and the tray. */
 const GAP = 0.8;
+/** The largest a piece is drawn in a tray below the area (of its size on the area). */
+const MAX_TRAY_SCALE = 0.6;
+/** Cells this large (screen px) are good touch targets: a layout that gives them is preferred. */
+export const TOUCH_PX = 44;
 
-/** Give every piece its tray slot (`slot`) around the area's `frame`; returns the bounds of the
- * frame and the tray together. */
-export function layOutTray(lattice: LatticeName, pieces: PieceState[], frame: Box, below: boolean): Box {
+/** The screen box the board's picture fits in (px), to choose the tray's rows by. */
+export interface Room {
+  width: number;
+  height: number;
+}
+
+/** Give every piece its tray slot (`slot`, `scale`) around the area's `frame`; returns the
+ * bounds of the frame and the tray together. */
+export function layOutTray(
+  lattice: LatticeName,
+  pieces: PieceState[],
+  frame: Box,
+  below: boolean,
+  room: Room | null = null,
+): Box {
   // one square slot per piece, big enough for every orientation, so the layout never moves
   const sizes = pieces.map((p) => {
     let side = 0;
@@ -20,19 +41,52 @@ export function layOutTray(lattice: LatticeName, pieces: PieceState[], frame: Bo
     }
     return side + 0.5;
   });
-  return below ? rowsBelow(pieces, sizes, frame) : columnsBeside(pieces, sizes, frame);
+  if (!below) {
+    for (const p of pieces) p.scale = 1;
+    return columnsBeside(pieces, sizes, frame);
+  }
+  // one row or two across the area's width: the one whose cells come out larger on screen
+  // (with touch-sized cells either way, the one with the larger pieces in the tray)
+  const options = [1, 2].map((rows) => {
+    const perRow = Math.ceil(pieces.length / rows);
+    const widest = Math.max(...chunk(sizes, perRow).map((row) => row.reduce((a, b) => a + b, 0)));
+    const scale = Math.min(MAX_TRAY_SCALE, (frame.maxX - frame.minX) / widest);
+    const tall = chunk(sizes, perRow).reduce((h, row) => h + Math.max(...row) * scale, 0);
+    const w = frame.maxX - frame.minX;
+    const h = frame.maxY - frame.minY + GAP + tall;
+    // the picture's own margin (Board.setViewBox) is 0.3 on each side
+    const px = room ? Math.min(room.width / (w + 0.6), room.height / (h + 0.6)) : 0;
+    return { perRow, scale, px };
+  });
+  const touch = options.filter((o) => o.px >= TOUCH_PX);
+  const best = touch.length
+    ? touch.reduce((a, b) => (b.scale > a.scale ? b : a))
+    : options.reduce((a, b) => (b.px > a.px ? b : a));
+  for (const p of pieces) p.scale = best.scale;
+  return rowsBelow(
+    pieces,
+    sizes.map((s) => s * best.scale),
+    frame,
+    best.perRow,
+  );
 }
 
-/** Rows under the area, each centred under it, at least three slots wide. */
-function rowsBelow(pieces: PieceState[], sizes: number[], frame: Box): Box {
+function chunk<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** Rows of `perRow` slots under the area, each centred under it. */
+function rowsBelow(pieces: PieceState[], sizes: number[], frame: Box, perRow: number): Box {
   const frameW = frame.maxX - frame.minX;
-  const width = Math.max(frameW, Math.max(...sizes) * 3);
+  const width = Math.max(frameW, ...chunk(sizes, perRow).map((row) => row.reduce((a, b) => a + b, 0)));
   let x = 0;
   let y = frame.maxY + GAP;
   let rowH = 0;
   const rows: PieceState[][] = [[]];
   pieces.forEach((p, i) => {
-    if (x > 0 && x + sizes[i] > width) {
+    if (i > 0 && i % perRow === 0) {
       x = 0;
       y += rowH;
       rowH = 0;
@@ -91,4 +145,42 @@ function columnsBeside(pieces: PieceState[], sizes: number[], frame: Box): Box {
     maxX: x + colW,
     maxY: Math.max(frame.maxY, top + maxY),
   };
+}
+
+/** Where a piece sits in its tray slot (its middle in the slot's middle, at its tray scale). */
+export function slotOrigin(lattice: LatticeName, p: PieceState, shape: Cell[]): Point {
+  const b = cellsBounds(lattice, shape);
+  return [
+    (p.slot.minX + p.slot.maxX) / 2 - (p.scale * (b.minX + b.maxX)) / 2,
+    (p.slot.minY + p.slot.maxY) / 2 - (p.scale * (b.minY + b.maxY)) / 2,
+  ];
+}
+
+/** The SVG transform that draws a piece at `origin`, `scale` times its size on the area. */
+export function drawnAt(origin: Point, scale: number): string {
+  const [x, y] = origin;
+  return scale === 1 ? `translate(${x} ${y})` : `translate(${x} ${y}) scale(${scale})`;
+}
+
+/** A transparent box over a whole tray slot, in the coordinates of a piece drawn at `origin`
+ * and `scale` in it: a touch anywhere in the slot takes the piece. */
+export function trayHitRect(slot: Box, origin: Point, scale: number): SVGElement {
+  return svg("rect", {
+    class: "tray-hit",
+    x: (slot.minX - origin[0]) / scale,
+    y: (slot.minY - origin[1]) / scale,
+    width: (slot.maxX - slot.minX) / scale,
+    height: (slot.maxY - slot.minY) / scale,
+  });
+}
+
+/** The screen box an element's picture fits in. */
+export function roomOf(el: Element): Room {
+  const box = el.getBoundingClientRect();
+  return { width: box.width, height: box.height };
+}
+
+/** Whether the room changed enough (8 px) to lay the tray out again. */
+export function roomChanged(before: Room | null, now: Room): boolean {
+  return !before || Math.abs(now.width - before.width) + Math.abs(now.height - before.height) > 8;
 }

@@ -8,59 +8,42 @@
 // exactly, `onCovered` gets the arrangement as placements (ubongo.board.Placement).
 
 import type { BoardOptions } from "../board";
+import { inputKind, onInputKind } from "../board/inputkind";
 import type { Placement } from "../catalogue";
 import { pieceOf } from "../catalogue";
 import { h } from "../dom";
 import { colourName, t } from "../i18n";
-import { play } from "../sound";
+import { HeldPieces } from "./hand";
 import { boardHint3d } from "./hints";
 import { type Action, keyAction, listenPointer, listenWheel, toolbar, viewButtons } from "./input";
 import type { Scene3D, SceneModel } from "./scene";
-import {
-  type Cube,
-  check,
-  cubeKey,
-  faultOf,
-  footprint,
-  grip,
-  landingZ,
-  shapeOf,
-  shortLabel,
-  translate,
-  turned,
-} from "./shapes";
+import { check, faultOf, shortLabel, translate } from "./shapes";
 import { drawTrayButton, type PieceState } from "./tray";
 
-interface Hand {
-  piece: PieceState;
-  x: number;
-  y: number;
-  /** where it was taken from, to go back there when another piece is taken */
-  from: { transform: number; place: Cube } | null;
-}
+/** How high over its landing place the piece in hand is drawn (in cubes). */
+const HELD_LIFT = 0.45;
+/** How far (screen px) a press moves before it is a drag, not a click. */
+const DRAG_PX = 6;
 
-/** How far a piece in hand may wander beyond the area's edge (in cubes). */
-const MARGIN = 2;
-
-export class Board3D {
+export class Board3D extends HeldPieces {
   readonly element: HTMLElement;
   private readonly stage: HTMLElement;
   private readonly tray: HTMLElement;
   private readonly hint: HTMLElement;
   private readonly statusEl: HTMLElement;
   private readonly topButton: HTMLButtonElement | null = null;
-  private readonly pieces: PieceState[];
-  private readonly area: Set<string>;
-  private readonly layers: number;
-  private readonly bounds: { minX: number; maxX: number; minY: number; maxY: number };
-  private hand: Hand | null = null;
+  /** the piece a pointer holds on the stage (it follows the pointer once it moves) */
+  private grabbed: PieceState | null = null;
   private scene: Scene3D | null = null;
   private locked: boolean;
   private destroyed = false;
   private lastCoveredKey = "";
   private resizeObserver: ResizeObserver | null = null;
+  /** the hints follow the way of playing (touch or keys) as it changes */
+  private readonly stopInputKind = onInputKind(() => this.changed(false));
 
   constructor(private readonly opts: BoardOptions) {
+    super();
     const cat = opts.catalogue;
     this.layers = Math.max(1, cat.layers);
     this.locked = !!opts.readonly;
@@ -104,7 +87,8 @@ export class Board3D {
     if (!opts.readonly) {
       const view = viewButtons((a) => this.act(a));
       this.topButton = view.top;
-      this.stage.append(view.element);
+      // beside the scene, not in it: on a phone they take a row of their own above the board
+      this.element.append(view.element);
       this.element.append(
         this.tray,
         toolbar((a) => this.act(a)),
@@ -116,7 +100,18 @@ export class Board3D {
       listenPointer(this.stage, {
         hover: (x, y) => this.hover(x, y),
         tap: (x, y, touch) => this.tap(x, y, touch),
+        grab: (x, y) => this.grab(x, y),
+        drag: (x, y) => this.dragTo(x, y),
+        release: (x, y, moved, touch) => this.release(x, y, moved, touch),
+        twist: (clockwise) => {
+          if (!this.hand || this.locked) return false;
+          this.act({ kind: "turn", turn: "spin", back: !clockwise });
+          return true;
+        },
+        holding: () => this.hand !== null && !this.locked,
+        orbiting: (on) => this.scene?.setOrbiting(on),
       });
+      for (const [i, p] of this.pieces.entries()) this.dragFromTray(p, i);
       // the wheel spins the piece in hand as R does (back: Shift+R), Shift+wheel tips it as T
       listenWheel(this.stage, {
         holding: () => this.hand !== null && !this.locked,
@@ -172,6 +167,7 @@ export class Board3D {
 
   destroy(): void {
     this.destroyed = true;
+    this.stopInputKind();
     this.resizeObserver?.disconnect();
     this.scene?.dispose();
     this.scene = null;
@@ -187,135 +183,9 @@ export class Board3D {
     this.statusEl.dataset.kind = kind;
   }
 
-  // --- state ------------------------------------------------------------------------------
-
-  private cells(p: PieceState, transform = p.transform): Cube[] {
-    return shapeOf(p.entry, transform);
-  }
-
-  private occupied(except: PieceState | null = null): Set<string> {
-    const out = new Set<string>();
-    for (const p of this.pieces) {
-      if (p.place && p !== except) for (const c of translate(this.cells(p), p.place)) out.add(cubeKey(c));
-    }
-    return out;
-  }
-
-  /** Where the piece in hand would land. */
-  private landing(hand: Hand): Cube {
-    const z = landingZ(this.cells(hand.piece), hand.x, hand.y, this.occupied(hand.piece));
-    return [hand.x, hand.y, z];
-  }
-
-  /** Pieces resting on nothing fall, lowest first (after a piece is taken away). */
-  private settle(): void {
-    const placed = this.pieces.flatMap((p) => (p.place ? [{ p, at: p.place }] : []));
-    placed.sort((a, b) => a.at[2] - b.at[2]);
-    for (const { p, at } of placed) {
-      const others = this.occupied(p);
-      const shape = this.cells(p);
-      while (at[2] > 0 && shape.every((c) => !others.has(cubeKey([c[0] + at[0], c[1] + at[1], c[2] + at[2] - 1])))) {
-        at[2] -= 1;
-      }
-    }
-  }
-
-  private footprint(p: PieceState, transform = p.transform): { w: number; d: number } {
-    return footprint(this.cells(p, transform));
-  }
-
-  private clampHand(hand: Hand): void {
-    const { w, d } = this.footprint(hand.piece);
-    const b = this.bounds;
-    hand.x = Math.max(b.minX - MARGIN, Math.min(b.maxX + MARGIN - w + 1, hand.x));
-    hand.y = Math.max(b.minY - MARGIN, Math.min(b.maxY + MARGIN - d + 1, hand.y));
-  }
-
-  /** Take a piece in hand: from the tray (over the middle of the area) or off the board. */
-  private take(p: PieceState): void {
-    if (this.hand?.piece === p) return;
-    play("pick");
-    if (this.hand) this.putBack();
-    if (p.place) {
-      const from = { transform: p.transform, place: p.place };
-      this.hand = { piece: p, x: p.place[0], y: p.place[1], from };
-      p.place = null;
-      this.settle();
-    } else {
-      const { w, d } = this.footprint(p);
-      const b = this.bounds;
-      this.hand = {
-        piece: p,
-        x: Math.floor((b.minX + b.maxX + 1 - w) / 2),
-        y: Math.floor((b.minY + b.maxY + 1 - d) / 2),
-        from: null,
-      };
-    }
-  }
-
-  /** The piece in hand goes back where it came from if that place is still free, else to the tray. */
-  private putBack(): void {
-    const hand = this.hand;
-    if (!hand) return;
-    this.hand = null;
-    const p = hand.piece;
-    if (hand.from) {
-      const occ = this.occupied(p);
-      const free = translate(this.cells(p, hand.from.transform), hand.from.place).every((c) => !occ.has(cubeKey(c)));
-      if (free) {
-        p.transform = hand.from.transform;
-        p.place = hand.from.place;
-        return;
-      }
-    }
-    p.place = null;
-  }
-
-  private drop(): void {
-    const hand = this.hand;
-    if (!hand) return;
-    hand.piece.place = this.landing(hand);
-    this.hand = null;
-  }
-
-  private turn(turn: "spin" | "tip" | "roll", back: boolean): void {
-    const hand = this.hand;
-    if (!hand) return;
-    const p = hand.piece;
-    const before = this.footprint(p);
-    const view = this.scene?.quadrant() ?? 0;
-    p.transform = turned(p.entry, p.transform, turn, back ? 3 : 1, view);
-    play("rotate");
-    // keep the middle of the footprint where it was
-    const after = this.footprint(p);
-    hand.x += Math.round((before.w - after.w) / 2);
-    hand.y += Math.round((before.d - after.d) / 2);
-    this.clampHand(hand);
-  }
-
-  private move(dx: number, dy: number): void {
-    const hand = this.hand;
-    if (!hand) return;
-    // arrows move as seen from the camera: "up" is away from it
-    let [u, v] = [dx, dy];
-    const q = this.scene?.quadrant() ?? 0;
-    for (let i = 0; i < q; i++) [u, v] = [-v, u];
-    hand.x += u;
-    hand.y += v;
-    this.clampHand(hand);
-  }
-
-  /** Put the footprint's middle of the piece in hand over a board cell. */
-  private moveTo(cell: [number, number]): boolean {
-    const hand = this.hand;
-    if (!hand) return false;
-    const [gx, gy] = grip(this.cells(hand.piece));
-    const [x, y] = [cell[0] - gx, cell[1] - gy];
-    const moved = x !== hand.x || y !== hand.y;
-    hand.x = x;
-    hand.y = y;
-    this.clampHand(hand);
-    return moved;
+  /** How many quarter turns the camera has gone round the board (arrows and turns follow it). */
+  protected viewQuadrant(): number {
+    return this.scene?.quadrant() ?? 0;
   }
 
   // --- input --------------------------------------------------------------------------------
@@ -382,6 +252,107 @@ export class Board3D {
     this.act(a);
   }
 
+  /** A press on the stage: on the piece in hand or a placed piece, the pointer takes hold of it. */
+  private grab(clientX: number, clientY: number): boolean {
+    if (this.locked || !this.scene) return false;
+    const { piece, held } = this.scene.pick(clientX, clientY);
+    if (this.hand && held) {
+      this.grabbed = this.hand.piece;
+      return true;
+    }
+    const p = piece ? this.pieces.find((x) => x.entry.id === piece) : undefined;
+    this.grabbed = p ?? null;
+    return !!p;
+  }
+
+  /** The pointer holding a piece moves: the piece goes (lands) under it. */
+  private dragTo(clientX: number, clientY: number): void {
+    const p = this.grabbed;
+    if (!p || this.locked || !this.scene) return;
+    if (this.hand?.piece !== p) this.take(p);
+    const { cell } = this.scene.pick(clientX, clientY);
+    if (cell) this.moveTo(cell);
+    this.changed();
+  }
+
+  /** The pointer lets go: a dragged piece lands where it shows (or goes back to the tray when
+   * let go beside the board); a press that did not move is a tap. */
+  private release(clientX: number, clientY: number, moved: boolean, touch: boolean): void {
+    this.grabbed = null;
+    if (!moved) {
+      this.tap(clientX, clientY, touch);
+      return;
+    }
+    if (!this.hand || this.locked) return;
+    if (this.overStage(clientX, clientY)) this.drop();
+    else this.toTray();
+    this.changed();
+    this.focus();
+  }
+
+  private overStage(clientX: number, clientY: number): boolean {
+    const r = this.stage.getBoundingClientRect();
+    return clientX >= r.left && clientX <= r.right && clientY >= r.top && clientY <= r.bottom;
+  }
+
+  /**
+   * A piece is dragged out of the tray with the mouse or a finger: in hand as soon as it moves,
+   * over the cells under the pointer while it is over the board, put down where its ghost shows
+   * when let go there (back in the tray when let go elsewhere). A press without a drag is the
+   * button's click (take it in hand), as with the keyboard.
+   */
+  private dragFromTray(p: PieceState, index: number): void {
+    const b = p.button;
+    let press: { id: number; x: number; y: number; moved: boolean } | null = null;
+    let swallowClick = false;
+    const move = (e: PointerEvent) => {
+      if (!press || e.pointerId !== press.id) return;
+      if (!press.moved) {
+        if (Math.hypot(e.clientX - press.x, e.clientY - press.y) <= DRAG_PX) return;
+        press.moved = true;
+        this.act({ kind: "select", index });
+      }
+      if (this.hand?.piece !== p || !this.scene) return;
+      if (this.overStage(e.clientX, e.clientY)) {
+        const { cell } = this.scene.pick(e.clientX, e.clientY);
+        if (cell && this.moveTo(cell)) this.changed(false);
+      }
+    };
+    const up = (e: PointerEvent) => {
+      if (!press || e.pointerId !== press.id) return;
+      const moved = press.moved;
+      press = null;
+      window.removeEventListener("pointermove", move);
+      window.removeEventListener("pointerup", up);
+      window.removeEventListener("pointercancel", up);
+      if (!moved || this.hand?.piece !== p || this.locked) return;
+      swallowClick = true; // the click that may follow is the end of this drag
+      setTimeout(() => {
+        swallowClick = false;
+      }, 0);
+      if (e.type === "pointerup" && this.overStage(e.clientX, e.clientY)) this.drop();
+      else this.toTray();
+      this.changed();
+      this.focus();
+    };
+    b.addEventListener("pointerdown", (e) => {
+      if (this.locked || press || e.button > 0) return;
+      press = { id: e.pointerId, x: e.clientX, y: e.clientY, moved: false };
+      window.addEventListener("pointermove", move);
+      window.addEventListener("pointerup", up);
+      window.addEventListener("pointercancel", up);
+    });
+    b.addEventListener(
+      "click",
+      (e) => {
+        if (!swallowClick) return;
+        swallowClick = false;
+        e.stopImmediatePropagation();
+      },
+      { capture: true },
+    );
+  }
+
   private hover(clientX: number, clientY: number): void {
     if (!this.hand || this.locked || !this.scene) return;
     const { cell } = this.scene.pick(clientX, clientY);
@@ -427,8 +398,9 @@ export class Board3D {
         colour: p.entry.colour,
         cells,
         faults: cells.map((c) => faultOf(c, this.area, this.layers)),
-        // just above the top level, so it never hides what is below it
-        lift: Math.max(1.2, this.layers + 0.35 - Math.min(...cells.map((c) => c[2]))),
+        // a little above where it lands, as a hand holds a block over the board: drawn at the
+        // same size as the pieces on the board, never above the view
+        lift: HELD_LIFT,
       };
     }
     const covered = this.element.classList.contains("covered");
@@ -474,6 +446,7 @@ export class Board3D {
       layers: this.layers,
       locked: this.locked,
       inTray,
+      touch: inputKind() === "touch",
     });
     this.hint.textContent = hint.text;
     this.hint.dataset.kind = hint.bad ? "bad" : "";

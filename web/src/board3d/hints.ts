@@ -15,6 +15,8 @@ export interface HintFacts {
   locked: boolean;
   /** how many pieces are in the tray or in hand */
   inTray: number;
+  /** played by touch: the hints speak of drags, taps and fingers, not of keys */
+  touch: boolean;
 }
 
 /** The hint's text, and whether it says something is wrong. */
@@ -27,7 +29,7 @@ export function boardHint3d(f: HintFacts): { text: string; bad: boolean } {
       const key = out && high ? "board:wouldBoth" : out ? "board:wouldStickOut" : "board:wouldGoHigher";
       return { text: t(key, { who: f.hand.who, layers }), bad: true };
     }
-    return { text: t("board:inHand", { who: f.hand.who }), bad: false };
+    return { text: t(f.touch ? "board:inHandTouch" : "board:inHand", { who: f.hand.who }), bad: false };
   }
   if (result.outside.length || result.tooHigh.length) {
     const out = result.outside.length
@@ -39,7 +41,9 @@ export function boardHint3d(f: HintFacts): { text: string; bad: boolean } {
     return { text: [out, high].filter(Boolean).join(" "), bad: true };
   }
   if (!result.covered && !f.locked) {
-    const text = f.inTray ? t("board:fillArea", { layers }) : t("board:spacesEmpty", { count: result.holes });
+    const text = f.inTray
+      ? t(f.touch ? "board:fillAreaTouch" : "board:fillArea", { layers })
+      : t("board:spacesEmpty", { count: result.holes });
     return { text, bad: false };
   }
   return { text: "", bad: false };

@@ -3,6 +3,7 @@
 
 import "./board3d.css";
 import { Board, type BoardOptions } from "../board";
+import { inputKind } from "../board/inputkind";
 import { pieceSvg } from "../board/pictures";
 import type { Catalogue, Placement } from "../catalogue";
 import { h } from "../dom";
@@ -10,6 +11,7 @@ import { colourName, t } from "../i18n";
 import { Board3D } from "./board3d";
 import { pieceIsoSvg } from "./iso";
 
+export { inputKind, onInputKind } from "../board/inputkind";
 export { Board3D } from "./board3d";
 export { pieceIsoSvg };
 
@@ -30,10 +32,15 @@ export function createBoard(opts: BoardOptions): BoardLike {
   return opts.catalogue.layers > 1 ? new Board3D(opts) : new Board(opts);
 }
 
-/** The first line a player reads under a new board. */
-export function boardHint(layers: number): string {
+/**
+ * The first line a player reads under a new board: of taps and drags on a touch screen, of
+ * keys with a keyboard (board/inputkind.ts).
+ */
+export function boardHint(layers: number, canFlip = true): string {
   // the 3D board writes its own hints under the scene
-  return layers > 1 ? "" : t("board:hint2d");
+  if (layers > 1) return "";
+  const key = inputKind() === "touch" ? "board:hint2dTouch" : "board:hint2d";
+  return t(canFlip ? key : `${key}NoFlip`);
 }
 
 /** A picture of one piece: isometric cubes for Ubongo 3D, the flat drawing otherwise. */

@@ -124,34 +124,109 @@ export function viewButtons(act: (a: Action) => void): { element: HTMLElement; t
 export interface PointerHandlers {
   /** a mouse moves over the scene without a button down */
   hover(clientX: number, clientY: number): void;
-  /** a press and release without dragging (dragging turns the camera) */
+  /** a press and release without dragging on no piece (dragging there turns the camera) */
   tap(clientX: number, clientY: number, touch: boolean): void;
+  /** a press: whether it takes hold of a piece (then the pointer drags it, not the camera) */
+  grab(clientX: number, clientY: number): boolean;
+  /** the pointer holding a piece moved (past the drag threshold) */
+  drag(clientX: number, clientY: number): void;
+  /** the pointer holding a piece let go: `moved` if it dragged, else it was a tap */
+  release(clientX: number, clientY: number, moved: boolean, touch: boolean): void;
+  /** two fingers turned by an eighth of a turn or more: whether a piece in hand turned */
+  twist(clockwise: boolean): boolean;
+  /** whether two fingers should turn the piece in hand (one is in hand) rather than the camera */
+  holding(): boolean;
+  /** the camera follows the pointer (true) or not (while a piece or a twist has it) */
+  orbiting(on: boolean): void;
 }
 
 const DRAG_PX = 6;
+/** How far two fingers turn for one spin of the piece in hand. */
+const TWIST_RAD = Math.PI / 4;
 
+interface Press {
+  x: number;
+  y: number;
+  id: number;
+  moved: boolean;
+  /** it holds a piece (drags it) rather than the camera */
+  grabbing: boolean;
+}
+
+/**
+ * Pointer input on the stage. Listened to in the capture phase, before the camera's own
+ * listeners on the canvas inside, so a press on a piece can keep the camera still.
+ */
 export function listenPointer(target: HTMLElement, handlers: PointerHandlers): void {
-  let down: { x: number; y: number; id: number; moved: boolean } | null = null;
-  target.addEventListener("pointerdown", (e) => {
-    if (e.button > 0) return;
-    down = { x: e.clientX, y: e.clientY, id: e.pointerId, moved: false };
-  });
-  target.addEventListener("pointermove", (e) => {
-    if (down && e.pointerId === down.id) {
-      if (Math.hypot(e.clientX - down.x, e.clientY - down.y) > DRAG_PX) down.moved = true;
+  let down: Press | null = null;
+  const touches = new Map<number, { x: number; y: number }>();
+  let twist: { angle: number } | null = null;
+  const angle = (): number => {
+    const [a, b] = [...touches.values()];
+    return Math.atan2(b.y - a.y, b.x - a.x);
+  };
+  const opts = { capture: true };
+  target.addEventListener(
+    "pointerdown",
+    (e) => {
+      if (e.pointerType === "touch") touches.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      if (touches.size === 2 && handlers.holding()) {
+        // a second finger: the two turn the piece in hand, and the camera stays
+        twist = { angle: angle() };
+        handlers.orbiting(false);
+        if (down && !down.grabbing) down = null;
+        return;
+      }
+      if (e.button > 0 || down) return;
+      const grabbing = handlers.grab(e.clientX, e.clientY);
+      if (grabbing) {
+        handlers.orbiting(false);
+        target.setPointerCapture?.(e.pointerId);
+      }
+      down = { x: e.clientX, y: e.clientY, id: e.pointerId, moved: false, grabbing };
+    },
+    opts,
+  );
+  target.addEventListener(
+    "pointermove",
+    (e) => {
+      if (touches.has(e.pointerId)) touches.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      if (twist && touches.size === 2) {
+        let turn = angle() - twist.angle;
+        turn = Math.atan2(Math.sin(turn), Math.cos(turn));
+        if (Math.abs(turn) >= TWIST_RAD) {
+          handlers.twist(turn > 0);
+          twist.angle = angle();
+        }
+      }
+      if (down && e.pointerId === down.id) {
+        if (!down.moved && Math.hypot(e.clientX - down.x, e.clientY - down.y) > DRAG_PX) down.moved = true;
+        if (down.grabbing && down.moved) handlers.drag(e.clientX, e.clientY);
+        return;
+      }
+      if (e.pointerType === "mouse" && e.buttons === 0) handlers.hover(e.clientX, e.clientY);
+    },
+    opts,
+  );
+  const end = (e: PointerEvent, cancelled: boolean) => {
+    touches.delete(e.pointerId);
+    if (twist && touches.size < 2) {
+      twist = null;
+      if (!down?.grabbing) handlers.orbiting(true);
+    }
+    const d = down;
+    if (!d || e.pointerId !== d.id) return;
+    down = null;
+    if (d.grabbing) {
+      handlers.orbiting(true);
+      if (!cancelled) handlers.release(e.clientX, e.clientY, d.moved, e.pointerType !== "mouse");
       return;
     }
-    if (e.pointerType === "mouse" && e.buttons === 0) handlers.hover(e.clientX, e.clientY);
-  });
-  target.addEventListener("pointerup", (e) => {
-    const d = down;
-    down = null;
-    if (!d || e.pointerId !== d.id || d.moved) return;
+    if (cancelled || d.moved) return;
     handlers.tap(e.clientX, e.clientY, e.pointerType !== "mouse");
-  });
-  target.addEventListener("pointercancel", () => {
-    down = null;
-  });
+  };
+  target.addEventListener("pointerup", (e) => end(e, false), opts);
+  target.addEventListener("pointercancel", (e) => end(e, true), opts);
 }
 
 /**

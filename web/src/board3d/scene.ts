@@ -11,6 +11,7 @@ import * as THREE from "three";
 import { OrbitControls } from "three/examples/jsm/controls/OrbitControls.js";
 import { onThemeChange, shownTheme } from "../settings";
 import type { Cube, Fault } from "./shapes";
+import { labelTexture, stripes } from "./textures";
 
 export interface DrawnPiece {
   id: string;
@@ -38,7 +39,9 @@ const sceneBackground = (): number => (shownTheme() === "dark" ? 0x1a2730 : 0xdf
 
 const MIN_POLAR = 0.0001; // straight down is the top view
 const MAX_POLAR = 1.25; // never below the board's edge
-const START_POLAR = 0.85;
+const START_POLAR = 0.58;
+/** How far towards the view's edge the framed box reaches (1: to the edge). */
+const FILL = 0.95;
 
 export class Scene3D {
   readonly canvas: HTMLCanvasElement;
@@ -52,6 +55,19 @@ export class Scene3D {
   private readonly box = new THREE.BoxGeometry(CUBE, CUBE, CUBE);
   private readonly edges = new THREE.EdgesGeometry(this.box);
   private readonly faultBox = new THREE.BoxGeometry(1.02, 1.02, 1.02);
+  private readonly shadowGeometry = new THREE.PlaneGeometry(0.94, 0.94).rotateX(-Math.PI / 2);
+  private readonly shadowMaterial = new THREE.MeshBasicMaterial({
+    color: 0x10202c,
+    transparent: true,
+    opacity: 0.5,
+    depthWrite: false,
+  });
+  private readonly shadowBad = new THREE.MeshBasicMaterial({
+    color: BAD,
+    transparent: true,
+    opacity: 0.55,
+    depthWrite: false,
+  });
   private readonly materials = new Map<string, THREE.Material>();
   private readonly labels = new Map<string, THREE.SpriteMaterial>();
   private readonly raycaster = new THREE.Raycaster();
@@ -59,11 +75,12 @@ export class Scene3D {
   private columns = new Map<string, { id: string; z: number }>();
   private readonly floor = new THREE.Plane(new THREE.Vector3(0, 1, 0), 0);
   private readonly centre: THREE.Vector3;
-  private readonly distance: number;
+  /** the corners of the box the camera keeps in view: the area, its levels and some headroom */
+  private readonly frameCorners: THREE.Vector3[];
   private frame = 0;
   private readonly stopTheme: () => void;
   private topView = false;
-  private saved: { position: THREE.Vector3 } | null = null;
+  private saved: { position: THREE.Vector3; target: THREE.Vector3 } | null = null;
 
   constructor(
     private readonly container: HTMLElement,
@@ -86,18 +103,22 @@ export class Scene3D {
     const ys = area.map((c) => c[1]);
     const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs) + 1, Math.min(...ys), Math.max(...ys) + 1];
     this.centre = new THREE.Vector3((minX + maxX) / 2, layers * 0.35, (minY + maxY) / 2);
-    const radius = Math.hypot(maxX - minX, maxY - minY) / 2 + 0.9;
+    // the box the camera frames: the area's cells, its levels, and room above for a piece
+    // held over the top level (a small margin round it, so the rails are not cut)
+    const m = 0.25;
+    this.frameCorners = [];
+    for (const x of [minX - m, maxX + m])
+      for (const z of [minY - m, maxY + m])
+        for (const y of [0, layers]) this.frameCorners.push(new THREE.Vector3(x, y, z));
 
     this.camera = new THREE.PerspectiveCamera(38, 1, 0.1, 200);
-    this.distance = (radius / Math.sin(THREE.MathUtils.degToRad(19))) * 0.78;
     this.controls = new OrbitControls(this.camera, this.canvas);
     this.controls.enablePan = false;
     this.controls.minPolarAngle = MIN_POLAR;
     this.controls.maxPolarAngle = MAX_POLAR;
-    this.controls.minDistance = this.distance * 0.55;
-    this.controls.maxDistance = this.distance * 1.6;
     this.controls.target.copy(this.centre);
-    this.placeCamera(START_POLAR, 0, this.distance);
+    this.placeCamera(START_POLAR, 0, 10);
+    this.frameArea();
     this.controls.addEventListener("change", () => this.render());
 
     this.scene.add(new THREE.HemisphereLight(0xffffff, 0x8090a0, 1.6));
@@ -181,9 +202,56 @@ export class Scene3D {
 
   private placeCamera(polar: number, azimuth: number, distance: number): void {
     const offset = new THREE.Vector3().setFromSphericalCoords(distance, polar, azimuth);
-    this.camera.position.copy(this.centre).add(offset);
-    this.camera.lookAt(this.centre);
+    this.camera.position.copy(this.controls.target).add(offset);
+    this.camera.lookAt(this.controls.target);
     this.controls.update();
+  }
+
+  /**
+   * Frame the area: aim the camera at the middle of the framed box as it is seen (not at its
+   * middle in space: the levels above the area push the box's picture up) and move it along its
+   * line of sight until the box's picture reaches FILL of the way to the view's edges, across
+   * or up, whichever is tighter. The picture shrinks about as 1 / distance, so a few rounds of
+   * rescaling converge.
+   */
+  frameArea(): void {
+    const s = this.spherical();
+    let distance = s.radius;
+    const target = this.centre.clone();
+    this.controls.minDistance = 0;
+    this.controls.maxDistance = Number.POSITIVE_INFINITY;
+    const halfTan = Math.tan(THREE.MathUtils.degToRad(this.camera.fov / 2));
+    const right = new THREE.Vector3();
+    const up = new THREE.Vector3();
+    for (let i = 0; i < 8; i++) {
+      this.controls.target.copy(target);
+      this.placeCamera(s.phi, s.theta, distance);
+      this.camera.updateMatrixWorld();
+      let [x0, x1, y0, y1] = [Infinity, -Infinity, Infinity, -Infinity];
+      for (const c of this.frameCorners) {
+        const p = c.clone().project(this.camera);
+        [x0, x1, y0, y1] = [Math.min(x0, p.x), Math.max(x1, p.x), Math.min(y0, p.y), Math.max(y1, p.y)];
+      }
+      const reach = Math.max((x1 - x0) / 2, (y1 - y0) / 2);
+      if (!(reach > 0)) break;
+      // move the aim to the picture's middle (in world units at the aim's distance)
+      right.setFromMatrixColumn(this.camera.matrixWorld, 0);
+      up.setFromMatrixColumn(this.camera.matrixWorld, 1);
+      const halfH = distance * halfTan;
+      target.addScaledVector(right, ((x0 + x1) / 2) * halfH * this.camera.aspect);
+      target.addScaledVector(up, ((y0 + y1) / 2) * halfH);
+      distance *= reach / FILL;
+    }
+    this.controls.target.copy(target);
+    this.placeCamera(s.phi, s.theta, distance);
+    // the player may zoom a little either way from there (Ctrl+wheel, a pinch)
+    this.controls.minDistance = distance * 0.6;
+    this.controls.maxDistance = distance * 1.6;
+  }
+
+  /** Let the pointer turn the camera, or not (while it drags a piece). */
+  setOrbiting(on: boolean): void {
+    this.controls.enabled = on;
   }
 
   private spherical(): THREE.Spherical {
@@ -196,15 +264,18 @@ export class Scene3D {
     this.topView = on;
     const s = this.spherical();
     if (on) {
-      this.saved = { position: this.camera.position.clone() };
+      this.saved = { position: this.camera.position.clone(), target: this.controls.target.clone() };
       // the azimuth is kept at a multiple of 90 degrees so the rows stay level on screen
       const az = Math.round(s.theta / (Math.PI / 2)) * (Math.PI / 2);
       this.placeCamera(MIN_POLAR, az, s.radius);
     } else {
-      if (this.saved) this.camera.position.copy(this.saved.position);
-      else this.placeCamera(START_POLAR, s.theta, s.radius);
+      if (this.saved) {
+        this.camera.position.copy(this.saved.position);
+        this.controls.target.copy(this.saved.target);
+      } else this.placeCamera(START_POLAR, s.theta, s.radius);
       this.controls.update();
     }
+    this.frameArea();
     this.render();
   }
 
@@ -217,6 +288,7 @@ export class Scene3D {
     const s = this.spherical();
     this.topView = false;
     this.placeCamera(s.phi < 0.05 ? START_POLAR : s.phi, s.theta + (steps * Math.PI) / 4, s.radius);
+    this.frameArea();
     this.render();
   }
 
@@ -252,24 +324,7 @@ export class Scene3D {
     const key = `${text}:${colour}`;
     let m = this.labels.get(key);
     if (!m) {
-      const canvas = document.createElement("canvas");
-      canvas.width = 128;
-      canvas.height = 72;
-      const g = context2d(canvas);
-      g.fillStyle = "rgba(255,255,255,0.92)";
-      g.strokeStyle = colour;
-      g.lineWidth = 8;
-      g.beginPath();
-      g.roundRect(6, 6, 116, 60, 16);
-      g.fill();
-      g.stroke();
-      g.fillStyle = "#1d2b36";
-      g.font = "bold 40px system-ui, sans-serif";
-      g.textAlign = "center";
-      g.textBaseline = "middle";
-      g.fillText(text, 64, 38);
-      const texture = new THREE.CanvasTexture(canvas);
-      texture.colorSpace = THREE.SRGBColorSpace;
+      const texture = labelTexture(text, colour);
       m = new THREE.SpriteMaterial({ map: texture, depthTest: false });
       this.labels.set(key, m);
     }
@@ -300,6 +355,21 @@ export class Scene3D {
         f.position.copy(at);
         g.add(f);
       }
+    });
+    return g;
+  }
+
+  /** A dark print under each bottom face of the piece where it would land: its shadow. */
+  private shadow(p: DrawnPiece): THREE.Group {
+    const g = new THREE.Group();
+    g.userData.held = true;
+    const mine = new Set(p.cells.map((c) => `${c[0]},${c[1]},${c[2]}`));
+    p.cells.forEach((c, i) => {
+      if (mine.has(`${c[0]},${c[1]},${c[2] - 1}`)) return;
+      const m = new THREE.Mesh(this.shadowGeometry, p.faults[i] ? this.shadowBad : this.shadowMaterial);
+      m.position.set(c[0] + 0.5, c[2] + 0.012, c[1] + 0.5);
+      m.renderOrder = 2;
+      g.add(m);
     });
     return g;
   }
@@ -335,6 +405,7 @@ export class Scene3D {
       const ghost = this.cubes(h, "ghost");
       ghost.userData.held = true;
       this.piecesGroup.add(ghost);
+      this.piecesGroup.add(this.shadow(h));
       const inHand = this.cubes({ ...h, faults: h.cells.map(() => null) }, "solid", h.lift);
       inHand.userData.held = true;
       this.piecesGroup.add(inHand);
@@ -346,18 +417,24 @@ export class Scene3D {
 
   // --- pointer ------------------------------------------------------------------------------
 
-  /** The placed piece under a screen point, and the board cell under it. */
-  pick(clientX: number, clientY: number): { piece: string | null; cell: [number, number] | null } {
+  /**
+   * The placed piece under a screen point, the board cell under it, and whether the point is on
+   * the piece in hand (drawn over its landing place, or its ghost there).
+   */
+  pick(clientX: number, clientY: number): { piece: string | null; cell: [number, number] | null; held: boolean } {
     const r = this.canvas.getBoundingClientRect();
     const ndc = new THREE.Vector2(((clientX - r.left) / r.width) * 2 - 1, -((clientY - r.top) / r.height) * 2 + 1);
     this.raycaster.setFromCamera(ndc, this.camera);
     // pieces drawn since the last frame have no world matrices yet
     this.scene.updateMatrixWorld();
     let piece: string | null = null;
+    let held = false;
     for (const hit of this.raycaster.intersectObjects(this.piecesGroup.children, true)) {
       // a cube or its fault mark; the piece's group knows which piece it is
       const group = hit.object.parent;
-      if (hit.object instanceof THREE.Mesh && group?.userData.piece && !group.userData.held) {
+      if (!(hit.object instanceof THREE.Mesh) || !group?.userData.piece) continue;
+      if (group.userData.held) held = true;
+      else {
         piece = group.userData.piece as string;
         break;
       }
@@ -369,7 +446,7 @@ export class Scene3D {
     // cubes are drawn a little smaller than a cell: a ray through the seam between two cubes
     // still meets the floor under the piece that stands there
     if (!piece && cell) piece = this.columns.get(`${cell[0]},${cell[1]}`)?.id ?? null;
-    return { piece, cell };
+    return { piece, cell, held };
   }
 
   // --- life cycle ---------------------------------------------------------------------------
@@ -380,6 +457,7 @@ export class Scene3D {
     this.renderer.setSize(w, h, false);
     this.camera.aspect = w / h;
     this.camera.updateProjectionMatrix();
+    this.frameArea();
     this.render();
   }
 
@@ -400,6 +478,8 @@ export class Scene3D {
       if (o instanceof THREE.Mesh || o instanceof THREE.LineSegments) o.geometry.dispose();
     });
     for (const m of this.materials.values()) m.dispose();
+    this.shadowMaterial.dispose();
+    this.shadowBad.dispose();
     for (const m of this.labels.values()) {
       m.map?.dispose();
       m.dispose();
@@ -408,32 +488,4 @@ export class Scene3D {
     this.renderer.forceContextLoss();
     this.canvas.remove();
   }
-}
-
-/** Diagonal stripes in a colour on white: the fault mark, unlike any piece's plain colour. */
-function stripes(colour: string): THREE.CanvasTexture {
-  const canvas = document.createElement("canvas");
-  canvas.width = 64;
-  canvas.height = 64;
-  const g = context2d(canvas);
-  g.fillStyle = "rgba(255,255,255,0.55)";
-  g.fillRect(0, 0, 64, 64);
-  g.strokeStyle = colour;
-  g.lineWidth = 9;
-  for (let i = -64; i <= 128; i += 21) {
-    g.beginPath();
-    g.moveTo(i, 0);
-    g.lineTo(i + 64, 64);
-    g.stroke();
-  }
-  const texture = new THREE.CanvasTexture(canvas);
-  texture.colorSpace = THREE.SRGBColorSpace;
-  return texture;
-}
-
-/** A canvas's 2D context (for the label and stripe textures); every browser with WebGL has one. */
-function context2d(canvas: HTMLCanvasElement): CanvasRenderingContext2D {
-  const g = canvas.getContext("2d");
-  if (!g) throw new Error("this browser has no 2D canvas");
-  return g;
 }

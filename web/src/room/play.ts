@@ -5,7 +5,7 @@
 
 import { announce } from "../announce";
 import { areaSvg } from "../board/pictures";
-import { type BoardLike, boardHint, createBoard } from "../board3d"; // 3D board (issue #7)
+import { type BoardLike, boardHint, createBoard, onInputKind } from "../board3d"; // 3D board (issue #7)
 import { solutionIsoSvg } from "../board3d/iso";
 import type { Catalogue, Placement } from "../catalogue";
 import { h } from "../dom";
@@ -169,7 +169,8 @@ export class PlayScreen {
       const parts: Parts = {
         top: h("header.game-top"),
         main: h("section.game-main"),
-        side: h("aside.game-side"),
+        // on a phone it scrolls below the board: a named region the keyboard can reach
+        side: h("aside.game-side", { tabindex: "0", role: "region", "aria-label": "Players, scores and records" }),
         overlay: h("div.overlay-slot"),
         timer: null,
       };
@@ -248,9 +249,21 @@ export class PlayScreen {
     // keyboard player goes on playing here instead of starting over from the page's top
     if (!document.activeElement || document.activeElement === document.body) board.focus();
     // a phone shows the side panel below the board: say here, too, what the playoff is
-    board.setStatus(
-      isTieBreak(game.kind) ? t("play:tieBreakFirstWins", { what: tieBreakName(game.kind) }) : boardHint(cat.layers),
-    );
+    const firstLine = () =>
+      isTieBreak(game.kind)
+        ? t("play:tieBreakFirstWins", { what: tieBreakName(game.kind) })
+        : boardHint(cat.layers, !!cat.flip);
+    let shown = firstLine();
+    board.setStatus(shown);
+    // a first touch (or key) changes how the hint speaks, while it is still the first line
+    const stop = onInputKind(() => {
+      const status = board.element.querySelector(".board-status");
+      if (this.board !== board || !status) stop();
+      else if (status.textContent === shown) {
+        shown = firstLine();
+        board.setStatus(shown);
+      }
+    });
     window.setTimeout(() => this.board?.focus(), 0);
   }
 
