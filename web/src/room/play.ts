@@ -170,7 +170,7 @@ export class PlayScreen {
         top: h("header.game-top"),
         main: h("section.game-main"),
         // on a phone it scrolls below the board: a named region the keyboard can reach
-        side: h("aside.game-side", { tabindex: "0", role: "region", "aria-label": "Players, scores and records" }),
+        side: h("aside.game-side", { tabindex: "0", role: "region", "aria-label": t("play:sidePanel") }),
         overlay: h("div.overlay-slot"),
         timer: null,
       };
