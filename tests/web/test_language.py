@@ -268,8 +268,12 @@ def test_tutorial_practice_settings_and_rules_speak_german(
 
         # the picker: the screen is drawn again in the language picked
         page.goto(server.url + "/practice")
+        page.click('.practice-edition[data-edition="trigo"]')
         page.select_option("#language", "en")
         expect(page.locator("#practice-title")).to_have_text("Practice")
+        # the edition picked stays
+        trigo = page.locator('.practice-edition[data-edition="trigo"]')
+        expect(trigo).to_have_attribute("aria-pressed", "true")
         expect(page.locator(".app-header .settings-word")).to_have_text("Settings")
         expect(page.locator(".app-header .help-menu summary")).to_have_text("Help")
         page.goto(server.url + "/tutorial")

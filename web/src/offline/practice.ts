@@ -109,6 +109,8 @@ class PracticeView {
             "aria-pressed": String(name === this.edition),
             onclick: () => {
               this.edition = name;
+              // the address names it: a redraw (a new language) keeps the edition
+              history.replaceState(history.state, "", `/practice?edition=${encodeURIComponent(name)}`);
               this.drawTabs();
               this.play(this.firstUnsolved());
             },
