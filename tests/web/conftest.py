@@ -35,7 +35,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     srv.stop()
 
 
-@pytest.fixture(scope="session")
+# One browser per test module, not per session: Playwright's sync API runs an event loop in
+# this thread while it is open, and `make test` runs the test files in worker processes
+# (pytest-xdist) where a browser module may be followed by one that calls asyncio.run().
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     if not Path(CHROMIUM).exists():
         pytest.fail("chromium is not installed: run `make setup` (scripts/system-packages.txt)")

@@ -229,6 +229,7 @@ def test_the_picker_switches_and_the_game_goes_on(browser: Browser, server: Serv
     expect(page.locator("html")).to_have_attribute("lang", "en")
     expect(page.locator("#solo-count")).to_contain_text("Solved 0")
     expect(page.locator("#skip")).to_have_text("Skip task")
+    expect(page.locator(".game-top .settings-word")).to_have_text("Settings")
     # the same room element (no new page, no new connection), the same piece where it was
     expect(page.locator("main.room")).to_have_attribute("data-marker", "kept")
     expect(page.locator("main.room")).to_have_attribute("data-code", code or "")
@@ -236,4 +237,49 @@ def test_the_picker_switches_and_the_game_goes_on(browser: Browser, server: Serv
     expect(placed).to_have_attribute("data-piece", piece or "")
     expect(page.locator(".game-top select.language-short")).to_have_value("en")
     shot(page, "lang-switch-after")
+    assert not errors, errors
+
+
+def test_tutorial_practice_settings_and_rules_speak_german(
+    server: ServerProcess, browser: Browser
+) -> None:
+    """The first-run tutorial, practice, the settings menu and the rules page, on a German
+    phone; the picker reaches them too (each is drawn anew in the language picked)."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="de-DE")
+    errors: list[str] = []
+    try:
+        page = german_page(context, errors)
+        page.goto(server.url + "/tutorial?edition=3d")
+        expect(page.locator("#tutorial-title")).to_have_text("Dein erstes Rätsel")
+        expect(page.locator(".tutorial-detail h2")).to_have_text(re.compile(r"^1 von \d: Nimm"))
+        check_german(page, "tutorial")
+
+        page.goto(server.url + "/practice")
+        expect(page.locator("#practice-title")).to_have_text("Üben")
+        expect(page.locator(".practice-task").first).to_be_visible()
+        expect(page.locator(".practice-side-name").first).to_contain_text("Tafelseite")
+        page.locator(".app-header .settings-menu summary").click()
+        expect(page.locator(".app-header .settings-panel legend")).to_have_text("Farben")
+        check_german(page, "practice-settings")
+
+        page.goto(server.url + "/rules/3d")
+        expect(page.locator(".rules-section").first).to_be_visible()
+        check_german(page, "rules")
+
+        # the picker: the screen is drawn again in the language picked
+        page.goto(server.url + "/practice")
+        page.click('.practice-edition[data-edition="trigo"]')
+        page.select_option("#language", "en")
+        expect(page.locator("#practice-title")).to_have_text("Practice")
+        # the edition picked stays
+        trigo = page.locator('.practice-edition[data-edition="trigo"]')
+        expect(trigo).to_have_attribute("aria-pressed", "true")
+        expect(page.locator(".app-header .settings-word")).to_have_text("Settings")
+        expect(page.locator(".app-header .help-menu summary")).to_have_text("Help")
+        page.goto(server.url + "/tutorial")
+        page.select_option("#language", "de")
+        expect(page.locator("#tutorial-title")).to_have_text("Dein erstes Rätsel")
+        expect(page.locator("#tutorial-skip")).to_have_text("Einführung überspringen")
+    finally:
+        context.close()
     assert not errors, errors

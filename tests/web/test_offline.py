@@ -99,6 +99,12 @@ def test_offline_reload_plays_a_practice_task_and_online_features_say_they_need_
     expect(page.locator(".offline-banner")).to_contain_text("need the network")
     expect(page.locator("[data-needs-network]").first).to_contain_text("needs the network")
     shot(page, "offline-home-desktop")
+    # the picker reaches the offline home and its banner (drawn anew in the language picked)
+    page.select_option("#language", "de")
+    expect(page.locator("h1#offline-title")).to_have_text("Offline spielen")
+    expect(page.locator(".offline-banner")).to_contain_text("brauchen das Netz")
+    page.select_option("#language", "en")
+    expect(page.locator("h1#offline-title")).to_have_text("Play offline")
     # a room's link says so too, rather than failing
     page.goto(server.url + "/room/ABCDE")
     expect(page.locator(".needs-network h1")).to_have_text("This room needs the network")

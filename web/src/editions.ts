@@ -31,6 +31,16 @@ export interface EditionInfo {
   /** a solo run's length offered, and its default per goal ("time": minutes, "tasks") */
   soloAmounts: number[];
   soloDefault: Record<string, number>;
+  /** the edition's words in `lang` rather than the language shown (a rules page in another) */
+  wordsIn(lang: string): EditionWords;
+}
+
+/** An edition's words in one language. */
+export interface EditionWords {
+  title: string;
+  sideWord: string;
+  sides: { value: string; label: string }[];
+  variantLabels: Record<string, string>;
 }
 
 /** Points per gem by gem name, as the editions' records say (filled by loadEditions()). */
@@ -40,9 +50,17 @@ export const GEM_VALUES: Record<string, number> = {};
 export const EDITIONS: EditionInfo[] = [];
 
 /** An edition's text in the language shown (locales/<lang>/editions.json, by edition and field),
- * the server's English text when the client has none. */
-function said(name: string, path: string, server: string): string {
-  return t(`editions:${name}.${path}`, { defaultValue: server });
+ * the server's English text when the client has none; `lang`: in that language instead. */
+export function editionWord(name: string, path: string, server: string, lang?: string): string {
+  return t(`editions:${name}.${path}`, { defaultValue: server, lng: lang });
+}
+
+const said = editionWord;
+
+/** A side's name with its edition's word for sides ("Board side A · 3 pieces"), the word left
+ * out when the side's label starts with it already ("Level 1 · Green"). */
+export function sideName(sideWord: string, label: string): string {
+  return label.toLowerCase().startsWith(sideWord.toLowerCase()) ? label : `${sideWord} ${label}`;
 }
 
 function fromOptions(name: string, o: EditionOptions): EditionInfo {
@@ -79,6 +97,17 @@ function fromOptions(name: string, o: EditionOptions): EditionInfo {
     },
     soloAmounts: o.solo_amounts,
     soloDefault: o.solo_default,
+    wordsIn: (lang) => ({
+      title: said(name, "title", o.title, lang),
+      sideWord: said(name, "side_word", o.side_word, lang),
+      sides: o.sides.map((value) => ({
+        value,
+        label: said(name, `sides.${value}`, o.side_labels[value] ?? value, lang),
+      })),
+      variantLabels: Object.fromEntries(
+        Object.entries(o.variant_labels).map(([v, label]) => [v, said(name, `variants.${v}`, label, lang)]),
+      ),
+    }),
   };
 }
 

@@ -72,8 +72,8 @@ function route(): void {
     dispose = screen.dispose;
     body = screen.element;
   } else if (!online) {
-    const what = room ? "This room" : replay ? "This replay" : profile ? "This profile" : null;
-    body = what ? needsNetwork(what) : offlineHome();
+    const what = room ? "room" : replay ? "replay" : profile ? "profile" : null;
+    body = what ? needsNetwork(t(`offline:needs.${what}`)) : offlineHome();
   } else if (room) {
     const screen = roomScreen(room[1].toUpperCase(), go);
     dispose = screen.dispose;

@@ -3,6 +3,7 @@
 // the page header on home and in the game's top bar.
 
 import { h } from "./dom";
+import { t } from "./i18n";
 
 export type Theme = "system" | "light" | "dark";
 
@@ -14,17 +15,13 @@ export interface Settings {
 
 const KEY = "ubongo.settings";
 const DEFAULTS: Settings = { theme: "system", sound: true, vibrate: true };
-const THEMES: [Theme, string][] = [
-  ["system", "System"],
-  ["light", "Light"],
-  ["dark", "Dark"],
-];
+const THEMES: Theme[] = ["system", "light", "dark"];
 
 /** The settings saved on this device, with the defaults for what was never chosen. */
 export function settings(): Settings {
   try {
     const saved = JSON.parse(localStorage.getItem(KEY) ?? "{}") as Partial<Settings>;
-    const theme = THEMES.some(([t]) => t === saved.theme) ? (saved.theme as Theme) : DEFAULTS.theme;
+    const theme = THEMES.some((theme) => theme === saved.theme) ? (saved.theme as Theme) : DEFAULTS.theme;
     return {
       theme,
       sound: typeof saved.sound === "boolean" ? saved.sound : DEFAULTS.sound,
@@ -93,8 +90,8 @@ export function settingsMenu(): HTMLElement {
   const themeChoice = h(
     "fieldset.settings-theme",
     {},
-    h("legend", {}, "Colours"),
-    ...THEMES.map(([value, label]) =>
+    h("legend", {}, t("settings:colours")),
+    ...THEMES.map((value) =>
       h(
         "label",
         {},
@@ -106,11 +103,11 @@ export function settingsMenu(): HTMLElement {
           "data-theme-choice": value,
           onchange: () => saveSetting("theme", value),
         }),
-        ` ${label}`,
+        ` ${t(`settings:themes.${value}`)}`,
       ),
     ),
   );
-  const toggle = (key: "sound" | "vibrate", label: string) =>
+  const toggle = (key: "sound" | "vibrate") =>
     h(
       "label.settings-toggle",
       {},
@@ -120,20 +117,25 @@ export function settingsMenu(): HTMLElement {
         "data-setting": key,
         onchange: (e: Event) => saveSetting(key, (e.target as HTMLInputElement).checked),
       }),
-      ` ${label}`,
+      ` ${t(`settings:${key}`)}`,
     );
   const vibrationOffered = typeof navigator.vibrate === "function";
   const panel = h(
     "div.settings-panel",
     { id },
     themeChoice,
-    toggle("sound", "Sound"),
-    vibrationOffered ? toggle("vibrate", "Vibration") : null,
+    toggle("sound"),
+    vibrationOffered ? toggle("vibrate") : null,
   );
   const menu = h(
     "details.settings-menu",
     {},
-    h("summary", {}, h("span", { "aria-hidden": "true" }, "⚙"), h("span.settings-word", {}, " Settings")),
+    h(
+      "summary",
+      {},
+      h("span", { "aria-hidden": "true" }, "⚙"),
+      h("span.settings-word", {}, ` ${t("settings:settings")}`),
+    ),
     panel,
   );
   // Escape closes the menu and gives the focus back to its button

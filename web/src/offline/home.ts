@@ -2,35 +2,33 @@
 // does not (said plainly, not hidden).
 
 import { h } from "../dom";
-import { ONLINE_ONLY } from "./network";
+import { t } from "../i18n";
+import { onlineOnly } from "./network";
 
 export function offlineHome(): HTMLElement {
-  const unavailable = [
-    "Play solo (timed, recorded)",
-    "Create a room",
-    "Join a room",
-    "Quick match",
-    "Daily challenge",
-    "Leaderboards and records",
-  ];
+  const unavailable = ["solo", "create", "join", "quick", "daily", "records"].map((k) =>
+    t(`offline:home.unavailable.${k}`),
+  );
   return h(
     "main.panel.offline-home",
     { "aria-labelledby": "offline-title" },
-    h("h1#offline-title", {}, "Play offline"),
-    h("p", {}, "The server cannot be reached right now. You can still practise: the tasks are kept in this browser."),
+    h("h1#offline-title", {}, t("offline:home.title")),
+    h("p", {}, t("offline:home.lead")),
     h(
       "p.offline-actions",
       {},
-      h("a.button.primary#offline-practice", { href: "/practice", "data-link": "" }, "Practice"),
-      h("a.button#offline-tutorial", { href: "/tutorial", "data-link": "" }, "First puzzle (tutorial)"),
+      h("a.button.primary#offline-practice", { href: "/practice", "data-link": "" }, t("offline:home.practice")),
+      h("a.button#offline-tutorial", { href: "/tutorial", "data-link": "" }, t("offline:home.tutorial")),
     ),
-    h("h2", {}, "Needs the network"),
-    h("p.muted", {}, ONLINE_ONLY),
+    h("h2", {}, t("offline:home.needsTitle")),
+    h("p.muted", {}, onlineOnly()),
     h(
       "ul.needs-network-list",
       {},
-      ...unavailable.map((what) => h("li", { "data-needs-network": "" }, what, h("span.tag", {}, "needs the network"))),
+      ...unavailable.map((what) =>
+        h("li", { "data-needs-network": "" }, what, h("span.tag", {}, t("offline:home.needsTag"))),
+      ),
     ),
-    h("button#offline-retry", { type: "button", onclick: () => location.reload() }, "Try to connect again"),
+    h("button#offline-retry", { type: "button", onclick: () => location.reload() }, t("offline:home.retry")),
   );
 }

@@ -2,11 +2,15 @@
 // no network, naming what needs it. Screens that need the server show `needsNetwork()`.
 
 import { h } from "../dom";
+import { language, t } from "../i18n";
 
 /** What the app cannot do without the server (the words every offline notice uses). */
-export const ONLINE_ONLY = "Rooms, quick match, the daily challenge and records need the network.";
+export function onlineOnly(): string {
+  return t("offline:onlineOnly");
+}
 
 let banner: HTMLElement | null = null;
+let bannerLanguage = "";
 
 function update(): void {
   if (!banner) return;
@@ -18,33 +22,37 @@ function update(): void {
 /** The one offline line (the same element on every screen: main.ts puts it in the header). */
 export function offlineBanner(): HTMLElement {
   if (!banner) {
-    banner = h(
-      "p.offline-banner",
-      { role: "status" },
-      h("strong", {}, "You are offline. "),
-      `${ONLINE_ONLY} `,
-      h("a", { href: "/practice", "data-link": "" }, "Practice"),
-      " works without it.",
-    );
+    banner = h("p.offline-banner", { role: "status" });
     window.addEventListener("online", update);
     window.addEventListener("offline", update);
+  }
+  // its words follow the language (the header is drawn anew after a change); not rewritten
+  // otherwise: a live region would say them again
+  if (bannerLanguage !== language()) {
+    bannerLanguage = language();
+    banner.replaceChildren(
+      h("strong", {}, t("offline:banner.offline")),
+      ` ${onlineOnly()} `,
+      h("a", { href: "/practice", "data-link": "" }, t("offline:banner.practice")),
+      t("offline:banner.worksWithout"),
+    );
   }
   update();
   return banner;
 }
 
 /** A screen the server is needed for, shown instead of it when it cannot be reached. */
-export function needsNetwork(what: string): HTMLElement {
+export function needsNetwork(title: string): HTMLElement {
   return h(
     "main.panel.needs-network",
     {},
-    h("h1", {}, `${what} needs the network`),
-    h("p", {}, `The server cannot be reached. ${ONLINE_ONLY}`),
+    h("h1", {}, title),
+    h("p", {}, t("offline:needs.unreachable", { onlineOnly: onlineOnly() })),
     h(
       "p.needs-network-actions",
       {},
-      h("a.button.primary", { href: "/practice", "data-link": "" }, "Practice offline"),
-      h("button", { type: "button", onclick: () => location.reload() }, "Try again"),
+      h("a.button.primary", { href: "/practice", "data-link": "" }, t("offline:needs.practice")),
+      h("button", { type: "button", onclick: () => location.reload() }, t("common:tryAgain")),
     ),
   );
 }

@@ -5,6 +5,7 @@
 import { type BoardLike, boardHint, createBoard } from "../board3d";
 import type { Catalogue, Placement } from "../catalogue";
 import { h } from "../dom";
+import { t } from "../i18n";
 import type { PracticeTask } from "./bundle";
 
 export interface PlayerOptions {
@@ -34,8 +35,12 @@ export class LocalPlayer {
     const actions = h("div.local-actions");
     if (opts.help) {
       actions.append(
-        h("button#local-hint", { type: "button", onclick: () => this.hint() }, "Hint"),
-        h("button#local-show", { type: "button", onclick: () => this.showSolution() }, "Show solution"),
+        h("button#local-hint", { type: "button", onclick: () => this.hint() }, t("offline:player.hint")),
+        h(
+          "button#local-show",
+          { type: "button", onclick: () => this.showSolution() },
+          t("offline:player.showSolution"),
+        ),
       );
     }
     this.element = h("div.local-player", { "data-task": task.id }, this.board.element, actions);
@@ -67,7 +72,7 @@ export class LocalPlayer {
     // the pieces lying on the hinted piece's cells go back to the tray: the rest stays
     const keep = now.filter((p) => p.piece !== next.piece);
     this.board.arrange([...keep, next]);
-    if (!this.solved) this.board.setStatus(`Piece ${next.piece} goes here.`);
+    if (!this.solved) this.board.setStatus(t("offline:player.hintPiece", { piece: next.piece }));
   }
 
   showSolution(): void {
@@ -81,7 +86,7 @@ export class LocalPlayer {
     this.solved = true;
     this.board.lock(true);
     this.element.classList.add("solved");
-    this.board.setStatus(this.shown ? "A solution: every light cell covered once." : "Covered: Ubongo!", "good");
+    this.board.setStatus(this.shown ? t("offline:player.shown") : t("offline:player.covered"), "good");
     this.opts.onSolved?.(this.shown);
   }
 }

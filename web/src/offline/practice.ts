@@ -3,8 +3,10 @@
 // next one once it is covered. Solved tasks are remembered in this browser only.
 
 import { h } from "../dom";
+import { editionWord, sideName } from "../editions";
+import { t } from "../i18n";
 import { loadBundle, type PracticeBundle, type PracticeTask } from "./bundle";
-import { ONLINE_ONLY } from "./network";
+import { onlineOnly } from "./network";
 import { LocalPlayer } from "./player";
 
 const SOLVED_KEY = "ubongo.practice.solved";
@@ -38,14 +40,10 @@ export function practiceScreen(edition: string | null): Screen {
     player = null;
   };
   main.append(
-    h("h1#practice-title", {}, "Practice"),
-    h(
-      "p.practice-lead",
-      {},
-      "Solo, no clock, nothing recorded: these tasks are kept in this browser and play without a network.",
-    ),
+    h("h1#practice-title", {}, t("offline:practice.title")),
+    h("p.practice-lead", {}, t("offline:practice.lead")),
   );
-  const body = h("div.practice-body", {}, h("p.muted", {}, "Loading the tasks…"));
+  const body = h("div.practice-body", {}, h("p.muted", {}, t("offline:practice.loading")));
   main.append(body);
   loadBundle().then(
     (bundle) => {
@@ -57,17 +55,15 @@ export function practiceScreen(edition: string | null): Screen {
       view.start();
     },
     () => {
-      body.replaceChildren(
-        h(
-          "p.bad",
-          {},
-          "The practice tasks are not in this browser yet: open Ubongo once with a network, then they stay.",
-        ),
-        h("p.muted", {}, ONLINE_ONLY),
-      );
+      body.replaceChildren(h("p.bad", {}, t("offline:practice.missing")), h("p.muted", {}, onlineOnly()));
     },
   );
   return { element: main, dispose };
+}
+
+/** A task's level ("easy") in the language shown; a level the client has no word for as it is. */
+function levelName(level: string): string {
+  return t(`offline:practice.levels.${level}`, { defaultValue: level });
 }
 
 class PracticeView {
@@ -85,9 +81,9 @@ class PracticeView {
   ) {
     const names = Object.keys(bundle.editions);
     this.edition = wanted && names.includes(wanted) ? wanted : names[0];
-    this.tabs = h("div.practice-editions", { role: "group", "aria-label": "Edition" });
+    this.tabs = h("div.practice-editions", { role: "group", "aria-label": t("offline:practice.edition") });
     this.list = h("div.practice-tasks");
-    this.stage = h("section.practice-stage", { "aria-label": "Task" });
+    this.stage = h("section.practice-stage", { "aria-label": t("offline:practice.task") });
     this.element = h("div.practice-layout", {}, h("div.practice-pick", {}, this.tabs, this.list), this.stage);
   }
 
@@ -99,7 +95,7 @@ class PracticeView {
   private firstUnsolved(): PracticeTask {
     const tasks = this.bundle.editions[this.edition].tasks;
     const solved = solvedIds();
-    return tasks.find((t) => !solved.has(t.id)) ?? tasks[0];
+    return tasks.find((task) => !solved.has(task.id)) ?? tasks[0];
   }
 
   private drawTabs(): void {
@@ -113,11 +109,13 @@ class PracticeView {
             "aria-pressed": String(name === this.edition),
             onclick: () => {
               this.edition = name;
+              // the address names it: a redraw (a new language) keeps the edition
+              history.replaceState(history.state, "", `/practice?edition=${encodeURIComponent(name)}`);
               this.drawTabs();
               this.play(this.firstUnsolved());
             },
           },
-          e.options.title,
+          editionWord(name, "title", e.options.title),
         ),
       ),
     );
@@ -127,24 +125,27 @@ class PracticeView {
     const entry = this.bundle.editions[this.edition];
     const solved = solvedIds();
     const bySide = new Map<string, PracticeTask[]>();
-    for (const t of entry.tasks) bySide.set(t.side, [...(bySide.get(t.side) ?? []), t]);
+    for (const task of entry.tasks) bySide.set(task.side, [...(bySide.get(task.side) ?? []), task]);
     const groups = [...bySide].map(([side, tasks]) =>
       h(
         "div.practice-side",
         {},
-        h("span.practice-side-name", {}, `${entry.options.side_word} ${entry.options.side_labels[side] ?? side}`),
-        ...tasks.map((t) =>
+        h("span.practice-side-name", {}, this.sideName(side)),
+        ...tasks.map((task) =>
           h(
             "button.practice-task",
             {
               type: "button",
-              "data-task": t.id,
-              "aria-current": t === this.current ? "true" : null,
-              title: `${t.pieces.length} pieces, about ${Math.round(t.difficulty)} s for a median player`,
-              onclick: () => this.play(t),
+              "data-task": task.id,
+              "aria-current": task === this.current ? "true" : null,
+              title: t("offline:practice.taskInfo", {
+                count: task.pieces.length,
+                seconds: Math.round(task.difficulty),
+              }),
+              onclick: () => this.play(task),
             },
-            solved.has(t.id) ? "✓ " : "",
-            t.level,
+            solved.has(task.id) ? "✓ " : "",
+            levelName(task.level),
           ),
         ),
       ),
@@ -159,7 +160,7 @@ class PracticeView {
     const next = h(
       "button.primary#practice-next",
       { type: "button", hidden: true, onclick: () => this.play(this.after(task)) },
-      "Next task",
+      t("offline:practice.next"),
     );
     const done = h("p.practice-done", { role: "status" });
     const player = new LocalPlayer({
@@ -168,20 +169,27 @@ class PracticeView {
       help: true,
       onSolved: (shown) => {
         if (!shown) markSolved(task.id);
-        done.textContent = shown ? "That is one way to cover it." : "Solved! Every light cell is covered once.";
+        done.textContent = shown ? t("offline:practice.shownDone") : t("offline:practice.solved");
         next.hidden = false;
         this.drawList();
         next.focus();
       },
     });
     this.setPlayer(player);
-    const title = `${entry.options.title} · ${entry.options.side_word} ${entry.options.side_labels[task.side] ?? task.side} · ${task.level}`;
+    const title = `${editionWord(this.edition, "title", entry.options.title)} · ${this.sideName(task.side)} · ${levelName(task.level)}`;
     this.stage.replaceChildren(
       h("h2.practice-task-title", {}, title),
       player.element,
       h("div.practice-after", {}, done, next),
     );
     player.mounted();
+  }
+
+  /** A side's name in the language shown (the edition's words, translated by editions.json). */
+  private sideName(side: string): string {
+    const o = this.bundle.editions[this.edition].options;
+    const word = editionWord(this.edition, "side_word", o.side_word);
+    return sideName(word, editionWord(this.edition, `sides.${side}`, o.side_labels[side] ?? side));
   }
 
   private after(task: PracticeTask): PracticeTask {

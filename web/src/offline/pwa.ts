@@ -6,6 +6,7 @@
 
 import { registerSW } from "virtual:pwa-register";
 import { h } from "../dom";
+import { t } from "../i18n";
 import { loadBundle } from "./bundle";
 
 /** Registers the service worker (not in `vite` dev mode, which serves no worker). */
@@ -44,9 +45,9 @@ function offerReload(reload: () => void): void {
   const banner = h(
     "div.update-banner",
     { role: "status" },
-    h("span", {}, "A new version of Ubongo is ready."),
-    h("button.small", { type: "button", onclick: reload }, "Reload"),
-    h("button.small", { type: "button", onclick: () => banner.remove() }, "Later"),
+    h("span", {}, t("offline:update.ready")),
+    h("button.small", { type: "button", onclick: reload }, t("offline:update.reload")),
+    h("button.small", { type: "button", onclick: () => banner.remove() }, t("offline:update.later")),
   );
   document.body.append(banner);
 }

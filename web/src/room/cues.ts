@@ -2,7 +2,11 @@
 // at 30 s, at 10 s and from 5 s down) and a tick sounded each of the last 10 seconds.
 
 import { announce } from "../announce";
+import { t } from "../i18n";
+import type { Room, RoomEvent } from "../protocol";
 import { play } from "../sound";
+import { placeText } from "../ui";
+import { seatName } from "./words";
 
 let last: { key: string; second: number } | null = null;
 
@@ -27,7 +31,21 @@ export function clockCues(key: string, left: number | null): void {
 function leftWords(s: number): string {
   if (s >= 60 && s % 60 === 0) {
     const m = s / 60;
-    return `${m} minute${m === 1 ? "" : "s"} left`;
+    return t("play:minutesLeft", { count: m });
   }
-  return `${s} second${s === 1 ? "" : "s"} left`;
+  return t("play:secondsLeft", { count: s });
+}
+
+/** Said to screen readers and sounded for an event of `room` seen from `seat`: another player's
+ * "Ubongo!" (one's own is the board's status, spoken already), a round's end with its finish
+ * order. */
+export function eventCues(ev: RoomEvent, room: Room, seat: number | null): void {
+  if (ev.kind === "finished" && ev.data.seat !== seat) {
+    announce(t("play:calledUbongo", { name: seatName(room, ev.data.seat), place: placeText(ev.data.place) }));
+  } else if (ev.kind === "round_ended" && ev.data.kind !== "solo") {
+    play("round-end");
+    const order = ev.data.finish_order.map((s, i) => `${placeText(i + 1)} ${seatName(room, s)}`);
+    const what = ev.data.kind === "round" ? t("play:roundOver", { round: ev.data.round }) : t("play:tieBreakOver");
+    announce(`${what}. ${order.length ? order.join(", ") : t("play:nobodyFinishedShort")}.`);
+  }
 }

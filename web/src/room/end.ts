@@ -135,6 +135,16 @@ function scoringNote(room: Room): HTMLElement {
   return h("p.scoring-note.muted", {}, t("play:scoringCards"));
 }
 
+/** The result to share in the language shown, made as the server makes its (English) `share`:
+ * edition, day, each task's time or ✗, tasks solved and the whole time; nothing of the tasks. */
+export function shareText(daily: DailyResult, title: string): string {
+  const values = { title, date: daily.date };
+  const head = daily.rated ? t("play:shareHead", values) : t("play:shareHeadUnrated", values);
+  const marks = daily.times.map((time) => (time === null ? "✗" : clock(time))).join(" · ");
+  const solved = daily.times.filter((time) => time !== null).length;
+  return `${head}\n${marks}\n${t("play:shareSolved", { solved, total: daily.times.length, time: clock(daily.seconds) })}`;
+}
+
 /** A daily run's end: each task's time, rated or why not, the text to share, the day's board. */
 function dailyEnd(room: Room, daily: DailyResult): HTMLElement {
   const title = editionInfo(daily.edition).title;
@@ -149,11 +159,12 @@ function dailyEnd(room: Room, daily: DailyResult): HTMLElement {
       ),
     );
   });
-  const share = h("pre.share#share-text", {}, daily.share);
+  const text = shareText(daily, title);
+  const share = h("pre.share#share-text", {}, text);
   const copy = h("button.primary#copy-share", { type: "button" }, t("play:copy"));
   copy.addEventListener("click", async () => {
     try {
-      await navigator.clipboard.writeText(daily.share);
+      await navigator.clipboard.writeText(text);
       toast(t("play:copied"), "good");
     } catch {
       // no clipboard (an insecure page, a refusal): select the text to copy by hand

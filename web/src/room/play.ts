@@ -3,7 +3,6 @@
 // (or the solution of a task given up) over it. The board of the running task is kept while its
 // task stays the same, so snapshots never disturb a player's pieces.
 
-import { announce } from "../announce";
 import { areaSvg } from "../board/pictures";
 import { type BoardLike, boardHint, createBoard, onInputKind } from "../board3d"; // 3D board (issue #7)
 import { solutionIsoSvg } from "../board3d/iso";
@@ -18,13 +17,14 @@ import { editionInfo, placeText } from "../ui";
 import { laidMap, savedArrangement } from "./arrangement";
 import { showClock } from "./clock";
 import type { RoomContext } from "./context";
+import { eventCues } from "./cues";
 import { holdSolved } from "./hold";
 import { roundResult, showNextRound } from "./result";
 import { type SoloRecords, sidePanel } from "./side";
 import { spectatorTables } from "./spectate";
 import { topBar } from "./topbar";
 import { UndoControl } from "./undo";
-import { isTieBreak, seatName, tieBreakName } from "./words";
+import { isTieBreak, tieBreakName } from "./words";
 
 /** The stages in which the board can still be played. */
 const PLAYING = ["playing", "second_chance", "countdown", "playoff"];
@@ -53,7 +53,7 @@ export class PlayScreen {
   private parts: Parts | null = null;
   private shownResultFor = -1;
   // one menu for the game: the top bar is redrawn with each change, the menu moves along open
-  private readonly settings = settingsMenu();
+  private settings = settingsMenu();
   private readonly soloRecords: SoloRecords = { element: null };
   /** where each piece on the area lies ("transform|offset"), to hear and see what changed */
   private laid = new Map<string, string>();
@@ -112,23 +112,17 @@ export class PlayScreen {
   /** A new game (or a rematch) forgets which boards were covered. */
   eventSeen(ev: RoomEvent): void {
     if (ev.kind === "rematch" || ev.kind === "game_started") this.finishedBoards.clear();
-    // said to screen readers and sounded: another player's "Ubongo!" (one's own is the board's
-    // status, spoken already), a round's end with its finish order
     const { seat, room } = this.ctx.store;
-    if (!room) return;
-    if (ev.kind === "finished" && ev.data.seat !== seat) {
-      announce(`${seatName(room, ev.data.seat)} called "Ubongo!": ${placeText(ev.data.place)}.`);
-    } else if (ev.kind === "round_ended" && ev.data.kind !== "solo") {
-      play("round-end");
-      const order = ev.data.finish_order.map((s, i) => `${placeText(i + 1)} ${seatName(room, s)}`);
-      const what = ev.data.kind === "round" ? `Round ${ev.data.round} is over` : "The tie-break is over";
-      announce(`${what}. ${order.length ? order.join(", ") : "Nobody finished"}.`);
-    }
+    if (room) eventCues(ev, room, seat);
   }
 
   /** Build the game's screen anew at the next draw (a new language); the board comes back with
    * the pieces laid (they are kept for a reload), the round result is shown again. */
   relabel(): void {
+    // the settings menu in the new language, open if it was (the picker is in the top bar too)
+    const open = (this.settings as HTMLDetailsElement).open;
+    this.settings = settingsMenu();
+    (this.settings as HTMLDetailsElement).open = open;
     this.drop();
     this.shownResultFor = -1;
     this.soloRecords.element = null;
@@ -202,7 +196,7 @@ export class PlayScreen {
         top: h("header.game-top"),
         main: h("section.game-main"),
         // on a phone it scrolls below the board: a named region the keyboard can reach
-        side: h("aside.game-side", { tabindex: "0", role: "region", "aria-label": "Players, scores and records" }),
+        side: h("aside.game-side", { tabindex: "0", role: "region", "aria-label": t("play:sidePanel") }),
         overlay: h("div.overlay-slot"),
         timer: null,
       };

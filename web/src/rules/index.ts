@@ -33,10 +33,12 @@ function shortSide(label: string): string {
 }
 
 /** What the text needs to know of an edition: its record's options and its catalogue. */
-export function factsOf(info: EditionInfo, options: EditionOptions, cat: Catalogue): Facts {
-  const label = (side: string) => info.sides.find((s) => s.value === side)?.label ?? side;
+export function factsOf(info: EditionInfo, options: EditionOptions, cat: Catalogue, lang = language()): Facts {
+  // the edition's words in the page's language (editions.json), which may differ from the shown
+  const words = info.wordsIn(lang);
+  const label = (side: string) => words.sides.find((s) => s.value === side)?.label ?? side;
   return {
-    title: info.title,
+    title: words.title,
     lattice: cat.lattice,
     pieces: cat.pieces.length,
     layers: Math.max(cat.layers, 1),
@@ -45,8 +47,8 @@ export function factsOf(info: EditionInfo, options: EditionOptions, cat: Catalog
     rounds: info.rounds,
     // a race needs two; one player is the solo run, which has a section of its own
     players: [Math.max(2, options.players[0]), options.players[1]],
-    sideWord: info.sideWord,
-    sides: info.sides.map((s) => s.label),
+    sideWord: words.sideWord,
+    sides: words.sides.map((s) => s.label),
     perPlayerSide: info.ownSide,
     hourglassSeconds: options.hourglass_seconds,
     countdown: Object.entries(options.countdown_seconds ?? {}).map(([side, seconds]) => ({
@@ -56,7 +58,7 @@ export function factsOf(info: EditionInfo, options: EditionOptions, cat: Catalog
     soloAmounts: info.soloAmounts,
     soloMinutes: info.soloDefault.time ?? info.soloAmounts[0],
     soloTasks: info.soloDefault.tasks ?? info.soloAmounts[0],
-    variants: Object.entries(info.variantLabels).map(([name, label]) => ({ name, label })),
+    variants: Object.entries(words.variantLabels).map(([name, label]) => ({ name, label })),
   };
 }
 
@@ -70,10 +72,10 @@ export function rulesScreen(edition: string, lang = "en"): HTMLElement {
     return page;
   }
   const status = h("p.muted.rules-status", { role: "status" }, text.loading);
-  page.append(h("h1", {}, text.heading(info.title)), nav(text, info, lang), status);
+  page.append(h("h1", {}, text.heading(info.wordsIn(lang).title)), nav(text, info, lang), status);
   Promise.all([loadOptions(), loadCatalogue(edition)])
     .then(([options, cat]) => {
-      const facts = factsOf(info, options[edition], cat);
+      const facts = factsOf(info, options[edition], cat, lang);
       page.append(h("p.rules-intro", {}, text.intro(facts)));
       const sections = new Map<SectionId, HTMLElement>();
       for (const id of SECTION_ORDER) {
@@ -104,7 +106,7 @@ export function rulesScreen(edition: string, lang = "en"): HTMLElement {
 
 function nav(text: RulesText, info: EditionInfo | null, lang: string): HTMLElement {
   const others = EDITIONS.filter((e) => e !== info).map((e) =>
-    h("a", { href: rulesPath(e.name, lang), "data-link": "" }, e.title),
+    h("a", { href: rulesPath(e.name, lang), "data-link": "" }, e.wordsIn(lang).title),
   );
   const languages = (["en", "de"] as const)
     .filter((l) => l !== lang)

@@ -6,6 +6,8 @@
 
 import "./tutorial.css";
 import { h } from "../dom";
+import { editionWord } from "../editions";
+import { hasKey, t } from "../i18n";
 import { editionName, loadBundle, type PracticeEdition, type PracticeTask } from "../offline/bundle";
 import { LocalPlayer } from "../offline/player";
 
@@ -35,55 +37,17 @@ interface Step {
 function steps(entry: PracticeEdition, task: PracticeTask): Step[] {
   const n = task.pieces.length;
   const cubes = entry.catalogue.layers > 1;
-  const out: Step[] = [
-    {
-      id: "pick",
-      title: "Pick a piece",
-      mouse: cubes ? "Click a piece in the tray." : "Click a piece in the tray.",
-      touch: "Tap a piece.",
-      keys: `Click the board (or Tab to it), then press a number 1–${n}; N picks the next piece.`,
-    },
-    {
-      id: "turn",
-      title: "Turn it",
-      mouse: cubes ? "Use the Spin, Tip and Roll buttons, or the mouse wheel." : "Use the ⟳ Rotate button.",
-      touch: cubes ? "Tap Spin, Tip or Roll." : "Tap ⟳ Rotate.",
-      keys: cubes ? "R spins, T tips, Y rolls; with Shift the other way." : "R turns it; Shift+R turns it back.",
-    },
-  ];
-  if (!cubes && entry.catalogue.flip) {
-    out.push({
-      id: "flip",
-      title: "Flip it over",
-      mouse: "Use the ⇋ Flip button.",
-      touch: "Tap ⇋ Flip.",
-      keys: "F flips it.",
-    });
-  }
-  out.push(
-    {
-      id: "drop",
-      title: "Drop it on the light area",
-      mouse: cubes
-        ? "Move the pointer over the area: the ghost shows where it lands; click to put it down."
-        : "Drag it onto the light area, or click a light cell to put it there.",
-      touch: cubes
-        ? "Drag it over the area and let go, or use the arrows and Put down."
-        : "Drag it there, or tap a light cell.",
-      keys: cubes
-        ? "Arrows move it, Enter puts it down, Esc sends it back."
-        : "Enter puts it on the area, the arrows move it, Esc sends it back to the tray.",
-    },
-    {
-      id: "cover",
-      title: "Cover the whole area",
-      mouse: cubes
-        ? "Covered means both levels are full: every cube place filled once, nothing sticking out."
-        : "Covered means every light cell holds exactly one piece and nothing sticks out.",
-      touch: "Red marks show pieces lying on each other; stripes show a piece hanging over the edge.",
-      keys: `Put all ${n} pieces down so the area is covered: that is "Ubongo!".`,
-    },
-  );
+  // a step's words: locales/<lang>/tutorial.json, `…3d` for the 3D board's own way
+  const step = (id: string, values: Record<string, number> = {}): Step => {
+    const say = (how: string) => {
+      const key = `tutorial:steps.${id}.${how}`;
+      return t(cubes && hasKey(`${key}3d`) ? `${key}3d` : key, values);
+    };
+    return { id, title: t(`tutorial:steps.${id}.title`), mouse: say("mouse"), touch: say("touch"), keys: say("keys") };
+  };
+  const out: Step[] = [step("pick", { n }), step("turn")];
+  if (!cubes && entry.catalogue.flip) out.push(step("flip"));
+  out.push(step("drop"), step("cover", { count: n }));
   return out;
 }
 
@@ -111,22 +75,22 @@ export function tutorialScreen(edition: string | null, go: Navigate): { element:
         go("/");
       },
     },
-    "Skip the tutorial",
+    t("tutorial:skip"),
   );
-  main.append(h("div.tutorial-head", {}, h("h1#tutorial-title", {}, "Your first puzzle"), skip));
-  const body = h("div.tutorial-body", {}, h("p.muted", {}, "Loading…"));
+  main.append(h("div.tutorial-head", {}, h("h1#tutorial-title", {}, t("tutorial:title")), skip));
+  const body = h("div.tutorial-body", {}, h("p.muted", {}, t("tutorial:loading")));
   main.append(body);
   loadBundle().then(
     (bundle) => {
       const name = editionName(bundle, edition);
       const editions = h(
         "div.tutorial-editions",
-        { role: "group", "aria-label": "Edition" },
+        { role: "group", "aria-label": t("tutorial:edition") },
         ...Object.entries(bundle.editions).map(([n, e]) =>
           h(
             "a.tutorial-edition",
             { href: `/tutorial?edition=${n}`, "data-link": "", "aria-current": n === name ? "page" : null },
-            e.options.title,
+            editionWord(n, "title", e.options.title),
           ),
         ),
       );
@@ -135,8 +99,7 @@ export function tutorialScreen(edition: string | null, go: Navigate): { element:
       body.replaceChildren(editions, guide.element);
       guide.start();
     },
-    () =>
-      body.replaceChildren(h("p.bad", {}, "The tutorial's puzzle cannot be loaded: open Ubongo once with a network.")),
+    () => body.replaceChildren(h("p.bad", {}, t("tutorial:failed"))),
   );
   return { element: main, dispose: () => cleanup?.() };
 }
@@ -161,7 +124,7 @@ class Guide {
     this.player = new LocalPlayer({ catalogue: entry.catalogue, task: this.task, onSolved: () => this.finish() });
     this.list = h("ol.tutorial-steps");
     this.detail = h("div.tutorial-detail", { "aria-live": "polite" });
-    const coach = h("section.tutorial-coach", { "aria-label": "What to do" }, this.list, this.detail);
+    const coach = h("section.tutorial-coach", { "aria-label": t("tutorial:whatToDo") }, this.list, this.detail);
     this.element = h("div.tutorial-layout", { "data-edition": entry.catalogue.edition }, coach, this.player.element);
     const board = this.player.board.element;
     // the board says what happened through its attributes (pointer, touch, keys alike)
@@ -254,15 +217,15 @@ class Guide {
     if (!step) return;
     this.element.dataset.step = step.id;
     this.detail.replaceChildren(
-      h("h2", {}, `${this.index + 1} of ${this.steps.length}: ${step.title}`),
+      h("h2", {}, t("tutorial:stepOf", { n: this.index + 1, total: this.steps.length, title: step.title })),
       h(
         "dl.tutorial-how",
         {},
-        h("dt", {}, "Mouse"),
+        h("dt", {}, t("tutorial:mouse")),
         h("dd", {}, step.mouse),
-        h("dt", {}, "Touch"),
+        h("dt", {}, t("tutorial:touch")),
         h("dd", {}, step.touch),
-        h("dt", {}, "Keys"),
+        h("dt", {}, t("tutorial:keys")),
         h("dd", {}, step.keys),
       ),
     );
@@ -275,20 +238,16 @@ class Guide {
     this.draw();
     const edition = this.entry.catalogue.edition;
     this.detail.replaceChildren(
-      h("h2.tutorial-solved", {}, "Ubongo! Your first solved board."),
-      h(
-        "p",
-        {},
-        "In a game everyone gets a task like this at the same moment, and the first to cover their area calls “Ubongo!”.",
-      ),
+      h("h2.tutorial-solved", {}, t("tutorial:solved")),
+      h("p", {}, t("tutorial:solvedAbout")),
       h(
         "p.tutorial-next",
         {},
-        h("button.primary#tutorial-play", { type: "button", onclick: () => this.go("/") }, "Play"),
+        h("button.primary#tutorial-play", { type: "button", onclick: () => this.go("/") }, t("tutorial:play")),
         h(
           "button#tutorial-practice",
           { type: "button", onclick: () => this.go(`/practice?edition=${edition}`) },
-          "Practice more",
+          t("tutorial:practiceMore"),
         ),
       ),
     );
@@ -301,9 +260,13 @@ export function tutorialOffer(go: Navigate): HTMLElement | null {
   if (tutorialState() !== null) return null;
   const offer = h(
     "aside.tutorial-offer",
-    { "aria-label": "New to Ubongo?" },
-    h("p", {}, h("strong", {}, "New to Ubongo? "), "A guided first puzzle shows how to pick, turn and drop pieces."),
-    h("button.primary.small#tutorial-start", { type: "button", onclick: () => go("/tutorial") }, "Show me"),
+    { "aria-label": t("tutorial:offer.label") },
+    h("p", {}, h("strong", {}, t("tutorial:offer.lead")), " ", t("tutorial:offer.text")),
+    h(
+      "button.primary.small#tutorial-start",
+      { type: "button", onclick: () => go("/tutorial") },
+      t("tutorial:offer.start"),
+    ),
     h(
       "button.small#tutorial-dismiss",
       {
@@ -313,7 +276,7 @@ export function tutorialOffer(go: Navigate): HTMLElement | null {
           offer.remove();
         },
       },
-      "No thanks",
+      t("tutorial:offer.dismiss"),
     ),
   );
   return offer;
@@ -324,12 +287,12 @@ export function helpMenu(): HTMLElement {
   return h(
     "details.help-menu",
     {},
-    h("summary", {}, "Help"),
+    h("summary", {}, t("tutorial:help.menu")),
     h(
       "ul.help-items",
       {},
-      h("li", {}, h("a", { href: "/tutorial", "data-link": "" }, "First puzzle (tutorial)")),
-      h("li", {}, h("a", { href: "/practice", "data-link": "" }, "Practice (works offline)")),
+      h("li", {}, h("a", { href: "/tutorial", "data-link": "" }, t("tutorial:help.tutorial"))),
+      h("li", {}, h("a", { href: "/practice", "data-link": "" }, t("tutorial:help.practice"))),
     ),
   );
 }
