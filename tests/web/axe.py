@@ -24,6 +24,11 @@ def axe_violations(page: Page, impacts: tuple[str, ...] = SEVERE) -> list[dict[s
         page.evaluate(AXE.read_text(encoding="utf-8") + "\n;void 0")
     found: list[dict[str, Any]] = page.evaluate(
         """async () => {
+          // colours are read as painted: a dialog fading in is measured once it has arrived
+          // (a repeating animation, e.g. the last seconds' pulse, is left running)
+          await Promise.all(document.getAnimations()
+            .filter(a => a.effect?.getTiming().iterations !== Infinity)
+            .map(a => a.finished.catch(() => null)));
           const r = await axe.run(document, { resultTypes: ['violations'] });
           return r.violations.map(v => ({
             id: v.id, impact: v.impact, help: v.help,

@@ -11,12 +11,17 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 from server_harness import ServerProcess
 from webharness import CHROMIUM, CHROMIUM_FLAGS, DIST, shot
 
 # the harness is importable from here too (older tests do `from conftest import shot`)
 __all__ = ["ServerProcess", "shot"]
+
+
+# A wait of the tests is a ceiling, not a measure: a first task dealt on a loaded machine (the
+# test files run three at a time) may take longer than Playwright's default 5 s.
+expect.set_options(timeout=15_000)
 
 
 @pytest.fixture(scope="session")
