@@ -86,7 +86,7 @@ def test_every_screen_passes_axe(browser: Browser, server: ServerProcess) -> Non
     assert_accessible(page, "game end")
     spoken: list[str] = page.evaluate("() => window.spoken")
     # the bot's call (Ada's own is her board's status, spoken there)
-    assert any(s.startswith('Bot 2 (easy) called "Ubongo!"') for s in spoken), spoken
+    assert any(s.startswith("Bot 2 (easy) called “Ubongo!”") for s in spoken), spoken
     assert any(s.startswith("Round 1 is over. 1st ") for s in spoken), spoken
     assert "5 seconds left" in spoken, spoken
     # said once each: no flood (two rounds and a possible playoff, under 30 lines)
