@@ -86,6 +86,9 @@ def test_phone_board_fills_the_width_with_touch_sized_targets(
     page.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2, steps=10)
     page.mouse.up()
     expect(first).to_have_attribute("data-state", "placed")
+    # the board keeps its size once the first hint is cleared: it does not grow under the finger
+    after = box(page, ".game-main [data-area-cell]")
+    assert abs(after["width"] - cell["width"]) < 0.5, (after, cell)
     drawn = box(page, f'.game-main g[data-piece="{pid}"] polygon[data-cell]')
     # as large as an area cell (a piece's cells are drawn a little inside the lattice's), not
     # the half size it had in the tray
