@@ -59,8 +59,11 @@ async def next_event(conn: Connection, kinds: set[str]) -> dict[str, Any]:
             return msg
 
 
-async def play_solo_game(service: LocalRoomService, n: int, seen: Seen) -> dict[str, Any]:
-    """One solo run of five tasks played to its stored end, then left; its last event."""
+async def play_solo_game(
+    service: LocalRoomService, n: int, seen: Seen, leave: bool = True
+) -> dict[str, Any]:
+    """One solo run of five tasks played to its stored end, then left (or only disconnected,
+    as a closed tab is: ``leave=False``); its last event."""
     settings = SettingsPatch(
         edition=EDITION, mode="solo", solo_goal="tasks", solo_amount=5, puzzles="standard"
     )
@@ -84,7 +87,8 @@ async def play_solo_game(service: LocalRoomService, n: int, seen: Seen) -> dict[
         placements = solution(game["tasks"]["0"], EDITION)
         await say({"type": "submit", "round": game["round"], "placements": placements})
         msg = await next_event(conn, {"task_drawn", "game_over"})
-    await say({"type": "leave"})
+    if leave:
+        await say({"type": "leave"})
     service.disconnect(conn)
     return msg
 
@@ -113,4 +117,42 @@ def test_finished_rooms_and_games_are_freed(tmp_path: Path) -> None:
     assert all(e["data"]["game_id"] for e in ends)
     assert all(e["data"]["record"]["solved"] == 5 for e in ends)
     assert len(seen.games) == GAMES * 5  # a state per task of each game
+    assert seen.counts() == (0, 0, 0)
+
+
+def test_a_finished_room_nobody_is_connected_to_is_forgotten_soon(tmp_path: Path) -> None:
+    """A closed tab says no ``leave``: the finished room is forgotten after
+    ``finished_room_seconds`` (its game is stored), while a lobby whose player went away is
+    kept for ``idle_room_seconds`` (they may come back to it)."""
+    seen = Seen()
+
+    async def scenario() -> None:
+        storage = Storage(f"sqlite:///{tmp_path / 'finished.sqlite3'}")
+        storage.migrate()
+        config = ServerConfig(record_seconds_per_piece=0.0, finished_room_seconds=0.4)
+        service = LocalRoomService(storage, config)
+        await service.start()
+        try:
+            waiting = await service.create_room("Wanda", SettingsPatch(edition=EDITION))
+            conn = service.connect(None)
+            await service.receive(
+                conn,
+                json.dumps({"type": "hello", "room": waiting["code"], "token": waiting["token"]}),
+                service.clock.now(),
+            )
+            service.disconnect(conn)
+            end = await play_solo_game(service, 0, seen, leave=False)
+            assert end["kind"] == "game_over" and end["data"]["game_id"]
+            hub = service.gateway.rooms.hub
+            finished = [c for c in hub.codes() if c != waiting["code"]]
+            assert len(finished) == 1  # kept while the sweeper has not come by
+            for _ in range(40):
+                await asyncio.sleep(0.1)
+                if list(hub.codes()) == [waiting["code"]]:
+                    break
+            assert list(hub.codes()) == [waiting["code"]]
+        finally:
+            await service.stop()
+
+    asyncio.run(scenario())
     assert seen.counts() == (0, 0, 0)

@@ -41,6 +41,12 @@ LIMITS: tuple[tuple[str, str, type, str], ...] = (
         "seconds a room nobody is connected to is kept",
     ),
     (
+        "--finished-room-seconds",
+        "finished_room_seconds",
+        float,
+        "seconds a room whose game is over is kept once nobody is connected",
+    ),
+    (
         "--unjoined-room-seconds",
         "unjoined_room_seconds",
         float,
@@ -263,6 +269,9 @@ def run(
     spectators_per_room: Annotated[int, _limit("spectators_per_room")] = _D.spectators_per_room,
     hello_seconds: Annotated[float, _limit("hello_seconds")] = _D.hello_seconds,
     idle_room_seconds: Annotated[float, _limit("idle_room_seconds")] = _D.idle_room_seconds,
+    finished_room_seconds: Annotated[
+        float, _limit("finished_room_seconds")
+    ] = _D.finished_room_seconds,
     unjoined_room_seconds: Annotated[
         float, _limit("unjoined_room_seconds")
     ] = _D.unjoined_room_seconds,
@@ -308,6 +317,7 @@ def run(
         "spectators_per_room": spectators_per_room,
         "hello_seconds": hello_seconds,
         "idle_room_seconds": idle_room_seconds,
+        "finished_room_seconds": finished_room_seconds,
         "unjoined_room_seconds": unjoined_room_seconds,
         "presence_seconds": presence_seconds,
         "max_queued_messages": max_queued_messages,

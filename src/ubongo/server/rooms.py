@@ -325,6 +325,8 @@ class ServerConfig:
     public_url: str = "http://127.0.0.1:8000"
     #: how long an empty room (nobody connected) is kept
     idle_room_seconds: float = 1800.0
+    #: how long a room whose game is over (and stored) is kept once nobody is connected
+    finished_room_seconds: float = 300.0
     #: how long a room that nobody ever joined (created, never connected to) is kept
     unjoined_room_seconds: float = 60.0
     #: rooms one address may create a minute (a burst of as many, then one every 60/n s)

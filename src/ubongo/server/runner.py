@@ -96,18 +96,25 @@ class Rooms:
         """Stop running ``room`` here without closing it (another process runs it now)."""
         self.timers.stop(room)
 
-    def sweep(self) -> None:
+    def sweep(self) -> int:
         """Forget rooms nobody has been connected to for ``idle_room_seconds`` (a room that
-        nobody ever joined: ``unjoined_room_seconds``)."""
+        nobody ever joined: ``unjoined_room_seconds``; a room whose game is over and stored:
+        ``finished_room_seconds``); returns how many were forgotten."""
         now = self.clock.now()
+        forgotten = 0
         for code in self.hub.codes():
             room = self.hub.get(code)
             if room is None or room.idle_since is None:
                 continue
-            keep = (
-                self.config.idle_room_seconds
-                if room.joined_ever
-                else self.config.unjoined_room_seconds
-            )
+            if not room.joined_ever:
+                keep = self.config.unjoined_room_seconds
+            elif room.phase == "over" and room.game_id is not None:
+                # the game is stored (its replay stays); only a rematch needs the room, and
+                # nobody is there to ask for one
+                keep = self.config.finished_room_seconds
+            else:
+                keep = self.config.idle_room_seconds
             if now - room.idle_since > keep:
                 self.lobby.close_room(room)
+                forgotten += 1
+        return forgotten

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
@@ -25,6 +26,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 from .clock import Clock
 from .connection import Connection
 from .gateway import Gateway, seat_json
+from .heap import release_freed_memory
 from .live import live_rooms
 from .messages import encode
 from .protocol import ProtocolError, SettingsPatch
@@ -93,10 +95,21 @@ class RoomService(ABC):
 
     async def _sweep(self) -> None:
         config = self.gateway.config
-        every = min(SWEEP_SECONDS, config.unjoined_room_seconds / 4, config.idle_room_seconds / 4)
+        every = min(
+            SWEEP_SECONDS,
+            config.unjoined_room_seconds / 4,
+            config.idle_room_seconds / 4,
+            config.finished_room_seconds / 4,
+        )
+        trimmed = time.monotonic()
         while True:
             await asyncio.sleep(max(0.05, every))
             self.gateway.rooms.sweep()
+            if time.monotonic() - trimmed >= SWEEP_SECONDS:
+                # what the forgotten rooms and closed connections held, back to the system
+                # (without it the heap only grows: .heap); off the loop, as it takes a moment
+                await asyncio.to_thread(release_freed_memory)
+                trimmed = time.monotonic()
 
     def health(self) -> dict[str, Any]:
         """What ``/api/health`` adds about the rooms (nothing for one process)."""
