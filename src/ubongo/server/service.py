@@ -107,8 +107,8 @@ class RoomService(ABC):
             self.gateway.rooms.sweep()
             if time.monotonic() - trimmed >= SWEEP_SECONDS:
                 # what the forgotten rooms and closed connections held, back to the system
-                # (without it the heap only grows: .heap); off the loop, as it takes a moment
-                await asyncio.to_thread(release_freed_memory)
+                # (without it the process only grows: .heap)
+                release_freed_memory()
                 trimmed = time.monotonic()
 
     def health(self) -> dict[str, Any]:
