@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
@@ -26,7 +25,6 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 from .clock import Clock
 from .connection import Connection
 from .gateway import Gateway, seat_json
-from .heap import release_freed_memory
 from .live import live_rooms
 from .messages import encode
 from .protocol import ProtocolError, SettingsPatch
@@ -101,15 +99,9 @@ class RoomService(ABC):
             config.idle_room_seconds / 4,
             config.finished_room_seconds / 4,
         )
-        trimmed = time.monotonic()
         while True:
             await asyncio.sleep(max(0.05, every))
             self.gateway.rooms.sweep()
-            if time.monotonic() - trimmed >= SWEEP_SECONDS:
-                # what the forgotten rooms and closed connections held, back to the system
-                # (without it the process only grows: .heap)
-                release_freed_memory()
-                trimmed = time.monotonic()
 
     def health(self) -> dict[str, Any]:
         """What ``/api/health`` adds about the rooms (nothing for one process)."""
