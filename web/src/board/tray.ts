@@ -50,13 +50,26 @@ export function layOutTray(
   const options = [1, 2].map((rows) => {
     const perRow = Math.ceil(pieces.length / rows);
     const widest = Math.max(...chunk(sizes, perRow).map((row) => row.reduce((a, b) => a + b, 0)));
-    const scale = Math.min(MAX_TRAY_SCALE, (frame.maxX - frame.minX) / widest);
-    const tall = chunk(sizes, perRow).reduce((h, row) => h + Math.max(...row) * scale, 0);
-    const w = frame.maxX - frame.minX;
-    const h = frame.maxY - frame.minY + GAP + tall;
-    // the picture's own margin (Board.setViewBox) is 0.3 on each side
-    const px = room ? Math.min(room.width / (w + 0.6), room.height / (h + 0.6)) : 0;
-    return { perRow, scale, px };
+    const fitsWidth = (frame.maxX - frame.minX) / widest;
+    const withScale = (scale: number) => {
+      const tall = chunk(sizes, perRow).reduce((h, row) => h + Math.max(...row) * scale, 0);
+      const w = frame.maxX - frame.minX;
+      const h = frame.maxY - frame.minY + GAP + tall;
+      // the picture's own margin (Board.setViewBox) is 0.3 on each side
+      const px = room ? Math.min(room.width / (w + 0.6), room.height / (h + 0.6)) : 0;
+      return { perRow, scale, px };
+    };
+    let chosen = withScale(Math.min(MAX_TRAY_SCALE, fitsWidth));
+    // height to spare (the width limits the area's cells): the tray's pieces grow towards
+    // their size on the area, easier to take, as long as the area's cells keep their size
+    for (let scale = Math.min(1, fitsWidth); room && scale > chosen.scale; scale -= 0.05) {
+      const larger = withScale(scale);
+      if (larger.px >= chosen.px - 0.5) {
+        chosen = larger;
+        break;
+      }
+    }
+    return chosen;
   });
   const touch = options.filter((o) => o.px >= TOUCH_PX);
   const best = touch.length
