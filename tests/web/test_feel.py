@@ -180,3 +180,25 @@ def test_the_3d_board_sounds_its_moves(page: Page, server: ServerProcess) -> Non
     page.keyboard.press("Enter")  # put it down
     sounds = page.evaluate("() => [...window.ubongoSounds]")
     assert sounds[:3] == ["pick", "rotate", "place"], sounds
+
+
+def test_the_settings_menu_keeps_the_keyboard_focus_when_the_bar_is_redrawn(
+    page: Page, server: ServerProcess
+) -> None:
+    """The game's top bar is redrawn with every change of the room (here: a spectator comes):
+    a keyboard player in its settings menu stays where they were (the focus went to the page's
+    body, which made test_keyboard_only_play fail when the next task's events came late)."""
+    start_solo(page, server, "classic")
+    code = page.locator("main.room").get_attribute("data-code")
+    page.locator(".game-main .board-svg").focus()
+    tab_to(page, ".game-top .settings-menu summary", key="Shift+Tab")
+    page.keyboard.press("Enter")
+    tab_to(page, '.game-top input[data-setting="sound"]')
+    watcher = page.context.browser.new_page()  # type: ignore[union-attr]
+    try:
+        watcher.goto(f"{server.url}/room/{code}?watch")
+        expect(page.locator(".game-top .watchers")).to_contain_text("1")
+    finally:
+        watcher.close()
+    assert page.evaluate("() => document.activeElement.matches('input[data-setting=\"sound\"]')")
+    expect(page.locator(".game-top .settings-menu")).to_have_attribute("open", "")

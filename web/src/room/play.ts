@@ -367,7 +367,10 @@ export class PlayScreen {
   }
 
   private drawTop(parts: Parts, room: Room, game: GameView): void {
+    // a keyboard player in the kept settings menu stays there when the next task redraws the bar
+    const focused = parts.top.contains(document.activeElement) ? (document.activeElement as HTMLElement) : null;
     parts.top.replaceChildren(...topBar(this.ctx, room, game, this.settings));
+    if (focused?.isConnected) focused.focus({ preventScroll: true });
     parts.timer = parts.top.querySelector("#timer") as HTMLElement;
   }
 
