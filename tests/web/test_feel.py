@@ -129,6 +129,10 @@ def test_keyboard_only_play_from_home_to_a_solved_task_with_sound(
     for cue in ("pick", "place", "ubongo"):
         assert cue in sounds, (cue, sounds)
 
+    # the solved board is held a moment once the next task is in, then that task is drawn:
+    # wait for it (a key would go on at once, and the menu's keys below are not for the hold)
+    expect(page.locator('.game-main g[data-piece][data-state="placed"]')).to_have_count(0)
+    expect(page.locator('[data-holding="solved"]')).to_have_count(0)
     # sound off (from the game's own settings, by keyboard): remembered, and silent after it
     # the top bar is above the board: back with Shift+Tab
     tab_to(page, ".game-top .settings-menu summary", key="Shift+Tab")
