@@ -27,6 +27,8 @@ import redis
 from server_harness import ROOT, Client, ServerProcess, free_port, replayed, solution
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
+from ubongo.server.cluster.keys import log_key
+
 pytestmark = pytest.mark.slow  # (the harness marks it too: it starts processes)
 
 EDITION = "classic"
@@ -129,13 +131,13 @@ def drop_seen(client: Client) -> None:
 
 
 def wait_for_event_in_redis(cluster: dict[str, Any], code: str, kind: str) -> None:
-    """Until room ``code``'s event log in Redis (``cluster.keys``: ``ubongo:room:<code>:log``,
+    """Until room ``code``'s event log in Redis (:func:`~ubongo.server.cluster.keys.log_key`,
     entries "seq text") holds an event of ``kind``."""
     r = redis.Redis.from_url(cluster["redis"]["url"])
     try:
         deadline = time.monotonic() + 10
         while True:
-            entries = r.lrange(f"ubongo:room:{code}:log", 0, -1)
+            entries = r.lrange(log_key(code), 0, -1)
             texts = [e.decode() if isinstance(e, bytes) else str(e) for e in entries]
             if any(json.loads(t.split(" ", 1)[1]).get("kind") == kind for t in texts):
                 return

@@ -96,12 +96,11 @@ class Rooms:
         """Stop running ``room`` here without closing it (another process runs it now)."""
         self.timers.stop(room)
 
-    def sweep(self) -> int:
+    def sweep(self) -> None:
         """Forget rooms nobody has been connected to for ``idle_room_seconds`` (a room that
         nobody ever joined: ``unjoined_room_seconds``; a room whose game is over and stored:
-        ``finished_room_seconds``); returns how many were forgotten."""
+        ``finished_room_seconds``)."""
         now = self.clock.now()
-        forgotten = 0
         for code in self.hub.codes():
             room = self.hub.get(code)
             if room is None or room.idle_since is None:
@@ -116,5 +115,3 @@ class Rooms:
                 keep = self.config.idle_room_seconds
             if now - room.idle_since > keep:
                 self.lobby.close_room(room)
-                forgotten += 1
-        return forgotten

@@ -50,10 +50,10 @@ export function layOutTray(
   const options = [1, 2].map((rows) => {
     const perRow = Math.ceil(pieces.length / rows);
     const widest = Math.max(...chunk(sizes, perRow).map((row) => row.reduce((a, b) => a + b, 0)));
-    const fitsWidth = (frame.maxX - frame.minX) / widest;
+    const w = frame.maxX - frame.minX;
+    const fitsWidth = w / widest;
     const withScale = (scale: number) => {
       const tall = chunk(sizes, perRow).reduce((h, row) => h + Math.max(...row) * scale, 0);
-      const w = frame.maxX - frame.minX;
       const h = frame.maxY - frame.minY + GAP + tall;
       // the picture's own margin (Board.setViewBox) is 0.3 on each side
       const px = room ? Math.min(room.width / (w + 0.6), room.height / (h + 0.6)) : 0;
