@@ -298,7 +298,7 @@ def run(
     redis_url = redis_url or None
     if redis_url and not redis_url.startswith(("redis://", "rediss://", "unix://")):
         raise CommandError(f"not a Redis URL (redis://host:port/db): {redis_url}")
-    from ubongo.server.transport import deadline_protocol
+    from ubongo.server.transport import ReleasingWebSocketProtocol, deadline_protocol
 
     max_body = MAX_BODY_BYTES if max_body_bytes is None else max_body_bytes
     if max_body < 1024:
@@ -359,6 +359,7 @@ def run(
         ws_ping_interval=20,
         ws_ping_timeout=20,
         http=deadline_protocol(request_seconds),
+        ws=ReleasingWebSocketProtocol,
         # our handler formats uvicorn's lines too (JSON lines or text: ubongo.server.logs)
         log_config=None,
     )

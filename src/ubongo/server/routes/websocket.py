@@ -88,6 +88,7 @@ async def _serve(ws: WebSocket, rooms: RoomServiceDep, conn: Connection) -> None
         with contextlib.suppress(Exception):
             await asyncio.wait_for(writer_task, 2.0)
         writer_task.cancel()
+        conn.on_abort = None  # it holds the writer task: no cycle outlives the socket
         if ws.application_state != WebSocketState.DISCONNECTED:
             with contextlib.suppress(Exception):
                 await ws.close()
@@ -151,12 +152,19 @@ def _bound_send_buffer(ws: WebSocket) -> None:
 async def _writer(ws: WebSocket, conn: Connection, sent: Counter) -> None:
     """Send the connection's queue in order (``sent`` counts them); ``None`` in it closes
     the socket."""
-    while True:
-        text = await conn.queue.get()
-        if text is None:
-            break
-        await ws.send_text(text)
-        sent.inc()
+    try:
+        while True:
+            text = await conn.queue.get()
+            if text is None:
+                break
+            await ws.send_text(text)
+            sent.inc()
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        # the client is gone: end quietly. An exception kept by the task would hold its
+        # traceback, whose frames hold this connection and its socket in a reference cycle
+        # that only a full collection frees (the server's memory grew with every player who
+        # came and went)
+        return
     with contextlib.suppress(Exception):
         await ws.close(conn.closing or 1000)
 
