@@ -23,6 +23,12 @@ player, ratios against the first step, and the first step whose p99 passes 50 ms
 ``--compare REF`` plays every step against a server of git REF too (docs/performance.md).
 
     .venv/bin/python bench/server.py --players 1000,2000,3000 --past-knee --compare main
+
+**Churn** (``--churn N``): ``N`` rounds of ``--players`` players who come and go against one
+server that forgets their rooms 3 s after they leave; the server's RSS after each round shows
+whether anything they left stays (docs/performance.md, "Memory").
+
+    .venv/bin/python bench/server.py --churn 6 --players 1000 --puzzles standard --compare a692955
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -469,10 +476,15 @@ def build_of(ref: str) -> Path:
     return folder / "src"
 
 
-def start_server(folder: Path, name: str, src: Path | None) -> ServerProcess:
-    """``ubongo serve`` on a fresh SQLite file, from this tree or from ``src``."""
+def start_server(
+    folder: Path, name: str, src: Path | None, extra: tuple[str, ...] = ()
+) -> ServerProcess:
+    """``ubongo serve`` on a fresh SQLite file, from this tree or from ``src`` (``extra``: more
+    of its options)."""
     server = ServerProcess(
-        f"sqlite:///{folder / f'{name}.sqlite3'}", log=folder / f"{name}.log", args=BENCH_LIMITS
+        f"sqlite:///{folder / f'{name}.sqlite3'}",
+        log=folder / f"{name}.log",
+        args=BENCH_LIMITS + extra,
     )
     before = os.environ.get("PYTHONPATH")
     if src is not None:
@@ -568,6 +580,82 @@ def knee(args: argparse.Namespace) -> None:
             print(f"knee of {label}: not reached (every step's p99 <= {KNEE_P99_MS:.0f} ms)")
 
 
+#: churn: a room is forgotten 3 s after its last player has gone (finished or not), so that
+#: every round of players leaves nothing that the server means to keep
+CHURN_ROOM_SECONDS = ("--idle-room-seconds=3", "--finished-room-seconds=3")
+
+
+def rooms_open(port: int) -> int:
+    """How many rooms the server runs now (``ubongo_rooms`` on its ``/metrics``)."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=30) as response:
+        text = response.read().decode()
+    return round(
+        sum(
+            float(line.rsplit(" ", 1)[1])
+            for line in text.splitlines()
+            if line.startswith("ubongo_rooms{")
+        )
+    )
+
+
+def churn(args: argparse.Namespace) -> None:
+    """Players who come and go: ``--churn N`` rounds of ``--players`` players (a knee step:
+    half in rooms playing, half in lobbies) against one server whose rooms are forgotten 3 s
+    after their players leave; after each round, once the server runs no room, its RSS. A
+    server that frees what it no longer needs stays flat after the first round (its caches
+    and the allocator's arenas filled). ``--compare REF``: the same against git REF first."""
+    players = int(args.players or 1000)
+    folder = Path(tempfile.mkdtemp(prefix="ubongo-churn-"))
+    builds: list[tuple[str, Path | None]] = [("now", None)]
+    if args.compare:
+        builds.insert(0, (args.compare, build_of(args.compare)))
+    cores = sorted(os.sched_getaffinity(0))
+    print(
+        f"churn: {args.churn} rounds of {players} players ({args.puzzles} cards, {args.rounds} "
+        f"rounds a game) against one server process, rooms forgotten 3 s after their players "
+        f"leave; RSS read once the server runs no room",
+        flush=True,
+    )
+    print(
+        f"{'build':>8} {'round':>5} {'p99 ms':>7} {'RSS MiB':>8} {'+MiB':>6} {'x 1st':>6}",
+        flush=True,
+    )
+    growth: dict[str, float] = {}
+    args.room_index = 0
+    for i, (label, src) in enumerate(builds):
+        server = start_server(folder, f"c{i}", src, CHURN_ROOM_SECONDS)
+        assert server.proc is not None
+        pid = server.proc.pid
+        load_cpus: set[int] | None = None
+        if len(cores) >= 2 and not args.no_pin:
+            pin(pid, {cores[0]})
+            load_cpus = set(cores[1:])
+        after: list[int] = []
+        try:
+            for n in range(args.churn):
+                r = knee_step(server, players, args, load_cpus)
+                for _ in range(120):
+                    if rooms_open(server.port) == 0:
+                        break
+                    time.sleep(1)
+                time.sleep(3)  # (connections' last callbacks)
+                after.append(rss_bytes(pid))
+                print(
+                    f"{label[:8]:>8} {n + 1:5d} {r['p99']:7.1f} {after[-1] / 2**20:8.0f} "
+                    f"{(after[-1] - after[0]) / 2**20:6.0f} {after[-1] / after[0]:6.2f}",
+                    flush=True,
+                )
+        finally:
+            server.stop()
+        if len(after) >= 2:
+            growth[label] = (after[-1] - after[0]) / (len(after) - 1)
+    for label, per_round in growth.items():
+        print(
+            f"{label}: {per_round / 2**20:.1f} MiB more per round after the first "
+            f"({per_round / players / 1024:.1f} KiB per player who came and went)"
+        )
+
+
 #: every simulated player connects from this machine's one address: the per-address limits
 #: (docs/server.md, "Rooms and limits") are raised so that they do not cap the load measured
 BENCH_LIMITS = (
@@ -600,6 +688,12 @@ def arguments(doc: str, ramp: bool = False) -> argparse.Namespace:
         )
         parser.add_argument("--load-processes", type=int, default=2)
         parser.add_argument("--past-knee", action="store_true", help="go on past the knee")
+        parser.add_argument(
+            "--churn",
+            type=int,
+            metavar="N",
+            help="N rounds of --players (one number, default 1000) who come and go",
+        )
         parser.add_argument("--no-pin", action="store_true", help="do not pin the server")
         parser.add_argument(
             "--compare", metavar="REF", help="also run each step against git REF's server"
@@ -609,6 +703,9 @@ def arguments(doc: str, ramp: bool = False) -> argparse.Namespace:
 
 def main() -> None:
     args = arguments(__doc__ or "", ramp=True)
+    if args.churn:
+        churn(args)
+        return
     if args.knee and not args.players:
         args.players = ",".join(map(str, KNEE_RAMP))
     if args.players:
