@@ -84,6 +84,8 @@ def test_metrics_count_a_solved_task_its_verdict_and_what_was_refused(
     assert grew('ubongo_database_seconds_count{what="open_rooms"}') >= 1
     assert grew("ubongo_messages_out_total") >= 4  # welcome, events, verdict, error
     assert value(after, "ubongo_event_loop_lag_seconds_count") >= 1
+    # a game makes garbage: the young generation was collected, and its pauses observed
+    assert value(after, 'ubongo_gc_pause_seconds_count{generation="0"}') >= 1
 
 
 def test_metrics_are_not_served_to_a_public_address(server: ServerProcess) -> None:

@@ -69,10 +69,20 @@ def create_app(
         metrics = app.state.metrics = rooms.gateway.metrics
         store.on_write = lambda what, seconds: metrics.db_seconds.labels(what=what).observe(seconds)
         # everything loaded so far (code, decks) lives as long as the process: keep it out of
-        # the collector's walks, and collect less often (games make many short-lived objects)
+        # the collector's walks
         gc.collect()
         gc.freeze()
-        gc.set_threshold(10_000, 20, 50)
+        # A collection stops every room, for a time that grows with the objects it walks. Each
+        # awaited message leaves a few dozen young objects (coroutines, futures) that live
+        # until the player's next message: small young generations keep the frequent
+        # collections short (under 15 ms at 5,000 players; 10,000 / 20 gave pauses of 40-60
+        # and 90-150 ms, and a p99 of 55-66 ms), and a full collection, which walks everything
+        # the players hold (0.4-0.7 s at 5,000), comes after 1,000 middle ones instead of 10
+        # (about every quarter of an hour under that load; Python's own 700 / 10 / 10 paused
+        # every few seconds: p99 0.9 s). What the server drops is freed by reference counts
+        # (no cycles: tests/test_server_socket_memory.py); docs/performance.md, "Capacity".
+        gc.set_threshold(500, 10, 1000)
+        gc.callbacks.append(metrics.gc_callback)
         # verdicts wait for the room's save (store, then answer), which runs in a thread: the
         # thread takes the interpreter lock back after each database call, and with the
         # default 5 ms switch interval a busy event loop makes it wait that long each time
@@ -82,6 +92,7 @@ def create_app(
         try:
             yield
         finally:
+            gc.callbacks.remove(metrics.gc_callback)
             await rooms.stop()
             store.close()
 

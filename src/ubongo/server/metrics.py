@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 
@@ -96,8 +97,43 @@ class Metrics:
             buckets=LATENCY_BUCKETS,
             registry=r,
         )
+        self.gc_pause = Histogram(
+            "ubongo_gc_pause_seconds",
+            "how long a garbage collection stopped the server, by generation (2: a full one)",
+            ["generation"],
+            buckets=LATENCY_BUCKETS,
+            registry=r,
+        )
+        # the collector's pauses as they happen, until watch_loop observes them: the callback
+        # runs inside a collection, in whichever thread allocated, where taking the
+        # histogram's lock could wait on the very thread that holds it
+        self._gc_pauses: tuple[deque[float], ...] = (deque(), deque(), deque())
+        self._gc_started = 0.0
         self._state = _State()
         r.register(self._state)
+
+    def gc_callback(self, phase: str, info: dict[str, int]) -> None:
+        """For ``gc.callbacks``: note how long each collection takes (a float in a deque: no
+        lock, and nothing the collector tracks)."""
+        if phase == "start":
+            self._gc_started = time.perf_counter()
+        else:
+            self._gc_pauses[info["generation"]].append(time.perf_counter() - self._gc_started)
+
+    def observe_gc_pauses(self) -> None:
+        """Move the pauses noted by :meth:`gc_callback` into ``ubongo_gc_pause_seconds``.
+
+        >>> m = Metrics()
+        >>> m.gc_callback("start", {"generation": 2})
+        >>> m.gc_callback("stop", {"generation": 2})
+        >>> m.observe_gc_pauses()
+        >>> 'ubongo_gc_pause_seconds_count{generation="2"} 1.0' in m.render().decode()
+        True
+        """
+        for generation, pauses in enumerate(self._gc_pauses):
+            histogram = self.gc_pause.labels(generation=str(generation))
+            while pauses:
+                histogram.observe(pauses.popleft())
 
     def gauge(
         self, name: str, text: str, read: Callable[[], dict[str, float]], label: str | None = None
@@ -117,12 +153,14 @@ class Metrics:
             target.observe(time.perf_counter() - start)
 
     async def watch_loop(self) -> None:
-        """Measure the event loop's lag for as long as the server runs."""
+        """Measure the event loop's lag, and observe the collector's pauses, for as long as the
+        server runs."""
         loop = asyncio.get_running_loop()
         while True:
             start = loop.time()
             await asyncio.sleep(LAG_EVERY)
             self.loop_lag.observe(max(0.0, loop.time() - start - LAG_EVERY))
+            self.observe_gc_pauses()
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

@@ -24,6 +24,7 @@ over, so a server killed afterwards loses nothing.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import threading
 import time
@@ -55,6 +56,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.sql.expression import Executable
 
 from ubongo.puzzles import ratings as task_ratings
 
@@ -363,17 +365,25 @@ def make_engine(url: str, timeout: float = 30.0, autocheckpoint: bool = True) ->
     return create_engine(url, pool_pre_ping=True)
 
 
+@functools.cache
+def _room_upsert(dialect: str) -> Executable:
+    """The upsert of saved rooms in ``dialect`` (``sqlite`` or ``postgresql``), made once: a
+    room is saved at every verdict, and each statement made anew left a few dozen objects in
+    reference cycles (its ``excluded`` alias and their columns) for the garbage collector,
+    whose collections then paused every room (docs/performance.md, "Capacity")."""
+    ins = (sqlite_insert if dialect == "sqlite" else postgresql_insert)(OpenRoomRow)
+    excluded = ins.excluded
+    return ins.on_conflict_do_update(
+        index_elements=[OpenRoomRow.code],
+        set_={"room": excluded.room, "saved_at": excluded.saved_at},
+    )
+
+
 def _upsert_rooms(connection: Connection, rows: list[dict[str, Any]]) -> None:
     """Insert or replace saved rooms: one statement where the database has an upsert."""
     name = connection.dialect.name
     if name in ("sqlite", "postgresql"):
-        ins = (sqlite_insert if name == "sqlite" else postgresql_insert)(OpenRoomRow)
-        excluded = ins.excluded
-        stmt = ins.on_conflict_do_update(
-            index_elements=[OpenRoomRow.code],
-            set_={"room": excluded.room, "saved_at": excluded.saved_at},
-        )
-        connection.execute(stmt, rows)
+        connection.execute(_room_upsert(name), rows)
         return
     codes = [row["code"] for row in rows]
     connection.execute(delete(OpenRoomRow).where(OpenRoomRow.code.in_(codes)))
