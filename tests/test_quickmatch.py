@@ -8,7 +8,8 @@ from __future__ import annotations
 import http.client
 import json
 import time
-from collections.abc import Iterator
+import urllib.request
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -73,6 +74,22 @@ def test_two_accounts_asking_together_are_seated_in_the_same_room_and_it_starts(
         c.close()
 
 
+def waiting_on_metrics(server: ServerProcess, until: Callable[[float], bool]) -> float:
+    """``ubongo_quickmatch_waiting`` of the edition on ``/metrics``, once ``until`` holds of it
+    (the matcher counts the queue a few times a second) or after a second."""
+    deadline = time.monotonic() + 1.0
+    while True:
+        with urllib.request.urlopen(server.url + "/metrics", timeout=10) as r:
+            text = r.read().decode()
+        sample = f'ubongo_quickmatch_waiting{{edition="{EDITION}"}} '
+        n = next(
+            float(line.rsplit(" ", 1)[1]) for line in text.splitlines() if line.startswith(sample)
+        )
+        if until(n) or time.monotonic() > deadline:
+            return n
+        time.sleep(0.05)
+
+
 def test_one_account_alone_plays_a_bot_after_the_wait_and_its_rated_win_counts(
     server: ServerProcess,
 ) -> None:
@@ -118,11 +135,13 @@ def test_a_second_request_of_one_account_is_refused_and_delete_leaves_the_queue(
         time.sleep(0.3)
         status, body = ask(server, di, 4)
         assert status == 409 and body["error"]["code"] == "already_waiting"
+        assert waiting_on_metrics(server, lambda n: n == 1) == 1  # what an operator sees
         assert server.request("DELETE", "/api/quickmatch", token=di["token"]) == (
             200,
             {"left": True},
         )
         status, body = first.result()
+    assert waiting_on_metrics(server, lambda n: n == 0) == 0
     assert status == 409 and body["error"]["code"] == "left_queue"
     assert server.request("DELETE", "/api/quickmatch", token=di["token"]) == (200, {"left": False})
 

@@ -34,6 +34,7 @@ import json
 import logging
 import time
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -236,6 +237,9 @@ class QuickMatch:
         self.wait = wait
         self.make_room = make_room
         self._task: asyncio.Task[None] | None = None
+        #: players waiting, by edition, at the matcher's last look at the queue (all the
+        #: processes' players when the queue is shared)
+        self.waiting: dict[str, int] = {}
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._match_forever())
@@ -303,6 +307,7 @@ class QuickMatch:
     async def match_once(self) -> None:
         """Seat every group that may be seated now."""
         queue = await self.queue.waiting()
+        self.waiting = dict(Counter(w.edition for w in queue))
         if not queue:
             return
         for group, free in groups(queue, time.time(), self.wait):

@@ -22,6 +22,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
+from ubongo import editions
+
 from .clock import Clock
 from .connection import Connection
 from .gateway import Gateway, seat_json
@@ -66,6 +68,14 @@ class RoomService(ABC):
             gateway.storage,
             gateway.config.quickmatch_wait,
             self._quick_room,
+        )
+        gateway.metrics.gauge(
+            "ubongo_quickmatch_waiting",
+            "players waiting for a quick match, by edition (the queue all processes share)",
+            lambda: {
+                edition: float(self.quick.waiting.get(edition, 0)) for edition in editions.names()
+            },
+            "edition",
         )
         self._starting: set[asyncio.Task[None]] = set()
 
