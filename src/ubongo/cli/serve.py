@@ -47,6 +47,12 @@ LIMITS: tuple[tuple[str, str, type, str], ...] = (
         "seconds a room whose game is over is kept once nobody is connected",
     ),
     (
+        "--full-collection-seconds",
+        "full_collection_seconds",
+        float,
+        "seconds between the garbage collector's full collections (each stops the server a moment)",
+    ),
+    (
         "--unjoined-room-seconds",
         "unjoined_room_seconds",
         float,
@@ -275,6 +281,9 @@ def run(
     unjoined_room_seconds: Annotated[
         float, _limit("unjoined_room_seconds")
     ] = _D.unjoined_room_seconds,
+    full_collection_seconds: Annotated[
+        float, _limit("full_collection_seconds")
+    ] = _D.full_collection_seconds,
     presence_seconds: Annotated[float, _limit("presence_seconds")] = _D.presence_seconds,
     max_queued_messages: Annotated[int, _limit("max_queued_messages")] = _D.max_queued_messages,
     request_seconds: Annotated[
@@ -319,6 +328,7 @@ def run(
         "idle_room_seconds": idle_room_seconds,
         "finished_room_seconds": finished_room_seconds,
         "unjoined_room_seconds": unjoined_room_seconds,
+        "full_collection_seconds": full_collection_seconds,
         "presence_seconds": presence_seconds,
         "max_queued_messages": max_queued_messages,
     }

@@ -22,7 +22,7 @@ from fastapi import FastAPI
 
 from ubongo import __version__
 
-from . import bodies, errors
+from . import bodies, collector, errors
 from .accounts import Accounts
 from .logs import RequestLog
 from .rooms import ServerConfig
@@ -68,20 +68,11 @@ def create_app(
         app.state.accounts = Accounts(store, rooms.clock, config.accounts_per_hour)
         metrics = app.state.metrics = rooms.gateway.metrics
         store.on_write = lambda what, seconds: metrics.db_seconds.labels(what=what).observe(seconds)
-        # everything loaded so far (code, decks) lives as long as the process: keep it out of
-        # the collector's walks
-        gc.collect()
-        gc.freeze()
-        # A collection stops every room, for a time that grows with the objects it walks. Each
-        # awaited message leaves a few dozen young objects (coroutines, futures) that live
-        # until the player's next message: small young generations keep the frequent
-        # collections short (under 15 ms at 5,000 players; 10,000 / 20 gave pauses of 40-60
-        # and 90-150 ms, and a p99 of 55-66 ms), and a full collection, which walks everything
-        # the players hold (0.4-0.7 s at 5,000), comes after 1,000 middle ones instead of 10
-        # (about every quarter of an hour under that load; Python's own 700 / 10 / 10 paused
-        # every few seconds: p99 0.9 s). What the server drops is freed by reference counts
-        # (no cycles: tests/test_server_socket_memory.py); docs/performance.md, "Capacity".
-        gc.set_threshold(500, 10, 1000)
+        # the collector's schedule: short young collections, full ones on a clock (see .collector)
+        thresholds = collector.tune()
+        full_collections = asyncio.create_task(
+            collector.collect_fully_every(config.full_collection_seconds)
+        )
         gc.callbacks.append(metrics.gc_callback)
         # verdicts wait for the room's save (store, then answer), which runs in a thread: the
         # thread takes the interpreter lock back after each database call, and with the
@@ -93,6 +84,8 @@ def create_app(
             yield
         finally:
             gc.callbacks.remove(metrics.gc_callback)
+            full_collections.cancel()
+            gc.set_threshold(*thresholds)
             await rooms.stop()
             store.close()
 
