@@ -476,6 +476,24 @@ def build_of(ref: str) -> Path:
     return folder / "src"
 
 
+def builds(args: argparse.Namespace) -> list[tuple[str, Path | None]]:
+    """The builds to run, each as (label, source tree): git ``--compare`` REF's first (its
+    exported ``src/``), then this tree's (``None``)."""
+    now: list[tuple[str, Path | None]] = [("now", None)]
+    return [(args.compare, build_of(args.compare)), *now] if args.compare else now
+
+
+def pin_server(server: ServerProcess, args: argparse.Namespace) -> set[int] | None:
+    """Pin the server (every thread) to the first core, unless ``--no-pin`` or a single
+    core; the cores left for the load generators (``None``: not pinned)."""
+    cores = sorted(os.sched_getaffinity(0))
+    if len(cores) < 2 or args.no_pin:
+        return None
+    assert server.proc is not None
+    pin(server.proc.pid, {cores[0]})
+    return set(cores[1:])
+
+
 def start_server(
     folder: Path, name: str, src: Path | None, extra: tuple[str, ...] = ()
 ) -> ServerProcess:
@@ -506,21 +524,17 @@ def knee(args: argparse.Namespace) -> None:
     is played against a server of git ``REF`` first, then against this tree's."""
     steps = [int(x) for x in args.players.split(",")]
     folder = Path(tempfile.mkdtemp(prefix="ubongo-knee-"))
-    builds: list[tuple[str, Path | None]] = [("now", None)]
-    if args.compare:
-        builds.insert(0, (args.compare, build_of(args.compare)))
-    servers = [(label, start_server(folder, f"b{i}", src)) for i, (label, src) in enumerate(builds)]
-    cores = sorted(os.sched_getaffinity(0))
+    servers = [
+        (label, start_server(folder, f"b{i}", src)) for i, (label, src) in enumerate(builds(args))
+    ]
     load_cpus: set[int] | None = None
     rss0: dict[str, int] = {}
     for label, server in servers:
         assert server.proc is not None
-        if len(cores) >= 2 and not args.no_pin:
-            pin(server.proc.pid, {cores[0]})
-            load_cpus = set(cores[1:])
+        load_cpus = pin_server(server, args)
         rss0[label] = rss_bytes(server.proc.pid)
     print(
-        f"knee: one server process{f' pinned to CPU {cores[0]}' if load_cpus else ''} "
+        f"knee: one server process{' pinned to one CPU' if load_cpus else ''} "
         f"(builds: {', '.join(label for label, _ in servers)}, one at a time), "
         f"{args.load_processes} load generator processes"
         f"{f' on CPU {sorted(load_cpus)}' if load_cpus else ''}; half of the players in "
@@ -606,10 +620,6 @@ def churn(args: argparse.Namespace) -> None:
     and the allocator's arenas filled). ``--compare REF``: the same against git REF first."""
     players = int(args.players or 1000)
     folder = Path(tempfile.mkdtemp(prefix="ubongo-churn-"))
-    builds: list[tuple[str, Path | None]] = [("now", None)]
-    if args.compare:
-        builds.insert(0, (args.compare, build_of(args.compare)))
-    cores = sorted(os.sched_getaffinity(0))
     print(
         f"churn: {args.churn} rounds of {players} players ({args.puzzles} cards, {args.rounds} "
         f"rounds a game) against one server process, rooms forgotten 3 s after their players "
@@ -622,14 +632,11 @@ def churn(args: argparse.Namespace) -> None:
     )
     growth: dict[str, float] = {}
     args.room_index = 0
-    for i, (label, src) in enumerate(builds):
+    for i, (label, src) in enumerate(builds(args)):
         server = start_server(folder, f"c{i}", src, CHURN_ROOM_SECONDS)
         assert server.proc is not None
         pid = server.proc.pid
-        load_cpus: set[int] | None = None
-        if len(cores) >= 2 and not args.no_pin:
-            pin(pid, {cores[0]})
-            load_cpus = set(cores[1:])
+        load_cpus = pin_server(server, args)
         after: list[int] = []
         try:
             for n in range(args.churn):
