@@ -15,10 +15,8 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 import uvicorn
 from websockets.asyncio.client import connect
 from websockets.server import ServerProtocol
@@ -45,21 +43,7 @@ def alive() -> dict[str, int]:
     return counts
 
 
-@pytest.fixture
-def collector_off() -> Iterator[None]:
-    """The collector off (what the app's start-up changes in it is undone afterwards)."""
-    threshold = gc.get_threshold()
-    try:
-        yield
-    finally:
-        gc.enable()
-        gc.unfreeze()
-        gc.set_threshold(*threshold)
-
-
-def test_closed_sockets_are_freed_without_a_full_collection(
-    tmp_path: Path, collector_off: None
-) -> None:
+def test_closed_sockets_are_freed_without_a_full_collection(tmp_path: Path) -> None:
     async def scenario() -> tuple[dict[str, int], dict[str, int]]:
         app = create_app(f"sqlite:///{tmp_path / 'sockets.sqlite3'}")
         config = uvicorn.Config(

@@ -85,7 +85,7 @@ def create_app(
         finally:
             gc.callbacks.remove(metrics.gc_callback)
             full_collections.cancel()
-            gc.set_threshold(*thresholds)
+            collector.restore(thresholds)
             await rooms.stop()
             store.close()
 

@@ -41,13 +41,20 @@ def tune() -> tuple[int, int, int]:
     >>> before = tune()
     >>> gc.get_threshold() == (YOUNG, MIDDLE, NEVER)
     True
-    >>> gc.set_threshold(*before)
+    >>> restore(before)
     """
     before = gc.get_threshold()
     gc.collect()
     gc.freeze()
     gc.set_threshold(YOUNG, MIDDLE, NEVER)
     return before
+
+
+def restore(thresholds: tuple[int, int, int]) -> None:
+    """Undo :func:`tune` (a server in a process that goes on, as in the tests): nothing
+    frozen, and the ``thresholds`` it replaced."""
+    gc.unfreeze()
+    gc.set_threshold(*thresholds)
 
 
 async def collect_fully_every(seconds: float) -> None:
