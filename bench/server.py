@@ -43,14 +43,13 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from server_harness import ServerProcess, solution
+from server_harness import ServerProcess, metric_total, scrape, solution
 
 TICKS = os.sysconf("SC_CLK_TCK")
 _solutions: dict[str, list[dict[str, Any]]] = {}
@@ -599,17 +598,9 @@ def knee(args: argparse.Namespace) -> None:
 CHURN_ROOM_SECONDS = ("--idle-room-seconds=3", "--finished-room-seconds=3")
 
 
-def rooms_open(port: int) -> int:
+def rooms_open(server: ServerProcess) -> int:
     """How many rooms the server runs now (``ubongo_rooms`` on its ``/metrics``)."""
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=30) as response:
-        text = response.read().decode()
-    return round(
-        sum(
-            float(line.rsplit(" ", 1)[1])
-            for line in text.splitlines()
-            if line.startswith("ubongo_rooms{")
-        )
-    )
+    return round(metric_total(scrape(server.url), "ubongo_rooms"))
 
 
 def churn(args: argparse.Namespace) -> None:
@@ -642,7 +633,7 @@ def churn(args: argparse.Namespace) -> None:
             for n in range(args.churn):
                 r = knee_step(server, players, args, load_cpus)
                 for _ in range(120):
-                    if rooms_open(server.port) == 0:
+                    if rooms_open(server) == 0:
                         break
                     time.sleep(1)
                 time.sleep(3)  # (connections' last callbacks)

@@ -69,6 +69,29 @@ def free_port() -> int:
         return port
 
 
+def scrape(base_url: str) -> str:
+    """The ``/metrics`` text of the server at ``base_url`` (asked from this machine, which it
+    answers)."""
+    with urllib.request.urlopen(base_url + "/metrics", timeout=10) as r:
+        return str(r.read().decode())
+
+
+def metric(text: str, sample: str) -> float | None:
+    """The value of one sample of a ``/metrics`` text (``name`` or ``name{labels}``, as it is
+    written there); ``None`` if there is no such line."""
+    for line in text.splitlines():
+        if line.startswith(sample + " "):
+            return float(line.rsplit(" ", 1)[1])
+    return None
+
+
+def metric_total(text: str, name: str) -> float:
+    """The sum of a labelled metric's samples (``ubongo_rooms`` over its phases)."""
+    return sum(
+        float(line.rsplit(" ", 1)[1]) for line in text.splitlines() if line.startswith(name + "{")
+    )
+
+
 class ServerProcess:
     """``ubongo serve`` on a free port; ``stop()`` ends it (``kill=True``: SIGKILL)."""
 

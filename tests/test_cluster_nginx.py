@@ -17,14 +17,22 @@ import signal
 import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import redis
-from server_harness import ROOT, Client, ServerProcess, free_port, replayed, solution
+from server_harness import (
+    ROOT,
+    Client,
+    ServerProcess,
+    free_port,
+    metric,
+    replayed,
+    scrape,
+    solution,
+)
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from ubongo.server.cluster.keys import log_key
@@ -93,11 +101,9 @@ def last_upstream(line: dict[str, str]) -> str:
 
 def connections(port: int) -> float:
     """``ubongo_connections`` of the process on ``port`` (its own /metrics, not through nginx)."""
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as r:
-        for line in r.read().decode().splitlines():
-            if line.startswith("ubongo_connections "):
-                return float(line.split()[1])
-    raise AssertionError("no ubongo_connections")
+    n = metric(scrape(f"http://127.0.0.1:{port}"), "ubongo_connections")
+    assert n is not None, "no ubongo_connections"
+    return n
 
 
 def rejoin(front: Front, code: str, token: str, last_seq: int, until: float) -> Client:

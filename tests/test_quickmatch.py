@@ -8,14 +8,13 @@ from __future__ import annotations
 import http.client
 import json
 import time
-import urllib.request
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
-from server_harness import Client, RedisProcess, ServerProcess, server_in, solution
+from server_harness import Client, RedisProcess, ServerProcess, metric, scrape, server_in, solution
 
 from ubongo import editions
 from ubongo.server import ratings
@@ -79,12 +78,8 @@ def waiting_on_metrics(server: ServerProcess, until: Callable[[float], bool]) ->
     (the matcher counts the queue a few times a second) or after a second."""
     deadline = time.monotonic() + 1.0
     while True:
-        with urllib.request.urlopen(server.url + "/metrics", timeout=10) as r:
-            text = r.read().decode()
-        sample = f'ubongo_quickmatch_waiting{{edition="{EDITION}"}} '
-        n = next(
-            float(line.rsplit(" ", 1)[1]) for line in text.splitlines() if line.startswith(sample)
-        )
+        n = metric(scrape(server.url), f'ubongo_quickmatch_waiting{{edition="{EDITION}"}}')
+        assert n is not None, "no ubongo_quickmatch_waiting on /metrics"
         if until(n) or time.monotonic() > deadline:
             return n
         time.sleep(0.05)

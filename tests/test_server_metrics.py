@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from server_harness import Client, ServerProcess, server_in, solution
+from server_harness import Client, ServerProcess, metric, server_in, solution
 
 from ubongo import editions
 
@@ -44,10 +44,7 @@ def scrape(server: ServerProcess, address: str | None = None) -> tuple[int, str]
 
 def value(text: str, sample: str) -> float:
     """The value of one sample line (``name{labels}``), 0 if it is not there."""
-    for line in text.splitlines():
-        if line.startswith(sample + " "):
-            return float(line.rsplit(" ", 1)[1])
-    return 0.0
+    return metric(text, sample) or 0.0
 
 
 def test_metrics_count_a_solved_task_its_verdict_and_what_was_refused(

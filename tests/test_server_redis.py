@@ -8,13 +8,12 @@ behind a load balancer without sticky sessions: every client below picks its pro
 from __future__ import annotations
 
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from server_harness import Client, RedisProcess, ServerProcess, replayed, solution
+from server_harness import Client, RedisProcess, ServerProcess, metric, replayed, scrape, solution
 
 
 @pytest.fixture(scope="module")
@@ -113,10 +112,7 @@ def test_people_on_two_processes_play_one_room_with_a_bot_and_a_spectator_on_a_t
     bob_seat = b.take_seat(code, "Bob", account=bob_account["token"])
     assert bob_seat["seat"] == 1 and bob_seat["code"] == code
     # b timed that request to the owner through Redis (its /metrics)
-    with urllib.request.urlopen(b.url + "/metrics", timeout=10) as r:
-        scraped = r.read().decode()
-    asked = [ln for ln in scraped.splitlines() if ln.startswith("ubongo_redis_seconds_count ")]
-    assert asked and float(asked[0].split()[1]) >= 1
+    assert (metric(scrape(b.url), "ubongo_redis_seconds_count") or 0) >= 1
     ada = connect(a, code, created["token"])
     bob = connect(b, code, bob_seat["token"])
     watcher = connect(c, code)
