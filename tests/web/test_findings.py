@@ -112,6 +112,40 @@ def test_a_solved_solo_board_stays_in_view_a_moment(page: Page, server: ServerPr
     expect(placed).to_have_count(0)
 
 
+# One JavaScript turn: whether the hold is on, then a key at `selector` (or at the page's
+# body), then whether the hold is still on and whether the key's own action was kept.
+KEY_IN_HOLD = """([selector, key]) => {
+  const main = document.querySelector(".game-main");
+  const before = main.dataset.holding === "solved";
+  const target = selector ? document.querySelector(selector) : document.body;
+  const e = new KeyboardEvent("keydown", { key, bubbles: true, cancelable: true });
+  target.dispatchEvent(e);
+  return { before, after: main.dataset.holding === "solved", kept: !e.defaultPrevented };
+}"""
+
+
+def test_a_key_for_the_top_bar_leaves_the_solved_board_held(
+    page: Page, server: ServerProcess
+) -> None:
+    start_solo(page, server, "classic")
+    plan = solution(page, "classic")
+    for i, pl in enumerate(plan):
+        drag_into_place(page, "classic", pl, last=i == len(plan) - 1)
+    main = page.locator(".game-main")
+    expect(main).to_have_attribute("data-holding", "solved")
+    # Escape in the settings menu closes the menu; it does not draw the next task
+    menu = ".game-top .settings-menu summary"
+    seen = page.evaluate(KEY_IN_HOLD, [menu, "Escape"])
+    assert seen == {"before": True, "after": True, "kept": True}, seen
+    # the language list takes its arrow keys
+    seen = page.evaluate(KEY_IN_HOLD, [".game-top select.language-short", "ArrowDown"])
+    assert seen == {"before": True, "after": True, "kept": True}, seen
+    # a key with nothing focused is for the game: it goes on, and the key is spent
+    seen = page.evaluate(KEY_IN_HOLD, [None, "Escape"])
+    assert seen == {"before": True, "after": False, "kept": False}, seen
+    expect(page.locator(".game-main g[data-state=placed]")).to_have_count(0)
+
+
 def test_home_on_a_phone(page: Page, server: ServerProcess) -> None:
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(server.url + "/")
