@@ -5,7 +5,7 @@
 // to share, copied by a button.
 
 import { areaSvg } from "./board/pictures";
-import { piecePicture } from "./board3d";
+import { tablePieces } from "./board3d";
 import { areaIsoSvg, solutionIsoSvg } from "./board3d/iso";
 import { type Catalogue, loadCatalogue } from "./catalogue";
 import { h } from "./dom";
@@ -251,7 +251,6 @@ function tables(replay: GameReplay, cat: Catalogue, r: ReplayRound, step: Step):
         ? solutionIsoSvg(cat, task.task.area, placed, 1.2)
         : areaIsoSvg(task.task.area, cat.layers, 0.75)
       : areaSvg(cat, task.task.area, placed);
-    const unit = layered ? 0.6 : cat.lattice === "square" ? 0.75 : 0.65;
     grid.append(
       h(
         "figure.table.replay-table",
@@ -262,9 +261,7 @@ function tables(replay: GameReplay, cat: Catalogue, r: ReplayRound, step: Step):
         },
         h("figcaption", {}, h("b", {}, nameOf(replay, task.seat)), " ", h("span.table-state", {}, state)),
         picture,
-        placed.length
-          ? null
-          : h("div.table-pieces", {}, ...task.task.pieces.map((id) => piecePicture(cat, id, undefined, unit))),
+        placed.length ? null : tablePieces(cat, task.task.pieces),
       ),
     );
   });

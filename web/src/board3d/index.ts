@@ -48,6 +48,14 @@ export function piecePicture(cat: Catalogue, id: string, transform?: number, uni
   return cat.layers > 1 ? pieceIsoSvg(cat, id, transform, unitRem) : pieceSvg(cat, id, transform, unitRem);
 }
 
+/** A watched table's pieces, small: cubes a little smaller than tiles, squares larger than
+ * hexagons and triangles (whose drawings fill less of their box). The spectators' tables and
+ * the replay's show the same. */
+export function tablePieces(cat: Catalogue, ids: readonly string[]): HTMLElement {
+  const unit = cat.layers > 1 ? 0.6 : cat.lattice === "square" ? 0.75 : 0.65;
+  return h("div.table-pieces", {}, ...ids.map((id) => piecePicture(cat, id, undefined, unit)));
+}
+
 /** How the 3D board is played with keys and buttons (the how-to). */
 export function keys3d(): string {
   return t("board:keys3d");

@@ -2,7 +2,7 @@
 // how far each is, for a spectator or a seat without a task this round.
 
 import { areaSvg } from "../board/pictures";
-import { piecePicture } from "../board3d";
+import { tablePieces } from "../board3d";
 import { areaIsoSvg } from "../board3d/iso";
 import type { Catalogue } from "../catalogue";
 import { h } from "../dom";
@@ -23,8 +23,6 @@ export function spectatorTables(room: Room, game: GameView, cat: Catalogue, mySe
       : game.stage === "between"
         ? t("play:didNotFinish")
         : t("play:working");
-    const unit = cat.layers > 1 ? 0.6 : cat.lattice === "square" ? 0.75 : 0.65;
-    const pieces = h("div.table-pieces", {}, ...task.pieces.map((id) => piecePicture(cat, id, undefined, unit)));
     grid.append(
       h(
         "figure.table",
@@ -37,7 +35,7 @@ export function spectatorTables(room: Room, game: GameView, cat: Catalogue, mySe
           h("span.table-state", {}, state),
         ),
         cat.layers > 1 ? areaIsoSvg(task.area, cat.layers, 0.75) : areaSvg(cat, task.area),
-        pieces,
+        tablePieces(cat, task.pieces),
       ),
     );
   }
