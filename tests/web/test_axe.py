@@ -12,9 +12,8 @@ import re
 from axe import assert_accessible as axe_light
 from playwright.sync_api import Browser, Page, expect
 from server_harness import ServerProcess
-from test_replay import open_room, solve
-from webharness import new_page, shot
-from webplay import solution
+from webharness import new_page, open_room, shot
+from webplay import solution, solve_and_call
 
 
 def assert_accessible(page: Page, screen: str) -> None:
@@ -77,14 +76,14 @@ def test_every_screen_passes_axe(browser: Browser, server: ServerProcess) -> Non
     expect(page.locator("#round-no")).to_have_text("Round 1 of 2")
     solution(page, "classic")
     assert_accessible(page, "round")
-    solve(page)
+    solve_and_call(page)
     expect(page.locator(".round-result")).to_be_visible(timeout=20_000)
     assert_accessible(page, "round result")
     # round 2 runs out (15 s after the bot); a tie is played off
     page.wait_for_selector('#winner, #round-no:has-text("Playoff")', timeout=40_000)
     if page.locator("#winner").count() == 0:
         expect(page.locator(".round-result")).to_have_count(0, timeout=20_000)
-        solve(page)
+        solve_and_call(page)
     expect(page.locator("#winner")).to_be_visible(timeout=30_000)
     assert_accessible(page, "game end")
     spoken: list[str] = page.evaluate("() => window.spoken")

@@ -10,13 +10,11 @@ import time
 from playwright.sync_api import Browser, Page, expect
 from server_harness import ServerProcess
 from webharness import create_room, new_page, shot
-from webplay import drag_into_place, solution
+from webplay import drag_solution
 
 
 def solve_on_page(page: Page) -> None:
-    plan = solution(page, "extreme")
-    for i, pl in enumerate(plan):
-        drag_into_place(page, "extreme", pl, last=i == len(plan) - 1)
+    drag_solution(page, "extreme")
 
 
 def shown_seconds(page: Page) -> int:

@@ -12,7 +12,7 @@ import urllib.request
 from playwright.sync_api import Page, expect
 from server_harness import ServerProcess
 from webharness import shot
-from webplay import board_task, drag_into_place, solution, wait_for_new_task
+from webplay import board_task, drag_solution, solution, wait_for_new_task
 
 
 def daily_areas(server: ServerProcess, edition_name: str) -> list[frozenset[tuple[int, ...]]]:
@@ -49,9 +49,7 @@ def test_the_daily_challenge_is_played_and_its_result_copied(
             if n < 4:
                 wait_for_new_task(page, before)
             continue
-        plan = solution(page, "classic")
-        for i, pl in enumerate(plan):
-            drag_into_place(page, "classic", pl, last=i == len(plan) - 1)
+        drag_solution(page, "classic")
     expect(page.locator("#solo-result")).to_contain_text("4 of 5")
     share = page.locator("#share-text")
     expect(share).to_contain_text("Ubongo Classic daily")

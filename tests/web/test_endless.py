@@ -6,7 +6,7 @@ from __future__ import annotations
 from playwright.sync_api import Page, expect
 from server_harness import ServerProcess
 from webharness import shot
-from webplay import board_task, drag_into_place, solution, wait_for_new_task
+from webplay import board_task, drag_solution, wait_for_new_task
 
 
 def ratings(page: Page) -> tuple[float, float]:
@@ -34,9 +34,7 @@ def test_three_endless_tasks_get_harder_after_fast_solves(
         expect(page.locator("#solo-count")).to_contain_text(f"Solved {done}")
         seen.append(ratings(page))
         before = board_task(page)
-        plan = solution(page, "classic")
-        for i, pl in enumerate(plan):
-            drag_into_place(page, "classic", pl, last=i == len(plan) - 1)
+        drag_solution(page, "classic")
         expect(page.locator("#solo-count")).to_contain_text(f"Solved {done + 1}")
         if done == 1:
             shot(page, "endless-classic-second")

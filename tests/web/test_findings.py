@@ -12,7 +12,7 @@ from typing import Any
 from playwright.sync_api import Page, expect
 from server_harness import ServerProcess
 from webharness import shot
-from webplay import board_task, drag_into_place, solution
+from webplay import board_task, drag_into_place, drag_solution, solution
 
 
 def start_solo(page: Page, server: ServerProcess, edition: str, goal: str = "time") -> str:
@@ -87,9 +87,7 @@ def test_undo_on_the_3d_board(page: Page, server: ServerProcess) -> None:
 def test_a_solved_solo_board_stays_in_view_a_moment(page: Page, server: ServerProcess) -> None:
     start_solo(page, server, "classic")
     before = board_task(page)
-    plan = solution(page, "classic")
-    for i, pl in enumerate(plan):
-        drag_into_place(page, "classic", pl, last=i == len(plan) - 1)
+    plan = drag_solution(page, "classic")
     # the solved board, not the next task: its pieces in place, the flash over it
     main = page.locator(".game-main")
     expect(main).to_have_attribute("data-holding", "solved")
@@ -103,9 +101,7 @@ def test_a_solved_solo_board_stays_in_view_a_moment(page: Page, server: ServerPr
     assert board_task(page) != before
     expect(placed).to_have_count(0)
     # the next one solved: a key goes on at once
-    plan = solution(page, "classic")
-    for i, pl in enumerate(plan):
-        drag_into_place(page, "classic", pl, last=i == len(plan) - 1)
+    plan = drag_solution(page, "classic")
     expect(main).to_have_attribute("data-holding", "solved")
     page.keyboard.press("Space")
     expect(main).not_to_have_attribute("data-holding", "solved", timeout=1_000)
@@ -128,9 +124,7 @@ def test_a_key_for_the_top_bar_leaves_the_solved_board_held(
     page: Page, server: ServerProcess
 ) -> None:
     start_solo(page, server, "classic")
-    plan = solution(page, "classic")
-    for i, pl in enumerate(plan):
-        drag_into_place(page, "classic", pl, last=i == len(plan) - 1)
+    drag_solution(page, "classic")
     main = page.locator(".game-main")
     expect(main).to_have_attribute("data-holding", "solved")
     # Escape in the settings menu closes the menu; it does not draw the next task

@@ -23,8 +23,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from server_harness import ServerProcess
-from test_replay import open_room, solve
-from webharness import new_page, shot
+from webharness import new_page, open_room, shot
+from webplay import solve_and_call
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCALES = ROOT / "web" / "src" / "locales"
@@ -180,13 +180,13 @@ def test_every_screen_speaks_german(
     expect(page.locator(".game-main .board-svg")).to_be_visible()
     expect(page.locator("#round-no")).to_have_text("Runde 1 von 1")
     check_german(page, "round")
-    solve(page)
+    solve_and_call(page)
     page.wait_for_selector("#winner, .round-result", timeout=60_000)
     if page.locator("#winner").count() == 0:
         check_german(page, "round-result")
     if page.locator("#winner").count() == 0:  # a tie: the playoff decides
         expect(page.locator(".round-result")).to_have_count(0, timeout=20_000)
-        solve(page)
+        solve_and_call(page)
     expect(page.locator("#winner")).to_be_visible(timeout=30_000)
     check_german(page, "game-end")
     page.click("#watch-replay")

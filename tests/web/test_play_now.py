@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from server_harness import ServerProcess, server_in
 from webharness import shot
-from webplay import drag_into_place, solution
+from webplay import drag_solution
 
 from ubongo import editions
 
@@ -52,9 +52,7 @@ def test_play_now_against_a_bot_to_the_end(page: Page, quick_server: ServerProce
     expect(page.locator(".game-main .board-svg")).to_be_visible(timeout=15_000)
     expect(page.locator(".players .player")).to_have_count(2)
     shot(page, "quickmatch-game")
-    plan = solution(page, EDITION)
-    for i, pl in enumerate(plan):
-        drag_into_place(page, EDITION, pl, last=i == len(plan) - 1)
+    drag_solution(page, EDITION)
     expect(page.locator("main.room")).to_have_attribute("data-last-verdict", "covered")
     expect(page.locator("#winner")).to_be_visible(timeout=40_000)
     shot(page, "quickmatch-over")

@@ -21,25 +21,12 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 from server_harness import ServerProcess
-from webharness import join_room, new_page, shot
-from webplay import board_task, drag_into_place, solution
+from webharness import join_room, new_page, open_room, shot
+from webplay import board_task, drag_solution
 
 HOURGLASS = 4  # seconds, each of the two turns of the hourglass
 BETWEEN = 4  # seconds the round result stays up before the playoff starts
 LIMIT = 3  # seconds: the playoff's time limit in the shared-win test
-
-
-def open_room(page: Page, server: ServerProcess, name: str, **settings: Any) -> str:
-    """Create a Classic room with these settings for ``name`` and open it in ``page`` as its
-    host (the seat's ticket where the client keeps it, ``net.ts: saveTicket``)."""
-    made = server.create_room(name, edition="classic", **settings)
-    ticket = {"code": made["code"], "seat": made["seat"], "token": made["token"]}
-    page.goto(server.url + "/")
-    page.evaluate("t => localStorage.setItem(`ubongo.seat.${t.code}`, JSON.stringify(t))", ticket)
-    page.goto(f"{server.url}/room/{made['code']}")
-    expect(page.locator(".lobby")).to_be_visible()
-    code: str = made["code"]
-    return code
 
 
 def join(page: Page, server: ServerProcess, code: str, name: str) -> None:
@@ -129,9 +116,7 @@ def test_a_tie_at_zero_gems_is_decided_by_a_playoff(
     shot(bob, "playoff-game-phone")
 
     # Ada places the solver's pieces; the first to finish wins the game
-    plan = solution(ada, "classic")
-    for i, pl in enumerate(plan):
-        drag_into_place(ada, "classic", pl, last=i == len(plan) - 1)
+    drag_solution(ada, "classic")
     for page in (ada, bob):
         expect(page.locator("#winner")).to_have_text("Ada wins!", timeout=10_000)
         rows = page.locator("table.scores tbody tr")

@@ -10,32 +10,11 @@ and more; see test_playoff.py) and her page opens it with the seat it got.
 from __future__ import annotations
 
 import re
-from typing import Any
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 from server_harness import ServerProcess
-from webharness import new_page, shot
-from webplay import board_task, drag_into_place, solution
-
-
-def open_room(page: Page, server: ServerProcess, name: str, **settings: Any) -> str:
-    """A Classic room with these settings for ``name``, opened in ``page`` as its host (the
-    seat's ticket where the client keeps it, ``net.ts: saveTicket``)."""
-    made = server.create_room(name, edition="classic", **settings)
-    ticket = {"code": made["code"], "seat": made["seat"], "token": made["token"]}
-    page.goto(server.url + "/")
-    page.evaluate("t => localStorage.setItem(`ubongo.seat.${t.code}`, JSON.stringify(t))", ticket)
-    page.goto(f"{server.url}/room/{made['code']}")
-    expect(page.locator(".lobby")).to_be_visible()
-    code: str = made["code"]
-    return code
-
-
-def solve(page: Page) -> None:
-    plan = solution(page, "classic")
-    for i, pl in enumerate(plan):
-        drag_into_place(page, "classic", pl, last=i == len(plan) - 1)
-    expect(page.locator("main.room")).to_have_attribute("data-last-verdict", "covered")
+from webharness import new_page, open_room, shot
+from webplay import board_task, solve_and_call
 
 
 def test_a_game_is_watched_live_and_replayed(browser: Browser, server: ServerProcess) -> None:
@@ -67,13 +46,13 @@ def test_a_game_is_watched_live_and_replayed(browser: Browser, server: ServerPro
     expect(carl.locator("#take-seat")).to_have_count(0)
 
     # Ada solves her task (and the playoff, if the bot's gems tie hers)
-    solve(ada)
+    solve_and_call(ada)
     # the round ends when the bot finishes too, or when the hourglass runs out
     ada.wait_for_selector('#winner, #round-no:has-text("Playoff")', timeout=60_000)
     played_off = ada.locator("#winner").count() == 0
     if played_off:
         expect(ada.locator(".round-result")).to_have_count(0, timeout=20_000)
-        solve(ada)
+        solve_and_call(ada)
     expect(ada.locator("#winner")).to_be_visible(timeout=30_000)
     expect(carl.locator("#winner")).to_be_visible(timeout=20_000)
     # the list forgets a finished game

@@ -8,7 +8,7 @@ import re
 from playwright.sync_api import Browser, expect
 from server_harness import ServerProcess
 from webharness import create_room, join_room, new_page, shot
-from webplay import drag_into_place, solution
+from webplay import drag_into_place, drag_solution, solution
 
 
 def test_room_game_with_two_people_and_a_bot(browser: Browser, server: ServerProcess) -> None:
@@ -84,9 +84,7 @@ def test_room_game_with_two_people_and_a_bot(browser: Browser, server: ServerPro
     expect(moved).to_have_attribute("data-state", "placed")
 
     # Ada solves her task and is among the finishers
-    plan = solution(ada, "classic")
-    for i, pl in enumerate(plan):
-        drag_into_place(ada, "classic", pl, last=i == len(plan) - 1)
+    drag_solution(ada, "classic")
     expect(ada.locator("main.room")).to_have_attribute("data-last-verdict", "covered")
     expect(ada.locator(".game-main .board-status")).to_contain_text(re.compile(r"finished \d"))
     expect(bob.locator('.player[data-seat="0"] .player-state')).to_contain_text("finished")
@@ -126,17 +124,13 @@ def test_room_game_with_two_people_and_a_bot(browser: Browser, server: ServerPro
     # round 2: Ada solves again; then the game ends with scores, a winner and the last round
     expect(ada.locator("#round-no")).to_have_text("Round 2 of 2", timeout=20_000)
     expect(ada.locator(".round-result")).to_have_count(0)
-    plan = solution(ada, "classic")
-    for i, pl in enumerate(plan):
-        drag_into_place(ada, "classic", pl, last=i == len(plan) - 1)
+    drag_solution(ada, "classic")
     # level on points with the bot? then a playoff decides (rulebook), and Ada plays it too
     ada.wait_for_selector('#winner, #round-no:has-text("Playoff")', timeout=30_000)
     if ada.locator("#winner").count() == 0:
         expect(ada.locator(".round-result")).to_have_count(0, timeout=20_000)
         shot(ada, "room-playoff")
-        plan = solution(ada, "classic")
-        for i, pl in enumerate(plan):
-            drag_into_place(ada, "classic", pl, last=i == len(plan) - 1)
+        drag_solution(ada, "classic")
     expect(carl.locator("#winner")).to_be_visible(timeout=20_000)
     expect(carl.locator("#rematch")).to_have_count(0)
     for page in (ada, bob):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 from server_harness import ServerProcess
@@ -63,3 +64,17 @@ def join_room(page: Page, invite: str, name: str) -> None:
     page.fill("#join-name", name)
     page.click("#take-seat")
     expect(page.locator(".lobby")).to_be_visible()
+
+
+def open_room(page: Page, server: ServerProcess, name: str, **settings: Any) -> str:
+    """A Classic room with these settings (timers shorter than the lobby offers, a seed)
+    created through the API for ``name``, and opened in ``page`` as its host with the seat's
+    ticket where the client keeps it (``net.ts: saveTicket``), as "Create a room" does."""
+    made = server.create_room(name, edition="classic", **settings)
+    ticket = {"code": made["code"], "seat": made["seat"], "token": made["token"]}
+    page.goto(server.url + "/")
+    page.evaluate("t => localStorage.setItem(`ubongo.seat.${t.code}`, JSON.stringify(t))", ticket)
+    page.goto(f"{server.url}/room/{made['code']}")
+    expect(page.locator(".lobby")).to_be_visible()
+    code: str = made["code"]
+    return code

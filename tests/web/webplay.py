@@ -133,6 +133,22 @@ def drag_into_place(page: Page, edition_name: str, pl: Placement, last: bool = F
     expect(g).to_have_attribute("data-state", "placed")
 
 
+def drag_solution(page: Page, edition_name: str) -> list[Placement]:
+    """Cover the board's task as a person with a mouse would: the solver's arrangement, piece
+    by piece (``drag_into_place``); the last piece may take the board away with it (the round,
+    the playoff or the game ends). The arrangement is returned."""
+    plan = solution(page, edition_name)
+    for i, pl in enumerate(plan):
+        drag_into_place(page, edition_name, pl, last=i == len(plan) - 1)
+    return plan
+
+
+def solve_and_call(page: Page, edition_name: str = "classic") -> None:
+    """``drag_solution``, then the server's verdict on the call: the task is covered."""
+    drag_solution(page, edition_name)
+    expect(page.locator("main.room")).to_have_attribute("data-last-verdict", "covered")
+
+
 def _dropped_at(g: Locator) -> tuple[int, ...] | None:
     """Where a piece was put down, or None once it is gone: when the drop covered the area,
     the next task may already have replaced the board."""
