@@ -369,12 +369,22 @@ def test_mouse_takes_moves_and_puts_down(page: Page, server: ServerProcess) -> N
     # a click on the piece (where it was put down) takes it off the board again
     page.mouse.click(box["x"] + 0.5 * box["width"], box["y"] + 0.6 * box["height"])
     expect(board.root).to_have_attribute("data-held", piece)
-    # dragging the background turns the camera, it does not put the piece down
+    # dragging the background turns the camera, it does not put the piece down. The piece in
+    # hand follows the pointer into the corner (as near as it may go), where it can lie under
+    # the press and be grabbed instead: the keys take it back to the middle first
     page.mouse.move(box["x"] + 40, box["y"] + 40)
+    _, _, cornered = board.state(piece)
+    assert cornered is not None and cornered[0] <= middle[0] and cornered[1] <= middle[1], cornered
+    for _ in range(middle[0] - cornered[0]):
+        page.keyboard.press("ArrowRight")
+    for _ in range(middle[1] - cornered[1]):
+        page.keyboard.press("ArrowDown")
+    assert board.state(piece)[2] == middle
     page.mouse.down()
     page.mouse.move(box["x"] + 240, box["y"] + 60, steps=8)
     page.mouse.up()
     expect(board.root).to_have_attribute("data-held", piece)
+    assert board.state(piece)[2] == middle
     shot(page, "3d-mouse-orbit")
 
 
