@@ -149,6 +149,21 @@ def solve_and_call(page: Page, edition_name: str = "classic") -> None:
     expect(page.locator("main.room")).to_have_attribute("data-last-verdict", "covered")
 
 
+def to_the_end(page: Page, edition_name: str = "classic", timeout: float = 60_000) -> bool:
+    """After the last round's solve: wait for the game's end. Level on points with another
+    player (a bot, whose times are random), the game goes to a playoff first (rulebook, "End
+    of the Game"), which this page plays too; whether it did."""
+    winner = page.locator("#winner")
+    playoff = page.locator("#round-no", has_text="Playoff")
+    winner.or_(playoff).first.wait_for(timeout=timeout)
+    played_off = not winner.is_visible()
+    if played_off:
+        expect(page.locator(".round-result")).to_have_count(0, timeout=20_000)
+        solve_and_call(page, edition_name)
+    expect(winner).to_be_visible(timeout=30_000)
+    return played_off
+
+
 def _dropped_at(g: Locator) -> tuple[int, ...] | None:
     """Where a piece was put down, or None once it is gone: when the drop covered the area,
     the next task may already have replaced the board."""
