@@ -18,6 +18,7 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 from server_harness import ServerProcess
 from webharness import create_room, new_page, shot
+from webplay import to_the_end
 
 from ubongo.board import Area, Placement
 from ubongo.catalogue import edition_catalogue
@@ -314,16 +315,7 @@ def test_room_game_with_a_bot_to_the_end(browser: Browser, server: ServerProcess
 
     # the round ends with the hourglass (or the bot); a tie would bring a playoff: play it too
     winner = page.locator("#winner")
-    for _ in range(4):
-        playoff = page.locator("#round-no", has_text="Playoff")
-        try:
-            winner.or_(playoff).wait_for(timeout=90_000)
-        except Exception:  # the assertion below says what was on screen
-            break
-        if winner.is_visible():
-            break
-        Board3D(page).solve(or_over=winner)
-    expect(winner).to_be_visible()
+    to_the_end(page, "3d", timeout=90_000, play=lambda p: Board3D(p).solve(or_over=winner))
     expect(page.locator("table.scores tr.winner")).not_to_have_count(0)
     expect(page.locator("table.scores")).to_contain_text("Ada")
     shot(page, "3d-room-end")

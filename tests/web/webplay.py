@@ -5,6 +5,7 @@ the solver; the area and the pieces are read from the page, as the player sees t
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
@@ -150,10 +151,16 @@ def solve_and_call(page: Page, edition_name: str = "classic") -> None:
     expect(page.locator("main.room")).to_have_attribute("data-last-verdict", "covered")
 
 
-def to_the_end(page: Page, edition_name: str = "classic", timeout: float = 60_000) -> bool:
+def to_the_end(
+    page: Page,
+    edition_name: str = "classic",
+    timeout: float = 60_000,
+    play: Callable[[Page], None] | None = None,
+) -> bool:
     """After the last round's solve: wait for the game's end. Level on points with another
     player (a bot, whose times are random), the game goes to a playoff first (rulebook, "End
-    of the Game"), which this page plays too; whether it did."""
+    of the Game"), which this page plays too (``play``: by default ``solve_and_call``);
+    whether it did."""
     winner = page.locator("#winner")
     playoff = page.locator("#round-no", has_text="Playoff")
     winner.or_(playoff).first.wait_for(timeout=timeout)
@@ -161,7 +168,10 @@ def to_the_end(page: Page, edition_name: str = "classic", timeout: float = 60_00
     if played_off:
         expect(page.locator(".round-result")).to_have_count(0, timeout=20_000)
         try:
-            solve_and_call(page, edition_name)
+            if play is None:
+                solve_and_call(page, edition_name)
+            else:
+                play(page)
         except (AssertionError, PlaywrightError):
             # the bot may finish its playoff board first: the game is over, this board gone
             if not winner.is_visible():
