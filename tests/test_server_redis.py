@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -305,11 +306,23 @@ def test_the_game_goes_on_when_its_process_is_killed(
         client.close()
 
 
+def rooms_at_once(server: ServerProcess, n: int) -> list[int]:
+    """The statuses of ``n`` rooms asked of ``server`` at the same time: each request takes
+    a connection of the process's Redis pool, so the pool holds at least ``n`` of them."""
+    with ThreadPoolExecutor(n) as pool:
+        asked = pool.map(
+            lambda i: server.post("/api/rooms", {"name": f"P{i}", "settings": {}}), range(n)
+        )
+        return [status for status, _ in asked]
+
+
 def test_the_cluster_outlives_a_restart_of_redis(tmp_path: Path) -> None:
     redis = RedisProcess(tmp_path).start()
     a = serve(tmp_path, redis, "a")
     b = serve(tmp_path, redis, "b")
     try:
+        for process in (a, b):
+            assert rooms_at_once(process, 8) == [201] * 8
         created = a.create_room("Ada", edition="classic", hourglass_seconds=30, rounds=1)
         ada = connect(a, created["code"], created["token"])
         assert a.get("/api/health")["redis"] is True
@@ -335,6 +348,10 @@ def test_the_cluster_outlives_a_restart_of_redis(tmp_path: Path) -> None:
             while not all(s.get("/api/health")["redis"] for s in (a, b)):
                 assert time.monotonic() < deadline, "the processes did not reconnect to Redis"
                 time.sleep(0.1)
+            # the connections the pool had open to the Redis that went away are not handed
+            # out again: rooms asked at once, which take many of them, are all made
+            for process in (a, b):
+                assert rooms_at_once(process, 8) == [201] * 8
             # rooms are shared across processes again: Bob joins through the other one
             room = a.create_room(
                 "Eve", edition="classic", hourglass_seconds=5, rounds=1, between_seconds=0.2

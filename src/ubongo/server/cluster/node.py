@@ -228,8 +228,21 @@ class Node:
                 self.listening = False
                 await asyncio.sleep(0.1)
                 continue
-            if message is not None:
-                self._heard(message)
+            if message is None:
+                continue
+            if not self.listening and self._is_my_subscription(message):
+                # Redis is back (it may have restarted): the pool's idle connections were
+                # opened to the server that went away and fail at their next use, one
+                # refused request each; they open afresh instead, before the requests that
+                # need Redis are let through again
+                with contextlib.suppress(Exception):
+                    await self.redis.connection_pool.disconnect(inuse_connections=False)
+            self._heard(message)
+
+    def _is_my_subscription(self, message: dict[str, Any]) -> bool:
+        return bool(
+            message["type"] == "subscribe" and message["channel"] == node_channel(self.node)
+        )
 
     def _heard(self, message: dict[str, Any]) -> None:
         channel = message["channel"]
