@@ -161,7 +161,7 @@ def bobs_finish(round_no: int) -> Callable[[dict[str, Any]], bool]:
     """Matches the event of seat 1's finish in round ``round_no``."""
 
     def match(m: dict[str, Any]) -> bool:
-        return (
+        return bool(
             m["type"] == "event"
             and m["kind"] == "finished"
             and m["data"]["seat"] == 1
