@@ -230,29 +230,26 @@ class Node:
                 continue
             if message is None:
                 continue
-            if not self.listening and self._is_my_subscription(message):
-                # Redis is back (it may have restarted): the pool's idle connections were
-                # opened to the server that went away and fail at their next use, one
-                # refused request each; they open afresh instead, before the requests that
-                # need Redis are let through again
-                with contextlib.suppress(Exception):
-                    await self.redis.connection_pool.disconnect(inuse_connections=False)
+            mine = message["channel"] == node_channel(self.node)
+            if message["type"] == "subscribe" and mine and not self.listening:
+                await self._listening_again()
             self._heard(message)
 
-    def _is_my_subscription(self, message: dict[str, Any]) -> bool:
-        return bool(
-            message["type"] == "subscribe" and message["channel"] == node_channel(self.node)
-        )
+    async def _listening_again(self) -> None:
+        """Subscribed again after Redis went away (it may have restarted): other processes see
+        this one alive again, and its answers reach it."""
+        # the pool's idle connections were opened to the Redis that went away and would each
+        # fail one request at their next use: they open afresh instead, before the requests
+        # that need Redis are let through again
+        with contextlib.suppress(Exception):
+            await self.redis.connection_pool.disconnect(inuse_connections=False)
+        log.warning("cluster: listening on Redis again")
+        self.listening = True
 
     def _heard(self, message: dict[str, Any]) -> None:
         channel = message["channel"]
         mine = channel == node_channel(self.node)
         if message["type"] == "subscribe":
-            if mine and not self.listening:
-                # (re)subscribed, e.g. after Redis restarted: other processes see this one
-                # alive again, and its answers reach it
-                log.warning("cluster: listening on Redis again")
-                self.listening = True
             self.relay.subscribed_to(code_of(channel))
             return
         if message["type"] != "message":
