@@ -385,7 +385,7 @@ class HumanGames:
 def default_db_url() -> str:
     """The database the server uses by default (``ubongo serve`` without ``--database-url``):
     ``$UBONGO_DATABASE_URL``, else the file of
-    :func:`ubongo.server.storage.default_database_url`, found here without creating its
+    :func:`ubongo.server.store.storage.default_database_url`, found here without creating its
     folder (a report only reads)."""
     from platformdirs import user_data_dir
 
@@ -415,7 +415,7 @@ def human_games(url: str) -> HumanGames:
     from sqlalchemy import select
     from sqlalchemy.exc import SQLAlchemyError
 
-    from ubongo.server.storage import GameRow, SoloRecordRow, Storage
+    from ubongo.server.store.storage import GameRow, SoloRecordRow, Storage
 
     store = Storage(url)
     names: set[str] = set()

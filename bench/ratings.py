@@ -2,7 +2,7 @@
 
 Not a timing: simulated bot-versus-bot games, played by the rules with the bots' own model
 (``ubongo.rules.bots.play_game``: each level's finish times, mistakes and give-ups), each
-finished game fed to the server's rating update (``ubongo.server.ratings``), exactly as a
+finished game fed to the server's rating update (``ubongo.server.online.ratings``), exactly as a
 rated game is when it is stored. Each game seats two or three of the three levels (drawn at
 random, distinct), with the shipped deck of the edition, starting from fresh ratings.
 
@@ -23,7 +23,7 @@ import time
 
 from ubongo import editions, rules
 from ubongo.rules import bots
-from ubongo.server import ratings
+from ubongo.server.online import ratings
 
 LEVELS = ("easy", "medium", "hard")
 

@@ -1,7 +1,7 @@
 """Soak: rooms created, played to the end with bots, finished and left, over and over; prints
 the process's memory and live-object counts over time (issue 16, "Memory").
 
-The room service runs in this process (:class:`~ubongo.server.service.LocalRoomService` with
+The room service runs in this process (:class:`~ubongo.server.rooms.service.LocalRoomService` with
 its real SQLite storage, saved rooms, timers, bots and card worker), so that its objects can
 be counted: every ``--every`` seconds a line with the games finished so far, the resident
 memory (VmRSS), Python's heap as tracemalloc sees it (``--tracemalloc``: slower), the number
@@ -33,10 +33,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from server_harness import solution
 
 from ubongo.rules.state import Game
-from ubongo.server.protocol import SettingsPatch
-from ubongo.server.rooms import Room, ServerConfig
-from ubongo.server.service import LocalRoomService
-from ubongo.server.storage import Storage
+from ubongo.server.config import ServerConfig
+from ubongo.server.protocol.incoming import SettingsPatch
+from ubongo.server.rooms.room import Room
+from ubongo.server.rooms.service import LocalRoomService
+from ubongo.server.store.storage import Storage
 
 EDITION = "classic"
 

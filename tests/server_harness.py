@@ -3,8 +3,8 @@
 Used by tests/test_server_*.py and bench/server.py: no test double anywhere between the
 client and the rules. Every frame a :class:`Client` receives and every HTTP body
 :class:`ServerProcess` gets back is checked against the protocol's models
-(:mod:`ubongo.server.messages`, :mod:`ubongo.server.bodies`): a field they lack, a missing
-one or a wrong type fails the test that received it.
+(:mod:`ubongo.server.protocol.outgoing`, :mod:`ubongo.server.protocol.answers`): a
+field they lack, a missing one or a wrong type fails the test that received it.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from typing import Any
 
 from websockets.sync.client import ClientConnection, connect
 
-from ubongo.server.bodies import RESPONSES, ApiError
-from ubongo.server.messages import ServerMessage, server_message
+from ubongo.server.protocol.answers import RESPONSES, ApiError
+from ubongo.server.protocol.outgoing import ServerMessage, server_message
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -17,7 +17,7 @@ import pytest
 from server_harness import Client, ServerProcess, server_in, solution
 
 from ubongo import editions
-from ubongo.server.accounts import token_hash
+from ubongo.server.online.accounts import token_hash
 
 EDITION = editions.names()[0]
 
@@ -221,12 +221,12 @@ def test_records_kept_by_name_before_accounts_stay_readable_after_the_migration(
     from alembic import command
     from alembic.config import Config
 
-    from ubongo.server.storage import Storage
+    from ubongo.server.store.storage import Storage
 
     path = tmp_path / "old.sqlite3"
     old = Storage(f"sqlite:///{path}")
     config = Config()
-    config.set_main_option("script_location", "ubongo.server:migrations")
+    config.set_main_option("script_location", "ubongo.server.store:migrations")
     with old.engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "0003")  # the schema before accounts

@@ -14,7 +14,7 @@ import pytest
 
 from ubongo.rules import Game, Settings, action_to_json, game_to_json, new_game
 from ubongo.rules.bots import LEVELS, play_game
-from ubongo.server.storage import GameRecord, SoloRecord, Storage, default_database_url
+from ubongo.server.store.storage import GameRecord, SoloRecord, Storage, default_database_url
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 import calibrate

@@ -8,7 +8,7 @@ import pytest
 
 from ubongo.cli import main
 from ubongo.server.cluster.ring import Ring
-from ubongo.server.rooms import CODE_ALPHABET
+from ubongo.server.rooms.room import CODE_ALPHABET
 
 #: every 3-letter prefix of a code, with a fixed tail: 19,683 keys
 KEYS = [a + b + c + "XZ" for a in CODE_ALPHABET for b in CODE_ALPHABET for c in CODE_ALPHABET]

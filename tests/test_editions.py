@@ -27,7 +27,7 @@ from ubongo.puzzles.deck import Deck, standard_deck
 from ubongo.puzzles.generator import generate_deck
 from ubongo.rules import Settings, SettingsError, new_game, replay
 from ubongo.rules.bots import play_game
-from ubongo.server.rooms import RoomSettings
+from ubongo.server.rooms.room import RoomSettings
 from ubongo.server.routes.editions import options
 from ubongo.solver import solve
 

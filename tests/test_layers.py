@@ -68,3 +68,68 @@ def test_no_import_of_an_outer_layer(path: Path) -> None:
         if target in LAYERS and LAYERS[target] > LAYERS[layer]
     ]
     assert not outward, f"{layer} (layer {LAYERS[layer]}) imports outer layers: {outward}"
+
+
+# The server's sub-packages (and its two top modules), innermost first: each may import its
+# own and lower ranks (src/ubongo/server/__init__.py says what each holds).
+SERVER_LAYERS: dict[str, int] = {
+    "protocol": 0,
+    "config": 0,
+    "ops": 1,
+    "store": 2,
+    "online": 3,
+    "rooms": 4,
+    "cluster": 5,
+    "routes": 6,
+    "app": 7,
+}
+SERVER = PACKAGE / "server"
+#: imports that still run outward, each on its way out
+STILL_OUTWARD = {("store/storage.py", "online")}  # rates games: the arithmetic moves to online
+SERVER_MODULES = sorted(p for p in SERVER.rglob("*.py") if p != SERVER / "__init__.py")
+
+
+def _server_part(path: Path) -> str:
+    return path.relative_to(SERVER).parts[0].removesuffix(".py")
+
+
+def _server_imports(path: Path) -> list[tuple[int, str]]:
+    """The server parts ``path`` imports, relative imports and annotation-only ones included."""
+    package = path.parent.relative_to(PACKAGE.parent).parts
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = list(package[: len(package) - node.level + 1])
+                names = [".".join([*base, node.module] if node.module else base)]
+                if not node.module:
+                    names = [".".join([*base, alias.name]) for alias in node.names]
+            else:
+                names = [node.module or ""]
+        elif isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        else:
+            continue
+        for name in names:
+            parts = name.split(".")
+            if parts[:2] == ["ubongo", "server"] and len(parts) > 2:
+                found.append((node.lineno, parts[2]))
+    return found
+
+
+def test_every_server_module_has_a_part() -> None:
+    unknown = {_server_part(p) for p in SERVER_MODULES} - SERVER_LAYERS.keys()
+    assert not unknown, f"add these to SERVER_LAYERS: {sorted(unknown)}"
+
+
+@pytest.mark.parametrize("path", SERVER_MODULES, ids=lambda p: str(p.relative_to(SERVER)))
+def test_no_server_part_imports_an_outer_one(path: Path) -> None:
+    part = _server_part(path)
+    outward = [
+        f"line {line}: server.{target}"
+        for line, target in _server_imports(path)
+        if target in SERVER_LAYERS
+        and SERVER_LAYERS[target] > SERVER_LAYERS[part]
+        and (str(path.relative_to(SERVER)), target) not in STILL_OUTWARD
+    ]
+    assert not outward, f"server.{part} imports outer parts: {outward}"

@@ -18,8 +18,8 @@ from typing import Any, get_args
 
 import pytest
 
-from ubongo.server.bodies import HttpErrorCode
-from ubongo.server.messages import ErrorCode, VerdictCode
+from ubongo.server.protocol.answers import HttpErrorCode
+from ubongo.server.protocol.outgoing import ErrorCode, VerdictCode
 
 ROOT = Path(__file__).resolve().parents[1]
 LOCALES = ROOT / "web" / "src" / "locales"

@@ -14,7 +14,7 @@ from server_harness import Client, ServerProcess, server_in, solution
 
 from ubongo import editions
 from ubongo.rules import bots
-from ubongo.server import ratings
+from ubongo.server.online import ratings
 
 EDITION = editions.names()[0]
 LEVELS = ("easy", "medium", "hard")

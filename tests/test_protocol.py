@@ -1,5 +1,5 @@
-"""The protocol's models (``ubongo.server.messages``, ``.bodies``, ``.stored``) against a real
-server: games of every edition, solo, tie-breaks, bots, reconnects and refusals are played
+"""The protocol's models (``ubongo.server.protocol``: outgoing, answers, stored) against a
+real server: games of every edition, solo, tie-breaks, bots, reconnects and refusals are played
 through ``ubongo serve``, and every frame and HTTP body received is checked against the models
 by the harness (``server_harness.check_frame``/``check_body``, strict: a field the models
 lack fails). The scenarios here are chosen so that every message type and every event kind
@@ -20,7 +20,7 @@ from server_harness import Client, ServerProcess, check_body, check_frame, serve
 
 from ubongo import editions
 from ubongo.rules import errors
-from ubongo.server import messages
+from ubongo.server.protocol import outgoing as messages
 
 #: event kinds this server never sends
 NOT_SENT: set[str] = set()

@@ -12,7 +12,9 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from ubongo.server import bodies, messages, protocol
+from ubongo.server.protocol import answers as bodies
+from ubongo.server.protocol import incoming as protocol
+from ubongo.server.protocol import outgoing as messages
 
 DOC = (Path(__file__).resolve().parents[1] / "docs" / "protocol.md").read_text()
 
@@ -132,7 +134,7 @@ def test_every_error_code_is_documented() -> None:
 
 def test_the_schema_keeps_every_field_of_every_model() -> None:
     # the schema drops pydantic's titles; a field that happens to be *named* title must stay
-    from ubongo.server.schema import protocol_schema
+    from ubongo.server.protocol.schema import protocol_schema
 
     for name, definition in protocol_schema()["$defs"].items():
         if "properties" in definition:

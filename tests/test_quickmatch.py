@@ -17,7 +17,7 @@ import pytest
 from server_harness import Client, RedisProcess, ServerProcess, metric, scrape, server_in, solution
 
 from ubongo import editions
-from ubongo.server import ratings
+from ubongo.server.online import ratings
 
 EDITION = editions.names()[0]
 WAIT = 1.0

@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from server_harness import Client, ServerProcess
 from websockets.exceptions import ConnectionClosed
 
-from ubongo.server.protocol import MESSAGE_TYPES
+from ubongo.server.protocol.incoming import MESSAGE_TYPES
 
 #: messages per ``make test`` run
 EXAMPLES = 300

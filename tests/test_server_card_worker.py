@@ -2,7 +2,7 @@
 event loop never makes them itself (a third of its time at 2,000 players before,
 docs/performance.md "Capacity").
 
-:meth:`~ubongo.server.cards.CardMaker.ready` is what the driver waits on before it starts a
+:meth:`~ubongo.server.rooms.cards.CardMaker.ready` is what the driver waits on before it starts a
 round: the future of every card the game shows next being made by the worker process, work
 started earlier included, or ``None`` when the deck has them all.
 """
@@ -16,7 +16,7 @@ from pathlib import Path
 from server_harness import ServerProcess
 
 from ubongo import rules
-from ubongo.server.cards import CardMaker
+from ubongo.server.rooms.cards import CardMaker
 
 
 def test_ready_waits_for_the_worker_and_then_has_nothing_to_wait_for() -> None:

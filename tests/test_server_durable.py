@@ -19,10 +19,10 @@ import pytest
 from server_harness import Client, ServerProcess, solution
 from sqlalchemy import select
 
-from ubongo.server.durable import durable
-from ubongo.server.rooms import Room, RoomSettings
-from ubongo.server.saved_rooms import SAVE_DELAY
-from ubongo.server.storage import SoloRecordRow, Storage
+from ubongo.server.rooms.durable import durable
+from ubongo.server.rooms.room import Room, RoomSettings
+from ubongo.server.rooms.saved import SAVE_DELAY
+from ubongo.server.store.storage import SoloRecordRow, Storage
 
 #: short store timeouts and retries, so that a locked database shows in a second
 QUICK_STORE = ("--store-timeout", "0.3", "--store-retry", "0.2", "--store-retry-max", "0.4")

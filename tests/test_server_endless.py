@@ -12,7 +12,7 @@ import pytest
 from server_harness import Client, ServerProcess, replayed, server_in, solution
 
 from ubongo.puzzles.ratings import Rating, update
-from ubongo.server.storage import Storage, TaskResult
+from ubongo.server.store.storage import Storage, TaskResult
 
 
 @pytest.fixture(scope="module")

@@ -3,8 +3,8 @@ holds none of them once their players have left.
 
 The room service runs in this process (its real SQLite storage, saved rooms, timers and card
 worker) so that its objects can be counted: after several solo games played to their stored
-end and left, no :class:`~ubongo.server.rooms.Room`, no rules :class:`~ubongo.rules.state.Game`
-and no :class:`~ubongo.server.connection.Connection` is alive, the hub knows no room, and the
+end and left, no :class:`~ubongo.server.rooms.room.Room`, no rules :class:`~ubongo.rules.state.Game`
+and no :class:`~ubongo.server.rooms.connection.Connection` is alive, the hub knows no room, and the
 database keeps no open room. bench/soak.py runs the same cycle for minutes and prints the
 counts over time; this test is its short, non-timed check.
 """
@@ -21,11 +21,12 @@ from typing import Any
 from server_harness import solution
 
 from ubongo.rules.state import Game
-from ubongo.server.connection import Connection
-from ubongo.server.protocol import SettingsPatch
-from ubongo.server.rooms import Room, ServerConfig
-from ubongo.server.service import LocalRoomService
-from ubongo.server.storage import Storage
+from ubongo.server.config import ServerConfig
+from ubongo.server.protocol.incoming import SettingsPatch
+from ubongo.server.rooms.connection import Connection
+from ubongo.server.rooms.room import Room
+from ubongo.server.rooms.service import LocalRoomService
+from ubongo.server.store.storage import Storage
 
 GAMES = 4
 EDITION = "extreme"

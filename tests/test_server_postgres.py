@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from server_harness import Client, ServerProcess, free_port, solution
 
-from ubongo.server.storage import GameRecord, SoloRecord, Storage
+from ubongo.server.store.storage import GameRecord, SoloRecord, Storage
 
 
 def _pg_bin() -> Path:

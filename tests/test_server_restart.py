@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from server_harness import Client, ServerProcess, replayed, solution
 
-from ubongo.server.saved_rooms import SAVE_DELAY
-from ubongo.server.storage import Storage
+from ubongo.server.rooms.saved import SAVE_DELAY
+from ubongo.server.store.storage import Storage
 
 
 def submit(c: Client, game: dict[str, Any], edition: str = "classic") -> dict[str, Any]:

@@ -5,7 +5,7 @@ The server collects its oldest generation rarely: a full collection walks every 
 room. Whatever a closed socket leaves in a reference cycle therefore stays until then, and the
 server's memory grew with every player who came and went (about 45 KiB each, in bench/server.py
 steps of 1,000). Here the real app runs under uvicorn with the server's protocols
-(:mod:`ubongo.server.transport`), in this process so that its objects can be counted, with the
+(:mod:`ubongo.server.ops.transport`), in this process so that its objects can be counted, with the
 collector switched off: after WebSocket clients that close politely, clients that drop their
 TCP connection and a plain HTTP request, none of the objects of their connections is alive.
 """
@@ -22,12 +22,12 @@ from websockets.asyncio.client import connect
 from websockets.server import ServerProtocol
 
 from ubongo.server.app import create_app
-from ubongo.server.connection import Connection
-from ubongo.server.transport import (
+from ubongo.server.ops.transport import (
     DeadlineProtocol,
     ReleasingWebSocketProtocol,
     deadline_protocol,
 )
+from ubongo.server.rooms.connection import Connection
 
 #: what one server-side connection is made of; none of them may outlive its socket
 KINDS: tuple[type, ...] = (ServerProtocol, ReleasingWebSocketProtocol, DeadlineProtocol, Connection)

@@ -9,11 +9,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ubongo.server.bus import MemoryHub
-from ubongo.server.connection import Connection
-from ubongo.server.gateway import Gateway
-from ubongo.server.protocol import MESSAGE_TYPES, SettingsPatch
-from ubongo.server.rooms import ServerConfig
+from ubongo.server.config import ServerConfig
+from ubongo.server.protocol.incoming import MESSAGE_TYPES, SettingsPatch
+from ubongo.server.rooms.bus import MemoryHub
+from ubongo.server.rooms.connection import Connection
+from ubongo.server.rooms.gateway import Gateway
 
 SERVER = Path(__file__).resolve().parents[1] / "src" / "ubongo" / "server"
 

@@ -13,11 +13,11 @@ import pytest
 
 from ubongo.puzzles.deck import standard_deck
 from ubongo.rules import bots
-from ubongo.server.bus import MemoryHub
-from ubongo.server.protocol import MAX_MESSAGE_BYTES, ProtocolError, parse_client_message
-from ubongo.server.ratelimit import TokenBucket
-from ubongo.server.rooms import clean_name
-from ubongo.server.storage import GameRecord, SoloRecord, Storage
+from ubongo.server.online.names import clean_name
+from ubongo.server.ops.ratelimit import TokenBucket
+from ubongo.server.protocol.incoming import MAX_MESSAGE_BYTES, ProtocolError, parse_client_message
+from ubongo.server.rooms.bus import MemoryHub
+from ubongo.server.store.storage import GameRecord, SoloRecord, Storage
 
 # --- every kind of bad message is refused with its code -------------------------------------
 
@@ -237,7 +237,7 @@ def _newest_migration() -> str:
     from alembic.script import ScriptDirectory
 
     config = Config()
-    config.set_main_option("script_location", "ubongo.server:migrations")
+    config.set_main_option("script_location", "ubongo.server.store:migrations")
     head = ScriptDirectory.from_config(config).get_current_head()
     assert head is not None and head >= "0001"
     return head

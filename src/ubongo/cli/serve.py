@@ -8,7 +8,7 @@ import typer
 
 from ubongo.cli import SUMMARY, CommandError
 from ubongo.cli.console import choice
-from ubongo.server.rooms import ServerConfig
+from ubongo.server.config import ServerConfig
 
 #: (flag, ServerConfig field, type, help): the limits an operator may tune (docs/server.md)
 LIMITS: tuple[tuple[str, str, type, str], ...] = (
@@ -81,7 +81,7 @@ def _settings_json(text: str) -> dict[str, Any]:
     """Room settings as ``POST /api/rooms`` takes them (checked now, not at the first match)."""
     import json
 
-    from ubongo.server.protocol import SettingsPatch
+    from ubongo.server.protocol.incoming import SettingsPatch
 
     try:
         data = json.loads(text)
@@ -299,15 +299,15 @@ def run(
     import uvicorn
 
     from ubongo.server import create_app
-    from ubongo.server.logs import configure
-    from ubongo.server.security import MAX_BODY_BYTES, HttpConfig
+    from ubongo.server.ops.logs import configure
+    from ubongo.server.ops.security import MAX_BODY_BYTES, HttpConfig
 
     configure(log_level, log_format)  # type: ignore[arg-type]  # checked by its parser
     public = public_url or f"http://{host}:{port}"
     redis_url = redis_url or None
     if redis_url and not redis_url.startswith(("redis://", "rediss://", "unix://")):
         raise CommandError(f"not a Redis URL (redis://host:port/db): {redis_url}")
-    from ubongo.server.transport import ReleasingWebSocketProtocol, deadline_protocol
+    from ubongo.server.ops.transport import ReleasingWebSocketProtocol, deadline_protocol
 
     max_body = MAX_BODY_BYTES if max_body_bytes is None else max_body_bytes
     if max_body < 1024:
@@ -370,7 +370,7 @@ def run(
         ws_ping_timeout=20,
         http=deadline_protocol(request_seconds),
         ws=ReleasingWebSocketProtocol,
-        # our handler formats uvicorn's lines too (JSON lines or text: ubongo.server.logs)
+        # our handler formats uvicorn's lines too (JSON lines or text: ubongo.server.ops.logs)
         log_config=None,
     )
     return 0

@@ -1,21 +1,21 @@
 """The game server: rooms, a real-time protocol, bots and stored results.
 
-``ubongo serve`` runs :func:`create_app` under uvicorn. The parts, outermost first:
+``ubongo serve`` runs :func:`create_app` under uvicorn. The server is a few sub-packages, each
+importing only those listed before it (``tests/test_layers.py`` checks it):
 
-* :mod:`.app` - assembles the app; :mod:`.routes` - one router per concern (health, editions,
-  rooms, games, records, the WebSocket, the web client), given their services by :mod:`.deps`;
-* :mod:`.service` - the one room-service interface the routes call, and its single-process
-  implementation; :mod:`.cluster` - the Redis one (several processes, ``--redis-url``);
-* :mod:`.gateway` - a connection's messages as room commands; :mod:`.connection`;
-* :mod:`.protocol` - every message, validated with pydantic (``docs/protocol.md``);
-* :mod:`.runner` - the rooms of a process: :mod:`.lobby` (seats, tokens, host, holds),
-  :mod:`.driver` (the game run by :mod:`ubongo.rules`), :mod:`.timers` (clock, bots, holds),
-  :mod:`.feed` (snapshots and events), over :mod:`.rooms` (what a room is);
-* :mod:`.bus` - where rooms live and how their events fan out (in memory);
-* :mod:`.durable`, :mod:`.saved_rooms`, :mod:`.table`, :mod:`.clock`, :mod:`.ratelimit`,
-  :mod:`.storage` (with Alembic migrations).
+* :mod:`.protocol` - every message and HTTP body, typed once with pydantic (``docs/protocol.md``);
+* :mod:`.config` - what an operator may tune, every limit declared once;
+* :mod:`.ops` - what keeps the server up and observable: clock, metrics, logs, rate limits,
+  security headers, the collector's schedule, the request deadline;
+* :mod:`.store` - the database (SQLAlchemy; SQLite or PostgreSQL) and its migrations;
+* :mod:`.online` - what outlives a game: accounts, names, ratings, quick match, the daily
+  challenge, replays;
+* :mod:`.rooms` - rooms in play: the room service, the gateway, lobby, driver, timers, feed;
+* :mod:`.cluster` - the room service over Redis, for several processes;
+* :mod:`.routes` - the HTTP and WebSocket surface, one router per concern;
+* :mod:`.app` - assembles the app.
 
-``docs/server.md`` ("Where each concern lives") has the same map with the files.
+``docs/architecture.md`` has the same map, and where a new route, message, table or setting goes.
 """
 
 from __future__ import annotations

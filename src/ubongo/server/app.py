@@ -1,7 +1,7 @@
 """The FastAPI application, assembled: configuration, start and stop, routers, errors.
 
 The routes are in :mod:`.routes` (one router per concern), the rooms behind one
-:class:`~.service.RoomService` (one process, or several through Redis).
+:class:`~.rooms.service.RoomService` (one process, or several through Redis).
 
 >>> app = create_app(database_url="sqlite:///:memory:")
 >>> sorted(path for path in app.openapi()["paths"] if path.startswith("/api/rooms"))
@@ -22,12 +22,11 @@ from fastapi import FastAPI
 
 from ubongo import __version__
 
-from . import bodies, collector, errors
-from .accounts import Accounts
-from .logs import RequestLog
-from .rooms import ServerConfig
-from .routes import ROUTERS
-from .security import (
+from .config import ServerConfig
+from .online.accounts import Accounts
+from .ops import collector
+from .ops.logs import RequestLog
+from .ops.security import (
     BodyLimit,
     HttpConfig,
     SecurityHeaders,
@@ -35,8 +34,10 @@ from .security import (
     origin_of,
     websocket_origins,
 )
-from .service import LocalRoomService, RoomService
-from .storage import Storage
+from .protocol import answers as bodies
+from .rooms.service import LocalRoomService, RoomService
+from .routes import ROUTERS, errors
+from .store.storage import Storage
 
 log = logging.getLogger("ubongo.server")
 

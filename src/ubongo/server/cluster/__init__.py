@@ -33,7 +33,10 @@ connections, which get a fresh ``welcome`` (``resumed``) and the events they mis
 The modules: :mod:`.keys` (Redis keys, channels and Lua scripts), :mod:`.wire` (the command
 channel's messages and the writer's queue), :mod:`.node` (leases, writer, listener, heartbeat:
 :class:`~.node.Node`), :mod:`.relay` (connections and HTTP requests across processes) and
-:mod:`.service` (the :class:`~ubongo.server.service.RoomService` the routes call).
+:mod:`.service` (the :class:`~ubongo.server.rooms.service.RoomService` the routes call).
+
+May import: :mod:`..protocol`, :mod:`..config`, :mod:`..ops`, :mod:`..store`, :mod:`..online`,
+:mod:`..rooms`.
 """
 
 from __future__ import annotations

@@ -14,12 +14,12 @@ from typing import Any, cast
 import redis.asyncio as aioredis
 from redis.exceptions import NoScriptError
 
-from ..bus import Encoder, Event, MemoryHub, json_text
-from ..durable import durable, rebuilt
-from ..gateway import Gateway
-from ..live import LIVE_LIMIT, live_rooms
-from ..protocol import ProtocolError
-from ..rooms import CODE_ALPHABET, CODE_LENGTH, Room
+from ..protocol.incoming import ProtocolError
+from ..rooms.bus import Encoder, Event, MemoryHub, json_text
+from ..rooms.durable import durable, rebuilt
+from ..rooms.gateway import Gateway
+from ..rooms.live import LIVE_LIMIT, live_rooms
+from ..rooms.room import CODE_ALPHABET, CODE_LENGTH, Room
 from .keys import (
     HEARTBEAT,
     KEEP_MS,
@@ -400,7 +400,7 @@ class Node:
     # --- live games to watch, across the processes ---------------------------------------------
 
     def local_live(self) -> list[dict[str, Any]]:
-        """The live games to watch among the rooms this process owns (:mod:`..live`)."""
+        """The live games to watch among the rooms this process owns (:mod:`..rooms.live`)."""
         owned = [r for c in self.hub.local_codes() if (r := self.hub.get(c)) is not None]
         return live_rooms(owned, self.gateway.config, self.gateway.clock.ms)
 

@@ -4,7 +4,7 @@ no player is seated twice.
 
 Keys: ``ubongo:quick:waiting`` (a hash: account id -> the waiting player as JSON) and
 ``ubongo:quick:seat:<account>`` (the seat left for a player's waiting request, kept
-:data:`~ubongo.server.quickmatch.SEAT_KEPT_SECONDS`). The request polls for its seat on the
+:data:`~ubongo.server.online.quickmatch.SEAT_KEPT_SECONDS`). The request polls for its seat on the
 process it came to, wherever its room was made.
 """
 
@@ -16,7 +16,7 @@ from typing import Any, cast
 
 import redis.asyncio as aioredis
 
-from ..quickmatch import SEAT_KEPT_SECONDS, Queue, Waiting
+from ..online.quickmatch import SEAT_KEPT_SECONDS, Queue, Waiting
 
 WAITING = "ubongo:quick:waiting"
 

@@ -15,16 +15,16 @@ import logging
 import secrets
 from typing import TYPE_CHECKING, Any, cast
 
-from .. import protocol as p
-from ..connection import Binding, Connection
-from ..gateway import seat_json
-from ..protocol import ProtocolError
-from ..rooms import Room, room_code
+from ..protocol import incoming as p
+from ..protocol.incoming import ProtocolError
+from ..rooms.connection import Binding, Connection
+from ..rooms.gateway import seat_json
+from ..rooms.room import Room, room_code
 from .keys import node_channel, owner_key, room_channel
 from .wire import Command, Queued, Write, command
 
 if TYPE_CHECKING:
-    from ..bus import Event
+    from ..rooms.bus import Event
     from .node import Node
 
 log = logging.getLogger("ubongo.server.cluster")

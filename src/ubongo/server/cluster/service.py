@@ -8,13 +8,13 @@ from typing import Any, ClassVar
 from redis.exceptions import ConnectionError as RedisDown
 from redis.exceptions import TimeoutError as RedisSlow
 
-from ..connection import Connection
-from ..gateway import Gateway, seat_json
-from ..messages import encode
-from ..protocol import SettingsPatch
-from ..rooms import ServerConfig
-from ..service import RoomService
-from ..storage import Storage
+from ..config import ServerConfig
+from ..protocol.incoming import SettingsPatch
+from ..protocol.outgoing import encode
+from ..rooms.connection import Connection
+from ..rooms.gateway import Gateway, seat_json
+from ..rooms.service import RoomService
+from ..store.storage import Storage
 from .node import ClusterHub, Node
 from .queue import RedisQueue
 

@@ -8,9 +8,9 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from .. import bodies
-from .. import protocol as p
-from ..deps import AccountsDep, SignedIn, StorageDep
+from ..protocol import answers as bodies
+from ..protocol import incoming as p
+from .deps import AccountsDep, SignedIn, StorageDep
 from .rooms import client_address
 
 router = APIRouter()

@@ -10,9 +10,9 @@ from ubongo import catalogue
 from ubongo import editions as edition_data
 from ubongo.rules.settings import SOLO_GOALS
 
-from .. import bodies
-from ..protocol import ProtocolError
-from ..security import quote
+from ..ops.security import quote
+from ..protocol import answers as bodies
+from ..protocol.incoming import ProtocolError
 
 router = APIRouter()
 

@@ -7,10 +7,10 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 
-from .. import bodies
-from ..deps import StorageDep
-from ..protocol import ProtocolError
-from ..replays import ReplayCache, replay_json
+from ..online.replays import ReplayCache, replay_json
+from ..protocol import answers as bodies
+from ..protocol.incoming import ProtocolError
+from .deps import StorageDep
 
 router = APIRouter()
 

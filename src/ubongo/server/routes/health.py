@@ -8,8 +8,8 @@ from fastapi import APIRouter
 
 from ubongo import __version__
 
-from .. import bodies
-from ..deps import RoomServiceDep
+from ..protocol import answers as bodies
+from .deps import RoomServiceDep
 
 router = APIRouter()
 

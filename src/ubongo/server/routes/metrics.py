@@ -1,4 +1,4 @@
-"""``/metrics``: the server's figures in the Prometheus text format (:mod:`..metrics`), for the
+"""``/metrics``: the server's figures in the Prometheus text format (:mod:`..ops.metrics`), for the
 operator's scraper. Only clients on this machine or a private network may read it: the
 figures are not secret, but an operator decides who watches (``docs/operations.md``)."""
 
@@ -8,8 +8,8 @@ import ipaddress
 
 from fastapi import APIRouter, Request, Response
 
-from ..metrics import Metrics
-from ..protocol import ProtocolError
+from ..ops.metrics import Metrics
+from ..protocol.incoming import ProtocolError
 
 router = APIRouter()
 

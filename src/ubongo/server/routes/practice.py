@@ -21,7 +21,7 @@ from ubongo import catalogue
 from ubongo import editions as edition_data
 from ubongo.puzzles.practice import practice_tasks
 
-from .. import bodies
+from ..protocol import answers as bodies
 from .editions import options
 
 router = APIRouter()

@@ -13,11 +13,11 @@ from ubongo.board import Placement
 from ubongo.puzzles.daily import daily
 from ubongo.puzzles.hints import Hint, HintError, Solved, Stuck, hint
 
-from .. import bodies
-from .. import protocol as p
-from ..daily import check_day
-from ..deps import StorageDep
-from ..protocol import ProtocolError
+from ..online.daily import check_day
+from ..protocol import answers as bodies
+from ..protocol import incoming as p
+from ..protocol.incoming import ProtocolError
+from .deps import StorageDep
 
 router = APIRouter()
 

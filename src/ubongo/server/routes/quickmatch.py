@@ -10,9 +10,9 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from .. import bodies
-from .. import protocol as p
-from ..deps import RoomServiceDep, SignedIn
+from ..protocol import answers as bodies
+from ..protocol import incoming as p
+from .deps import RoomServiceDep, SignedIn
 
 router = APIRouter()
 

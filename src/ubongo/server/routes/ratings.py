@@ -9,11 +9,11 @@ from fastapi import APIRouter, Query
 
 from ubongo import editions as edition_data
 
-from .. import bodies
-from ..deps import StorageDep
-from ..protocol import ProtocolError
-from ..ratings import LEADERBOARD_GAMES
-from ..security import quote
+from ..online.ratings import LEADERBOARD_GAMES
+from ..ops.security import quote
+from ..protocol import answers as bodies
+from ..protocol.incoming import ProtocolError
+from .deps import StorageDep
 
 router = APIRouter()
 

@@ -9,9 +9,9 @@ from fastapi import APIRouter, Query
 
 from ubongo import editions as edition_data
 
-from .. import bodies
-from ..deps import StorageDep
-from ..protocol import ProtocolError
+from ..protocol import answers as bodies
+from ..protocol.incoming import ProtocolError
+from .deps import StorageDep
 
 router = APIRouter()
 

@@ -15,12 +15,12 @@ from fastapi import APIRouter, Request
 from ubongo import editions as edition_data
 from ubongo.puzzles.daily import daily_deck
 
-from .. import bodies
-from .. import protocol as p
-from ..daily import check_day, today
-from ..deps import MaybeAccount, RoomServiceDep
-from ..messages import RoomSnapshot
-from ..ratelimit import address_key
+from ..online.daily import check_day, today
+from ..ops.ratelimit import address_key
+from ..protocol import answers as bodies
+from ..protocol import incoming as p
+from ..protocol.outgoing import RoomSnapshot
+from .deps import MaybeAccount, RoomServiceDep
 
 router = APIRouter()
 

@@ -9,10 +9,10 @@ from pathlib import Path
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, HTMLResponse, Response
 
-from ..deps import WebDistDep
-from ..errors import error_response
-from ..protocol import ProtocolError
-from ..security import quote
+from ..ops.security import quote
+from ..protocol.incoming import ProtocolError
+from .deps import WebDistDep
+from .errors import error_response
 
 router = APIRouter()
 

@@ -18,12 +18,12 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from prometheus_client import Counter
 from starlette.websockets import WebSocketState
 
-from ..connection import Connection
-from ..deps import RoomServiceDep
-from ..messages import encode
-from ..protocol import MAX_MESSAGE_BYTES
-from ..ratelimit import address_key
-from ..security import origin_allowed
+from ..ops.ratelimit import address_key
+from ..ops.security import origin_allowed
+from ..protocol.incoming import MAX_MESSAGE_BYTES
+from ..protocol.outgoing import encode
+from ..rooms.connection import Connection
+from .deps import RoomServiceDep
 
 log = logging.getLogger("ubongo.server")
 

@@ -1,0 +1,11 @@
+"""What keeps the server up and observable, apart from the game.
+
+* :mod:`.clock` - the server's one time line; :mod:`.metrics` - ``/metrics``;
+  :mod:`.logs` - structured log lines;
+* :mod:`.ratelimit` - token buckets per connection, limits per address;
+* :mod:`.security` - body limits, security headers, the WebSocket ``Origin`` check;
+  :mod:`.transport` - the read deadline of HTTP requests;
+* :mod:`.collector` - the garbage collector's schedule.
+
+May import: :mod:`..protocol`, :mod:`..config`.
+"""

@@ -1,0 +1,110 @@
+"""What everybody is told about a room: its snapshot, and its events as they happen.
+
+:class:`RoomFeed` is the one place that looks rooms up in the :class:`~.bus.RoomHub` and
+publishes to it; the lobby, the game driver and the timers all speak through it, so every
+event carries the room's snapshot as of that event (``docs/protocol.md``, "Room events").
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from ..ops.clock import Clock
+from ..protocol import table
+from ..protocol.incoming import ProtocolError
+from .bus import RoomHub
+from .room import CODE_ALPHABET, CODE_LENGTH, Room
+
+
+class RoomFeed:
+    """Owns the hub and the clock: finds rooms by join code, draws new codes, renders a
+    room's snapshot and publishes its events."""
+
+    def __init__(self, hub: RoomHub[Room], clock: Clock) -> None:
+        self.hub = hub
+        self.clock = clock
+
+    def room(self, code: str) -> Room:
+        """The open room with this join code (any case); ``no_room`` if there is none."""
+        room = self.hub.get(code.upper())
+        if room is None:
+            raise ProtocolError("no_room", f"no room {code!r}")
+        return room
+
+    def is_open(self, room: Room) -> bool:
+        """Whether ``room`` is still run here (a timer of a closed or lost room does nothing)."""
+        return self.hub.get(room.code) is room
+
+    def new_code(self) -> str:
+        """A join code no room here uses."""
+        while True:
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            if self.hub.get(code) is None:
+                return code
+
+    def snapshot(self, room: Room) -> dict[str, Any]:
+        """The whole room as the protocol's ``room`` object (the game's view is cached until
+        the game, its round or its solutions change)."""
+        default_side = room.settings.side_or_default
+        game_view: dict[str, Any] | None = None
+        if room.game is not None:
+            key = (id(room.game), room.round_no, room.next_round_at, id(room.solutions))
+            cache = room._view_cache
+            if cache is None or cache[0] != key:
+                game_view = table.game_json(
+                    room.game, room.round_no, room.next_round_at, room.solutions
+                )
+                room._view_cache = (key, game_view)
+            else:
+                game_view = cache[1]
+        return {
+            "code": room.code,
+            "invite": room.invite,
+            "phase": room.phase,
+            "host": room.host,
+            "settings": room.settings.to_json(),
+            "seats": [
+                None if s is None else s.to_json(self.clock, default_side)
+                for s in room.seats[: room.capacity]
+            ],
+            "spectators": room.spectators,
+            "locked": room.locked,
+            "game": game_view,
+            "game_id": room.game_id,
+            "record": room.record,
+            "daily": room.daily,
+        }
+
+    def hold(self, room: Room) -> None:
+        """Store, then answer: what ``room`` publishes from now (and the calls given to
+        :meth:`then`) is delivered once the room has been stored as of it (the hub's save
+        starts at once). A hub that stores nothing delivers at once."""
+        self.hub.hold(room.code)
+
+    def then(self, room: Room, call: Callable[[], None]) -> None:
+        """Call ``call`` in order with the room's deliveries: now, or after what is held."""
+        self.hub.then(room.code, call)
+
+    def publish(
+        self,
+        room: Room,
+        kind: str,
+        data: dict[str, Any],
+        at: float | None = None,
+        snapshot: bool = True,
+    ) -> None:
+        """Send every watcher of ``room`` the event ``kind`` (at server time ``at``, default
+        now) with the room's snapshot after it (``snapshot=False``: the event alone, for a
+        change its data says whole, as the spectators' count)."""
+        at = self.clock.now() if at is None else at
+        event: dict[str, Any] = {
+            "type": "event",
+            "at": self.clock.ms(at),
+            "kind": kind,
+            "data": data,
+        }
+        if snapshot:
+            event["room"] = self.snapshot(room)
+        self.hub.publish(room.code, event)

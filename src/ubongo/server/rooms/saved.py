@@ -1,0 +1,261 @@
+"""Open rooms saved in the database, so that they outlive a restart of the server.
+
+Without this, restarting the one server process (an upgrade, a crash) would end every game in
+progress. Instead each room is saved in its durable form (:mod:`.durable`: seats and tokens,
+settings, the game's seed and action log) shortly after each of its events, and a room that
+closes is forgotten. When the server starts again it rebuilds the saved rooms, re-arms their
+clocks and bots from the stored deadlines and holds every person's seat; players' browsers
+reconnect by themselves (they keep their seat tokens) and get a full snapshot.
+
+Two ways of saving (docs/server.md, "What is stored, and when"):
+
+* **store, then answer**: what a player is told and must not lose (a finish, a give-up, a
+  round's start and end, the game's start and end: every action the rules apply) is saved
+  *before* it is told. The game driver *holds* the room (:meth:`~.bus.MemoryHub.hold`): its
+  events and the sender's verdict wait until the next save, which starts at once; the rooms
+  that ask meanwhile share the next transaction (a group commit), so a busy server writes
+  about once per disk flush, not once per event.
+* **batched**: cheap events (a person connects, a setting changes) are saved ``SAVE_DELAY``
+  seconds later, the events of those seconds in one transaction; a killed process may lose
+  them, and nobody was promised anything about them.
+
+Writes run off the event loop, one at a time. A write that fails (the database locked or
+away) is tried again after a growing delay (``ServerConfig.store_retry_seconds`` doubling up
+to ``store_retry_max_seconds``); held rooms wait meanwhile: what cannot be stored is not
+announced. A clean stop (SIGTERM, Ctrl+C) saves what is pending. Time does not stop while
+the server is down: a round's hourglass keeps running, as a real one would.
+
+Event numbers are never given twice to different events of a room, even across a crash:
+each save records the highest number the room may give out before the next save
+(``seq_given``, :data:`SEQ_BLOCK` ahead); an event beyond it holds the room until a save
+raises it. A restarted room numbers on after ``seq_given``, and a client that claims a
+number in between gets the whole room.
+
+With several processes and Redis (:mod:`..cluster`) rooms live in Redis instead, and this hub is
+not used.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any
+
+from ..store.storage import Backoff, Storage
+from .bus import Encoder, Event, Mark, MemoryHub, json_text
+from .durable import durable, rebuilt
+from .room import Room
+from .runner import Rooms
+
+log = logging.getLogger("ubongo.server.rooms.saved")
+
+#: seconds between a cheap event and the save of its room (events in between share one write)
+SAVE_DELAY = 0.25
+#: saves between two checkpoints of SQLite's journal (each save adds a few pages to it)
+CHECKPOINT_EVERY = 100
+#: how many reopened rooms' codes the start-up log line names
+REOPENED_SHOWN = 10
+#: event numbers a room may give out beyond its last save before it must save again
+SEQ_BLOCK = 64
+
+
+class SavedRoomsHub(MemoryHub[Room]):
+    """The in-process hub, with each room saved to ``storage``: at once when it is held
+    (store, then answer), else shortly after its events."""
+
+    durable = True
+
+    def __init__(
+        self,
+        storage: Storage,
+        log_size: int = 512,
+        encode: Encoder = json_text,
+        retry: Backoff | None = None,
+    ) -> None:
+        super().__init__(log_size, encode)
+        self.storage = storage
+        self.retry = retry or Backoff()
+        self._changed: set[str] = set()
+        self._closed: set[str] = set()
+        #: per room, the highest event number it may give out before its next save
+        self._given: dict[str, int] = {}
+        self._urgent = False
+        self._timer: asyncio.TimerHandle | None = None
+        self._writing: asyncio.Task[None] | None = None
+        self._stopped = False
+        self._saves = 0
+        self._checkpoint: asyncio.Task[None] | None = None
+
+    # --- what changes a room --------------------------------------------------------------
+
+    def publish(self, code: str, data: dict[str, Any]) -> Event:
+        event = super().publish(code, data)
+        self._changed.add(code)
+        self._save_soon()
+        return event
+
+    def _numbered(self, code: str, seq: int) -> None:
+        # a new room may give out a first block unsaved: a crash before its first save loses
+        # the room itself, so none of its numbers can be reused
+        if seq > self._given.setdefault(code, SEQ_BLOCK):
+            # past what the last save allows: saved (with a new allowance) before it is sent
+            self._given[code] = seq + SEQ_BLOCK
+            self.hold(code)
+
+    def _store_soon(self, code: str) -> None:
+        self._changed.add(code)
+        self._urgent = True
+        self._save_soon()
+
+    def remove(self, code: str) -> None:
+        known = code in self._rooms
+        super().remove(code)
+        self._given.pop(code, None)
+        if known:
+            self._changed.discard(code)
+            self._closed.add(code)
+            self._save_soon()
+
+    # --- saving -----------------------------------------------------------------------------
+
+    def _save_soon(self) -> None:
+        if self._writing is not None or self._stopped:
+            return  # a save is running (it looks again when it ends)
+        if self._timer is not None and not self._urgent:
+            return  # a save is due
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # no event loop (a room driven by hand): saved by the next save or at stop
+        if self._timer is not None:
+            self._timer.cancel()
+        # held rooms: at the next turn of the loop, so that what the same message or timer
+        # causes goes into the same save
+        self._timer = loop.call_later(0 if self._urgent else SAVE_DELAY, self._start_save)
+
+    def _pending(self) -> tuple[dict[str, dict[str, Any]], set[str], dict[str, Mark | None]]:
+        """What to write now: the changed rooms' durable forms (taken here, on the loop, so
+        that they are consistent), the closed rooms, and what each save covers of the held
+        deliveries."""
+        rooms = {}
+        marks = {}
+        for code in self._changed:
+            room = self._rooms.get(code)
+            if room is not None:
+                seq = self._seq.get(code, 0)
+                data = durable(room, seq)
+                data["seq_given"] = max(seq, self._given.get(code, seq))
+                rooms[code] = data
+                marks[code] = self.mark(code)
+        closed = self._closed
+        self._changed, self._closed = set(), set()
+        self._urgent = False
+        return rooms, closed, marks
+
+    def _start_save(self) -> None:
+        self._timer = None
+        rooms, closed, marks = self._pending()
+        if rooms or closed:
+            task = asyncio.get_running_loop().create_task(self._write(rooms, closed, marks))
+            self._writing = task
+
+    async def _write(
+        self, rooms: dict[str, dict[str, Any]], closed: set[str], marks: dict[str, Mark | None]
+    ) -> None:
+        failures = 0
+        try:
+            while True:
+                try:
+                    save = self.storage.save_open_rooms
+                    await asyncio.to_thread(save, rooms, closed, time.time())
+                    break
+                except Exception as e:
+                    # the database is locked or away: keep running, hold what must be stored
+                    # first, and try again (with what changed meanwhile: one write)
+                    failures += 1
+                    if self._stopped:  # stopping: stop() tries once more, then gives up
+                        self._changed |= rooms.keys()
+                        self._closed |= closed
+                        return
+                    delay = self.retry.delay(failures)
+                    log.error(
+                        "could not save %d open rooms (%s); trying again in %.1f s",
+                        len(rooms) + len(closed),
+                        e,
+                        delay,
+                    )
+                    await asyncio.sleep(delay)
+                    more, gone, newer = self._pending()
+                    rooms = {code: data for code, data in rooms.items() if code not in gone}
+                    rooms.update(more)
+                    closed = (closed | gone) - rooms.keys()
+                    marks.update(newer)
+            if failures:
+                log.warning("saved the open rooms after %d failed tries", failures)
+        finally:
+            self._writing = None
+        for code, mark in marks.items():
+            self.stored(code, mark)
+        self._saves += 1
+        if self._saves % CHECKPOINT_EVERY == 0 and self._checkpoint is None:
+            # the journal copied into the database file while nobody waits for it (saves
+            # go on meanwhile); errors are the next checkpoint's business
+            self._checkpoint = asyncio.get_running_loop().create_task(self._run_checkpoint())
+        if self._changed or self._closed:
+            self._save_soon()
+
+    async def _run_checkpoint(self) -> None:
+        try:
+            await asyncio.to_thread(self.storage.checkpoint)
+        except Exception as e:
+            log.warning("could not checkpoint the database: %s", e)
+        finally:
+            self._checkpoint = None
+
+    async def stop(self) -> None:
+        """Save what is pending and save no more (the server is stopping)."""
+        self._stopped = True
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self._writing is not None:
+            await self._writing
+        rooms, closed, marks = self._pending()
+        if rooms or closed:
+            await asyncio.to_thread(self.storage.save_open_rooms, rooms, closed, time.time())
+            for code, mark in marks.items():
+                self.stored(code, mark)
+
+    # --- starting again -----------------------------------------------------------------------
+
+    async def reopen(self, rooms: Rooms) -> list[str]:
+        """Rebuild the rooms saved as open and run them again; the codes reopened.
+
+        A saved room that cannot be rebuilt (saved by a version whose rules differ) is
+        logged and forgotten: it must not keep the server from starting."""
+        reopened = []
+        for data in await asyncio.to_thread(self.storage.open_rooms):
+            code = str(data.get("code", "?"))
+            try:
+                room = rebuilt(data)
+                seq = int(data["seq"])
+                given = int(data.get("seq_given", seq))
+            except Exception:
+                log.exception("could not reopen room %s; forgetting it", code)
+                self._closed.add(code)
+                continue
+            # numbered on after what the last run may have sent (it may not have saved all)
+            rooms.reopen(room, seq, given=given)
+            reopened.append(code)
+        if reopened:
+            # a few codes, not all: thousands of saved rooms made one line of 189,124 characters
+            shown = ", ".join(reopened[:REOPENED_SHOWN])
+            more = (
+                f" and {len(reopened) - REOPENED_SHOWN} more"
+                if len(reopened) > REOPENED_SHOWN
+                else ""
+            )
+            log.warning("reopened %d rooms saved by the last run: %s%s", len(reopened), shown, more)
+        self._save_soon()
+        return reopened

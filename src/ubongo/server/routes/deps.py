@@ -1,0 +1,83 @@
+"""The shared services the routes are given (FastAPI dependencies).
+
+:func:`~..app.create_app` puts them on ``app.state`` when the app starts (``lifespan``); a
+route names what it needs with one of the ``Annotated`` types here, e.g.
+``async def games(storage: StorageDep)``, and never builds or looks one up itself.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import structlog
+from fastapi import Depends, Header
+from starlette.requests import HTTPConnection
+
+from ..online.accounts import Account, Accounts
+from ..ops.clock import Clock
+from ..protocol.incoming import ProtocolError
+from ..rooms.service import RoomService
+from ..store.storage import Storage
+
+
+def room_service(conn: HTTPConnection) -> RoomService:
+    """The rooms (one process, or a cluster: the routes do not ask which)."""
+    service: RoomService = conn.app.state.rooms
+    return service
+
+
+def storage(conn: HTTPConnection) -> Storage:
+    """Stored games and records."""
+    store: Storage = conn.app.state.storage
+    return store
+
+
+def accounts(conn: HTTPConnection) -> Accounts:
+    """The players' accounts."""
+    found: Accounts = conn.app.state.accounts
+    return found
+
+
+async def bearer(
+    conn: HTTPConnection, authorization: Annotated[str | None, Header(max_length=200)] = None
+) -> Account | None:
+    """The account a request comes from (``Authorization: Bearer <token>``), if it says;
+    ``bad_token`` (401) for a header that is not a bearer token or a token of no account."""
+    if authorization is None:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ProtocolError("bad_token", "Authorization must be 'Bearer <token>'")
+    account = await accounts(conn).of_token(token.strip())
+    structlog.contextvars.bind_contextvars(account=account.id)  # never the token
+    return account
+
+
+async def signed_in(account: Annotated[Account | None, Depends(bearer)]) -> Account:
+    """The request's account, which it must have."""
+    if account is None:
+        raise ProtocolError("bad_token", "this needs an account: send Authorization: Bearer")
+    return account
+
+
+def clock(conn: HTTPConnection) -> Clock:
+    """The server's clock (the rooms' time line)."""
+    return room_service(conn).clock
+
+
+def web_dist(conn: HTTPConnection) -> Path:
+    """The built web client's folder."""
+    dist: Path = conn.app.state.web_dist
+    return dist
+
+
+RoomServiceDep = Annotated[RoomService, Depends(room_service)]
+StorageDep = Annotated[Storage, Depends(storage)]
+AccountsDep = Annotated[Accounts, Depends(accounts)]
+#: the request's account, or None (no Authorization header)
+MaybeAccount = Annotated[Account | None, Depends(bearer)]
+#: the request's account, required
+SignedIn = Annotated[Account, Depends(signed_in)]
+ClockDep = Annotated[Clock, Depends(clock)]
+WebDistDep = Annotated[Path, Depends(web_dist)]
