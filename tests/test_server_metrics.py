@@ -99,6 +99,13 @@ def test_the_log_is_json_lines_naming_the_request_room_and_account(tmp_path: Pat
         status, account = server.post("/api/accounts", {"name": "Ada"})
         assert status == 201
         created = server.create_room_as(account["token"], "Ada", edition=EDITION)
+        # the invite key in a path (the access log's lines), then a wrong one (a refusal's)
+        invite = created["invite"].rsplit("/", 1)[1]
+        assert server.get(f"/api/rooms/{invite}")["code"] == created["code"]
+        wrong = "BCDFG" + "B" * 21
+        assert server.request("GET", f"/api/rooms/{wrong}")[0] == 404
+        page = urllib.request.urlopen(created["invite"], timeout=10)  # the link a friend opens
+        assert page.status == 200
         c = Client(server)
         assert c.hello(created["code"], created["token"])["type"] == "welcome"
         c.reply({"type": "add_bot", "level": "hard"}, "bot_added")
@@ -110,8 +117,9 @@ def test_the_log_is_json_lines_naming_the_request_room_and_account(tmp_path: Pat
     # uvicorn's own lines come the same way
     assert any(r["logger"].startswith("uvicorn") for r in records), lines
     assert any(r["logger"].startswith("ubongo") for r in records), lines
-    # the tokens never appear; the requests' lines carry their ids
-    tokens = (account["token"], created["token"])
-    assert not any(t in ln for ln in lines for t in tokens)
+    # the tokens and the invite keys' secrets never appear; the requests' lines carry their ids
+    assert any(f"/api/rooms/{created['code']}..." in ln for ln in lines), lines
+    secrets = (account["token"], created["token"], invite[5:], wrong[5:])
+    assert not any(t in ln for ln in lines for t in secrets)
     ids = [r["request_id"] for r in records if "request_id" in r]
     assert ids and all(re.fullmatch(r"[0-9a-f]{12}", i) for i in ids)

@@ -7,11 +7,15 @@ The values are bound with :mod:`structlog.contextvars` by :class:`RequestLog` (t
 the WebSocket gateway (the room, for the message it handles) and the bearer dependency (the
 account); the standard library's loggers are kept, so modules log as before
 (``log.warning("room %s: ...", code)``).
+
+No line carries a secret: an invite key in a path (``/api/rooms/<key>``, what uvicorn's access
+log writes) keeps its room code and loses the rest (:func:`redact`).
 """
 
 from __future__ import annotations
 
 import logging
+import re
 import secrets
 import sys
 from typing import Any, Literal
@@ -24,6 +28,33 @@ LogFormat = Literal["auto", "json", "text"]
 
 #: uvicorn's loggers: their lines are formatted like ours instead of by uvicorn's own handlers
 UVICORN_LOGGERS = ("uvicorn", "uvicorn.error", "uvicorn.access")
+
+
+#: an invite key (a room's 5-letter code and a 21-letter secret, in any case) as a path segment
+#: or query value; the secret is what is dropped
+INVITE_KEY = re.compile(r"(?<=[/=])([A-Za-z0-9]{5})[A-Za-z0-9]{21}(?=[/?&#\s\"']|$)")
+
+
+def redact(text: str) -> str:
+    """``text`` without the secrets of the invite keys in it.
+
+    >>> redact('"GET /api/rooms/K7QXBMN2345678923456789234/seats HTTP/1.1" 200')
+    '"GET /api/rooms/K7QXB.../seats HTTP/1.1" 200'
+    >>> redact("GET /api/rooms/K7QXB")
+    'GET /api/rooms/K7QXB'
+    """
+    return INVITE_KEY.sub(r"\1...", text)
+
+
+class Redact(logging.Filter):
+    """Takes the invite keys out of every line's message and arguments before it is written."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str):
+            record.msg = redact(record.msg)
+        if isinstance(record.args, tuple):
+            record.args = tuple(redact(a) if isinstance(a, str) else a for a in record.args)
+        return True
 
 
 def configure(level: str = "info", fmt: LogFormat = "auto") -> None:
@@ -48,6 +79,7 @@ def configure(level: str = "info", fmt: LogFormat = "auto") -> None:
     formatter = structlog.stdlib.ProcessorFormatter(foreign_pre_chain=shared, processors=last)
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(formatter)
+    handler.addFilter(Redact())
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level.upper())
