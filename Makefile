@@ -9,7 +9,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test check setup web protocol lint typecheck pytest bench clean
+.PHONY: run test check setup web protocol settings lint typecheck pytest bench clean
 
 $(STAMP): pyproject.toml scripts/system-packages.txt
 	scripts/install-system-packages
@@ -45,12 +45,17 @@ run: setup web
 protocol: setup $(WEB_DEPS)
 	scripts/protocol
 
+# docs/server.md's tables of settings, made from ServerConfig; lint fails when they differ.
+settings: setup
+	scripts/settings
+
 # Python: ruff; the web client's TypeScript: Biome (lint, formatting, sorted imports; web/biome.json)
 lint: setup $(WEB_DEPS)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
 	cd web && npm run --silent lint
 	scripts/protocol --check
+	scripts/settings --check
 
 typecheck: setup
 	$(BIN)/mypy

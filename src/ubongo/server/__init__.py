@@ -4,7 +4,8 @@
 importing only those listed before it (``tests/test_layers.py`` checks it):
 
 * :mod:`.protocol` - every message and HTTP body, typed once with pydantic (``docs/protocol.md``);
-* :mod:`.config` - what an operator may tune, every limit declared once;
+* :mod:`.config` - what an operator may tune, every setting declared once (``ubongo serve``'s
+  options, the ``UBONGO_*`` variables and docs/server.md's tables are made from it);
 * :mod:`.ops` - what keeps the server up and observable: clock, metrics, logs, rate limits,
   security headers, the collector's schedule, the request deadline;
 * :mod:`.store` - the database (SQLAlchemy; SQLite or PostgreSQL) and its migrations;

@@ -28,7 +28,6 @@ from .ops import collector
 from .ops.logs import RequestLog
 from .ops.security import (
     BodyLimit,
-    HttpConfig,
     SecurityHeaders,
     content_security_policy,
     origin_of,
@@ -49,19 +48,19 @@ def create_app(
     config: ServerConfig | None = None,
     storage: Storage | None = None,
     web_dist: Path | None = None,
-    redis_url: str | None = None,
-    http: HttpConfig | None = None,
 ) -> FastAPI:
-    """The app; storage is opened and migrated when it starts (``lifespan``). With
-    ``redis_url``, this process shares rooms with the others on the same Redis
-    (:mod:`.cluster`); ``http``: the body limit, allowed origins, production or dev mode."""
+    """The app; storage is opened and migrated when it starts (``lifespan``). ``config``
+    (default: ``ServerConfig()``, the defaults and the ``UBONGO_*`` environment) has the
+    database (unless ``database_url`` names one), Redis (several processes sharing rooms:
+    :mod:`.cluster`), the body limit, allowed origins, production or dev mode, the limits."""
     config = config or ServerConfig()
-    http = http or HttpConfig()
-    rooms_for, unreachable = _room_service(config, redis_url)
+    rooms_for, unreachable = _room_service(config, config.redis_url)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = storage or Storage(database_url, timeout=config.store_timeout)
+        store = storage or Storage(
+            database_url or config.database_url, timeout=config.store_timeout
+        )
         await asyncio.to_thread(store.migrate)
         rooms = rooms_for(store)
         await rooms.start()
@@ -92,14 +91,14 @@ def create_app(
 
     # production by default: the interactive API pages only with --dev (the schema,
     # /openapi.json, stays: it documents the protocol and is what the fuzz tests read)
-    docs = ("/docs", "/redoc") if http.dev else (None, None)
+    docs = ("/docs", "/redoc") if config.dev else (None, None)
     app = FastAPI(
         title="Ubongo",
         version=__version__,
         lifespan=lifespan,
         docs_url=docs[0],
         redoc_url=docs[1],
-        swagger_ui_oauth2_redirect_url="/docs/oauth2-redirect" if http.dev else None,
+        swagger_ui_oauth2_redirect_url="/docs/oauth2-redirect" if config.dev else None,
         # every route's refusals, in the schema as they are sent (not FastAPI's own 422 shape)
         responses={
             "4XX": {"model": bodies.ApiError, "description": "refused: see docs/protocol.md"},
@@ -107,17 +106,17 @@ def create_app(
         },
     )
     app.state.web_dist = web_dist or WEB_DIST
-    app.state.dev = http.dev
+    app.state.dev = config.dev
     # a page may open the WebSocket from this host, the public URL's, and the operator's list
     app.state.allowed_origins = (
         origin_of(config.public_url),
-        *(origin_of(o) for o in http.allowed_origins),
+        *(origin_of(o) for o in config.allowed_origins),
     )
     errors.install(app, unreachable)
     for router in ROUTERS:
         app.include_router(router)
     # the last added runs first: the headers go on every answer, the limit's 413 included
-    app.add_middleware(BodyLimit, limit=http.max_body_bytes)
+    app.add_middleware(BodyLimit, limit=config.max_body_bytes)
     csp = content_security_policy(websocket_origins(config.public_url))
     relaxed = tuple(path for path in docs if path is not None)
     app.add_middleware(SecurityHeaders, csp=csp, relaxed=relaxed)

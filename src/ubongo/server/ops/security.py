@@ -18,13 +18,9 @@ True
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
-
-#: the default largest HTTP request body (every body the API takes is well under 1 KiB)
-MAX_BODY_BYTES = 64 * 1024
 
 #: the longest piece of a client's value an error message quotes
 QUOTE_CHARS = 32
@@ -43,19 +39,6 @@ def quote(value: object, limit: int = QUOTE_CHARS) -> str:
     if len(text) <= limit - 2:
         return repr(text)
     return repr(text[: limit - 2] + "...")
-
-
-@dataclass(frozen=True)
-class HttpConfig:
-    """The HTTP surface's options (``ubongo serve`` flags)."""
-
-    #: the largest request body accepted (bytes); larger: ``413 too_large``
-    max_body_bytes: int = MAX_BODY_BYTES
-    #: origins, besides the server's own host and ``public_url``'s, whose pages may open
-    #: WebSockets (``--allowed-origin``), e.g. ``https://play.example.org``
-    allowed_origins: tuple[str, ...] = ()
-    #: ``--dev``: serve ``/docs``, ``/redoc`` and the client's source maps
-    dev: bool = False
 
 
 def origin_of(url: str) -> str:
