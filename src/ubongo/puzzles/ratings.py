@@ -30,6 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ubongo.board import Area
+from ubongo.pieces import Piece
 
 #: the Glicko-2 scale factor between the Glicko scale (r, RD) and the internal one (mu, phi)
 SCALE = 173.7178
@@ -237,4 +238,29 @@ def task_fingerprint(edition: str, area: Area, pieces: Iterable[str]) -> str:
     lat = area.lattice
     regions = sorted(lat.canonical(r) for r in area.regions)
     text = repr((edition, area.layers, regions, sorted(pieces)))
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def shape_fingerprint(area: Area, pieces: Iterable[Piece]) -> str:
+    """What identifies a task by its shapes alone, whatever its pieces are called: the
+    lattice, the area and each piece up to moving, turning and flipping (all of the lattice's
+    transforms, mirror images included). A task asked about as a custom puzzle, with the
+    edition's pieces given as cells under other names, has the fingerprint of the task itself
+    (the hint route refuses the tasks in rated play by it: docs/fair-play.md).
+
+    >>> from ubongo.pieces import edition
+    >>> classic = edition("classic")
+    >>> a, b = Area.from_rows(["##.", "###"]), Area.from_rows(["###", ".##"])
+    >>> renamed = Piece("x", classic.piece("A").cells, classic.piece("A").lattice)
+    >>> shape_fingerprint(a, [classic.piece("A"), classic.piece("B")]) == shape_fingerprint(
+    ...     b, [classic.piece("B"), renamed]
+    ... )
+    True
+    >>> shape_fingerprint(a, [classic.piece("A")]) == shape_fingerprint(a, [classic.piece("C")])
+    False
+    """
+    lat = area.lattice
+    regions = sorted(lat.canonical(r) for r in area.regions)
+    shapes = sorted(pc.lattice.canonical(pc.cells) for pc in pieces)
+    text = repr((lat.name, area.layers, regions, shapes))
     return hashlib.sha256(text.encode()).hexdigest()[:32]
