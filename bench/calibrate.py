@@ -385,7 +385,7 @@ class HumanGames:
 def default_db_url() -> str:
     """The database the server uses by default (``ubongo serve`` without ``--database-url``):
     ``$UBONGO_DATABASE_URL``, else the file of
-    :func:`ubongo.server.store.storage.default_database_url`, found here without creating its
+    :func:`ubongo.server.store.database.default_database_url`, found here without creating its
     folder (a report only reads)."""
     from platformdirs import user_data_dir
 
@@ -415,12 +415,13 @@ def human_games(url: str) -> HumanGames:
     from sqlalchemy import select
     from sqlalchemy.exc import SQLAlchemyError
 
-    from ubongo.server.store.storage import GameRow, SoloRecordRow, Storage
+    from ubongo.server.store.database import Database
+    from ubongo.server.store.tables import GameRow, SoloRecordRow
 
-    store = Storage(url)
+    database = Database(url)
     names: set[str] = set()
     try:
-        with store.session() as s:
+        with database.session() as s:
             implausible = set(
                 s.scalars(select(SoloRecordRow.game_id).where(SoloRecordRow.plausible.is_(False)))
             )
@@ -429,7 +430,7 @@ def human_games(url: str) -> HumanGames:
     except SQLAlchemyError as e:
         found.note = f"cannot read the games: {type(e).__name__}: {str(e).splitlines()[0]}"
     finally:
-        store.close()
+        database.close()
     found.players = len(names)
     return found
 

@@ -37,7 +37,7 @@ from ubongo.server.config import ServerConfig
 from ubongo.server.protocol.incoming import SettingsPatch
 from ubongo.server.rooms.room import Room
 from ubongo.server.rooms.service import LocalRoomService
-from ubongo.server.store.storage import Storage
+from ubongo.server.store import Store
 
 EDITION = "classic"
 
@@ -121,7 +121,7 @@ async def one_game(service: LocalRoomService, n: int, rounds: int, live: Live) -
 
 async def soak(args: argparse.Namespace) -> None:
     folder = Path(tempfile.mkdtemp(prefix="ubongo-soak-"))
-    storage = Storage(f"sqlite:///{folder / 'soak.sqlite3'}")
+    storage = Store(f"sqlite:///{folder / 'soak.sqlite3'}")
     storage.migrate()
     service = LocalRoomService(storage, ServerConfig())
     await service.start()

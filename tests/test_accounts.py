@@ -221,13 +221,13 @@ def test_records_kept_by_name_before_accounts_stay_readable_after_the_migration(
     from alembic import command
     from alembic.config import Config
 
-    from ubongo.server.store.storage import Storage
+    from ubongo.server.store import Store
 
     path = tmp_path / "old.sqlite3"
-    old = Storage(f"sqlite:///{path}")
+    old = Store(f"sqlite:///{path}")
     config = Config()
     config.set_main_option("script_location", "ubongo.server.store:migrations")
-    with old.engine.begin() as connection:
+    with old.database.engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "0003")  # the schema before accounts
     old.close()
@@ -245,14 +245,13 @@ def test_records_kept_by_name_before_accounts_stay_readable_after_the_migration(
             " 99.5, '2026-01-01 10:05:00', 1)",
             (EDITION, editions.record(EDITION).default_side),
         )
-    store = Storage(f"sqlite:///{path}")
+    store = Store(f"sqlite:///{path}")
     store.migrate()
     side = editions.record(EDITION).default_side
-    assert [(r["name"], r["account"], r["seconds"]) for r in store.personal_bests("Old Ada")] == [
-        ("Old Ada", None, 99.5)
-    ]
-    board = store.leaderboard(EDITION, "tasks", 5, side)
-    assert [(r["rank"], r["name"]) for r in board] == [(1, "Old Ada")]
-    game = store.game(1)
-    assert game is not None and game["players"][0]["name"] == "Old Ada"
+    bests = store.records.personal_bests("Old Ada")
+    assert [(b.run.name, b.run.account, b.run.seconds) for b in bests] == [("Old Ada", None, 99.5)]
+    board = store.records.leaderboard(EDITION, "tasks", 5, side)
+    assert [r.name for r in board] == ["Old Ada"]
+    game = store.games.get(1)
+    assert game is not None and game.players[0]["name"] == "Old Ada"
     store.close()

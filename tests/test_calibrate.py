@@ -1,5 +1,5 @@
 """bench/calibrate.py: its statistics, and its reader of stored human games on a real SQLite
-file written by the server's Storage."""
+file written by the server's store."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 
 from ubongo.rules import Game, Settings, action_to_json, game_to_json, new_game
 from ubongo.rules.bots import LEVELS, play_game
-from ubongo.server.store.storage import GameRecord, SoloRecord, Storage, default_database_url
+from ubongo.server.store import GameRecord, SoloRecord, Store, default_database_url
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 import calibrate
@@ -140,14 +140,14 @@ def _dealt(game: Game, player: str) -> int:
 
 def test_human_games_keep_the_people_and_leave_out_the_bots(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
-    store = Storage(url)
+    store = Store(url)
     store.migrate()
     race, replayed = _race(5), _race(7)
-    store.save_game(_record(race, PEOPLE_AND_BOT))
+    store.games.save(_record(race, PEOPLE_AND_BOT))
     # a game of bots only, and a game stored without its events (replayed from its actions)
     bots_only = [{**p, "kind": "bot"} for p in PEOPLE_AND_BOT]
-    store.save_game(_record(_race(6), bots_only))
-    store.save_game(_record(replayed, PEOPLE_AND_BOT, events=False))
+    store.games.save(_record(_race(6), bots_only))
+    store.games.save(_record(replayed, PEOPLE_AND_BOT, events=False))
     store.close()
 
     found = calibrate.human_games(url)
@@ -172,15 +172,15 @@ def test_human_games_keep_the_people_and_leave_out_the_bots(tmp_path: Path) -> N
 
 def test_solo_runs_count_each_task_from_its_deal(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'solo.sqlite3'}"
-    store = Storage(url)
+    store = Store(url)
     store.migrate()
     settings = Settings("classic", ("0",), mode="solo", solo_goal="tasks", solo_target=4)
     run = play_game(new_game(settings, 3), seed=3)
     person = [{"seat": 0, "name": "Ada", "kind": "person", "level": None}]
     record = SoloRecord(0, "Ada", "classic", "tasks", 4, "A", 4, 100.0, 2000.0)
-    store.save_solo_game(_record(run, person), record)
+    store.records.save(_record(run, person), record)
     flagged = SoloRecord(0, "Eve", "classic", "tasks", 4, "A", 4, 1.0, 2000.0, plausible=False)
-    store.save_solo_game(_record(run, person), flagged)
+    store.records.save(_record(run, person), flagged)
     store.close()
 
     found = calibrate.human_games(url)

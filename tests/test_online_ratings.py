@@ -15,6 +15,7 @@ from server_harness import Client, ServerProcess, server_in, solution
 from ubongo import editions
 from ubongo.rules import bots
 from ubongo.server.online import ratings
+from ubongo.server.store import GameRecord, RatingRows, Store
 
 EDITION = editions.names()[0]
 LEVELS = ("easy", "medium", "hard")
@@ -182,3 +183,51 @@ def test_an_unrated_room_changes_no_rating(server: ServerProcess) -> None:
 def test_a_ratings_leaderboard_of_no_edition_is_refused(server: ServerProcess) -> None:
     status, body = server.request("GET", "/api/ratings?edition=nothing")
     assert status == 404 and body["error"]["code"] == "no_edition"
+
+
+def _rated_game(winner: int) -> GameRecord:
+    return GameRecord(
+        room="RATED",
+        edition=EDITION,
+        mode="race",
+        variant="standard",
+        settings={},
+        seed=1,
+        events=[],
+        result={"winners": [winner], "scores": {"0": 3, "1": 1}},
+        players=[
+            {"seat": 0, "name": "Ada", "kind": "person", "level": None, "account": 1},
+            {"seat": 1, "name": "Bot", "kind": "bot", "level": "easy"},
+        ],
+        started_at=1.0,
+        finished_at=2.0,
+        rated=True,
+    )
+
+
+def test_a_rated_game_and_its_rating_changes_are_stored_together_or_not_at_all(
+    tmp_path: Path,
+) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'rated.sqlite3'}")
+    store.migrate()
+    ada = store.accounts.create("Ada", "ad" * 32, at=1.0)
+    assert ada == 1
+
+    def fails(game: GameRecord, rows: RatingRows) -> None:
+        ratings.rate_game(game, rows)
+        raise RuntimeError("the arithmetic failed after writing")
+
+    with pytest.raises(RuntimeError):
+        store.games.save(_rated_game(0), fails)
+    with pytest.raises(ValueError):
+        store.games.save(_rated_game(0))  # a rated game is never stored unrated
+    assert store.games.latest() == [] and store.ratings.of(EDITION, "bot:easy") is None
+
+    game_id = store.games.save(_rated_game(0), ratings.rate_game)
+    mine, bot = store.ratings.of(EDITION, "account:1"), store.ratings.of(EDITION, "bot:easy")
+    assert mine is not None and bot is not None and mine.mu > ratings.MU > bot.mu
+    assert mine.account == 1 and bot.account is None and mine.games == bot.games == 1
+    history = store.ratings.of_account(ada).history[EDITION]
+    assert [(c.game_id, c.before) for c in history] == [(game_id, 1000)]
+    assert history[0].after == ratings.Rating.of(mine).display
+    store.close()

@@ -22,7 +22,8 @@ from sqlalchemy import select
 from ubongo.server.rooms.durable import durable
 from ubongo.server.rooms.room import Room, RoomSettings
 from ubongo.server.rooms.saved import SAVE_DELAY
-from ubongo.server.store.storage import SoloRecordRow, Storage
+from ubongo.server.store import Store
+from ubongo.server.store.tables import SoloRecordRow
 
 #: short store timeouts and retries, so that a locked database shows in a second
 QUICK_STORE = ("--store-timeout", "0.3", "--store-retry", "0.2", "--store-retry-max", "0.4")
@@ -311,8 +312,8 @@ def test_a_run_faster_than_hands_is_stored_but_not_ranked(tmp_path: Path) -> Non
         assert server.get(f"/api/games/{bot['data']['game_id']}")["mode"] == "solo"
     finally:
         server.stop()
-    store = Storage(url)
-    with store.session() as s:
+    store = Store(url)
+    with store.database.session() as s:
         rows = s.execute(select(SoloRecordRow.name, SoloRecordRow.plausible)).all()
     store.close()
     assert sorted(tuple(r) for r in rows) == [("Hana", True), ("Robo", False)]
@@ -320,13 +321,13 @@ def test_a_run_faster_than_hands_is_stored_but_not_ranked(tmp_path: Path) -> Non
 
 def test_reopening_many_rooms_logs_a_short_line(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'rooms.sqlite3'}"
-    store = Storage(url)
+    store = Store(url)
     store.migrate()
     rooms = {}
     for i in range(60):
         code = f"R{i:04d}"
         rooms[code] = durable(Room(code, RoomSettings(), f"http://x/room/{code}"), seq=0)
-    store.save_open_rooms(rooms, [], time.time())
+    store.open_rooms.save(rooms, [], time.time())
     store.close()
     server = ServerProcess(url, log=tmp_path / "a.log").start()
     server.stop()

@@ -12,7 +12,8 @@ import pytest
 from server_harness import Client, ServerProcess, replayed, server_in, solution
 
 from ubongo.puzzles.ratings import Rating, update
-from ubongo.server.store.storage import Storage, TaskResult
+from ubongo.server.online.task_ratings import learn_task
+from ubongo.server.store import Store, TaskRating, TaskResult
 
 
 @pytest.fixture(scope="module")
@@ -34,13 +35,13 @@ def submit(c: Client, game: dict[str, Any], edition: str) -> dict[str, Any]:
     )
 
 
-def rows(url: str, fingerprints: list[str], timeout: float = 10.0) -> list[dict[str, Any]]:
+def rows(url: str, fingerprints: list[str], timeout: float = 10.0) -> list[TaskRating]:
     """The stored ratings of these tasks, once all are there (they are stored in a thread)."""
-    store = Storage(url)
+    store = Store(url)
     try:
         deadline = time.monotonic() + timeout
         while True:
-            found = [store.task_rating(f) for f in fingerprints]
+            found = [store.task_ratings.of_task(f) for f in fingerprints]
             if all(found) or time.monotonic() > deadline:
                 return [f for f in found if f is not None]
             time.sleep(0.1)
@@ -98,10 +99,10 @@ def test_an_endless_run_over_the_websocket(server: ServerProcess, folder: Path) 
 
     # every rated task is stored with one play, rated as it went (won: lower, lost: higher)
     learned = rows(server.database_url, [e["data"]["fingerprint"] for e in rated_events])
-    assert len(learned) == 3 and all(r["plays"] == 1 for r in learned)
+    assert len(learned) == 3 and all(r.plays == 1 for r in learned)
     for e, row in zip(rated_events, learned, strict=True):
         prior = e["data"]["task"][0] - e["data"]["shift"]
-        assert (row["rating"] < prior) == (e["data"]["score"] == 1.0)
+        assert (row.rating < prior) == (e["data"]["score"] == 1.0)
 
 
 def test_bad_endless_input_is_refused(server: ServerProcess) -> None:
@@ -126,7 +127,7 @@ def test_bad_endless_input_is_refused(server: ServerProcess) -> None:
 
 def test_task_and_player_ratings_in_a_sqlite_file(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'ratings.sqlite3'}"
-    store = Storage(url)
+    store = Store(url)
     store.migrate()
     player = Rating(1500.0, 200.0, 0.06)
     task = Rating(1400.0, 250.0, 0.06)
@@ -142,14 +143,15 @@ def test_task_and_player_ratings_in_a_sqlite_file(tmp_path: Path) -> None:
         at=1_700_000_000.0,
         account=7,
     )
-    first = store.rate_task(result)
+    first = store.task_ratings.learn(result, learn_task)
     # the task lost to the player: exactly Glicko-2's update of the task as the opponent
     expect = update(task, [(player, 0.0)], rd_bounds=(30.0, 350.0))
     assert first == pytest.approx(expect.as_tuple())
     # played again with a shorter limit (+200): stored for the whole limit, from its stored
     # rating (not the prior again)
-    second = store.rate_task(
-        TaskResult(**{**result.__dict__, "shift": 200.0, "score": 0.0, "account": None})
+    second = store.task_ratings.learn(
+        TaskResult(**{**result.__dict__, "shift": 200.0, "score": 0.0, "account": None}),
+        learn_task,
     )
     played = update(
         Rating(first[0] + 200.0, first[1], first[2]), [(player, 1.0)], rd_bounds=(30.0, 350.0)
@@ -157,9 +159,10 @@ def test_task_and_player_ratings_in_a_sqlite_file(tmp_path: Path) -> None:
     assert second[0] == pytest.approx(played.rating - 200.0)
     store.close()
     # a new connection to the file sees it all
-    store = Storage(url)
-    row = store.task_rating("f" * 32)
-    assert row is not None and row["plays"] == 2 and row["edition"] == "classic"
-    assert store.player_rating(7, "classic") == pytest.approx(won.as_tuple())
-    assert store.player_rating(7, "extreme") is None and store.player_rating(8, "classic") is None
+    store = Store(url)
+    row = store.task_ratings.of_task("f" * 32)
+    assert row is not None and row.plays == 2 and row.edition == "classic"
+    assert store.task_ratings.of_player(7, "classic") == pytest.approx(won.as_tuple())
+    assert store.task_ratings.of_player(7, "extreme") is None
+    assert store.task_ratings.of_player(8, "classic") is None
     store.close()

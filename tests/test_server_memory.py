@@ -26,7 +26,7 @@ from ubongo.server.protocol.incoming import SettingsPatch
 from ubongo.server.rooms.connection import Connection
 from ubongo.server.rooms.room import Room
 from ubongo.server.rooms.service import LocalRoomService
-from ubongo.server.store.storage import Storage
+from ubongo.server.store import Store
 
 GAMES = 4
 EDITION = "extreme"
@@ -98,7 +98,7 @@ def test_finished_rooms_and_games_are_freed(tmp_path: Path) -> None:
     seen = Seen()
 
     async def scenario() -> list[dict[str, Any]]:
-        storage = Storage(f"sqlite:///{tmp_path / 'memory.sqlite3'}")
+        storage = Store(f"sqlite:///{tmp_path / 'memory.sqlite3'}")
         storage.migrate()
         service = LocalRoomService(storage, ServerConfig(record_seconds_per_piece=0.0))
         await service.start()
@@ -106,7 +106,7 @@ def test_finished_rooms_and_games_are_freed(tmp_path: Path) -> None:
             ends = [await play_solo_game(service, n, seen) for n in range(GAMES)]
             assert list(service.gateway.rooms.hub.codes()) == []
             await service.saved.stop()  # what the hub still had to write (rooms closed)
-            assert storage.open_rooms() == []
+            assert storage.open_rooms.all() == []
             assert service.gateway.connections == set()
             return ends
         finally:
@@ -128,7 +128,7 @@ def test_a_finished_room_nobody_is_connected_to_is_forgotten_soon(tmp_path: Path
     seen = Seen()
 
     async def scenario() -> None:
-        storage = Storage(f"sqlite:///{tmp_path / 'finished.sqlite3'}")
+        storage = Store(f"sqlite:///{tmp_path / 'finished.sqlite3'}")
         storage.migrate()
         config = ServerConfig(record_seconds_per_piece=0.0, finished_room_seconds=0.4)
         service = LocalRoomService(storage, config)

@@ -1,4 +1,4 @@
-"""Storage and a served solo game on a real PostgreSQL server started here.
+"""The store and a served solo game on a real PostgreSQL server started here.
 
 Debian's ``postgresql`` package (scripts/system-packages.txt) provides the binaries; the
 cluster lives in a temporary folder owned by the ``postgres`` user, on a free port, and is
@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from server_harness import Client, ServerProcess, free_port, solution
 
-from ubongo.server.store.storage import GameRecord, SoloRecord, Storage
+from ubongo.server.store import GameRecord, SoloRecord, Store
 
 
 def _pg_bin() -> Path:
@@ -96,7 +96,7 @@ def postgres_url() -> Iterator[str]:
 
 
 def test_storage_on_postgresql(postgres_url: str) -> None:
-    store = Storage(postgres_url)
+    store = Store(postgres_url)
     store.migrate()
     store.migrate()
     game = GameRecord(
@@ -112,23 +112,23 @@ def test_storage_on_postgresql(postgres_url: str) -> None:
         started_at=1_700_000_000.25,
         finished_at=1_700_000_100.5,
     )
-    gid = store.save_game(game)
-    back = store.game(gid)
+    gid = store.games.save(game)
+    back = store.games.get(gid)
     assert back is not None
-    assert back["seed"] == 2**47 + 1 and back["winners"] == [0, 1]
-    assert back["finished_at"] == pytest.approx(1_700_000_100.5)
+    assert back.seed == 2**47 + 1 and back.winners == [0, 1]
+    assert back.finished_at == pytest.approx(1_700_000_100.5)
     for name, score in [("Ada", 4), ("Bob", 6)]:
-        store.save_solo_game(
+        store.records.save(
             game, SoloRecord(0, name, "trigo", "time", 20, "easy", score, 1200.0, 1.0)
         )
-    board = store.leaderboard("trigo", "time", 20, "easy")
-    assert [(r["name"], r["score"]) for r in board] == [("Bob", 6), ("Ada", 4)]
+    board = store.records.leaderboard("trigo", "time", 20, "easy")
+    assert [(r.name, r.score) for r in board] == [("Bob", 6), ("Ada", 4)]
     with pytest.raises(Exception, match=r"(?i)null"):
-        store.save_solo_game(
+        store.records.save(
             game,
             SoloRecord(0, None, "trigo", "time", 20, "easy", 1, 1.0, 1.0),  # type: ignore[arg-type]
         )
-    assert len(store.games(100)) == 3  # the failed transaction left no game behind
+    assert len(store.games.latest(100)) == 3  # the failed transaction left no game behind
     store.close()
 
 

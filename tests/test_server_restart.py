@@ -15,7 +15,7 @@ import pytest
 from server_harness import Client, ServerProcess, replayed, solution
 
 from ubongo.server.rooms.saved import SAVE_DELAY
-from ubongo.server.store.storage import Storage
+from ubongo.server.store import Store
 
 
 def submit(c: Client, game: dict[str, Any], edition: str = "classic") -> dict[str, Any]:
@@ -104,7 +104,7 @@ def test_a_game_goes_on_after_the_server_restarts(tmp_path: Path, kill: bool) ->
     finally:
         second.stop()
     # the game is over and stored: nothing is left to reopen
-    assert [r["phase"] for r in Storage(url).open_rooms()] in ([], ["over"])
+    assert [r["phase"] for r in Store(url).open_rooms.all()] in ([], ["over"])
 
 
 def test_closed_and_unreadable_rooms_are_not_reopened(tmp_path: Path) -> None:
@@ -127,12 +127,12 @@ def test_closed_and_unreadable_rooms_are_not_reopened(tmp_path: Path) -> None:
         bob.close()
     finally:
         first.stop()
-    store = Storage(url)
-    assert sorted(r["code"] for r in store.open_rooms()) == [kept["code"]]
+    store = Store(url)
+    assert sorted(r["code"] for r in store.open_rooms.all()) == [kept["code"]]
     # a saved room that this version cannot rebuild: a game whose log the rules refuse
-    broken = {**store.open_rooms()[0], "code": "ZZZZZ"}
+    broken = {**store.open_rooms.all()[0], "code": "ZZZZZ"}
     broken["game"] = {"settings": {"edition": "classic"}, "log": [{"kind": "no such action"}]}
-    store.save_open_rooms({"ZZZZZ": broken}, [], time.time())
+    store.open_rooms.save({"ZZZZZ": broken}, [], time.time())
     store.close()
 
     second = ServerProcess(url, log=tmp_path / "second.log").start()
@@ -149,4 +149,4 @@ def test_closed_and_unreadable_rooms_are_not_reopened(tmp_path: Path) -> None:
         second.stop()
     log = (tmp_path / "second.log").read_text()
     assert "could not reopen room ZZZZZ" in log
-    assert sorted(r["code"] for r in Storage(url).open_rooms()) == [kept["code"]]
+    assert sorted(r["code"] for r in Store(url).open_rooms.all()) == [kept["code"]]

@@ -17,7 +17,7 @@ from ubongo.server.online.names import clean_name
 from ubongo.server.ops.ratelimit import TokenBucket
 from ubongo.server.protocol.incoming import MAX_MESSAGE_BYTES, ProtocolError, parse_client_message
 from ubongo.server.rooms.bus import MemoryHub
-from ubongo.server.store.storage import GameRecord, SoloRecord, Storage
+from ubongo.server.store import GameRecord, SoloRecord, Store
 
 # --- every kind of bad message is refused with its code -------------------------------------
 
@@ -196,29 +196,25 @@ def _record(name: str, score: int, seconds: float, goal: str = "time") -> SoloRe
 
 def test_storage_round_trips_games_and_ranks_records(tmp_path: Path) -> None:
     path = tmp_path / "data" / "ubongo.sqlite3"
-    store = Storage(f"sqlite:///{path}")
+    store = Store(f"sqlite:///{path}")
     store.migrate()
     store.migrate()  # idempotent: a second start-up changes nothing
-    gid = store.save_game(_game())
-    game = store.game(gid)
+    gid = store.games.save(_game())
+    game = store.games.get(gid)
     assert game is not None
-    assert game["seed"] == 2**40 + 3 and game["events"] == [{"type": "start_round", "now": 1.5}]
-    assert game["finished_at"] == pytest.approx(1100.0)
-    assert [g["id"] for g in store.games()] == [gid]
+    assert game.seed == 2**40 + 3 and game.events == [{"type": "start_round", "now": 1.5}]
+    assert game.finished_at == pytest.approx(1100.0) and game.winners == [1]
+    assert [g.id for g in store.games.latest()] == [gid]
     for name, score, secs in [("Ada", 3, 300.0), ("Bob", 5, 300.0), ("Ada", 7, 300.0)]:
-        store.save_solo_game(_game(mode="solo"), _record(name, score, secs))
-    store.save_solo_game(_game(mode="solo"), _record("Cy", 5, 40.0, goal="tasks"))
-    store.save_solo_game(_game(mode="solo"), _record("Ada", 5, 35.5, goal="tasks"))
-    board = store.leaderboard("classic", "time", 5, "A")
-    assert [(r["rank"], r["name"], r["score"]) for r in board] == [
-        (1, "Ada", 7),
-        (2, "Bob", 5),
-        (3, "Ada", 3),
-    ]
-    fastest = store.leaderboard("classic", "tasks", 5, "A")
-    assert [r["name"] for r in fastest] == ["Ada", "Cy"]  # least time first
-    bests = store.personal_bests("Ada")
-    assert [(b["goal"], b["score"], b["seconds"], b["runs"]) for b in bests] == [
+        store.records.save(_game(mode="solo"), _record(name, score, secs))
+    store.records.save(_game(mode="solo"), _record("Cy", 5, 40.0, goal="tasks"))
+    store.records.save(_game(mode="solo"), _record("Ada", 5, 35.5, goal="tasks"))
+    board = store.records.leaderboard("classic", "time", 5, "A")
+    assert [(r.name, r.score) for r in board] == [("Ada", 7), ("Bob", 5), ("Ada", 3)]
+    fastest = store.records.leaderboard("classic", "tasks", 5, "A")
+    assert [r.name for r in fastest] == ["Ada", "Cy"]  # least time first
+    bests = store.records.personal_bests("Ada")
+    assert [(b.run.goal, b.run.score, b.run.seconds, b.runs) for b in bests] == [
         ("tasks", 5, 35.5, 1),
         ("time", 7, 300.0, 2),
     ]
@@ -244,11 +240,11 @@ def _newest_migration() -> str:
 
 
 def test_a_failed_write_stores_nothing(tmp_path: Path) -> None:
-    store = Storage(f"sqlite:///{tmp_path / 'x.sqlite3'}")
+    store = Store(f"sqlite:///{tmp_path / 'x.sqlite3'}")
     store.migrate()
     bad = _record("Ada", 1, 1.0)
     bad = SoloRecord(**{**bad.__dict__, "name": None})
     with pytest.raises(Exception, match=r"(?i)null|integrity"):
-        store.save_solo_game(_game(mode="solo"), bad)
-    assert store.games() == []  # the game row of that transaction was rolled back too
+        store.records.save(_game(mode="solo"), bad)
+    assert store.games.latest() == []  # the game row of that transaction was rolled back too
     store.close()

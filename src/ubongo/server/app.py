@@ -36,7 +36,7 @@ from .ops.security import (
 from .protocol import answers as bodies
 from .rooms.service import LocalRoomService, RoomService
 from .routes import ROUTERS, errors
-from .store.storage import Storage
+from .store import Store
 
 log = logging.getLogger("ubongo.server")
 
@@ -46,48 +46,20 @@ WEB_DIST = Path(__file__).resolve().parents[3] / "web" / "dist"
 def create_app(
     database_url: str | None = None,
     config: ServerConfig | None = None,
-    storage: Storage | None = None,
+    store: Store | None = None,
     web_dist: Path | None = None,
 ) -> FastAPI:
-    """The app; storage is opened and migrated when it starts (``lifespan``). ``config``
+    """The app; the store is opened and migrated when it starts (``lifespan``). ``config``
     (default: ``ServerConfig()``, the defaults and the ``UBONGO_*`` environment) has the
     database (unless ``database_url`` names one), Redis (several processes sharing rooms:
     :mod:`.cluster`), the body limit, allowed origins, production or dev mode, the limits."""
     config = config or ServerConfig()
     rooms_for, unreachable = _room_service(config, config.redis_url)
 
-    @contextlib.asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = storage or Storage(
-            database_url or config.database_url, timeout=config.store_timeout
-        )
-        await asyncio.to_thread(store.migrate)
-        rooms = rooms_for(store)
-        await rooms.start()
-        app.state.storage, app.state.rooms = store, rooms
-        app.state.accounts = Accounts(store, rooms.clock, config.accounts_per_hour)
-        metrics = app.state.metrics = rooms.gateway.metrics
-        store.on_write = lambda what, seconds: metrics.db_seconds.labels(what=what).observe(seconds)
-        # the collector's schedule: short young collections, full ones on a clock (see .collector)
-        thresholds = collector.tune()
-        full_collections = asyncio.create_task(
-            collector.collect_fully_every(config.full_collection_seconds)
-        )
-        gc.callbacks.append(metrics.gc_callback)
-        # verdicts wait for the room's save (store, then answer), which runs in a thread: the
-        # thread takes the interpreter lock back after each database call, and with the
-        # default 5 ms switch interval a busy event loop makes it wait that long each time
-        # (p99 submission-to-verdict 300+ ms in bench/server.py; 1 ms: under 20 ms)
-        sys.setswitchinterval(0.001)
-        log.info("ubongo server ready; database %s", _safe_url(store.url))
-        try:
-            yield
-        finally:
-            gc.callbacks.remove(metrics.gc_callback)
-            full_collections.cancel()
-            collector.restore(thresholds)
-            await rooms.stop()
-            store.close()
+    def open_store() -> Store:
+        return store or Store(database_url or config.database_url, timeout=config.store_timeout)
+
+    lifespan = _lifespan(config, open_store, rooms_for)
 
     # production by default: the interactive API pages only with --dev (the schema,
     # /openapi.json, stays: it documents the protocol and is what the fuzz tests read)
@@ -125,16 +97,59 @@ def create_app(
     return app
 
 
+def _lifespan(
+    config: ServerConfig,
+    open_store: Callable[[], Store],
+    rooms_for: Callable[[Store], RoomService],
+) -> Callable[[FastAPI], contextlib.AbstractAsyncContextManager[None]]:
+    """The app's start and stop: the store opened and migrated, the rooms started (and their
+    metrics, the collector's schedule); at the end all of it stopped again, in reverse."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = open_store()
+        await asyncio.to_thread(store.migrate)
+        rooms = rooms_for(store)
+        await rooms.start()
+        app.state.store, app.state.rooms = store, rooms
+        app.state.accounts = Accounts(store, rooms.clock, config.accounts_per_hour)
+        metrics = app.state.metrics = rooms.gateway.metrics
+        db_seconds = metrics.db_seconds
+        store.database.on_write = lambda what, s: db_seconds.labels(what=what).observe(s)
+        # the collector's schedule: short young collections, full ones on a clock (see .collector)
+        thresholds = collector.tune()
+        full_collections = asyncio.create_task(
+            collector.collect_fully_every(config.full_collection_seconds)
+        )
+        gc.callbacks.append(metrics.gc_callback)
+        # verdicts wait for the room's save (store, then answer), which runs in a thread: the
+        # thread takes the interpreter lock back after each database call, and with the
+        # default 5 ms switch interval a busy event loop makes it wait that long each time
+        # (p99 submission-to-verdict 300+ ms in bench/server.py; 1 ms: under 20 ms)
+        sys.setswitchinterval(0.001)
+        log.info("ubongo server ready; database %s", _safe_url(store.url))
+        try:
+            yield
+        finally:
+            gc.callbacks.remove(metrics.gc_callback)
+            full_collections.cancel()
+            collector.restore(thresholds)
+            await rooms.stop()
+            store.close()
+
+    return lifespan
+
+
 def _room_service(
     config: ServerConfig, redis_url: str | None
-) -> tuple[Callable[[Storage], RoomService], tuple[type[Exception], ...]]:
+) -> tuple[Callable[[Store], RoomService], tuple[type[Exception], ...]]:
     """How the rooms are run (in this process, saved in the database; or with the other
     processes on the same Redis), and the exceptions that mean they are out of reach."""
     if not redis_url:
         return (lambda store: LocalRoomService(store, config)), LocalRoomService.unreachable
     from .cluster import ClusterRoomService
 
-    def cluster(store: Storage) -> RoomService:
+    def cluster(store: Store) -> RoomService:
         return ClusterRoomService(store, config, redis_url)
 
     return cluster, ClusterRoomService.unreachable

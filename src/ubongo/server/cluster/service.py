@@ -14,7 +14,7 @@ from ..protocol.outgoing import encode
 from ..rooms.connection import Connection
 from ..rooms.gateway import Gateway, seat_json
 from ..rooms.service import RoomService
-from ..store.storage import Storage
+from ..store import Store
 from .node import ClusterHub, Node
 from .queue import RedisQueue
 
@@ -26,7 +26,7 @@ class ClusterRoomService(RoomService):
     #: Redis away: the rooms this process runs go on; what needs Redis waits until it is back
     unreachable: ClassVar[tuple[type[Exception], ...]] = (RedisDown, RedisSlow)
 
-    def __init__(self, storage: Storage, config: ServerConfig, redis_url: str) -> None:
+    def __init__(self, storage: Store, config: ServerConfig, redis_url: str) -> None:
         hub = ClusterHub(encode=encode)
         super().__init__(Gateway(storage, config, hub))
         self.node = Node(self.gateway, hub, redis_url)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from ..ops.clock import Clock
 from ..ops.ratelimit import AddressLimit
 from ..protocol.incoming import ProtocolError
-from ..store.storage import Storage
+from ..store import Store
 from .names import clean_name
 
 CONSONANTS = "bdfgklmnprstvz"
@@ -58,8 +58,8 @@ class Accounts:
     """The accounts: creating one (limited per client address), knowing a request's account
     from its token, renaming, and the public profile."""
 
-    def __init__(self, storage: Storage, clock: Clock, per_hour: int) -> None:
-        self.storage = storage
+    def __init__(self, store: Store, clock: Clock, per_hour: int) -> None:
+        self.store = store
         self.clock = clock
         self.created = AddressLimit("accounts created", per_hour / 3600, per_hour)
         self._rng = random.SystemRandom()
@@ -70,18 +70,18 @@ class Accounts:
         name = clean_name(name) if name else default_name(self._rng)
         token = new_token()
         account_id = await asyncio.to_thread(
-            self.storage.create_account, name, token_hash(token), self.clock.now()
+            self.store.accounts.create, name, token_hash(token), self.clock.now()
         )
         return Account(account_id, name), token
 
     async def of_token(self, token: str) -> Account:
         """The token's account; ``bad_token`` if no account has it."""
-        found = await asyncio.to_thread(self.storage.account_by_token, token_hash(token))
+        found = await asyncio.to_thread(self.store.accounts.by_token, token_hash(token))
         if found is None:
             raise ProtocolError("bad_token", "no account has this token")
-        return Account(*found)
+        return Account(found.id, found.name)
 
     async def rename(self, account: Account, name: str) -> Account:
         name = clean_name(name)
-        await asyncio.to_thread(self.storage.rename_account, account.id, name)
+        await asyncio.to_thread(self.store.accounts.rename, account.id, name)
         return Account(account.id, name)

@@ -42,7 +42,7 @@ from typing import Any
 from ubongo import editions
 
 from ..protocol.incoming import BOT_LEVELS, ProtocolError
-from ..store.storage import Storage
+from ..store import Store
 from .ratings import MU, SCALE, Subject
 
 log = logging.getLogger("ubongo.server")
@@ -229,11 +229,9 @@ def closest_level(mu: float, bots: dict[str, float]) -> str:
 class QuickMatch:
     """The queue's front (join, wait, leave) and the matcher that seats waiting players."""
 
-    def __init__(
-        self, queue: Queue, storage: Storage | None, wait: float, make_room: MakeRoom
-    ) -> None:
+    def __init__(self, queue: Queue, store: Store | None, wait: float, make_room: MakeRoom) -> None:
         self.queue = queue
-        self.storage = storage
+        self.store = store
         self.wait = wait
         self.make_room = make_room
         self._task: asyncio.Task[None] | None = None
@@ -251,10 +249,10 @@ class QuickMatch:
                 await self._task
 
     async def _mu(self, edition: str, subject: str) -> float:
-        if self.storage is None:
+        if self.store is None:
             return MU
-        rating = await asyncio.to_thread(self.storage.rating_of, edition, subject)
-        return rating.mu
+        found = await asyncio.to_thread(self.store.ratings.of, edition, subject)
+        return MU if found is None else found.mu
 
     async def join(self, account: int, name: str, edition: str, players: int) -> dict[str, Any]:
         """Wait in the queue until seated; the seat. Cancelled (the client went): out of

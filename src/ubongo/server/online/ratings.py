@@ -17,6 +17,9 @@ provisional for its first :data:`PROVISIONAL_GAMES` games.
 ...     [2, 1])
 >>> new["account:7"].mu > 25 > new["bot:easy"].mu
 True
+
+A rated game's ratings change in the transaction that stores it: the store calls
+:func:`rate_game` with the rating rows of that transaction.
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
+
+from ..store import GameRecord, RatedAccount, RatingRows, SkillRating
 
 #: display = BASE + SCALE * (mu - 3 sigma)
 BASE = 1000
@@ -55,6 +60,11 @@ class Rating:
     mu: float = MU
     sigma: float = SIGMA
     games: int = 0
+
+    @staticmethod
+    def of(stored: SkillRating | None) -> Rating:
+        """A stored rating (a new one for a subject that has played no rated game)."""
+        return Rating() if stored is None else Rating(stored.mu, stored.sigma, stored.games)
 
     @property
     def display(self) -> int:
@@ -118,3 +128,54 @@ def update(
         sigma = sum(s for _, s in seen) / len(seen)
         out[key] = Rating(mu, sigma, old.games + 1)
     return out
+
+
+def _seats(game: GameRecord, place: Mapping[str, int]) -> list[tuple[Subject, str]]:
+    """The rated subject of each placed seat, with its player id: its account, its bot
+    level, or for a person without an account a guest whose rating is not kept."""
+    seats: list[tuple[Subject, str]] = []
+    for p in game.players:
+        player = str(p["seat"])
+        if player not in place:
+            continue
+        if p.get("account") is not None:
+            seats.append((Subject.of_account(int(p["account"])), player))
+        elif p.get("kind") == "bot" and p.get("level"):
+            seats.append((Subject.of_bot(str(p["level"])), player))
+        else:
+            seats.append((Subject(f"guest:{player}"), player))
+    return seats
+
+
+def rate_game(game: GameRecord, rows: RatingRows) -> None:
+    """Update the ratings of a rated game's accounts and bot levels from its final ranking
+    (``rows``: the rating rows of the transaction that stores the game, so that a game is
+    stored with its ratings or not at all), and note each account's change. A person without
+    an account plays with a new rating that is not kept."""
+    scores = {str(k): v for k, v in game.result.get("scores", {}).items()}
+    winners = [str(w) for w in game.result.get("winners", [])]
+    place = places(scores, winners)
+    seats = _seats(game, place)
+    if len(seats) < 2:
+        return
+    stored = rows.locked({subject.key for subject, _ in seats})
+    before = {key: Rating.of(found) for key, found in stored.items()}
+    new = update(
+        [(subject, before.get(subject.key, Rating())) for subject, _ in seats],
+        [place[player] for _, player in seats],
+    )
+    for subject, _ in seats:
+        if subject.key not in new or subject.key.startswith("guest:"):
+            continue
+        rating = new.pop(subject.key)
+        rows.put(SkillRating(subject.key, rating.mu, rating.sigma, rating.games, subject.account))
+        if subject.account is not None:
+            old = before.get(subject.key, Rating())
+            rows.changed(subject.account, old.display, rating.display)
+
+
+def ranked(accounts: Sequence[RatedAccount], limit: int) -> list[RatedAccount]:
+    """The first ``limit`` accounts of a leaderboard: the best shown rating first (equal ones
+    in the order of their subjects)."""
+    best = sorted(accounts, key=lambda a: (-display(a.rating.mu, a.rating.sigma), a.rating.subject))
+    return best[:limit]

@@ -19,35 +19,35 @@ from ubongo import rules
 from ubongo.rules.events import Event, EventKind
 
 from ..protocol import table
+from ..store import StoredGame
 
 
-def stored_settings(stored: dict[str, Any]) -> rules.Settings:
+def stored_settings(stored: StoredGame) -> rules.Settings:
     """The rules' settings a stored game was played with."""
-    s = dict(stored["settings"]["rules"])
+    s = dict(stored.settings["rules"])
     for k in ("players", "levels"):
         s[k] = tuple(s[k])
     return rules.Settings(**s)
 
 
-def replay_json(stored: dict[str, Any]) -> dict[str, Any]:
-    """The replay of a stored game (``GET /api/games/{id}`` as
-    :class:`..store.storage.Storage` gives it), as ``docs/protocol.md`` describes it ("Replays")."""
-    actions = [rules.action_from_json(a) for a in stored["events"]]
-    told = rules.timeline(stored_settings(stored), stored["seed"], actions)
+def replay_json(stored: StoredGame) -> dict[str, Any]:
+    """The replay of a stored game, as ``docs/protocol.md`` describes it ("Replays")."""
+    actions = [rules.action_from_json(a) for a in stored.events]
+    told = rules.timeline(stored_settings(stored), stored.seed, actions)
     rounds = told["rounds"]
     origin = rounds[0]["started_at"] if rounds else 0.0
     end = max((r["ended_at"] for r in rounds if r["ended_at"] is not None), default=origin)
     tie = told["tie"]
     return {
-        "id": stored["id"],
-        "room": stored["room"],
-        "edition": stored["edition"],
-        "mode": stored["mode"],
-        "variant": stored["variant"],
-        "puzzles": stored["settings"]["rules"].get("puzzles", "standard"),
-        "players": stored["players"],
-        "started_at": stored["started_at"],
-        "finished_at": stored["finished_at"],
+        "id": stored.id,
+        "room": stored.room,
+        "edition": stored.edition,
+        "mode": stored.mode,
+        "variant": stored.variant,
+        "puzzles": stored.settings["rules"].get("puzzles", "standard"),
+        "players": stored.players,
+        "started_at": stored.started_at,
+        "finished_at": stored.finished_at,
         "seconds": end - origin,
         "rounds": [_round(r, origin) for r in rounds],
         "result": {

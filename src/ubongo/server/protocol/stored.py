@@ -1,7 +1,7 @@
 """A stored game as ``GET /api/games/{id}`` sends it: its settings, actions and rule events.
 
 These models describe what :mod:`ubongo.rules` writes down about a game (times in game
-seconds, players as the ids ``"0"`` .. ``"3"``), stored by :mod:`..store.storage` when a game ends
+seconds, players as the ids ``"0"`` .. ``"3"``), stored by :mod:`..store.games` when a game ends
 and served as it was stored. ``tests/test_protocol.py`` checks real stored games against them.
 
 >>> StoredAction.validate_python({"type": "advance", "now": 12.5})

@@ -18,7 +18,7 @@ piece of each solved task) is stored marked implausible and left off the leaderb
 
 An endless solo run (``docs/ratings.md``) starts from the account's stored rating (a seat
 without an account: a new player's), and each task it rates is learned from as it happens
-(:meth:`..store.storage.Storage.rate_task`, in a thread, in order): a run has no end but the
+(:meth:`..store.TaskRatingRepository.learn`, in a thread, in order): a run has no end but the
 player's, and one left without stopping has lost nothing it played. It is not a record for
 the leaderboard.
 
@@ -46,9 +46,11 @@ from ubongo.rules.state import Entry
 
 from ..config import ServerConfig
 from ..online.daily import daily_facts, daily_result, day_of, today
+from ..online.ratings import rate_game
+from ..online.task_ratings import learn_task
 from ..protocol import table
 from ..protocol.incoming import ProtocolError
-from ..store.storage import Backoff, DailyRecord, GameRecord, SoloRecord, Storage, TaskResult
+from ..store import Backoff, DailyRecord, GameRecord, SoloRecord, Store, TaskResult
 from .cards import CardMaker
 from .feed import RoomFeed
 from .room import Room, Seat, need_host, need_phase, need_seat
@@ -65,7 +67,7 @@ class GameDriver:
         self,
         feed: RoomFeed,
         timers: RoomTimers,
-        storage: Storage | None,
+        storage: Store | None,
         config: ServerConfig | None = None,
     ) -> None:
         self.feed = feed
@@ -145,7 +147,7 @@ class GameDriver:
         if account is not None and self.storage is not None:
             try:
                 rating = await asyncio.to_thread(
-                    self.storage.player_rating, account, game.settings.edition
+                    self.storage.task_ratings.of_player, account, game.settings.edition
                 )
             except Exception:
                 log.exception("room %s: the player's rating could not be read", room.code)
@@ -382,7 +384,7 @@ class GameDriver:
             if previous is not None:
                 await asyncio.wait({previous})
             try:
-                await asyncio.to_thread(storage.rate_task, result)
+                await asyncio.to_thread(storage.task_ratings.learn, result, learn_task)
             except Exception:
                 log.exception("room %s: a task's rating could not be stored", room.code)
             finally:
@@ -494,7 +496,7 @@ class GameDriver:
     async def _store(
         self,
         room: Room,
-        storage: Storage,
+        storage: Store,
         stored: GameRecord,
         solo: SoloRecord | DailyRecord | None,
     ) -> tuple[int, tuple[bool, str | None]] | None:
@@ -507,11 +509,11 @@ class GameDriver:
         while True:
             try:
                 if isinstance(solo, DailyRecord):
-                    game_id, rating = await asyncio.to_thread(storage.save_daily_game, stored, solo)
+                    game_id, rating = await asyncio.to_thread(storage.daily.save, stored, solo)
                 elif solo is not None:
-                    game_id, _ = await asyncio.to_thread(storage.save_solo_game, stored, solo)
+                    game_id, _ = await asyncio.to_thread(storage.records.save, stored, solo)
                 else:
-                    game_id = await asyncio.to_thread(storage.save_game, stored)
+                    game_id = await asyncio.to_thread(storage.games.save, stored, rate_game)
             except Exception as e:
                 failures += 1
                 delay = self.retry.delay(failures)

@@ -23,7 +23,7 @@ from ..ops.metrics import Metrics
 from ..ops.ratelimit import AddressCount, AddressLimit
 from ..protocol import incoming as p
 from ..protocol.incoming import ProtocolError
-from ..store.storage import Storage
+from ..store import Store
 from .bus import RoomHub
 from .connection import MAX_REFUSED, Connection
 from .room import Room, Seat
@@ -59,7 +59,7 @@ class Gateway:
 
     def __init__(
         self,
-        storage: Storage | None,
+        storage: Store | None,
         config: ServerConfig,
         hub: RoomHub[Room],
         clock: Clock | None = None,

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from ..config import ServerConfig
 from ..ops.clock import Clock
-from ..store.storage import Storage
+from ..store import Store
 from .bus import Event, RoomHub
 from .driver import GameDriver
 from .feed import RoomFeed
@@ -34,7 +34,7 @@ class Rooms:
     def __init__(
         self,
         hub: RoomHub[Room],
-        storage: Storage | None,
+        storage: Store | None,
         clock: Clock | None = None,
         config: ServerConfig | None = None,
     ) -> None:

@@ -42,7 +42,7 @@ import logging
 import time
 from typing import Any
 
-from ..store.storage import Backoff, Storage
+from ..store import Backoff, Store
 from .bus import Encoder, Event, Mark, MemoryHub, json_text
 from .durable import durable, rebuilt
 from .room import Room
@@ -68,7 +68,7 @@ class SavedRoomsHub(MemoryHub[Room]):
 
     def __init__(
         self,
-        storage: Storage,
+        storage: Store,
         log_size: int = 512,
         encode: Encoder = json_text,
         retry: Backoff | None = None,
@@ -167,7 +167,7 @@ class SavedRoomsHub(MemoryHub[Room]):
         try:
             while True:
                 try:
-                    save = self.storage.save_open_rooms
+                    save = self.storage.open_rooms.save
                     await asyncio.to_thread(save, rooms, closed, time.time())
                     break
                 except Exception as e:
@@ -207,7 +207,7 @@ class SavedRoomsHub(MemoryHub[Room]):
 
     async def _run_checkpoint(self) -> None:
         try:
-            await asyncio.to_thread(self.storage.checkpoint)
+            await asyncio.to_thread(self.storage.open_rooms.checkpoint)
         except Exception as e:
             log.warning("could not checkpoint the database: %s", e)
         finally:
@@ -223,7 +223,7 @@ class SavedRoomsHub(MemoryHub[Room]):
             await self._writing
         rooms, closed, marks = self._pending()
         if rooms or closed:
-            await asyncio.to_thread(self.storage.save_open_rooms, rooms, closed, time.time())
+            await asyncio.to_thread(self.storage.open_rooms.save, rooms, closed, time.time())
             for code, mark in marks.items():
                 self.stored(code, mark)
 
@@ -235,7 +235,7 @@ class SavedRoomsHub(MemoryHub[Room]):
         A saved room that cannot be rebuilt (saved by a version whose rules differ) is
         logged and forgotten: it must not keep the server from starting."""
         reopened = []
-        for data in await asyncio.to_thread(self.storage.open_rooms):
+        for data in await asyncio.to_thread(self.storage.open_rooms.all):
             code = str(data.get("code", "?"))
             try:
                 room = rebuilt(data)

@@ -29,7 +29,7 @@ from ..online.quickmatch import START_GRACE_SECONDS, LocalQueue, Queue, QuickMat
 from ..ops.clock import Clock
 from ..protocol.incoming import ProtocolError, SettingsPatch
 from ..protocol.outgoing import encode
-from ..store.storage import Backoff, Storage
+from ..store import Backoff, Store
 from .connection import Connection
 from .gateway import Gateway, seat_json
 from .live import live_rooms
@@ -262,7 +262,7 @@ class LocalRoomService(RoomService):
     """Every room in this process; open rooms are saved to the database as they change and
     reopened at the next start."""
 
-    def __init__(self, storage: Storage, config: ServerConfig) -> None:
+    def __init__(self, storage: Store, config: ServerConfig) -> None:
         retry = Backoff(config.store_retry_seconds, config.store_retry_max_seconds)
         self.saved = SavedRoomsHub(storage, encode=encode, retry=retry)
         super().__init__(Gateway(storage, config, self.saved))

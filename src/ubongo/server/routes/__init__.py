@@ -14,8 +14,9 @@
 * :mod:`.websocket` - the room WebSocket ``/ws`` (and ``/ws/echo``);
 * :mod:`.web` - the web client's files (last: it answers every other path).
 
-Routes get their services from :mod:`.deps`, and every refusal is one shape (:mod:`.errors`);
-the protocol is ``docs/protocol.md``.
+Routes get their services from :mod:`.deps`, shape what the store gives into the answers'
+JSON with :mod:`.views`, and every refusal is one shape (:mod:`.errors`); the protocol is
+``docs/protocol.md``.
 
 May import every other sub-package of the server but :mod:`..app`.
 """

@@ -10,7 +10,8 @@ from fastapi import APIRouter, Request
 
 from ..protocol import answers as bodies
 from ..protocol import incoming as p
-from .deps import AccountsDep, SignedIn, StorageDep
+from . import views
+from .deps import AccountsDep, SignedIn, StoreDep
 from .rooms import client_address
 
 router = APIRouter()
@@ -46,17 +47,17 @@ async def rename(body: p.Rename, account: SignedIn, accounts: AccountsDep) -> di
 @router.get(
     "/api/accounts/{account_id}", response_model=bodies.Profile, response_model_exclude_unset=True
 )
-async def profile(account_id: int, store: StorageDep) -> dict[str, Any]:
+async def profile(account_id: int, store: StoreDep) -> dict[str, Any]:
     """An account's public profile: name, joined, games by edition, solo bests, recent
     games, ratings and their history by edition (``no_account`` if there is none; any
     integer: ids start at 1)."""
     if not 0 < account_id <= MAX_ID:
         raise p.ProtocolError("no_account", "no account with this id")
-    found, bests, (rated, history) = await asyncio.gather(
-        asyncio.to_thread(store.profile, account_id),
-        asyncio.to_thread(store.personal_bests, None, account_id),
-        asyncio.to_thread(store.account_ratings, account_id),
+    found, bests, rated = await asyncio.gather(
+        asyncio.to_thread(store.accounts.profile, account_id),
+        asyncio.to_thread(store.records.personal_bests, None, account_id),
+        asyncio.to_thread(store.ratings.of_account, account_id),
     )
     if found is None:
         raise p.ProtocolError("no_account", "no account with this id")
-    return {**found, "bests": bests, "ratings": rated, "history": history}
+    return views.profile(found, bests, rated)

@@ -2,7 +2,7 @@
 
 :func:`~..app.create_app` puts them on ``app.state`` when the app starts (``lifespan``); a
 route names what it needs with one of the ``Annotated`` types here, e.g.
-``async def games(storage: StorageDep)``, and never builds or looks one up itself.
+``async def games(store: StoreDep)``, and never builds or looks one up itself.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from ..online.accounts import Account, Accounts
 from ..ops.clock import Clock
 from ..protocol.incoming import ProtocolError
 from ..rooms.service import RoomService
-from ..store.storage import Storage
+from ..store import Store
 
 
 def room_service(conn: HTTPConnection) -> RoomService:
@@ -27,10 +27,10 @@ def room_service(conn: HTTPConnection) -> RoomService:
     return service
 
 
-def storage(conn: HTTPConnection) -> Storage:
-    """Stored games and records."""
-    store: Storage = conn.app.state.storage
-    return store
+def store(conn: HTTPConnection) -> Store:
+    """The database's repositories: stored games, records, accounts, ratings."""
+    found: Store = conn.app.state.store
+    return found
 
 
 def accounts(conn: HTTPConnection) -> Accounts:
@@ -73,7 +73,7 @@ def web_dist(conn: HTTPConnection) -> Path:
 
 
 RoomServiceDep = Annotated[RoomService, Depends(room_service)]
-StorageDep = Annotated[Storage, Depends(storage)]
+StoreDep = Annotated[Store, Depends(store)]
 AccountsDep = Annotated[Accounts, Depends(accounts)]
 #: the request's account, or None (no Authorization header)
 MaybeAccount = Annotated[Account | None, Depends(bearer)]

@@ -10,7 +10,9 @@ from fastapi import APIRouter, Query
 from ..online.replays import ReplayCache, replay_json
 from ..protocol import answers as bodies
 from ..protocol.incoming import ProtocolError
-from .deps import StorageDep
+from ..store import Store, StoredGame
+from . import views
+from .deps import StoreDep
 
 router = APIRouter()
 
@@ -21,21 +23,27 @@ MAX_GAME_ID = 2**63 - 1
 
 @router.get("/api/games", response_model=bodies.GameList)
 async def games(
-    store: StorageDep, limit: Annotated[int, Query(ge=1, le=100)] = 20
+    store: StoreDep, limit: Annotated[int, Query(ge=1, le=100)] = 20
 ) -> list[dict[str, Any]]:
     """The latest finished games (1-100, default 20), newest first."""
-    return await asyncio.to_thread(store.games, limit)
+    latest = await asyncio.to_thread(store.games.latest, limit)
+    return [views.game_summary(g) for g in latest]
 
 
 @router.get(
     "/api/games/{game_id}", response_model=bodies.StoredGame, response_model_exclude_unset=True
 )
-async def game(game_id: int, store: StorageDep) -> dict[str, Any]:
+async def game(game_id: int, store: StoreDep) -> dict[str, Any]:
     """One stored game; ``no_game`` if there is none with this id (any integer: ids start
     at 1, so a negative or huge one simply has no game)."""
+    return views.stored_game(await _stored(game_id, store))
+
+
+async def _stored(game_id: int, store: Store) -> StoredGame:
+    """The stored game with this id; ``no_game`` if there is none."""
     if not 0 < game_id <= MAX_GAME_ID:
         raise ProtocolError("no_game", "no game with this id")
-    found = await asyncio.to_thread(store.game, game_id)
+    found = await asyncio.to_thread(store.games.get, game_id)
     if found is None:
         raise ProtocolError("no_game", f"no game {game_id}")
     return found
@@ -46,13 +54,13 @@ _replays = ReplayCache()
 
 
 @router.get("/api/games/{game_id}/replay", response_model=bodies.GameReplay)
-async def game_replay(game_id: int, store: StorageDep) -> dict[str, Any]:
+async def game_replay(game_id: int, store: StoreDep) -> dict[str, Any]:
     """One stored game rebuilt by the rules from its seed and actions, round by round (what
     the replay page shows); ``no_game`` if there is none with this id."""
     kept = _replays.get(game_id)
     if kept is not None:
         return kept
-    stored = await game(game_id, store)
+    stored = await _stored(game_id, store)
 
     def make() -> dict[str, Any]:
         made = replay_json(stored)

@@ -17,7 +17,8 @@ from ..online.daily import check_day
 from ..protocol import answers as bodies
 from ..protocol import incoming as p
 from ..protocol.incoming import ProtocolError
-from .deps import StorageDep
+from . import views
+from .deps import StoreDep
 
 router = APIRouter()
 
@@ -45,14 +46,14 @@ async def daily_tasks(edition: str | None = None, date: str | None = None) -> di
 
 @router.get("/api/daily/results", response_model=bodies.DailyResults)
 async def daily_results(
-    store: StorageDep, edition: str | None = None, date: str | None = None
+    store: StoreDep, edition: str | None = None, date: str | None = None
 ) -> dict[str, Any]:
     """The leaderboard of ``edition`` (default: the first) for ``date`` (default: today,
     UTC): rated runs, most tasks solved first, then the fastest."""
     name = _edition(edition)
     day = check_day(date).isoformat()
-    results = await asyncio.to_thread(store.daily_results, name, day)
-    return {"date": day, "edition": name, "results": results}
+    runs = await asyncio.to_thread(store.daily.leaderboard, name, day)
+    return {"date": day, "edition": name, "results": views.daily_runs(runs)}
 
 
 @router.post("/api/hint", response_model=bodies.HintAnswer)

@@ -9,18 +9,19 @@ from fastapi import APIRouter, Query
 
 from ubongo import editions as edition_data
 
-from ..online.ratings import LEADERBOARD_GAMES
+from ..online.ratings import LEADERBOARD_GAMES, ranked
 from ..ops.security import quote
 from ..protocol import answers as bodies
 from ..protocol.incoming import ProtocolError
-from .deps import StorageDep
+from . import views
+from .deps import StoreDep
 
 router = APIRouter()
 
 
 @router.get("/api/ratings", response_model=bodies.RatingsBoard)
 async def ratings_board(
-    store: StorageDep,
+    store: StoreDep,
     edition: Annotated[str | None, Query(max_length=32)] = None,
     limit: Annotated[int, Query(ge=1, le=100)] = 50,
     min_games: Annotated[int, Query(ge=1, le=1000)] = LEADERBOARD_GAMES,
@@ -30,7 +31,13 @@ async def ratings_board(
     name = edition if edition is not None else edition_data.names()[0]
     if name not in edition_data.names():
         raise ProtocolError("no_edition", f"no edition {quote(name)}")
-    board: dict[str, Any] = await asyncio.to_thread(
-        store.ratings_leaderboard, name, min_games, limit
+    players, bots = await asyncio.gather(
+        asyncio.to_thread(store.ratings.accounts, name, min_games),
+        asyncio.to_thread(store.ratings.bots, name),
     )
-    return board
+    return {
+        "edition": name,
+        "min_games": min_games,
+        "players": views.rated_players(ranked(players, limit)),
+        "bots": views.rated_bots(bots),
+    }

@@ -5,7 +5,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine
 
-from ubongo.server.store.storage import Base
+from ubongo.server.store.tables import Base
 
 target_metadata = Base.metadata
 config = context.config

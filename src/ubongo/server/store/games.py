@@ -1,0 +1,140 @@
+"""Finished games: every one is stored, enough to replay it (settings, seed, action log) and
+its result, with a row for each seat played with an account (the profiles' games).
+
+A rated game changes its players' ratings in the same transaction (a game is stored with its
+rating changes or not at all); how they change is not the store's business: the caller
+gives the arithmetic (:data:`RateGame`, :func:`ubongo.server.online.ratings.rate_game`),
+which reads and writes the rating rows through :class:`.ratings.RatingRows`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from .database import Database
+from .ratings import RatingRows
+from .tables import GameAccountRow, GameRow, to_datetime, to_epoch
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A finished game to store."""
+
+    room: str
+    edition: str
+    mode: str
+    variant: str
+    settings: dict[str, Any]
+    seed: int
+    events: list[Any]
+    result: dict[str, Any]
+    #: each seat: ``seat``, ``name``, ``kind``, ``level`` and ``account`` (if it had one)
+    players: list[dict[str, Any]]
+    started_at: float
+    finished_at: float
+    #: a rated game: its players' ratings change when it is stored (:data:`RateGame`)
+    rated: bool = False
+
+
+#: how a rated game changes its players' ratings, inside the transaction that stores it
+RateGame = Callable[[GameRecord, RatingRows], None]
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """A stored game as it was stored, with its id; times in seconds since the epoch."""
+
+    id: int
+    room: str
+    edition: str
+    mode: str
+    variant: str
+    settings: dict[str, Any]
+    seed: int
+    #: the rules' actions, in order
+    events: list[Any]
+    result: dict[str, Any]
+    players: list[dict[str, Any]]
+    started_at: float
+    finished_at: float
+
+    @property
+    def winners(self) -> list[int]:
+        """The winning seats (none in a game stored without them)."""
+        found: list[int] = self.result.get("winners", [])
+        return found
+
+    @staticmethod
+    def of_row(row: GameRow) -> StoredGame:
+        return StoredGame(
+            id=row.id,
+            room=row.room,
+            edition=row.edition,
+            mode=row.mode,
+            variant=row.variant,
+            settings=row.settings,
+            seed=row.seed,
+            events=row.events,
+            result=row.result,
+            players=row.players,
+            started_at=to_epoch(row.started_at),
+            finished_at=to_epoch(row.finished_at),
+        )
+
+
+def add_game(session: Session, game: GameRecord, rate: RateGame | None = None) -> int:
+    """Add the game's row, a row for each seat played with an account and, if the game is
+    rated, its rating changes (``rate``, which a rated game needs) to ``session``'s
+    transaction; the game's id."""
+    if game.rated and rate is None:
+        raise ValueError("a rated game is stored with the rating arithmetic (rate)")
+    row = GameRow(
+        room=game.room,
+        edition=game.edition,
+        mode=game.mode,
+        variant=game.variant,
+        settings=game.settings,
+        seed=game.seed,
+        events=game.events,
+        result=game.result,
+        players=game.players,
+        started_at=to_datetime(game.started_at),
+        finished_at=to_datetime(game.finished_at),
+    )
+    session.add(row)
+    session.flush()
+    for p in game.players:
+        if p.get("account") is not None:
+            session.add(GameAccountRow(game_id=row.id, seat=p["seat"], account_id=p["account"]))
+    if game.rated and rate is not None:
+        rate(game, RatingRows(session, row.id, game.edition, game.finished_at))
+    return row.id
+
+
+class GameRepository:
+    """The stored games: storing one, reading one or the latest."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+
+    def save(self, game: GameRecord, rate: RateGame | None = None) -> int:
+        """Store a finished game (a rated one with its rating changes: ``rate``); its id."""
+        with self.database.write("game") as s:
+            return add_game(s, game, rate)
+
+    def get(self, game_id: int) -> StoredGame | None:
+        """The game with this id, if there is one."""
+        with self.database.session() as s:
+            row = s.get(GameRow, game_id)
+            return None if row is None else StoredGame.of_row(row)
+
+    def latest(self, limit: int = 20) -> list[StoredGame]:
+        """The latest stored games, newest first."""
+        with self.database.session() as s:
+            rows = s.scalars(select(GameRow).order_by(GameRow.id.desc()).limit(limit))
+            return [StoredGame.of_row(r) for r in rows]

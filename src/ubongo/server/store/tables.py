@@ -1,0 +1,191 @@
+"""The database's tables, declared once (SQLAlchemy 2); the schema they describe is made and
+changed only by the Alembic migrations in ``migrations/``, which compare against these.
+
+Times are stored as timezone-aware datetimes and handed out as seconds since the Unix epoch:
+
+>>> to_epoch(to_datetime(1_700_000_000.5))
+1700000000.5
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, String, true
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+def to_datetime(epoch_seconds: float) -> datetime:
+    """A stored time (UTC) from seconds since the Unix epoch."""
+    return datetime.fromtimestamp(epoch_seconds, UTC)
+
+
+def to_epoch(value: datetime) -> float:
+    """Seconds since the Unix epoch of a stored time."""
+    if value.tzinfo is None:  # SQLite gives back naive datetimes: they were stored as UTC
+        value = value.replace(tzinfo=UTC)
+    return value.timestamp()
+
+
+class Base(DeclarativeBase):
+    """Every table of the server's database (its ``metadata`` is what the migrations target)."""
+
+
+class GameRow(Base):
+    """A finished game: enough to replay it (settings, seed, events) and its result."""
+
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room: Mapped[str] = mapped_column(String(16))
+    edition: Mapped[str] = mapped_column(String(16), index=True)
+    mode: Mapped[str] = mapped_column(String(8))
+    variant: Mapped[str] = mapped_column(String(32))
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    events: Mapped[list[Any]] = mapped_column(JSON)
+    result: Mapped[dict[str, Any]] = mapped_column(JSON)
+    players: Mapped[list[Any]] = mapped_column(JSON)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class SoloRecordRow(Base):
+    """One solo run's result: tasks done in the time (goal ``time``) or time for the tasks."""
+
+    __tablename__ = "solo_records"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    name: Mapped[str] = mapped_column(String(32), index=True)
+    edition: Mapped[str] = mapped_column(String(16))
+    goal: Mapped[str] = mapped_column(String(8))
+    amount: Mapped[int] = mapped_column(Integer)
+    side: Mapped[str] = mapped_column(String(16))
+    score: Mapped[int] = mapped_column(Integer)
+    seconds: Mapped[float] = mapped_column(Float)
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: false: faster than a human hand places the pieces; kept, but not ranked
+    plausible: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    #: the run's account (``None``: a run from before accounts, known by its name only)
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), index=True)
+    #: hints asked for during the run (the leaderboard shows hinted runs)
+    hints: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    #: tasks put aside (skipped or given up): the rulebooks let a stuck player draw another
+    #: board, the clock running on; the records show how many
+    skipped: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+
+
+class AccountRow(Base):
+    """A player's account: its public name and the hash of its token (never the token: the
+    token is the only credential, and a copy of the database must not hand it out)."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(32))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class GameAccountRow(Base):
+    """Who played a stored game with an account: one row per seat that had one (the games'
+    own ``players`` keep every seat's name as it was)."""
+
+    __tablename__ = "game_accounts"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+
+
+class TaskRatingRow(Base):
+    """A task's rating learned from endless runs, by its fingerprint
+    (:func:`ubongo.puzzles.ratings.task_fingerprint`): kept for the task with the whole time
+    limit of its side (``docs/ratings.md``)."""
+
+    __tablename__ = "task_ratings"
+
+    fingerprint: Mapped[str] = mapped_column(String(32), primary_key=True)
+    edition: Mapped[str] = mapped_column(String(16), index=True)
+    rating: Mapped[float] = mapped_column(Float)
+    rd: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    plays: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PlayerRatingRow(Base):
+    """An account's endless rating in one edition."""
+
+    __tablename__ = "player_ratings"
+
+    account_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    edition: Mapped[str] = mapped_column(String(16), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    rd: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    plays: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class DailyResultRow(Base):
+    """One daily challenge run: its day, each task's time, and whether it is rated (on the
+    day's leaderboard: the account's first run of the day, played on its day, plausible)."""
+
+    __tablename__ = "daily_results"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    edition: Mapped[str] = mapped_column(String(16))
+    day: Mapped[str] = mapped_column(String(10))
+    account: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    name: Mapped[str] = mapped_column(String(32))
+    solved: Mapped[int] = mapped_column(Integer)
+    skipped: Mapped[int] = mapped_column(Integer)
+    seconds: Mapped[float] = mapped_column(Float)
+    times: Mapped[list[Any]] = mapped_column(JSON)
+    rated: Mapped[bool] = mapped_column(Boolean)
+    unrated: Mapped[str | None] = mapped_column(String(120), nullable=True)
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RatingRow(Base):
+    """One subject's rating of rated games in one edition (OpenSkill's ``mu`` and ``sigma``,
+    worked out by :mod:`ubongo.server.online.ratings`): an account (``account:<id>``) or a bot
+    level (``bot:<level>``)."""
+
+    __tablename__ = "ratings"
+
+    edition: Mapped[str] = mapped_column(String(16), primary_key=True)
+    subject: Mapped[str] = mapped_column(String(32), primary_key=True)
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), index=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+
+
+class RatingHistoryRow(Base):
+    """An account's display rating before and after one rated game (the profile's chart)."""
+
+    __tablename__ = "rating_history"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    edition: Mapped[str] = mapped_column(String(16))
+    before: Mapped[int] = mapped_column(Integer)
+    after: Mapped[int] = mapped_column(Integer)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class OpenRoomRow(Base):
+    """A room that was open when last saved: its durable form (:mod:`..rooms.durable`), replaced at
+    each save and deleted when the room closes."""
+
+    __tablename__ = "open_rooms"
+
+    code: Mapped[str] = mapped_column(String(16), primary_key=True)
+    room: Mapped[dict[str, Any]] = mapped_column(JSON)
+    saved_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
