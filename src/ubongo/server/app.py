@@ -58,6 +58,45 @@ def create_app(
     config = config or ServerConfig()
     http = http or HttpConfig()
     rooms_for, unreachable = _room_service(config, redis_url)
+    # production by default: the interactive API pages only with --dev (the schema,
+    # /openapi.json, stays: it documents the protocol and is what the fuzz tests read)
+    docs = ("/docs", "/redoc") if http.dev else (None, None)
+    app = FastAPI(
+        title="Ubongo",
+        version=__version__,
+        lifespan=_lifespan(config, rooms_for, storage, database_url),
+        docs_url=docs[0],
+        redoc_url=docs[1],
+        swagger_ui_oauth2_redirect_url="/docs/oauth2-redirect" if http.dev else None,
+        # every route's refusals, in the schema as they are sent (not FastAPI's own 422 shape)
+        responses={
+            "4XX": {"model": bodies.ApiError, "description": "refused: see docs/protocol.md"},
+            503: {"model": bodies.ApiError, "description": "rooms unreachable (Redis)"},
+        },
+    )
+    app.state.web_dist = web_dist or WEB_DIST
+    app.state.dev = http.dev
+    # a page may open the WebSocket from this host, the public URL's, and the operator's list
+    app.state.allowed_origins = (
+        origin_of(config.public_url),
+        *(origin_of(o) for o in http.allowed_origins),
+    )
+    errors.install(app, unreachable)
+    for router in ROUTERS:
+        app.include_router(router)
+    _add_middleware(app, config, http, relaxed=tuple(path for path in docs if path is not None))
+    return app
+
+
+def _lifespan(
+    config: ServerConfig,
+    rooms_for: Callable[[Storage], RoomService],
+    storage: Storage | None,
+    database_url: str | None,
+) -> Callable[[FastAPI], contextlib.AbstractAsyncContextManager[None]]:
+    """What the app does when it starts, undone when it stops: the storage opened and
+    migrated, the rooms started, accounts and metrics in ``app.state``, the collector's
+    schedule."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -90,40 +129,20 @@ def create_app(
             await rooms.stop()
             store.close()
 
-    # production by default: the interactive API pages only with --dev (the schema,
-    # /openapi.json, stays: it documents the protocol and is what the fuzz tests read)
-    docs = ("/docs", "/redoc") if http.dev else (None, None)
-    app = FastAPI(
-        title="Ubongo",
-        version=__version__,
-        lifespan=lifespan,
-        docs_url=docs[0],
-        redoc_url=docs[1],
-        swagger_ui_oauth2_redirect_url="/docs/oauth2-redirect" if http.dev else None,
-        # every route's refusals, in the schema as they are sent (not FastAPI's own 422 shape)
-        responses={
-            "4XX": {"model": bodies.ApiError, "description": "refused: see docs/protocol.md"},
-            503: {"model": bodies.ApiError, "description": "rooms unreachable (Redis)"},
-        },
-    )
-    app.state.web_dist = web_dist or WEB_DIST
-    app.state.dev = http.dev
-    # a page may open the WebSocket from this host, the public URL's, and the operator's list
-    app.state.allowed_origins = (
-        origin_of(config.public_url),
-        *(origin_of(o) for o in http.allowed_origins),
-    )
-    errors.install(app, unreachable)
-    for router in ROUTERS:
-        app.include_router(router)
+    return lifespan
+
+
+def _add_middleware(
+    app: FastAPI, config: ServerConfig, http: HttpConfig, relaxed: tuple[str, ...]
+) -> None:
+    """What every request passes through: the body limit, the security headers (``relaxed``:
+    the paths of the interactive API pages, which load their own scripts), the request log."""
     # the last added runs first: the headers go on every answer, the limit's 413 included
     app.add_middleware(BodyLimit, limit=http.max_body_bytes)
     csp = content_security_policy(websocket_origins(config.public_url))
-    relaxed = tuple(path for path in docs if path is not None)
     app.add_middleware(SecurityHeaders, csp=csp, relaxed=relaxed)
     # outermost: every answer is counted and logged with its request id, refusals included
     app.add_middleware(RequestLog)
-    return app
 
 
 def _room_service(
