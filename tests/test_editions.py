@@ -22,11 +22,13 @@ from ubongo.board import check_cover, placements_of
 from ubongo.catalogue import edition_catalogue
 from ubongo.cli import main
 from ubongo.editions import EditionDataError, EditionRecord, record_from_json
+from ubongo.editions.record import DEALS, KEY_KINDS, SCORING_KINDS, TIMER_KINDS
 from ubongo.pieces import edition
 from ubongo.puzzles.deck import Deck, standard_deck
 from ubongo.puzzles.generator import generate_deck
-from ubongo.rules import Settings, SettingsError, new_game, replay
+from ubongo.rules import Settings, SettingsError, new_game, policies, replay
 from ubongo.rules.bots import play_game
+from ubongo.rules.settings import TIMER_SETTINGS
 from ubongo.server.rooms.room import RoomSettings
 from ubongo.server.routes.editions import options
 from ubongo.solver import solve
@@ -121,6 +123,15 @@ def test_the_shipped_facts() -> None:
         assert gems.scoring.place_gems == ("sapphire", "amber")
         assert gems.scoring.display_limit == 9 == gems.rounds
     assert cube.own_sides and not any(r.own_sides for r in (classic, extreme, trigo))
+
+
+def test_every_policy_a_record_may_name_has_its_code() -> None:
+    """Each name the loader accepts maps to a policy (a timer's kind also to the times of the
+    settings it keeps, which the settings resolve apart from the policy)."""
+    assert set(policies.KEY_CHOICES) == set(KEY_KINDS)
+    assert set(policies.DEALS) == set(DEALS)
+    assert set(policies.TIMERS) == set(TIMER_SETTINGS) == set(TIMER_KINDS)
+    assert set(policies.SCORINGS) == set(SCORING_KINDS)
 
 
 def test_options_serve_every_record() -> None:

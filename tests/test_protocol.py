@@ -21,6 +21,7 @@ from server_harness import Client, ServerProcess, check_body, check_frame, serve
 from ubongo import editions
 from ubongo.rules import errors
 from ubongo.server.protocol import outgoing as messages
+from ubongo.server.protocol.events import RoomEvent
 
 #: event kinds this server never sends
 NOT_SENT: set[str] = set()
@@ -40,7 +41,7 @@ def _members(union: Any) -> list[type[Any]]:
 
 
 MESSAGE_TYPES = {_literal(m, "type") for m in _members(messages.ServerMessage)}
-EVENT_KINDS = {_literal(m, "kind") for m in _members(messages.RoomEvent)}
+EVENT_KINDS = {_literal(m, "kind") for m in _members(RoomEvent)}
 
 
 class Recorder(Client):

@@ -15,6 +15,8 @@ from pydantic import BaseModel
 from ubongo.server.protocol import answers as bodies
 from ubongo.server.protocol import incoming as protocol
 from ubongo.server.protocol import outgoing as messages
+from ubongo.server.protocol import snapshot
+from ubongo.server.protocol.events import RoomEvent
 
 DOC = (Path(__file__).resolve().parents[1] / "docs" / "protocol.md").read_text()
 
@@ -84,7 +86,7 @@ def test_every_server_message_is_documented_with_its_fields() -> None:
 
 def test_every_event_kind_is_documented_with_its_data() -> None:
     documented = table("### Room events")
-    models = {literal(m, "kind"): m for m in members(messages.RoomEvent)}
+    models = {literal(m, "kind"): m for m in members(RoomEvent)}
     assert set(documented) == set(models)
     for kind, model in models.items():
         data = re.match(r"`(\{[^`]*\})`", documented[kind][0])
@@ -107,12 +109,12 @@ def test_every_http_route_is_documented() -> None:
 @pytest.mark.parametrize(
     ("title", "index", "path", "model"),
     [
-        ("### Room settings", 0, (), messages.RoomSettingsView),
-        ("### The room snapshot", 0, (), messages.RoomSnapshot),
-        ("### The room snapshot", 0, ("seats", 0), messages.SeatView),
-        ("### The room snapshot", 1, (), messages.GameTable),
-        ("### The room snapshot", 1, ("tasks", "0"), messages.TaskView),
-        ("### The room snapshot", 1, ("scores", "0"), messages.Score),
+        ("### Room settings", 0, (), snapshot.RoomSettingsView),
+        ("### The room snapshot", 0, (), snapshot.RoomSnapshot),
+        ("### The room snapshot", 0, ("seats", 0), snapshot.SeatView),
+        ("### The room snapshot", 1, (), snapshot.GameTable),
+        ("### The room snapshot", 1, ("tasks", "0"), snapshot.TaskView),
+        ("### The room snapshot", 1, ("scores", "0"), snapshot.Score),
     ],
 )
 def test_the_documented_examples_have_the_models_fields(

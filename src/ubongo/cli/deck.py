@@ -84,32 +84,35 @@ Board = Annotated[
 ]
 
 
+#: ``deck generate``'s options (but ``--edition``: its help names the editions when the command
+#: is built, which is after an edition a test registers)
+Seed = Annotated[
+    str | None,
+    typer.Option(help="a whole number (default: the edition's standard seed)", show_default=False),
+]
+CardCount = Annotated[
+    str | None,
+    typer.Option(help="make only this many cards (default: the full deck)", show_default=False),
+]
+DeckOutput = Annotated[
+    str | None,
+    typer.Option(
+        "-o", "--output", help="write the deck here (default: standard output)", show_default=False
+    ),
+]
+ShowProgress = Annotated[
+    bool, typer.Option("--progress", help="show progress even when not on a terminal")
+]
+
+
 def _generate(
     edition: Annotated[
         str, typer.Option(help=f"one of {', '.join(editions.names())}", show_default=False)
     ],
-    seed: Annotated[
-        str | None,
-        typer.Option(
-            help="a whole number (default: the edition's standard seed)", show_default=False
-        ),
-    ] = None,
-    cards: Annotated[
-        str | None,
-        typer.Option(help="make only this many cards (default: the full deck)", show_default=False),
-    ] = None,
-    output: Annotated[
-        str | None,
-        typer.Option(
-            "-o",
-            "--output",
-            help="write the deck here (default: standard output)",
-            show_default=False,
-        ),
-    ] = None,
-    progress_: Annotated[
-        bool, typer.Option("--progress", help="show progress even when not on a terminal")
-    ] = False,
+    seed: Seed = None,
+    cards: CardCount = None,
+    output: DeckOutput = None,
+    progress_: ShowProgress = False,
 ) -> int:
     try:
         record = editions.record(edition)
@@ -129,22 +132,9 @@ def _generate(
         sys.stdout.write(deck.dumps())
     err = stderr_console()
     if err.is_terminal:
-        word = record.deck.card_word
-        err.print(
-            results(
-                None,
-                ("edition", "seed", f"{word}s", "tasks", "seconds"),
-                [
-                    (
-                        edition,
-                        deck.seed,
-                        len(deck.cards),
-                        deck.task_count,
-                        time.perf_counter() - start,
-                    )
-                ],
-            )
-        )
+        columns = ("edition", "seed", f"{record.deck.card_word}s", "tasks", "seconds")
+        made = (edition, deck.seed, len(deck.cards), deck.task_count, time.perf_counter() - start)
+        err.print(results(None, columns, [made]))
     return 0
 
 

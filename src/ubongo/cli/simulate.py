@@ -75,6 +75,48 @@ def _repeat(help_text: str, *, choices: tuple[str, ...] | None = None) -> Any:
     )
 
 
+#: ``simulate``'s options (but ``--edition``: its choices are read when the command is built,
+#: which is after an edition a test registers)
+PlayerCount = Annotated[
+    int | None, typer.Option(help="1-4 (default 4, solo 1)", show_default=False)
+]
+GameSeed = Annotated[str, typer.Option(help="the game's seed")]
+SideName = Annotated[
+    str | None,
+    typer.Option(help="A or B (classic, extreme), easy or hard (trigo)", show_default=False),
+]
+Levels = Annotated[list[str] | None, _repeat("3d level; once for all, or once per player")]
+VariantName = Annotated[
+    str, typer.Option(parser=choice(("standard", "only-first")), metavar="[standard|only-first]")
+]
+HourglassSeconds = Annotated[
+    float | None, typer.Option(help="seconds per turn of the hourglass", show_default=False)
+]
+CountdownSeconds = Annotated[
+    float | None,
+    typer.Option(help="seconds of countdown after the first finisher", show_default=False),
+]
+Rounds = Annotated[int | None, typer.Option(help="rounds to play", show_default=False)]
+SoloFlag = Annotated[bool, typer.Option("--solo", help="the solo variant (one player)")]
+SoloGoalName = Annotated[
+    str, typer.Option(parser=choice(("time", "tasks")), metavar="[time|tasks]")
+]
+SoloTarget = Annotated[
+    int | None, typer.Option(help="minutes (time goal) or tasks (tasks goal)", show_default=False)
+]
+DeckFile = Annotated[
+    str | None,
+    typer.Option(help="a deck file instead of the edition's standard deck", show_default=False),
+]
+Skills = Annotated[
+    list[str] | None,
+    _repeat(
+        "a player's bot skill, in seat order, once per player (default medium; docs/bots.md)",
+        choices=tuple(LEVELS),
+    ),
+]
+
+
 def run(
     edition: Annotated[
         str,
@@ -85,48 +127,19 @@ def run(
             help="the edition",
         ),
     ],
-    players: Annotated[
-        int | None, typer.Option(help="1-4 (default 4, solo 1)", show_default=False)
-    ] = None,
-    seed: Annotated[str, typer.Option(help="the game's seed")] = "1",
-    side: Annotated[
-        str | None,
-        typer.Option(help="A or B (classic, extreme), easy or hard (trigo)", show_default=False),
-    ] = None,
-    level: Annotated[
-        list[str] | None, _repeat("3d level; once for all, or once per player")
-    ] = None,
-    variant: Annotated[
-        str,
-        typer.Option(parser=choice(("standard", "only-first")), metavar="[standard|only-first]"),
-    ] = "standard",
-    hourglass: Annotated[
-        float | None, typer.Option(help="seconds per turn of the hourglass", show_default=False)
-    ] = None,
-    countdown: Annotated[
-        float | None,
-        typer.Option(help="seconds of countdown after the first finisher", show_default=False),
-    ] = None,
-    rounds: Annotated[int | None, typer.Option(help="rounds to play", show_default=False)] = None,
-    solo: Annotated[bool, typer.Option("--solo", help="the solo variant (one player)")] = False,
-    solo_goal: Annotated[
-        str, typer.Option(parser=choice(("time", "tasks")), metavar="[time|tasks]")
-    ] = "time",
-    solo_target: Annotated[
-        int | None,
-        typer.Option(help="minutes (time goal) or tasks (tasks goal)", show_default=False),
-    ] = None,
-    deck: Annotated[
-        str | None,
-        typer.Option(help="a deck file instead of the edition's standard deck", show_default=False),
-    ] = None,
-    skill: Annotated[
-        list[str] | None,
-        _repeat(
-            "a player's bot skill, in seat order, once per player (default medium; docs/bots.md)",
-            choices=tuple(LEVELS),
-        ),
-    ] = None,
+    players: PlayerCount = None,
+    seed: GameSeed = "1",
+    side: SideName = None,
+    level: Levels = None,
+    variant: VariantName = "standard",
+    hourglass: HourglassSeconds = None,
+    countdown: CountdownSeconds = None,
+    rounds: Rounds = None,
+    solo: SoloFlag = False,
+    solo_goal: SoloGoalName = "time",
+    solo_target: SoloTarget = None,
+    deck: DeckFile = None,
+    skill: Skills = None,
 ) -> int:
     skills_given = skill or []
     count = players if players is not None else (1 if solo else 4)
@@ -148,6 +161,15 @@ def run(
         solo_goal=solo_goal,  # type: ignore[arg-type]  # checked by its parser
         solo_target=solo_target,
     )
+    game = _new_game(settings, seed, deck)
+    with progress(edition, _unit(game)) as report:
+        # sys.stdout looked up inside: on a terminal the bar moves it above itself
+        simulate(game, seed, sys.stdout, skills, report)
+    return 0
+
+
+def _new_game(settings: Settings, seed: str, deck: str | None) -> Game:
+    """The game to simulate, on the deck in the file ``deck`` or the edition's standard one."""
     cards = None
     if deck:
         try:
@@ -155,15 +177,13 @@ def run(
         except DeckError as e:
             raise CommandError(str(e)) from None
     try:
-        game = new_game(settings, seed, cards)
+        return new_game(settings, seed, cards)
     except RuleError as e:
         raise CommandError(str(e)) from None
     except FileNotFoundError:
-        raise CommandError(f"no standard {edition} deck is installed; pass --deck") from None
-    with progress(edition, _unit(game)) as report:
-        # sys.stdout looked up inside: on a terminal the bar moves it above itself
-        simulate(game, seed, sys.stdout, skills, report)
-    return 0
+        raise CommandError(
+            f"no standard {settings.edition} deck is installed; pass --deck"
+        ) from None
 
 
 def _unit(game: Game) -> str:

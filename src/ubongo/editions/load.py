@@ -238,37 +238,17 @@ def _web(f: _Fields, variants: tuple[str, ...]) -> WebFacts:
 def record_from_json(data: Any, file: str, base: Traversable) -> EditionRecord:
     """Check ``data`` (a parsed record) and build the record; ``file`` names it in errors and
     ``base`` is the folder its ``pieces`` and ``deck.file`` names are relative to."""
+    # the first fault found is the one reported: the checks keep their order
     f = _Fields(data, file)
-    if f.value("format", None) != FORMAT or f.value("version", None) != VERSION:
-        f.fail("format", f'expected "format": "{FORMAT}" and "version": {VERSION}')
-    lat = f.text("lattice")
-    try:
-        lattice(lat)
-    except (KeyError, ValueError):
-        f.fail("lattice", f"no lattice {lat!r}")
+    lat = _lattice_name(f)
     deck = _deck(f.obj("deck"), base)
     sides = deck.side_names
-    players = f.value("players")
-    if (
-        not isinstance(players, list)
-        or len(players) != 2
-        or not all(isinstance(n, int) and not isinstance(n, bool) for n in players)
-        or not 1 <= players[0] <= players[1]
-    ):
-        f.fail(
-            "players", f"expected [fewest, most] with 1 <= fewest <= most, not {_short(players)}"
-        )
+    players = _players(f)
     tie = f.obj("tie_break")
     allowed = tie.items("allowed", lambda v, w: _one_of(v, TIE_BREAKS, f.file, w))
     scoring = _scoring(f.obj("scoring"))
     variants = f.items("variants", lambda v, w: _one_of(v, VARIANTS, f.file, w))
-    tie_round_key = f.value("tie_round_key", None)
-    if tie_round_key is not None and tie_round_key not in deck.keys:
-        f.fail("tie_round_key", f"expected one of the keys {', '.join(deck.keys)} or null")
-    if "tie-round" in allowed and tie_round_key is None:
-        f.fail(
-            "tie_round_key", "an edition that allows a tie round names the key it is played with"
-        )
+    tie_round_key = _tie_round_key(f, deck.keys, allowed)
     rounds = f.whole("rounds", 1)
     if scoring.display_limit is not None and rounds > scoring.display_limit:
         f.fail("rounds", f"the gem display holds at most {scoring.display_limit} rounds")
@@ -282,7 +262,7 @@ def record_from_json(data: Any, file: str, base: Traversable) -> EditionRecord:
         reflections=f.flag("reflections"),
         pieces_file=base.joinpath(f.text("pieces")),
         deck=deck,
-        players=(int(players[0]), int(players[1])),
+        players=players,
         rounds=rounds,
         default_side=f.choice("default_side", sides),
         deal=f.choice("deal", DEALS),
@@ -299,6 +279,45 @@ def record_from_json(data: Any, file: str, base: Traversable) -> EditionRecord:
         ),
         web=_web(f.obj("web"), variants),
     )
+
+
+def _lattice_name(f: _Fields) -> str:
+    """The record's lattice, once its format and version are known to be this loader's."""
+    if f.value("format", None) != FORMAT or f.value("version", None) != VERSION:
+        f.fail("format", f'expected "format": "{FORMAT}" and "version": {VERSION}')
+    lat = f.text("lattice")
+    try:
+        lattice(lat)
+    except (KeyError, ValueError):
+        f.fail("lattice", f"no lattice {lat!r}")
+    return lat
+
+
+def _players(f: _Fields) -> tuple[int, int]:
+    """The fewest and the most players."""
+    players = f.value("players")
+    if (
+        not isinstance(players, list)
+        or len(players) != 2
+        or not all(isinstance(n, int) and not isinstance(n, bool) for n in players)
+        or not 1 <= players[0] <= players[1]
+    ):
+        f.fail(
+            "players", f"expected [fewest, most] with 1 <= fewest <= most, not {_short(players)}"
+        )
+    return int(players[0]), int(players[1])
+
+
+def _tie_round_key(f: _Fields, keys: tuple[str, ...], allowed: tuple[str, ...]) -> str | None:
+    """The key a tie round is played with: one of the deck's, and named if one is allowed."""
+    tie_round_key = f.value("tie_round_key", None)
+    if tie_round_key is not None and tie_round_key not in keys:
+        f.fail("tie_round_key", f"expected one of the keys {', '.join(keys)} or null")
+    if "tie-round" in allowed and tie_round_key is None:
+        f.fail(
+            "tie_round_key", "an edition that allows a tie round names the key it is played with"
+        )
+    return None if tie_round_key is None else str(tie_round_key)  # one of the keys
 
 
 def _one_of(value: Any, allowed: tuple[str, ...], file: str, where: str) -> str:

@@ -69,9 +69,7 @@ from .engine import (
     new_game,
     replay,
     solo_record,
-    task_json,
     upcoming_cards,
-    view,
 )
 from .errors import (
     ActionError,
@@ -92,6 +90,7 @@ from .errors import (
 )
 from .events import Event, EventKind
 from .settings import Settings
+from .snapshot import task_json, view
 from .state import (
     Entry,
     Game,

@@ -222,56 +222,19 @@ def entry_task(game: Game, entry: Entry) -> tuple[Side, Task]:
 
 
 def _start_round(g: Game, now: float) -> None:
+    """Start what comes next (``g.next_kind``): a round, a tie-break or the solo run."""
     if g.phase == "playing":
         assert g.round is not None
         raise RoundRunning(f"{g.round.kind} {g.round.number} is still running")
-    s = g.settings
     kind: RoundKind = g.next_kind
-    n = len(g.players)
-    rec = s.record
     if kind == "round":
-        number = g.rounds_played + 1
-        choice = key_choice(rec)
-        # the die roller rotates to the left every round
-        starter = (number - 1) % n if choice.rolls else 0
-        seats = [g.players[(starter + i) % n] for i in range(n)]
-        r = Round(kind, number, now, [])
-        key = choice.key(g, number - 1, number)
-        if choice.rolls:
-            r.roller = seats[0].id
-            r.die = key
-        timer_policy(rec).start(g, r, now)
-        for p in seats:
-            r.entries.append(Entry(p.id, _draw(g, p, ("round", number)), p.side, key))
-        r.entries.sort(key=lambda e: s.players.index(e.player))
+        r = _race_round(g, now)
     elif kind == "playoff":
-        number = 1
-        tied = [g.player(pid) for pid in g.tied]
-        r = Round(kind, number, now, [])
-        r.roller = tied[0].id
-        r.die = rng(g, "die", "playoff").choice(rec.deck.keys)
-        taken: set[int] = set()
-        for p in tied:
-            b = _draw(g, p, ("playoff",), avoid=taken)
-            taken.add(b)
-            r.entries.append(Entry(p.id, b, p.side, r.die))
-        r.deadline = None if s.playoff_limit is None else now + s.playoff_limit
+        r = _playoff(g, now)
     elif kind == "tie-round":
-        r = Round(kind, 1, now, [])
-        tie_key = rec.tie_round_key
-        assert tie_key is not None, "the record names a tie round's key when it allows one"
-        for pid, number_ in _tie_round_cards(g):
-            r.entries.append(Entry(pid, number_, g.player(pid).side, tie_key))
-        r.deadline = None if s.playoff_limit is None else now + s.playoff_limit
+        r = _tie_round(g, now)
     else:
-        assert g.solo is not None
-        g.solo.started_at = now
-        r = Round("solo", 1, now, [])
-        p = g.players[0]
-        r.entries.append(Entry(p.id, 0, p.side, ""))
-        target = s.solo_target or 0
-        r.deadline = now + 60.0 * target if s.solo_goal == "time" else None
-        _next_solo_task(g, r.entries[0], now, r)
+        r = _solo_run(g, now)
     g.round = r
     g.phase = "playing"
     event(
@@ -285,6 +248,70 @@ def _start_round(g: Game, now: float) -> None:
         deadline=r.deadline,
         tasks={e.player: {"card": e.card, "side": e.side, "key": e.key} for e in r.entries},
     )
+
+
+def _race_round(g: Game, now: float) -> Round:
+    """The next round of a race: one key for everybody (a die roll, or the schedule's next),
+    a card each, the timer started."""
+    s = g.settings
+    n = len(g.players)
+    number = g.rounds_played + 1
+    choice = key_choice(s.record)
+    # the die roller rotates to the left every round
+    starter = (number - 1) % n if choice.rolls else 0
+    seats = [g.players[(starter + i) % n] for i in range(n)]
+    r = Round("round", number, now, [])
+    key = choice.key(g, number - 1, number)
+    if choice.rolls:
+        r.roller = seats[0].id
+        r.die = key
+    timer_policy(s.record).start(g, r, now)
+    for p in seats:
+        r.entries.append(Entry(p.id, _draw(g, p, ("round", number)), p.side, key))
+    r.entries.sort(key=lambda e: s.players.index(e.player))
+    return r
+
+
+def _playoff(g: Game, now: float) -> Round:
+    """The playoff of the tied players: a die roll, a card each (no two the same)."""
+    s = g.settings
+    tied = [g.player(pid) for pid in g.tied]
+    r = Round("playoff", 1, now, [])
+    r.roller = tied[0].id
+    r.die = rng(g, "die", "playoff").choice(s.record.deck.keys)
+    taken: set[int] = set()
+    for p in tied:
+        b = _draw(g, p, ("playoff",), avoid=taken)
+        taken.add(b)
+        r.entries.append(Entry(p.id, b, p.side, r.die))
+    r.deadline = None if s.playoff_limit is None else now + s.playoff_limit
+    return r
+
+
+def _tie_round(g: Game, now: float) -> Round:
+    """The tie round: each tied player plays a won card of the player to their left."""
+    s = g.settings
+    r = Round("tie-round", 1, now, [])
+    tie_key = s.record.tie_round_key
+    assert tie_key is not None, "the record names a tie round's key when it allows one"
+    for pid, number in _tie_round_cards(g):
+        r.entries.append(Entry(pid, number, g.player(pid).side, tie_key))
+    r.deadline = None if s.playoff_limit is None else now + s.playoff_limit
+    return r
+
+
+def _solo_run(g: Game, now: float) -> Round:
+    """The solo run, as one round: its clock (a time run) and its first task."""
+    s = g.settings
+    assert g.solo is not None
+    g.solo.started_at = now
+    r = Round("solo", 1, now, [])
+    p = g.players[0]
+    r.entries.append(Entry(p.id, 0, p.side, ""))
+    target = s.solo_target or 0
+    r.deadline = now + 60.0 * target if s.solo_goal == "time" else None
+    _next_solo_task(g, r.entries[0], now, r)
+    return r
 
 
 def upcoming_cards(game: Game) -> list[int]:
@@ -572,89 +599,3 @@ def _game_over(g: Game, at: float, winners: Sequence[str]) -> None:
     g.phase = "over"
     g.winners = list(winners)
     event(g, EventKind.GAME_OVER, at, winners=list(winners), scores=g.scores())
-
-
-# --- what players see ------------------------------------------------------------------------
-
-
-def task_json(game: Game, entry: Entry) -> dict[str, Any]:
-    """A player's task as JSON: card, side, key, pieces and area cells (what is printed)."""
-    side, task = entry_task(game, entry)
-    return {
-        "card": entry.card,
-        "side": entry.side,
-        "key": entry.key,
-        "pieces": list(task.pieces),
-        "area": [list(c) for c in sorted(side.area.cells)],
-        "layers": side.area.layers,
-        "difficulty": task.difficulty,
-    }
-
-
-def view(game: Game, player: str | None = None) -> dict[str, Any]:
-    """The public snapshot of ``game`` as ``player`` sees it (``None``: a spectator).
-
-    Everybody sees the phase, the clock, scores, gems, won cards, the display, how many gems
-    are in the bag and cards in the stack, and who has finished.  A player sees their own task;
-    a spectator sees every task.  Nobody sees the seed, the order of the stack or the bag's
-    draws."""
-    s = game.settings
-    r = game.round
-    scores = game.scores()
-    out: dict[str, Any] = {
-        "edition": s.edition,
-        "mode": s.mode,
-        "phase": game.phase,
-        "now": game.now,
-        "deadline": game.deadline,
-        "rounds": s.rounds,
-        "rounds_played": game.rounds_played,
-        "next": game.next_kind if game.phase == "waiting" else None,
-        "you": player,
-        "players": [
-            {
-                "id": p.id,
-                "side": p.side,
-                "score": scores[p.id],
-                "gems": dict(p.gems) if s.gems else None,
-                "cards": len(p.cards),
-                "top_card": p.cards[-1] if p.cards else None,
-            }
-            for p in game.players
-        ],
-        "display": dict(game.display),
-        "bag": sum(game.bag.values()),
-        "stack": None if s.own_sides else len(game.stack),
-        "tied": list(game.tied),
-        "winners": list(game.winners),
-        "round": None,
-        "solo": solo_record(game) if game.solo is not None else None,
-    }
-    if r is not None:
-        rv: dict[str, Any] = {
-            "kind": r.kind,
-            "number": r.number,
-            "roller": r.roller,
-            "die": r.die,
-            "started_at": r.started_at,
-            "ended_at": r.ended_at,
-            "hourglass_turns": r.hourglass_turns,
-            "finish_order": list(r.finish_order),
-            "entries": [
-                {
-                    "player": e.player,
-                    "card": e.card,
-                    "finished_at": e.finished_at,
-                    "place": e.place,
-                    "gave_up": e.gave_up,
-                }
-                for e in r.entries
-            ],
-        }
-        if player is None:
-            rv["tasks"] = {e.player: task_json(game, e) for e in r.entries}
-        else:
-            mine = r.entry(player)
-            rv["task"] = task_json(game, mine) if mine is not None else None
-        out["round"] = rv
-    return out

@@ -19,22 +19,22 @@ scoring        ``gems`` (display and bag), ``cards`` (a won card is a point)
 
 The helpers at the top (seeded draws, events, playable cards) are shared with the engine.
 A new edition that differs in one of these ways adds one class here and its name to
-:mod:`ubongo.editions.record`.
+:mod:`ubongo.editions.record`; a new kind of timer also says which times of the settings it
+keeps (:data:`ubongo.rules.settings.TIMER_SETTINGS`: the settings are resolved before there is
+a game, and this module, which works on games, imports them, not the other way round).
 """
 
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from ubongo.editions import EditionRecord
 
 from .errors import SettingsError
 from .events import Event, EventKind
-
-if TYPE_CHECKING:
-    from .settings import Settings
-    from .state import Entry, Game, PlayerState, Round
+from .settings import Settings
+from .state import Entry, Game, PlayerState, Round
 
 # --- shared helpers --------------------------------------------------------------------------
 
@@ -233,16 +233,6 @@ class Hourglass:
     """The hourglass runs from the start; if it runs out and nobody has finished, it is turned
     once more (second chance) with the same task (Classic, 3D)."""
 
-    def resolve(
-        self, s: Settings, rec: EditionRecord, side: str | None
-    ) -> tuple[float | None, float | None]:
-        hourglass = s.hourglass if s.hourglass is not None else rec.timer.hourglass
-        if hourglass is None or hourglass <= 0:
-            raise SettingsError("the hourglass must run for some time")
-        if s.countdown is not None:
-            raise SettingsError(f"{rec.name} is timed by the hourglass, not a countdown")
-        return hourglass, None
-
     def start(self, g: Game, r: Round, now: float) -> None:
         assert g.settings.hourglass is not None
         r.deadline = now + g.settings.hourglass
@@ -272,18 +262,6 @@ class Countdown:
     """No clock until the first player finishes; then the others have the side's countdown
     (Extreme, Trigo: 20 s on the easy side, 30 s on the hard one)."""
 
-    def resolve(
-        self, s: Settings, rec: EditionRecord, side: str | None
-    ) -> tuple[float | None, float | None]:
-        countdown = s.countdown
-        if countdown is None:
-            countdown = rec.timer.countdown_for(side or rec.default_side)
-        if countdown < 0:
-            raise SettingsError("the countdown cannot be negative")
-        if s.hourglass is not None:
-            raise SettingsError(f"{rec.name} is timed by a countdown, not an hourglass")
-        return None, countdown
-
     def start(self, g: Game, r: Round, now: float) -> None:
         limit = g.settings.round_limit
         r.deadline = None if limit is None else now + limit
@@ -303,11 +281,8 @@ class Countdown:
 
 
 class TimerPolicy(Protocol):
-    def resolve(
-        self, s: Settings, rec: EditionRecord, side: str | None
-    ) -> tuple[float | None, float | None]:
-        """The hourglass and countdown in force (one of them ``None``), checked."""
-        ...
+    """What times a round in play (which of the settings' times a kind of timer keeps, and
+    their defaults, is :data:`~.settings.TIMER_SETTINGS`)."""
 
     def start(self, g: Game, r: Round, now: float) -> None: ...
     def ran_out(self, g: Game, r: Round, at: float) -> bool: ...

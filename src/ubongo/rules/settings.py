@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import datetime
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Literal, cast
 
@@ -25,7 +26,6 @@ from ubongo.puzzles.daily import TASKS as DAILY_TASKS
 from ubongo.puzzles.ratings import DEFAULT_RATING, DEFAULT_RD, DEFAULT_VOLATILITY
 
 from .errors import SettingsError
-from .policies import timer_policy
 
 Mode = Literal["race", "solo"]
 #: how the game ends when several players share the most points
@@ -140,7 +140,7 @@ class Settings:
             raise SettingsError(
                 f"the gem display holds gems for {limit} rounds: at most {limit} rounds"
             )
-        hourglass, countdown = timer_policy(rec).resolve(self, rec, side)
+        hourglass, countdown = TIMER_SETTINGS[rec.timer.kind](self, rec, side)
         self._check_choices(rec)
         tie_break = self.tie_break if self.tie_break is not None else rec.tie_break
         if tie_break not in rec.tie_breaks:
@@ -276,3 +276,38 @@ class Settings:
         if target < 1:
             raise SettingsError("the solo target must be at least 1")
         return target
+
+
+#: the hourglass and the countdown in force, in seconds: one of them is ``None``
+Timers = tuple[float | None, float | None]
+
+
+def _hourglass_timers(s: Settings, rec: EditionRecord, side: str | None) -> Timers:
+    """An hourglass times the round (Classic, 3D): the settings' or the edition's."""
+    hourglass = s.hourglass if s.hourglass is not None else rec.timer.hourglass
+    if hourglass is None or hourglass <= 0:
+        raise SettingsError("the hourglass must run for some time")
+    if s.countdown is not None:
+        raise SettingsError(f"{rec.name} is timed by the hourglass, not a countdown")
+    return hourglass, None
+
+
+def _countdown_timers(s: Settings, rec: EditionRecord, side: str | None) -> Timers:
+    """A countdown starts at the first finish (Extreme, Trigo): the settings' or the side's."""
+    countdown = s.countdown
+    if countdown is None:
+        countdown = rec.timer.countdown_for(side or rec.default_side)
+    if countdown < 0:
+        raise SettingsError("the countdown cannot be negative")
+    if s.hourglass is not None:
+        raise SettingsError(f"{rec.name} is timed by a countdown, not an hourglass")
+    return None, countdown
+
+
+#: for each kind of timer a record names (``timer.kind``), the times of the settings it keeps,
+#: checked; what the timer does in play is its policy (:func:`ubongo.rules.policies.timer_policy`),
+#: which works on games and so sits above this module
+TIMER_SETTINGS: dict[str, Callable[[Settings, EditionRecord, str | None], Timers]] = {
+    "hourglass": _hourglass_timers,
+    "countdown": _countdown_timers,
+}

@@ -26,9 +26,10 @@ from typing import Any
 from ubongo.puzzles.deck import Cards
 
 from .actions import Action, Submit, placement_to_json
-from .engine import apply, new_game, solo_record, task_json
+from .engine import apply, new_game, solo_record
 from .events import Event, EventKind
 from .settings import Settings
+from .snapshot import task_json
 from .state import Entry, Game
 
 #: what became of a task: solved, given up, put aside (solo), or still open when time ran out

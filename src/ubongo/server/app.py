@@ -87,13 +87,7 @@ def create_app(
     errors.install(app, unreachable)
     for router in ROUTERS:
         app.include_router(router)
-    # the last added runs first: the headers go on every answer, the limit's 413 included
-    app.add_middleware(BodyLimit, limit=config.max_body_bytes)
-    csp = content_security_policy(websocket_origins(config.public_url))
-    relaxed = tuple(path for path in docs if path is not None)
-    app.add_middleware(SecurityHeaders, csp=csp, relaxed=relaxed)
-    # outermost: every answer is counted and logged with its request id, refusals included
-    app.add_middleware(RequestLog)
+    _add_middleware(app, config, relaxed=tuple(path for path in docs if path is not None))
     return app
 
 
@@ -102,8 +96,8 @@ def _lifespan(
     open_store: Callable[[], Store],
     rooms_for: Callable[[Store], RoomService],
 ) -> Callable[[FastAPI], contextlib.AbstractAsyncContextManager[None]]:
-    """The app's start and stop: the store opened and migrated, the rooms started (and their
-    metrics, the collector's schedule); at the end all of it stopped again, in reverse."""
+    """What the app does when it starts, undone when it stops: the store opened and migrated,
+    the rooms started, accounts and metrics in ``app.state``, the collector's schedule."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -138,6 +132,17 @@ def _lifespan(
             store.close()
 
     return lifespan
+
+
+def _add_middleware(app: FastAPI, config: ServerConfig, relaxed: tuple[str, ...]) -> None:
+    """What every request passes through: the body limit, the security headers (``relaxed``:
+    the paths of the interactive API pages, which load their own scripts), the request log."""
+    # the last added runs first: the headers go on every answer, the limit's 413 included
+    app.add_middleware(BodyLimit, limit=config.max_body_bytes)
+    csp = content_security_policy(websocket_origins(config.public_url))
+    app.add_middleware(SecurityHeaders, csp=csp, relaxed=relaxed)
+    # outermost: every answer is counted and logged with its request id, refusals included
+    app.add_middleware(RequestLog)
 
 
 def _room_service(

@@ -20,19 +20,10 @@ from ubongo.editions.record import KeyKind
 from ubongo.rules.settings import Mode, Puzzles, SoloGoal, Variant
 from ubongo.rules.state import RoundKind
 
+from .events import CardAwards, GemAwards, NoAwards
 from .incoming import CellCoords, Level, PieceId, Placement
-from .outgoing import (
-    CardAwards,
-    GemAwards,
-    Ms,
-    NoAwards,
-    ProtocolCode,
-    RoomSettingsView,
-    RoomSnapshot,
-    Sent,
-    SoloResult,
-    TaskView,
-)
+from .outgoing import ProtocolCode
+from .snapshot import Ms, RoomSettingsView, RoomSnapshot, Sent, SoloResult, TaskView
 from .stored import Action, RuleEvent, RulesSettings
 
 #: what ``GET /api/health`` and the stored games count in (seconds since the Unix epoch)

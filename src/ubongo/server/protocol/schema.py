@@ -1,8 +1,9 @@
 """The whole protocol as one JSON Schema, made from the models (``make protocol``).
 
 Every model of :mod:`.incoming` (what clients send), :mod:`.outgoing` (what the WebSocket
-sends) and :mod:`.answers` (HTTP answers) is a definition under ``$defs``, named as its class,
-and so are the unions a client switches on (:data:`ROOTS`). ``make protocol`` writes this
+sends: with :mod:`.events` and :mod:`.snapshot`) and :mod:`.answers` (HTTP answers) is a
+definition under ``$defs``, named as its class, and so are the unions a client switches on
+(:data:`ROOTS`). ``make protocol`` writes this
 schema to ``web/src/protocol.schema.json`` and generates ``web/src/protocol.gen.ts`` from it
 (json-schema-to-typescript); ``make test`` fails when either is out of date.
 
@@ -24,12 +25,13 @@ from pydantic import create_model
 from . import answers as bodies
 from . import incoming as protocol
 from . import outgoing as messages
+from .events import RoomEvent
 
 #: the protocol's entry points: what each channel carries, by the name the client uses
 ROOTS: dict[str, Any] = {
     "ClientMessage": protocol.ClientMessage,
     "ServerMessage": messages.ServerMessage,
-    "RoomEvent": messages.RoomEvent,
+    "RoomEvent": RoomEvent,
     "CreateRoom": protocol.CreateRoom,
     "TakeSeat": protocol.TakeSeat,
     "NewAccount": protocol.NewAccount,

@@ -19,7 +19,7 @@ from ubongo.rules.settings import Mode, OthersCards, Puzzles, SoloGoal, TieBreak
 from ubongo.rules.state import RoundKind
 
 from .incoming import Placement
-from .outgoing import GemName, Sent, SoloResult
+from .snapshot import GemName, Sent, SoloResult
 
 #: a time in game seconds (the server's clock, in seconds since the Unix epoch)
 Seconds = float

@@ -46,46 +46,8 @@ def game_json(
     sees every board)."""
     s = game.settings
     gems = s.gems
-    points = game.scores()
     r = game.round
-    tasks: dict[str, Any] = {}
-    finished: list[dict[str, Any]] = []
-    key: str | None = None
-    if r is not None:
-        for e in r.entries:
-            tasks[e.player] = rules.task_json(game, e) if e.card else None
-            if e.finished_at is not None and e.place is not None and r.kind != "solo":
-                finished.append({"seat": int(e.player), "place": e.place, "at": ms(e.finished_at)})
-        finished.sort(key=lambda f: f["place"])
-        key = r.die if r.die is not None else (r.entries[0].key if r.entries else None)
-    scores = {
-        p.id: {
-            "points": points[p.id],
-            "gems": dict(p.gems) if gems else None,
-            "cards": len(p.cards),
-        }
-        for p in game.players
-    }
-    solo: dict[str, Any] | None = None
-    if game.solo is not None:
-        target = s.solo_target or 0
-        started = game.solo.started_at
-        ends_at = None
-        if started is not None and s.solo_goal == "time":
-            # the clock's end (hints bring it nearer); once over, when it ended
-            ends_at = game.deadline if game.deadline is not None else game.solo.ended_at
-        solo = {
-            "goal": s.solo_goal,
-            "amount": target,
-            "done": game.solo.solved,
-            "skipped": game.solo.skipped,
-            "gave_up": game.solo.gave_up,
-            "hints": game.solo.hints,
-            "started_at": ms(started),
-            "ends_at": ms(ends_at),
-            "ended_at": ms(game.solo.ended_at),
-            "endless": endless_json(game),
-        }
+    tasks, finished, key = _round_json(game, r)
     return {
         "round": round_no,
         "rounds": s.rounds,
@@ -97,14 +59,70 @@ def game_json(
         "tasks": tasks,
         "finished": finished,
         "gave_up": [] if r is None else [int(e.player) for e in r.entries if e.gave_up],
-        "scores": scores,
+        "scores": _scores_json(game),
         "display": dict(game.display) if gems else None,
         "bag": sum(game.bag.values()) if gems else None,
-        "solo": solo,
+        "solo": _solo_json(game),
         "next_round_at": ms(next_round_at),
         "solutions": solutions,
         "tied": [int(p) for p in game.tied],
         "winners": [int(p) for p in game.winners],
+    }
+
+
+def _round_json(
+    game: rules.Game, r: rules.Round | None
+) -> tuple[dict[str, Any], list[dict[str, Any]], str | None]:
+    """The round's tasks by seat (``None`` before a solo run's first), its finishers in
+    place order (a race's: a solo run has no places), and its key (the die's face, if any)."""
+    tasks: dict[str, Any] = {}
+    finished: list[dict[str, Any]] = []
+    if r is None:
+        return tasks, finished, None
+    for e in r.entries:
+        tasks[e.player] = rules.task_json(game, e) if e.card else None
+        if e.finished_at is not None and e.place is not None and r.kind != "solo":
+            finished.append({"seat": int(e.player), "place": e.place, "at": ms(e.finished_at)})
+    finished.sort(key=lambda f: f["place"])
+    key = r.die if r.die is not None else (r.entries[0].key if r.entries else None)
+    return tasks, finished, key
+
+
+def _scores_json(game: rules.Game) -> dict[str, dict[str, Any]]:
+    """Each seat's points, gems (gem editions) and number of won cards."""
+    points = game.scores()
+    gems = game.settings.gems
+    return {
+        p.id: {
+            "points": points[p.id],
+            "gems": dict(p.gems) if gems else None,
+            "cards": len(p.cards),
+        }
+        for p in game.players
+    }
+
+
+def _solo_json(game: rules.Game) -> dict[str, Any] | None:
+    """A solo run so far (``None`` in a race): its goal, tasks done, its clock in ms."""
+    if game.solo is None:
+        return None
+    s = game.settings
+    started = game.solo.started_at
+    ends_at = None
+    if started is not None and s.solo_goal == "time":
+        # the clock's end (hints bring it nearer); once over, when it ended
+        ends_at = game.deadline if game.deadline is not None else game.solo.ended_at
+    return {
+        "goal": s.solo_goal,
+        "amount": s.solo_target or 0,
+        "done": game.solo.solved,
+        "skipped": game.solo.skipped,
+        "gave_up": game.solo.gave_up,
+        "hints": game.solo.hints,
+        "started_at": ms(started),
+        "ends_at": ms(ends_at),
+        "ended_at": ms(game.solo.ended_at),
+        "endless": endless_json(game),
     }
 
 
