@@ -67,7 +67,7 @@ def create_app(
         await rooms.start()
         app.state.storage, app.state.rooms = store, rooms
         app.state.accounts = Accounts(store, rooms.clock, config.accounts_per_hour)
-        metrics = app.state.metrics = rooms.gateway.metrics
+        metrics = app.state.metrics = rooms.metrics
         store.on_write = lambda what, seconds: metrics.db_seconds.labels(what=what).observe(seconds)
         # the collector's schedule: short young collections, full ones on a clock (see .collector)
         thresholds = collector.tune()

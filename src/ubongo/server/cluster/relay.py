@@ -99,7 +99,7 @@ class Relay:
             return
         if (
             not isinstance(msg, p.Hello)
-            or self.gateway.failed_lookups.wait(conn.address, received_at) is not None
+            or self.gateway.limits.failed_lookups.wait(conn.address, received_at) is not None
         ):
             self.gateway.handle(conn, raw, received_at)  # answers (rate_limited for a guesser)
             return
@@ -180,7 +180,7 @@ class Relay:
             elif msg.get("type") == "error" and msg.get("ref") == "hello":
                 self._unbind(conn)
                 if msg.get("code") == "no_room":  # a wrong invite: counts as a failed lookup
-                    self.gateway.failed_lookups.take(conn.address, self.gateway.clock.now())
+                    self.gateway.limits.failed_lookups.take(conn.address, self.gateway.clock.now())
         conn.send(text)
 
     def close(self, conn_id: int, code: int) -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 import structlog
 
@@ -27,14 +27,18 @@ from ubongo.board import COVERED, Placement, Verdict
 from ..config import ServerConfig
 from ..ops.clock import Clock
 from ..ops.metrics import Metrics
-from ..ops.ratelimit import AddressCount, AddressLimit
 from ..protocol import incoming as p
 from ..protocol.incoming import ProtocolError
 from ..store.storage import Storage
 from .bus import RoomHub
 from .connection import MAX_REFUSED, Connection
+from .limits import AddressLimits
+from .live import live_rooms
 from .room import Room, Seat
 from .runner import Rooms
+
+if TYPE_CHECKING:
+    from fastapi import WebSocket
 
 M = TypeVar("M", bound=p.Strict)
 
@@ -59,16 +63,8 @@ class Gateway:
         self.by_seat: dict[tuple[str, int], Connection] = {}
         #: the WebSockets open on this process
         self.connections: set[Connection] = set()
-        # what each client address may do on this process (docs/server.md, "Rooms and limits")
-        self.room_creations = AddressLimit(
-            "rooms created", config.rooms_per_minute / 60, config.rooms_per_minute
-        )
-        self.failed_lookups = AddressLimit(
-            "failed room lookups",
-            config.failed_lookups_per_hour / 3600,
-            config.failed_lookup_burst,
-        )
-        self.sockets = AddressCount(config.connections_per_address)
+        #: what each client address may do on this process
+        self.limits = AddressLimits(config, self.clock)
         self.metrics = metrics or Metrics()
         self._watch(self.metrics)
 
@@ -90,17 +86,32 @@ class Gateway:
 
     def _rooms_by_phase(self) -> dict[str, float]:
         counts = {"lobby": 0.0, "playing": 0.0, "over": 0.0}
-        for code in list(self.hub.codes()):
-            room = self.hub.get(code)
-            if room is not None:
-                counts[room.phase] = counts.get(room.phase, 0.0) + 1
+        for room in self.running():
+            counts[room.phase] = counts.get(room.phase, 0.0) + 1
         return counts
+
+    def running(self) -> list[Room]:
+        """The rooms this process runs."""
+        return [r for c in list(self.hub.codes()) if (r := self.hub.get(c)) is not None]
+
+    def live(self) -> list[dict[str, Any]]:
+        """The live games anybody may watch (:mod:`.live`) among the rooms this process runs."""
+        return live_rooms(self.running(), self.config, self.clock.ms)
 
     def connections_in(self, code: str) -> list[Connection]:
         """The connections of this process joined to room ``code``."""
         return [c for c in self.connections if c.room is not None and c.room.code == code]
 
     # --- a connection's life ---------------------------------------------------------------
+
+    def connect(self, ws: WebSocket | None, address: str = "") -> Connection:
+        """A new WebSocket of this process, from client ``address``."""
+        config = self.config
+        conn = Connection(
+            ws, self.clock, address, config.max_queued_messages, config.messages_per_second
+        )
+        self.connections.add(conn)
+        return conn
 
     def handle(self, conn: Connection, raw: str | bytes, received_at: float) -> None:
         """One frame from a client; every refusal becomes an error message. Log lines while
@@ -154,13 +165,7 @@ class Gateway:
         address (``rate_limited`` once it has guessed too often)."""
         if not conn.address:  # another process's client: its own process limits its lookups
             return self.rooms.lobby.find(name)
-        now = self.clock.now()
-        self.failed_lookups.check(conn.address, now)
-        try:
-            return self.rooms.lobby.find(name)
-        except ProtocolError:
-            self.failed_lookups.take(conn.address, now)
-            raise
+        return self.limits.found(conn.address, lambda: self.rooms.lobby.find(name))
 
     def join(self, conn: Connection, hello: p.Hello) -> None:
         """``hello``: ``conn`` takes its seat in the room it names (or watches it); the
@@ -223,6 +228,7 @@ class Gateway:
 
     def disconnected(self, conn: Connection) -> None:
         """``conn`` has closed: it hears nothing more, and its seat's hold starts."""
+        self.connections.discard(conn)
         if conn.subscription is not None:
             conn.subscription.close()
         if conn.room is not None and conn.joined:
