@@ -1,6 +1,6 @@
-"""The server's structure: no import cycle among its modules, every client message type has
-exactly one handler in the gateway's table, and every client message reaches it through the one
-gateway (in process, no sockets)."""
+"""The server's structure: no import cycle among its modules (not even by an import for
+annotations only), every client message type has exactly one handler in the gateway's table,
+and every client message reaches it through the one gateway (in process, no sockets)."""
 
 from __future__ import annotations
 
@@ -30,22 +30,14 @@ def _module_name(path: Path) -> str:
     return ".".join(parts)
 
 
-def _is_type_checking(node: ast.If) -> bool:
-    return isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
-
-
 def _imports(path: Path, known: set[str]) -> set[str]:
-    """The server modules ``path`` imports (at run time: ``if TYPE_CHECKING`` is skipped)."""
+    """The server modules ``path`` imports, those imported for annotations only
+    (``if TYPE_CHECKING``) included: a cycle of annotations is a cycle of meaning."""
     name = _module_name(path)
     package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
     found: set[str] = set()
-    skip: set[int] = set()
-    tree = ast.parse(path.read_text())
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and _is_type_checking(node):
-            skip |= {id(n) for stmt in node.body for n in ast.walk(stmt)}
-    for node in ast.walk(tree):
-        if id(node) in skip or not isinstance(node, ast.ImportFrom):
+    for node in ast.walk(ast.parse(path.read_text())):
+        if not isinstance(node, ast.ImportFrom):
             continue
         if node.level == 0:
             base = (node.module or "").removeprefix("ubongo.")
