@@ -7,8 +7,9 @@
   forgotten, the lag probe, the card worker) and :mod:`.quickrooms` (quick match's rooms);
   :mod:`.connection` - one client's WebSocket;
 * :mod:`.runner` wires :mod:`.lobby` (seats, tokens, host, holds), :mod:`.driver` (the game
-  run by :mod:`ubongo.rules`), :mod:`.timers` (clock, bots, holds) and :mod:`.feed`
-  (snapshots, events) over :mod:`.room` (what a room is) and :mod:`.bus` (where rooms live);
+  run by :mod:`ubongo.rules`; :mod:`.results` stores its end), :mod:`.timers` (clock, bots,
+  holds) and :mod:`.feed` (snapshots, events) over :mod:`.room` (what a room is) and
+  :mod:`.bus` (where rooms live);
 * :mod:`.durable` and :mod:`.saved` - open rooms that outlive the process;
   :mod:`.cards` - fresh cards made ahead; :mod:`.live` - the games anybody may watch.
 
