@@ -77,20 +77,8 @@ class GameDriver:
 
     def start(self, room: Room, seat: Seat | None) -> None:
         """The host starts the game: everybody ready, a player count the edition allows."""
-        need_host(room, seat)
-        need_phase(room, "lobby")
-        assert seat is not None
-        taken = room.occupied()
-        waiting = [s for s in taken if s.kind == "person" and not s.ready and s is not seat]
-        if waiting:
-            names = ", ".join(s.name for s in waiting)
-            raise ProtocolError("not_ready", f"waiting for {names} to be ready")
+        taken = _players_to_start(room, seat)
         st = room.settings
-        lo, hi = (1, 1) if st.solo else st.record.players
-        if not lo <= len(taken) <= hi:
-            raise ProtocolError(
-                "bad_seats", f"{st.edition} {st.mode} is for {lo}-{hi} players, not {len(taken)}"
-            )
         players = tuple(s.player for s in taken)
         default = st.side_or_default
         levels = tuple(s.side or default for s in taken)
@@ -376,6 +364,25 @@ class GameDriver:
             },
             at=r.ended_at,
         )
+
+
+def _players_to_start(room: Room, seat: Seat | None) -> list[Seat]:
+    """The seats a game started now would have: the sender must be the host, in the lobby,
+    with everybody else ready and a player count the edition allows."""
+    need_host(room, seat)
+    need_phase(room, "lobby")
+    taken = room.occupied()
+    waiting = [s for s in taken if s.kind == "person" and not s.ready and s is not seat]
+    if waiting:
+        names = ", ".join(s.name for s in waiting)
+        raise ProtocolError("not_ready", f"waiting for {names} to be ready")
+    st = room.settings
+    lo, hi = (1, 1) if st.solo else st.record.players
+    if not lo <= len(taken) <= hi:
+        raise ProtocolError(
+            "bad_seats", f"{st.edition} {st.mode} is for {lo}-{hi} players, not {len(taken)}"
+        )
+    return taken
 
 
 def _need_help(room: Room, hint: bool = False) -> None:
