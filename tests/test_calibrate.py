@@ -91,7 +91,7 @@ def test_search_effort_of_a_forced_task_is_one_placement_per_piece() -> None:
 
 
 def _record(game: Game, players: list[dict[str, Any]], events: bool = True) -> GameRecord:
-    """A finished game in the form the server's driver stores it (driver._game_record)."""
+    """A finished game in the form the server stores it (rooms.results._game_record)."""
     data = game_to_json(game)
     result: dict[str, Any] = {"winners": game.winners, "deck": data["deck"]}
     if events:

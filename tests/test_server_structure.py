@@ -1,19 +1,24 @@
-"""The server's structure: no import cycle among its modules, and every client message
-reaches a handler through the one gateway (in process, no sockets)."""
+"""The server's structure: no import cycle among its modules (not even by an import for
+annotations only), every client message type has exactly one handler in the gateway's table,
+and every client message reaches it through the one gateway (in process, no sockets)."""
 
 from __future__ import annotations
 
 import ast
 import asyncio
 import json
+import typing
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from ubongo.server.config import ServerConfig
+from ubongo.server.protocol import incoming as p
 from ubongo.server.protocol.incoming import MESSAGE_TYPES, SettingsPatch
 from ubongo.server.rooms.bus import MemoryHub
 from ubongo.server.rooms.connection import Connection
-from ubongo.server.rooms.gateway import Gateway
+from ubongo.server.rooms.gateway import HANDLERS, Gateway, InRoom, handler_table, in_room
 
 SERVER = Path(__file__).resolve().parents[1] / "src" / "ubongo" / "server"
 
@@ -25,22 +30,14 @@ def _module_name(path: Path) -> str:
     return ".".join(parts)
 
 
-def _is_type_checking(node: ast.If) -> bool:
-    return isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
-
-
 def _imports(path: Path, known: set[str]) -> set[str]:
-    """The server modules ``path`` imports (at run time: ``if TYPE_CHECKING`` is skipped)."""
+    """The server modules ``path`` imports, those imported for annotations only
+    (``if TYPE_CHECKING``) included: a cycle of annotations is a cycle of meaning."""
     name = _module_name(path)
     package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
     found: set[str] = set()
-    skip: set[int] = set()
-    tree = ast.parse(path.read_text())
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and _is_type_checking(node):
-            skip |= {id(n) for stmt in node.body for n in ast.walk(stmt)}
-    for node in ast.walk(tree):
-        if id(node) in skip or not isinstance(node, ast.ImportFrom):
+    for node in ast.walk(ast.parse(path.read_text())):
+        if not isinstance(node, ast.ImportFrom):
             continue
         if node.level == 0:
             base = (node.module or "").removeprefix("ubongo.")
@@ -76,6 +73,34 @@ def test_no_import_cycle_in_the_server() -> None:
     for module in sorted(graph):
         if module not in state:
             visit(module, [module])
+
+
+def _client_message_models() -> set[type[p.Strict]]:
+    """The models of the ``ClientMessage`` union (``Annotated[A | B | ..., discriminator]``)."""
+    union = typing.get_args(p.ClientMessage)[0]
+    return set(typing.get_args(union))
+
+
+def test_every_client_message_type_has_exactly_one_handler() -> None:
+    models = _client_message_models()
+    assert len(models) == len(MESSAGE_TYPES)
+    named = {typing.get_args(m.model_fields["type"].annotation)[0] for m in models}
+    assert named == set(MESSAGE_TYPES)
+    without = sorted(m.__name__ for m in models - HANDLERS.keys())
+    assert not without, f"client messages without a handler: {without}"
+    strays = sorted(k.__name__ for k in HANDLERS.keys() - models)
+    assert not strays, f"handlers of types that are no client message: {strays}"
+
+
+def test_the_handler_table_refuses_a_second_handler_of_a_type() -> None:
+    start = in_room(p.Start, lambda _g, _by, _m: None)
+    with pytest.raises(ValueError, match="two handlers for Start"):
+        handler_table([start, start])
+
+
+def test_only_ping_and_hello_may_come_before_joining() -> None:
+    before = {k.__name__ for k, handler in HANDLERS.items() if not isinstance(handler, InRoom)}
+    assert before == {"Ping", "Hello"}
 
 
 #: one valid message of each type (fields as docs/protocol.md)

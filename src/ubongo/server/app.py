@@ -107,7 +107,7 @@ def _lifespan(
         await rooms.start()
         app.state.store, app.state.rooms = store, rooms
         app.state.accounts = Accounts(store, rooms.clock, config.accounts_per_hour)
-        metrics = app.state.metrics = rooms.gateway.metrics
+        metrics = app.state.metrics = rooms.metrics
         db_seconds = metrics.db_seconds
         store.database.on_write = lambda what, s: db_seconds.labels(what=what).observe(s)
         # the collector's schedule: short young collections, full ones on a clock (see .collector)

@@ -18,7 +18,7 @@ from ..protocol.incoming import ProtocolError
 from ..rooms.bus import Encoder, Event, MemoryHub, json_text
 from ..rooms.durable import durable, rebuilt
 from ..rooms.gateway import Gateway
-from ..rooms.live import LIVE_LIMIT, live_rooms
+from ..rooms.live import LIVE_LIMIT
 from ..rooms.room import CODE_ALPHABET, CODE_LENGTH, Room
 from .keys import (
     HEARTBEAT,
@@ -394,15 +394,10 @@ class Node:
                     self.lost(code)
         await self.relay.check_owners()
         await self.relay.check_senders()
-        live = json.dumps(self.local_live(), separators=(",", ":"))
+        live = json.dumps(self.gateway.live(), separators=(",", ":"))
         await self.redis.set(live_key(self.node), live, px=LEASE_MS)
 
     # --- live games to watch, across the processes ---------------------------------------------
-
-    def local_live(self) -> list[dict[str, Any]]:
-        """The live games to watch among the rooms this process owns (:mod:`..rooms.live`)."""
-        owned = [r for c in self.hub.local_codes() if (r := self.hub.get(c)) is not None]
-        return live_rooms(owned, self.gateway.config, self.gateway.clock.ms)
 
     async def live(self, local: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """``local`` (this process's live games now) and every other process's, as its last

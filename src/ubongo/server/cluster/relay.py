@@ -13,24 +13,76 @@ import asyncio
 import json
 import logging
 import secrets
-from typing import TYPE_CHECKING, Any, cast
+from collections.abc import Awaitable
+from typing import Any, Protocol, cast
+
+import redis.asyncio as aioredis
+from redis.asyncio.client import PubSub
 
 from ..protocol import incoming as p
 from ..protocol.incoming import ProtocolError
+from ..rooms.bus import Event, RoomHub
 from ..rooms.connection import Binding, Connection
-from ..rooms.gateway import seat_json
+from ..rooms.gateway import Gateway, seat_json
 from ..rooms.room import Room, room_code
 from .keys import node_channel, owner_key, room_channel
 from .wire import Command, Queued, Write, command
-
-if TYPE_CHECKING:
-    from ..rooms.bus import Event
-    from .node import Node
 
 log = logging.getLogger("ubongo.server.cluster")
 
 #: how long an HTTP request waits for the owner's answer before trying again
 REQUEST_SECONDS = 5.0
+
+
+class ClusterNode(Protocol):
+    """What the relay needs of this process's part in the cluster (:class:`~.node.Node`):
+    its id, its rooms and Redis connections, its writer, and who owns a room."""
+
+    @property
+    def node(self) -> str:
+        """This process's node id."""
+        ...
+
+    @property
+    def gateway(self) -> Gateway:
+        """The rooms this process runs, and its connections."""
+        ...
+
+    @property
+    def hub(self) -> RoomHub[Room]:
+        """The rooms this process owns."""
+        ...
+
+    @property
+    def redis(self) -> aioredis.Redis:
+        """This process's Redis connection (its pool)."""
+        ...
+
+    @property
+    def pubsub(self) -> PubSub:
+        """The connection this process listens on (its channel, the rooms it watches)."""
+        ...
+
+    def enqueue(self, item: Queued) -> None:
+        """Queue one write; they reach Redis in the order queued."""
+        ...
+
+    def send(self, node: str, text: str) -> None:
+        """Queue a command to process ``node`` that nobody waits for."""
+        ...
+
+    def spawn(self, work: Awaitable[Any]) -> None:
+        """Run ``work`` in the background."""
+        ...
+
+    async def alive(self, node: str) -> bool:
+        """Whether process ``node`` listens on its channel."""
+        ...
+
+    async def locate(self, code: str) -> str | None:
+        """The node that runs room ``code`` (taking it over if its owner is gone), or
+        ``None`` if there is no such room."""
+        ...
 
 
 class RemoteConnection(Connection):
@@ -39,7 +91,7 @@ class RemoteConnection(Connection):
     What the room's code sends it goes back on that process's channel; room events do not
     (that process hears them on the room's channel)."""
 
-    def __init__(self, owner: Node, node: str, conn_id: int) -> None:
+    def __init__(self, owner: ClusterNode, node: str, conn_id: int) -> None:
         super().__init__(None, owner.gateway.clock)
         self.owner = owner
         self.node = node
@@ -62,7 +114,7 @@ class Relay:
     by room watched), the stand-ins of other processes' connections to its rooms, the messages
     held for a room whose owner died, and the HTTP requests waiting for an owner's answer."""
 
-    def __init__(self, node: Node) -> None:
+    def __init__(self, node: ClusterNode) -> None:
         self.node = node
         self.gateway = node.gateway
         #: on the owner: (node, connection id) -> the stand-in of a connection there
@@ -99,7 +151,7 @@ class Relay:
             return
         if (
             not isinstance(msg, p.Hello)
-            or self.gateway.failed_lookups.wait(conn.address, received_at) is not None
+            or self.gateway.limits.failed_lookups.wait(conn.address, received_at) is not None
         ):
             self.gateway.handle(conn, raw, received_at)  # answers (rate_limited for a guesser)
             return
@@ -180,7 +232,7 @@ class Relay:
             elif msg.get("type") == "error" and msg.get("ref") == "hello":
                 self._unbind(conn)
                 if msg.get("code") == "no_room":  # a wrong invite: counts as a failed lookup
-                    self.gateway.failed_lookups.take(conn.address, self.gateway.clock.now())
+                    self.gateway.limits.failed_lookups.take(conn.address, self.gateway.clock.now())
         conn.send(text)
 
     def close(self, conn_id: int, code: int) -> None:

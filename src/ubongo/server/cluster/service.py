@@ -3,7 +3,8 @@ Redis (:mod:`ubongo.server.cluster`)."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from redis.exceptions import ConnectionError as RedisDown
 from redis.exceptions import TimeoutError as RedisSlow
@@ -13,10 +14,17 @@ from ..protocol.incoming import SettingsPatch
 from ..protocol.outgoing import encode
 from ..rooms.connection import Connection
 from ..rooms.gateway import Gateway, seat_json
+from ..rooms.housekeeping import Housekeeping
+from ..rooms.quickrooms import QuickRooms
 from ..rooms.service import RoomService
 from ..store import Store
 from .node import ClusterHub, Node
 from .queue import RedisQueue
+
+if TYPE_CHECKING:
+    from fastapi import WebSocket
+
+T = TypeVar("T")
 
 
 class ClusterRoomService(RoomService):
@@ -28,17 +36,25 @@ class ClusterRoomService(RoomService):
 
     def __init__(self, storage: Store, config: ServerConfig, redis_url: str) -> None:
         hub = ClusterHub(encode=encode)
-        super().__init__(Gateway(storage, config, hub))
+        self.gateway = Gateway(storage, config, hub)
+        self.clock, self.config, self.metrics = self.gateway.clock, config, self.gateway.metrics
+        self.limits = self.gateway.limits
         self.node = Node(self.gateway, hub, redis_url)
-        # every process's matcher over one queue in Redis (a group is claimed atomically)
-        self.quick.queue = RedisQueue(self.node.redis)
+        self.housekeeping = Housekeeping(self.gateway)
+        # a quick match's room gets a code unique across the cluster, as any room made here
+        self.quick_rooms = QuickRooms(self.gateway, self.node.reserve_code)
+        #: every process's matcher over one queue in Redis (a group is claimed atomically)
+        self.quick = self.quick_rooms.matcher(RedisQueue(self.node.redis))
 
     async def start(self) -> None:
         await self.node.start()
-        await super().start()
+        self.housekeeping.start()
+        self.quick.start()
 
     async def stop(self) -> None:
-        await super().stop()
+        await self.quick.stop()
+        self.quick_rooms.stop()
+        await self.housekeeping.stop()
         await self.node.stop()
 
     def health(self) -> dict[str, Any]:
@@ -56,23 +72,42 @@ class ClusterRoomService(RoomService):
             raise
         return seat_json(room, seat)
 
-    async def live(self) -> list[dict[str, Any]]:
-        # every process's list, as its last beat wrote it, and this process's as it is now
-        return await self.node.live(self.local_live())
-
-    async def _reserve_code(self) -> str | None:
-        return await self.node.reserve_code()
-
     async def room_snapshot(self, code: str) -> dict[str, Any]:
         return await self.node.relay.request("snapshot", code)
 
     async def take_seat(self, code: str, name: str, account: int | None = None) -> dict[str, Any]:
         return await self.node.relay.request("take_seat", code, name=name, account=account)
 
+    async def live(self) -> list[dict[str, Any]]:
+        # every process's list, as its last beat wrote it, and this process's as it is now
+        return await self.node.live(self.gateway.live())
+
+    async def quick_match(
+        self, account: int, name: str, edition: str, players: int
+    ) -> dict[str, Any]:
+        return await self.quick.join(account, name, edition, players)
+
+    async def leave_queue(self, account: int) -> bool:
+        return await self.quick.leave(account)
+
+    def may_create(self, address: str) -> None:
+        self.limits.may_create(address)
+
+    async def looked_up(self, address: str, lookup: Callable[[], Awaitable[T]]) -> T:
+        return await self.limits.looked_up(address, lookup)
+
+    def open_socket(self, address: str) -> bool:
+        return self.limits.open_socket(address)
+
+    def close_socket(self, address: str) -> None:
+        self.limits.close_socket(address)
+
+    def connect(self, ws: WebSocket | None, address: str = "") -> Connection:
+        return self.gateway.connect(ws, address)
+
     async def receive(self, conn: Connection, raw: str | bytes, received_at: float) -> None:
         await self.node.relay.on_message(conn, raw, received_at)
 
     def disconnect(self, conn: Connection) -> None:
-        self.gateway.connections.discard(conn)
         self.node.relay.on_disconnect(conn)
         self.gateway.disconnected(conn)

@@ -3,24 +3,17 @@
 The server only transports, times and stores: every game decision comes from
 :mod:`ubongo.rules`. :class:`GameDriver` turns a command (a submission, a skip, the clock, a
 bot's move) into a rules action, applies it, publishes the events it caused in the protocol's
-words (:mod:`..protocol.table`), arms the next timers, and at the end stores the game before
-anybody is told it is over.
+words (:mod:`..protocol.table`), arms the next timers, and at the end hands the game to
+:class:`~.results.GameResults`, which stores it before anybody is told it is over.
 
 Store, then answer: every action the rules apply holds the room (:meth:`.feed.RoomFeed.hold`)
 so that the verdict and the events it caused are sent only once the room has been saved as of
 them (:mod:`.saved`): a crash right after a player hears "covered" cannot lose the
-finish. A finished game is stored (tried again with a growing delay while the database
-refuses) before ``game_over`` announces it; meanwhile the saved room holds the finished game,
-so a restart stores it too.
-
-A solo run faster than a human hand can place its pieces (``record_seconds_per_piece`` per
-piece of each solved task) is stored marked implausible and left off the leaderboard.
+finish.
 
 An endless solo run (``docs/ratings.md``) starts from the account's stored rating (a seat
-without an account: a new player's), and each task it rates is learned from as it happens
-(:meth:`..store.TaskRatingRepository.learn`, in a thread, in order): a run has no end but the
-player's, and one left without stopping has lost nothing it played. It is not a record for
-the leaderboard.
+without an account: a new player's); what each of its tasks teaches is stored as it happens
+(:meth:`.results.GameResults.learn`).
 
 Player ids given to the rules are the seat numbers as strings (``"0"`` .. ``"3"``).
 """
@@ -45,14 +38,13 @@ from ubongo.rules.events import EventKind
 from ubongo.rules.state import Entry
 
 from ..config import ServerConfig
-from ..online.daily import daily_facts, daily_result, day_of, today
-from ..online.ratings import rate_game
-from ..online.task_ratings import learn_task
+from ..online.daily import today
 from ..protocol import table
 from ..protocol.incoming import ProtocolError
-from ..store import Backoff, DailyRecord, GameRecord, SoloRecord, Store, TaskResult
+from ..store import Store
 from .cards import CardMaker
 from .feed import RoomFeed
+from .results import GameResults
 from .room import Room, Seat, need_host, need_phase, need_seat
 from .timers import ClockCall, RoomTimers
 
@@ -60,8 +52,9 @@ log = logging.getLogger("ubongo.server")
 
 
 class GameDriver:
-    """Owns a room's game: ``room.game`` (the rules' state), the turn and round numbers, the
-    round's shown solutions, the stored game's id and the solo record."""
+    """Owns a room's game: ``room.game`` (the rules' state), the turn and round numbers and
+    the round's shown solutions; its :attr:`results` own the stored game's id and the solo
+    record."""
 
     def __init__(
         self,
@@ -75,30 +68,17 @@ class GameDriver:
         self.storage = storage
         self.clock = feed.clock
         self.config = config or ServerConfig()
-        self.retry = Backoff(self.config.store_retry_seconds, self.config.store_retry_max_seconds)
         #: makes a fresh game's next cards in a worker process
         self.cards = CardMaker()
-        #: per room, the last endless task's rating being stored (each waits for the one before)
-        self._learning: dict[str, asyncio.Task[None]] = {}
+        #: stores a finished game before it is announced, and what an endless run teaches
+        self.results = GameResults(feed, timers, storage, self.config)
 
     # --- commands ---------------------------------------------------------------------------
 
     def start(self, room: Room, seat: Seat | None) -> None:
         """The host starts the game: everybody ready, a player count the edition allows."""
-        need_host(room, seat)
-        need_phase(room, "lobby")
-        assert seat is not None
-        taken = room.occupied()
-        waiting = [s for s in taken if s.kind == "person" and not s.ready and s is not seat]
-        if waiting:
-            names = ", ".join(s.name for s in waiting)
-            raise ProtocolError("not_ready", f"waiting for {names} to be ready")
+        taken = _players_to_start(room, seat)
         st = room.settings
-        lo, hi = (1, 1) if st.solo else st.record.players
-        if not lo <= len(taken) <= hi:
-            raise ProtocolError(
-                "bad_seats", f"{st.edition} {st.mode} is for {lo}-{hi} players, not {len(taken)}"
-            )
         players = tuple(s.player for s in taken)
         default = st.side_or_default
         levels = tuple(s.side or default for s in taken)
@@ -327,7 +307,7 @@ class GameDriver:
         if ended and new.round is not None and new.round.kind != "solo":
             self._round_ended(room, new, awards)
         if new.phase == "over":
-            self.game_over(room)
+            self.results.game_over(room)
             return
         if new_turn:
             self.timers.schedule_bots(room)
@@ -348,7 +328,7 @@ class GameDriver:
                     room.solutions = {}
                     room.next_round_at = None
             if ev.kind == EventKind.TASK_RATED:
-                self._learn(room, ev)
+                self.results.learn(room, ev)
             got = table.awards(ev)
             if got is not None:
                 awards = got
@@ -358,41 +338,6 @@ class GameDriver:
                     out[1].update(_given_up(room, ev))
                 self.feed.publish(room, out[0], out[1], at=ev.at)
         return new_turn, awards
-
-    def _learn(self, room: Room, ev: rules.Event) -> None:
-        """Store what an endless task taught (the task's rating, the account's), in a thread,
-        after the room's earlier ratings: a rating is only ever replaced by a later one."""
-        if self.storage is None or room.game is None:
-            return
-        d = ev.data
-        seat = room.seats[int(d["player"])]
-        result = TaskResult(
-            fingerprint=str(d["fingerprint"]),
-            edition=room.game.settings.edition,
-            prior=_task_prior(room.game, d),
-            shift=float(d["shift"]),
-            score=float(d["score"]),
-            before=_triple(d["before"]),
-            after=_triple(d["after"]),
-            at=ev.at,
-            account=seat.account if seat is not None else None,
-        )
-        storage = self.storage
-        previous = self._learning.get(room.code)
-
-        async def learn() -> None:
-            if previous is not None:
-                await asyncio.wait({previous})
-            try:
-                await asyncio.to_thread(storage.task_ratings.learn, result, learn_task)
-            except Exception:
-                log.exception("room %s: a task's rating could not be stored", room.code)
-            finally:
-                if self._learning.get(room.code) is task:
-                    del self._learning[room.code]
-
-        task = asyncio.get_running_loop().create_task(learn())
-        self._learning[room.code] = task
 
     def _round_ended(self, room: Room, game: rules.Game, awards: dict[str, Any]) -> None:
         r = game.round
@@ -420,188 +365,24 @@ class GameDriver:
             at=r.ended_at,
         )
 
-    # --- the end ----------------------------------------------------------------------------
 
-    def game_over(self, room: Room) -> None:
-        """The rules say the game is over: store it (off the event loop), then announce it.
-        Until it is stored the room refuses rematch and settings."""
-        game = room.game
-        assert game is not None
-        self.timers.cancel_game(room)
-        room.phase = "over"
-        now = self.clock.now()
-        names = {s.player: s.name for s in room.occupied()}
-        scores = game.scores()
-        result: dict[str, Any] = {
-            "winners": [int(w) for w in game.winners],
-            "scores": {p: scores.get(p) for p in game.settings.players},
-            "names": names,
-        }
-        record: dict[str, Any] | None = None
-        if game.solo is not None:
-            record = rules.solo_record(game)
-            result["record"] = record
-        stored = _game_record(room, game, result, now)
-        solo: SoloRecord | DailyRecord | None = None
-        per_piece = self.config.record_seconds_per_piece
-        if record is not None and game.settings.puzzles == "daily":
-            solo = _daily_record(room, game, record, now, per_piece)
-        elif record is not None and game.settings.solo_goal not in ("practice", "endless"):
-            solo = _solo_record(room, game, record, now, per_piece)
-        room.record = record
-        announce: dict[str, Any] = {
-            "winners": result["winners"],
-            "scores": {str(k): v for k, v in result["scores"].items()},
-            "record": record,
-            "daily": None,
-        }
-        # stored before anybody hears the game is over (a killed server loses nothing that
-        # was announced), in a thread so that other rooms' clocks and verdicts do not wait
-        # for the disk, and only once the room is saved as over (so that a restart meanwhile
-        # stores it); until then the room refuses rematch and settings
-        loop = asyncio.get_running_loop()
-        saved: asyncio.Future[None] = loop.create_future()
-        self.feed.then(room, lambda: None if saved.done() else saved.set_result(None))
-        room.saving = loop.create_task(
-            self._store_and_announce(room, saved, stored, solo, announce)
+def _players_to_start(room: Room, seat: Seat | None) -> list[Seat]:
+    """The seats a game started now would have: the sender must be the host, in the lobby,
+    with everybody else ready and a player count the edition allows."""
+    need_host(room, seat)
+    need_phase(room, "lobby")
+    taken = room.occupied()
+    waiting = [s for s in taken if s.kind == "person" and not s.ready and s is not seat]
+    if waiting:
+        names = ", ".join(s.name for s in waiting)
+        raise ProtocolError("not_ready", f"waiting for {names} to be ready")
+    st = room.settings
+    lo, hi = (1, 1) if st.solo else st.record.players
+    if not lo <= len(taken) <= hi:
+        raise ProtocolError(
+            "bad_seats", f"{st.edition} {st.mode} is for {lo}-{hi} players, not {len(taken)}"
         )
-
-    async def _store_and_announce(
-        self,
-        room: Room,
-        saved: asyncio.Future[None],
-        stored: GameRecord,
-        solo: SoloRecord | DailyRecord | None,
-        announce: dict[str, Any],
-    ) -> None:
-        try:
-            while not saved.done():
-                await asyncio.wait({saved}, timeout=5.0)
-                if not self.feed.is_open(room):
-                    return  # closed, or run by another process now (which stores it)
-            rating: tuple[bool, str | None] = (False, "not stored: this server keeps no results")
-            if self.storage is not None:
-                got = await self._store(room, self.storage, stored, solo)
-                if got is None:
-                    return
-                room.game_id, rating = got
-            if isinstance(solo, DailyRecord):
-                room.daily = announce["daily"] = daily_result(solo.facts, *rating)
-        finally:
-            room.saving = None
-        if self.feed.is_open(room):
-            self.feed.hold(room)  # saved with its id before it is announced
-            self.feed.publish(room, "game_over", {"game_id": room.game_id, **announce})
-
-    async def _store(
-        self,
-        room: Room,
-        storage: Store,
-        stored: GameRecord,
-        solo: SoloRecord | DailyRecord | None,
-    ) -> tuple[int, tuple[bool, str | None]] | None:
-        """Store the finished game (and its solo or daily record, in the same transaction),
-        trying again while the database refuses; its id and a daily run's rating (rated, or
-        why not), or ``None`` if the room is no longer run here (it stays saved as over:
-        whoever runs it next stores it)."""
-        failures = 0
-        rating: tuple[bool, str | None] = (False, None)
-        while True:
-            try:
-                if isinstance(solo, DailyRecord):
-                    game_id, rating = await asyncio.to_thread(storage.daily.save, stored, solo)
-                elif solo is not None:
-                    game_id, _ = await asyncio.to_thread(storage.records.save, stored, solo)
-                else:
-                    game_id = await asyncio.to_thread(storage.games.save, stored, rate_game)
-            except Exception as e:
-                failures += 1
-                delay = self.retry.delay(failures)
-                log.error(
-                    "room %s: the finished game could not be stored (%s); trying again in %.1f s",
-                    room.code,
-                    e,
-                    delay,
-                )
-                await asyncio.sleep(delay)
-                if not self.feed.is_open(room):
-                    return None
-                continue
-            if failures:
-                log.warning("room %s: stored game %d after %d tries", room.code, game_id, failures)
-            return game_id, rating
-
-
-def _game_record(room: Room, game: rules.Game, result: dict[str, Any], now: float) -> GameRecord:
-    """A finished game as stored: settings, seed, action log, result and players."""
-    game_json = rules.game_to_json(game)
-    return GameRecord(
-        room=room.code,
-        edition=game.settings.edition,
-        mode=game.settings.mode,
-        variant=game.settings.variant,
-        settings={"room": room.settings.to_json(), "rules": game_json["game"]["settings"]},
-        seed=int(room.seed or 0),
-        events=[rules.action_to_json(a) for a in game.log],
-        result={**result, "deck": game_json["deck"], "events": _events_json(game)},
-        players=[
-            {
-                "seat": s.index,
-                "name": s.name,
-                "kind": s.kind,
-                "level": s.level,
-                "account": s.account,
-            }
-            for s in room.occupied()
-        ],
-        started_at=room.started_at or now,
-        finished_at=now,
-        rated=room.settings.rated and game.solo is None and len(room.occupied()) > 1,
-    )
-
-
-def _solo_record(
-    room: Room, game: rules.Game, record: dict[str, Any], now: float, per_piece: float
-) -> SoloRecord:
-    """A finished solo run as stored for the leaderboard and personal bests (marked
-    implausible if a task was solved faster than a hand can place its pieces)."""
-    person = room.occupied()[0]
-    return SoloRecord(
-        game_id=0,
-        name=person.name,
-        edition=game.settings.edition,
-        goal=str(record["goal"]),
-        amount=int(record["target"]),
-        side=game.settings.level_of(person.player),
-        score=int(record["solved"]),
-        seconds=float(record["seconds"]),
-        finished_at=now,
-        plausible=not too_fast(game, per_piece),
-        account=person.account,
-        hints=int(record["hints"]),
-        skipped=int(record["skipped"]) + int(record["gave_up"]),
-    )
-
-
-def _daily_record(
-    room: Room, game: rules.Game, record: dict[str, Any], now: float, per_piece: float
-) -> DailyRecord:
-    """A finished daily run as stored; whether it is rated is decided as it is stored (the
-    account's first run of the day), except for what is known now."""
-    person = room.occupied()[0]
-    unrated = None
-    if too_fast(game, per_piece):
-        unrated = "a task was solved faster than a hand can place its pieces"
-    elif room.started_at is not None and day_of(room.started_at).isoformat() != game.settings.day:
-        unrated = "played after its day"
-    return DailyRecord(
-        game_id=0,
-        name=person.name,
-        account=person.account,
-        facts=daily_facts(game, record),
-        finished_at=now,
-        unrated=unrated,
-    )
+    return taken
 
 
 def _need_help(room: Room, hint: bool = False) -> None:
@@ -678,42 +459,3 @@ def _given_up(room: Room, ev: rules.Event) -> dict[str, Any]:
         "task": rules.task_json(game, entry),
         "solution": [placement_to_json(p) for p in placements],
     }
-
-
-def too_fast(game: rules.Game, per_piece: float) -> list[int]:
-    """The solo tasks (by the order they were solved, from 0) solved in less time than
-    ``per_piece`` seconds for each of their pieces: faster than a human hand places them.
-
-    A task's time runs from when it was dealt (the round's start, or the previous task
-    solved or put aside) to its ``finished`` event, both in the rules' own times."""
-    fast: list[int] = []
-    dealt_at: float | None = None
-    solved = 0
-    for ev in game.events:
-        if ev.kind in (EventKind.ROUND_STARTED, EventKind.TASK_DRAWN):
-            dealt_at = ev.at
-        elif ev.kind == EventKind.FINISHED and dealt_at is not None:
-            player = str(ev.data["player"])
-            side_name = ev.data.get("side") or game.settings.level_of(player)
-            side = rules.card(game, int(ev.data["card"])).side(side_name)
-            pieces = len(side.task(ev.data["key"]).pieces)
-            if ev.at - dealt_at < pieces * per_piece:
-                fast.append(solved)
-            solved += 1
-            dealt_at = ev.at
-    return fast
-
-
-def _triple(value: Any) -> tuple[float, float, float]:
-    r, rd, vol = (float(v) for v in value)
-    return (r, rd, vol)
-
-
-def _task_prior(game: rules.Game, data: dict[str, Any]) -> tuple[float, float, float]:
-    """The model's rating of the task with its side's whole limit (what is stored)."""
-    r, rd, vol = _triple(data["task"])
-    return (r - float(data["shift"]), rd, vol)
-
-
-def _events_json(game: rules.Game) -> list[dict[str, Any]]:
-    return [{"kind": e.kind, "at": e.at, "data": e.data} for e in game.events]

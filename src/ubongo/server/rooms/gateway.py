@@ -1,16 +1,23 @@
 """A connection's messages to the rooms this process runs: parsed, checked and handled.
 
 :class:`Gateway` is the WebSocket protocol's side of :class:`~.runner.Rooms`: it joins a
-connection to a room (``hello``: the welcome, the missed events, the subscription), turns each
-client message into a room command, and every refusal into an ``error`` message. The same
-code answers the connections of this process and, on a room's owner, those of other processes
-(:mod:`..cluster`).
+connection to a room (``hello``: the welcome, the missed events, the subscription), hands each
+client message to its handler in :data:`HANDLERS`, and turns every refusal into an ``error``
+message. The same code answers the connections of this process and, on a room's owner, those
+of other processes (:mod:`..cluster`).
+
+Every client message type (:data:`~..protocol.incoming.ClientMessage`) has exactly one
+handler, of one of two kinds: :class:`OnConnection` for what a connection may send before it
+has joined a room (``ping``, ``hello``), :class:`InRoom` for a command in the room it joined
+(refused with ``not_joined`` before that). A new message type is its model, one entry in
+:data:`HANDLERS`, and the web client's side.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 import structlog
 
@@ -20,37 +27,20 @@ from ubongo.board import COVERED, Placement, Verdict
 from ..config import ServerConfig
 from ..ops.clock import Clock
 from ..ops.metrics import Metrics
-from ..ops.ratelimit import AddressCount, AddressLimit
 from ..protocol import incoming as p
 from ..protocol.incoming import ProtocolError
 from ..store import Store
 from .bus import RoomHub
 from .connection import MAX_REFUSED, Connection
+from .limits import AddressLimits
+from .live import live_rooms
 from .room import Room, Seat
 from .runner import Rooms
 
-#: a room command, given the room, the sender's seat (``None``: a spectator), the message and
-#: the time it was received
-Command = Callable[[Rooms, Room, Seat | None, Any, float], None]
+if TYPE_CHECKING:
+    from fastapi import WebSocket
 
-#: the client messages that are plain room commands (``hello``, ``ping``, ``submit``,
-#: ``hint`` and ``leave`` are handled by :class:`Gateway` itself)
-COMMANDS: dict[type[p.Strict], Command] = {
-    p.ChangeSettings: lambda rooms, room, seat, m, _t: rooms.lobby.change_settings(
-        room, seat, m.settings
-    ),
-    p.ChooseSide: lambda rooms, room, seat, m, _t: rooms.lobby.choose_side(room, seat, m.side),
-    p.AddBot: lambda rooms, room, seat, m, _t: rooms.lobby.add_bot(room, seat, m.level),
-    p.RemoveBot: lambda rooms, room, seat, m, _t: rooms.lobby.remove_bot(room, seat, m.seat),
-    p.BotLevel: lambda rooms, room, seat, m, _t: rooms.lobby.bot_level(room, seat, m.seat, m.level),
-    p.Ready: lambda rooms, room, seat, m, _t: rooms.lobby.set_ready(room, seat, m.ready),
-    p.Start: lambda rooms, room, seat, _m, _t: rooms.game.start(room, seat),
-    p.Skip: lambda rooms, room, seat, m, now: rooms.game.skip(room, seat, m.round, now),
-    p.Stop: lambda rooms, room, seat, m, now: rooms.game.stop(room, seat, m.round, now),
-    p.GiveUp: lambda rooms, room, seat, m, now: rooms.game.give_up(room, seat, m.round, now),
-    p.Rematch: lambda rooms, room, seat, _m, _t: rooms.lobby.rematch(room, seat),
-    p.Lock: lambda rooms, room, seat, m, _t: rooms.lobby.lock(room, seat, m.locked),
-}
+M = TypeVar("M", bound=p.Strict)
 
 
 class Gateway:
@@ -73,16 +63,8 @@ class Gateway:
         self.by_seat: dict[tuple[str, int], Connection] = {}
         #: the WebSockets open on this process
         self.connections: set[Connection] = set()
-        # what each client address may do on this process (docs/server.md, "Rooms and limits")
-        self.room_creations = AddressLimit(
-            "rooms created", config.rooms_per_minute / 60, config.rooms_per_minute
-        )
-        self.failed_lookups = AddressLimit(
-            "failed room lookups",
-            config.failed_lookups_per_hour / 3600,
-            config.failed_lookup_burst,
-        )
-        self.sockets = AddressCount(config.connections_per_address)
+        #: what each client address may do on this process
+        self.limits = AddressLimits(config, self.clock)
         self.metrics = metrics or Metrics()
         self._watch(self.metrics)
 
@@ -104,15 +86,32 @@ class Gateway:
 
     def _rooms_by_phase(self) -> dict[str, float]:
         counts = {"lobby": 0.0, "playing": 0.0, "over": 0.0}
-        for code in list(self.hub.codes()):
-            room = self.hub.get(code)
-            if room is not None:
-                counts[room.phase] = counts.get(room.phase, 0.0) + 1
+        for room in self.running():
+            counts[room.phase] = counts.get(room.phase, 0.0) + 1
         return counts
+
+    def running(self) -> list[Room]:
+        """The rooms this process runs."""
+        return [r for c in list(self.hub.codes()) if (r := self.hub.get(c)) is not None]
+
+    def live(self) -> list[dict[str, Any]]:
+        """The live games anybody may watch (:mod:`.live`) among the rooms this process runs."""
+        return live_rooms(self.running(), self.config, self.clock.ms)
 
     def connections_in(self, code: str) -> list[Connection]:
         """The connections of this process joined to room ``code``."""
         return [c for c in self.connections if c.room is not None and c.room.code == code]
+
+    # --- a connection's life ---------------------------------------------------------------
+
+    def connect(self, ws: WebSocket | None, address: str = "") -> Connection:
+        """A new WebSocket of this process, from client ``address``."""
+        config = self.config
+        conn = Connection(
+            ws, self.clock, address, config.max_queued_messages, config.messages_per_second
+        )
+        self.connections.add(conn)
+        return conn
 
     def handle(self, conn: Connection, raw: str | bytes, received_at: float) -> None:
         """One frame from a client; every refusal becomes an error message. Log lines while
@@ -126,15 +125,11 @@ class Gateway:
     def _handle(self, conn: Connection, raw: str | bytes, received_at: float) -> None:
         kind: str | None = None
         try:
-            if not conn.bucket.allow(received_at):
-                if conn.bucket.refused >= MAX_REFUSED:
-                    conn.close(4008)
-                rate = conn.bucket.rate
-                raise ProtocolError("rate_limited", f"more than {rate:g} messages a second")
+            self._take_turn(conn, received_at)
             msg = p.parse_client_message(raw)
             kind = msg.type
             self.metrics.messages_in.labels(type=kind).inc()
-            self._dispatch(conn, msg, received_at)
+            HANDLERS[type(msg)].handle(self, conn, msg, received_at)
         except ProtocolError as e:
             if e.ref is None:
                 e.ref = kind
@@ -144,95 +139,41 @@ class Gateway:
             self.metrics.errors.labels(code=e.code).inc()
             conn.send_json(ProtocolError(e.code, str(e), kind).to_json())
 
-    def _dispatch(self, conn: Connection, msg: p.ClientMessage, now: float) -> None:
-        if isinstance(msg, p.Ping):
-            conn.send_json(
-                {"type": "pong", "id": msg.id, "t": msg.t, "server_time": self.clock.ms(now)}
-            )
+    @staticmethod
+    def _take_turn(conn: Connection, received_at: float) -> None:
+        """Spend one of the connection's messages a second (``rate_limited`` when it has none
+        left; closed once it has been refused too often)."""
+        if conn.bucket.allow(received_at):
             return
-        if isinstance(msg, p.Hello):
-            self._hello(conn, msg)
-            return
+        if conn.bucket.refused >= MAX_REFUSED:
+            conn.close(4008)
+        rate = conn.bucket.rate
+        raise ProtocolError("rate_limited", f"more than {rate:g} messages a second")
+
+    def sender(self, conn: Connection, received_at: float) -> Sender:
+        """Who sent an in-room message: ``not_joined`` before a ``hello``, ``bad_token`` if
+        the seat has been given to somebody else since."""
         if not conn.joined or conn.room is None:
             raise ProtocolError("not_joined", "send hello first")
         room, seat = conn.room, conn.seat
         if seat is not None and room.seats[seat.index] is not seat:
             raise ProtocolError("bad_token", "this seat is no longer yours")
-        if isinstance(msg, p.Submit):
-            self._submit(conn, room, seat, msg, now)
-        elif isinstance(msg, p.Hint):
-            placements = [
-                Placement(pl.piece, pl.transform, tuple(pl.offset)) for pl in msg.placements
-            ]
-            self.rooms.game.hint(room, seat, msg.round, placements, now, conn.send_json)
-        elif isinstance(msg, p.Leave):
-            self.rooms.lobby.leave(room, seat)
-            self._drop_seat(conn)
-        elif isinstance(msg, p.Kick):
-            self._kick(room, seat, msg.seat)
-        else:
-            COMMANDS[type(msg)](self.rooms, room, seat, msg, now)
-
-    def _submit(
-        self, conn: Connection, room: Room, seat: Seat | None, msg: p.Submit, now: float
-    ) -> None:
-        """An "Ubongo!": the sender hears its verdict before the events it causes."""
-        placements = [Placement(pl.piece, pl.transform, tuple(pl.offset)) for pl in msg.placements]
-
-        def verdict(v: Verdict, code: str | None = None) -> None:
-            # an accepted one is sent once the room is stored: what a player waits for
-            self.metrics.verdict_seconds.observe(max(0.0, self.clock.now() - now))
-            conn.send_json(
-                {
-                    "type": "verdict",
-                    "round": msg.round,
-                    "ok": v.ok,
-                    "code": code or v.code,
-                    "reason": v.reason,
-                    "received_at": self.clock.ms(now),
-                }
-            )
-
-        try:
-            wrong = self.rooms.game.submit(
-                room, seat, msg.round, placements, now, on_accept=lambda: verdict(COVERED)
-            )
-        except rules.RuleError as e:  # too late, already finished: no finish
-            verdict(Verdict(False, e.code, str(e)))
-            return
-        if wrong is not None:
-            verdict(wrong)
-
-    def _kick(self, room: Room, seat: Seat | None, index: int) -> None:
-        """The host removes a person from the lobby: their connection is closed (code 4003;
-        its token no longer holds a seat, so reconnecting says ``bad_token``)."""
-        self.rooms.lobby.kick(room, seat, index)
-        removed = self.by_seat.pop((room.code, index), None)
-        if removed is not None:
-            if removed.subscription is not None:
-                removed.subscription.close()
-            # not in the room any more: its end frees nothing and counts no spectator
-            removed.joined, removed.seat, removed.room = False, None, None
-            removed.close(4003)
+        return Sender(conn, room, seat, received_at)
 
     def lookup(self, conn: Connection, name: str) -> Room:
         """The room a client of this process names, under the failed-lookup limit of its
         address (``rate_limited`` once it has guessed too often)."""
         if not conn.address:  # another process's client: its own process limits its lookups
             return self.rooms.lobby.find(name)
-        now = self.clock.now()
-        self.failed_lookups.check(conn.address, now)
-        try:
-            return self.rooms.lobby.find(name)
-        except ProtocolError:
-            self.failed_lookups.take(conn.address, now)
-            raise
+        return self.limits.found(conn.address, lambda: self.rooms.lobby.find(name))
 
-    def _hello(self, conn: Connection, msg: p.Hello) -> None:
+    def join(self, conn: Connection, hello: p.Hello) -> None:
+        """``hello``: ``conn`` takes its seat in the room it names (or watches it); the
+        welcome follows once the room is saved."""
         if conn.joined:
             raise ProtocolError("already_joined", "this connection has already joined a room")
-        room = self.lookup(conn, msg.room)
-        seat = self.rooms.lobby.attach(room, msg.token, msg.spectate)
+        room = self.lookup(conn, hello.room)
+        seat = self.rooms.lobby.attach(room, hello.token, hello.spectate)
         conn.room, conn.seat, conn.joined = room, seat, True
         if seat is not None:
             key = (room.code, seat.index)
@@ -242,7 +183,7 @@ class Gateway:
             self.by_seat[key] = conn
         # after what the room holds until it is saved (store, then answer), so that the
         # welcome's snapshot is the room as of its seq
-        self.hub.then(room.code, lambda: self._welcome(conn, room, seat, msg.last_seq))
+        self.hub.then(room.code, lambda: self._welcome(conn, room, seat, hello.last_seq))
 
     def _welcome(self, conn: Connection, room: Room, seat: Seat | None, last: int | None) -> None:
         if not conn.joined or conn.closing is not None or conn.room is not room:
@@ -266,22 +207,192 @@ class Gateway:
                 conn.send(ev.text)
         conn.subscription = self.hub.subscribe(room.code, conn.on_event)
 
-    def _drop_seat(self, conn: Connection) -> None:
+    def leave(self, conn: Connection) -> None:
+        """``conn`` no longer holds its seat (it left the room; it hears the room still)."""
         if conn.room is not None and conn.seat is not None:
             key = (conn.room.code, conn.seat.index)
             if self.by_seat.get(key) is conn:
                 del self.by_seat[key]
         conn.seat = None
 
+    def kicked(self, room: Room, index: int) -> None:
+        """The person in seat ``index`` was removed from the lobby: their connection is closed
+        (code 4003; its token no longer holds a seat, so reconnecting says ``bad_token``)."""
+        removed = self.by_seat.pop((room.code, index), None)
+        if removed is not None:
+            if removed.subscription is not None:
+                removed.subscription.close()
+            # not in the room any more: its end frees nothing and counts no spectator
+            removed.joined, removed.seat, removed.room = False, None, None
+            removed.close(4003)
+
     def disconnected(self, conn: Connection) -> None:
         """``conn`` has closed: it hears nothing more, and its seat's hold starts."""
+        self.connections.discard(conn)
         if conn.subscription is not None:
             conn.subscription.close()
         if conn.room is not None and conn.joined:
             seat = conn.seat
-            self._drop_seat(conn)
+            self.leave(conn)
             conn.joined = False  # (a welcome still waiting for a save is not sent)
             self.rooms.lobby.detach(conn.room, seat)
+
+
+# --- the handlers: one per client message type ----------------------------------------------
+
+
+@dataclass(frozen=True)
+class Sender:
+    """Who sent a message in a room: the connection, its room, its seat (``None``: a
+    spectator) and when the message was received (server time)."""
+
+    conn: Connection
+    room: Room
+    seat: Seat | None
+    at: float
+
+
+class Handler(Protocol):
+    """What the gateway does with one type of client message."""
+
+    def handle(self, gateway: Gateway, conn: Connection, msg: Any, received_at: float) -> None:
+        """Act on ``msg`` from ``conn``; refusals raise :class:`ProtocolError` or
+        :class:`~ubongo.rules.RuleError`."""
+
+
+@dataclass(frozen=True)
+class OnConnection(Generic[M]):
+    """A message any connection may send, joined to a room or not (``ping``, ``hello``)."""
+
+    run: Callable[[Gateway, Connection, M, float], None]
+
+    def handle(self, gateway: Gateway, conn: Connection, msg: M, received_at: float) -> None:
+        self.run(gateway, conn, msg, received_at)
+
+
+@dataclass(frozen=True)
+class InRoom(Generic[M]):
+    """A command in the room the connection has joined (refused before its ``hello``)."""
+
+    run: Callable[[Gateway, Sender, M], None]
+
+    def handle(self, gateway: Gateway, conn: Connection, msg: M, received_at: float) -> None:
+        self.run(gateway, gateway.sender(conn, received_at), msg)
+
+
+#: a message type and its handler, as the table lists them
+Entry = tuple[type[p.Strict], Handler]
+
+
+def on_connection(kind: type[M], run: Callable[[Gateway, Connection, M, float], None]) -> Entry:
+    """The table's entry of ``kind``, a message any connection may send."""
+    return kind, OnConnection(run)
+
+
+def in_room(kind: type[M], run: Callable[[Gateway, Sender, M], None]) -> Entry:
+    """The table's entry of ``kind``, a command in the sender's room."""
+    return kind, InRoom(run)
+
+
+def handler_table(entries: Iterable[Entry]) -> dict[type[p.Strict], Handler]:
+    """The entries as a table, each message type at most once."""
+    table: dict[type[p.Strict], Handler] = {}
+    for kind, handler in entries:
+        if kind in table:
+            raise ValueError(f"two handlers for {kind.__name__}")
+        table[kind] = handler
+    return table
+
+
+def _pong(gateway: Gateway, conn: Connection, msg: p.Ping, received_at: float) -> None:
+    conn.send_json(
+        {"type": "pong", "id": msg.id, "t": msg.t, "server_time": gateway.clock.ms(received_at)}
+    )
+
+
+def _hello(gateway: Gateway, conn: Connection, msg: p.Hello, _received_at: float) -> None:
+    gateway.join(conn, msg)
+
+
+def _submit(gateway: Gateway, by: Sender, msg: p.Submit) -> None:
+    """An "Ubongo!": the sender hears its verdict before the events it causes."""
+
+    def verdict(v: Verdict, code: str | None = None) -> None:
+        # an accepted one is sent once the room is stored: what a player waits for
+        gateway.metrics.verdict_seconds.observe(max(0.0, gateway.clock.now() - by.at))
+        by.conn.send_json(
+            {
+                "type": "verdict",
+                "round": msg.round,
+                "ok": v.ok,
+                "code": code or v.code,
+                "reason": v.reason,
+                "received_at": gateway.clock.ms(by.at),
+            }
+        )
+
+    def accepted() -> None:
+        verdict(COVERED)
+
+    game = gateway.rooms.game
+    placements = _placements(msg.placements)
+    try:
+        wrong = game.submit(by.room, by.seat, msg.round, placements, by.at, on_accept=accepted)
+    except rules.RuleError as e:  # too late, already finished: no finish
+        verdict(Verdict(False, e.code, str(e)))
+        return
+    if wrong is not None:
+        verdict(wrong)
+
+
+def _hint(gateway: Gateway, by: Sender, msg: p.Hint) -> None:
+    placements = _placements(msg.placements)
+    gateway.rooms.game.hint(by.room, by.seat, msg.round, placements, by.at, by.conn.send_json)
+
+
+def _leave(gateway: Gateway, by: Sender, _msg: p.Leave) -> None:
+    gateway.rooms.lobby.leave(by.room, by.seat)
+    gateway.leave(by.conn)
+
+
+def _kick(gateway: Gateway, by: Sender, msg: p.Kick) -> None:
+    """The host removes a person from the lobby, and their connection with them."""
+    gateway.rooms.lobby.kick(by.room, by.seat, msg.seat)
+    gateway.kicked(by.room, msg.seat)
+
+
+def _placements(placed: Iterable[p.Placement]) -> list[Placement]:
+    return [Placement(pl.piece, pl.transform, tuple(pl.offset)) for pl in placed]
+
+
+#: every client message type and its handler
+HANDLERS: dict[type[p.Strict], Handler] = handler_table(
+    [
+        on_connection(p.Ping, _pong),
+        on_connection(p.Hello, _hello),
+        in_room(
+            p.ChangeSettings,
+            lambda g, by, m: g.rooms.lobby.change_settings(by.room, by.seat, m.settings),
+        ),
+        in_room(p.ChooseSide, lambda g, by, m: g.rooms.lobby.choose_side(by.room, by.seat, m.side)),
+        in_room(p.AddBot, lambda g, by, m: g.rooms.lobby.add_bot(by.room, by.seat, m.level)),
+        in_room(p.RemoveBot, lambda g, by, m: g.rooms.lobby.remove_bot(by.room, by.seat, m.seat)),
+        in_room(
+            p.BotLevel, lambda g, by, m: g.rooms.lobby.bot_level(by.room, by.seat, m.seat, m.level)
+        ),
+        in_room(p.Ready, lambda g, by, m: g.rooms.lobby.set_ready(by.room, by.seat, m.ready)),
+        in_room(p.Lock, lambda g, by, m: g.rooms.lobby.lock(by.room, by.seat, m.locked)),
+        in_room(p.Kick, _kick),
+        in_room(p.Leave, _leave),
+        in_room(p.Rematch, lambda g, by, _m: g.rooms.lobby.rematch(by.room, by.seat)),
+        in_room(p.Start, lambda g, by, _m: g.rooms.game.start(by.room, by.seat)),
+        in_room(p.Submit, _submit),
+        in_room(p.Hint, _hint),
+        in_room(p.Skip, lambda g, by, m: g.rooms.game.skip(by.room, by.seat, m.round, by.at)),
+        in_room(p.Stop, lambda g, by, m: g.rooms.game.stop(by.room, by.seat, m.round, by.at)),
+        in_room(p.GiveUp, lambda g, by, m: g.rooms.game.give_up(by.room, by.seat, m.round, by.at)),
+    ]
+)
 
 
 def seat_json(room: Room, seat: Seat, named: str | None = None) -> dict[str, Any]:

@@ -91,7 +91,7 @@ class Rooms:
         ):
             # the process stopped between the end of the game and its announcement: store and
             # announce it here (stored twice at worst, never lost)
-            self.game.game_over(room)
+            self.game.results.game_over(room)
 
     def let_go(self, room: Room) -> None:
         """Stop running ``room`` here without closing it (another process runs it now)."""

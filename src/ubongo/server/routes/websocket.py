@@ -44,7 +44,7 @@ async def websocket(ws: WebSocket, rooms: RoomServiceDep) -> None:
         return
     address = address_key(ws.client.host if ws.client else None)
     if not rooms.open_socket(address):
-        await _refuse(ws, rooms.gateway.config.connections_per_address)
+        await _refuse(ws, rooms.config.connections_per_address)
         return
     try:
         await ws.accept()
@@ -55,9 +55,9 @@ async def websocket(ws: WebSocket, rooms: RoomServiceDep) -> None:
 
 
 async def _serve(ws: WebSocket, rooms: RoomServiceDep, conn: Connection) -> None:
-    writer_task = asyncio.create_task(_writer(ws, conn, rooms.gateway.metrics.messages_out))
+    writer_task = asyncio.create_task(_writer(ws, conn, rooms.metrics.messages_out))
     conn.on_abort = lambda: _abort(ws, writer_task)
-    hello_by = rooms.clock.now() + rooms.gateway.config.hello_seconds
+    hello_by = rooms.clock.now() + rooms.config.hello_seconds
     try:
         while conn.closing is None:
             if conn.attached:
