@@ -6,7 +6,9 @@ reader of the server's room messages.
   (web/src/room/store.ts); net.ts only carries them;
 - the protocol's types are generated from the server's models (web/src/protocol.gen.ts, by
   `make protocol`): the client declares none of its own. protocol.ts only names generated types
-  (or types made from them) and is the one module that imports the generated file.
+  (or types made from them) and is the one module that imports the generated file;
+- browser storage (localStorage, sessionStorage, IndexedDB) is touched by one module,
+  web/src/storage.ts, which declares every key and the type of its value.
 """
 
 from __future__ import annotations
@@ -92,3 +94,26 @@ def test_no_module_declares_a_message_or_body_shape() -> None:
             r"interface \w+[^{]*\{(.*?)\n\}", path.read_text(encoding="utf-8"), re.S
         ):
             assert not wire_fields.search(body), f"{_name(path)} declares a protocol shape"
+
+
+def _code(path: Path) -> str:
+    """A module's text without its comments (a comment may say where things are kept)."""
+    text = path.read_text(encoding="utf-8")
+    return re.sub(r"(?<![:\"'`])//[^\n]*|/\*.*?\*/", "", text, flags=re.S)
+
+
+def test_only_the_storage_module_touches_browser_storage() -> None:
+    storage = re.compile(r"\b(localStorage|sessionStorage|indexedDB|IDBFactory|StorageEvent)\b")
+    touching = {_name(p) for p in MODULES if storage.search(_code(p))}
+    assert touching == {"storage.ts"}, "read and write browser storage through web/src/storage.ts"
+
+
+def test_every_stored_key_is_declared_once_in_the_storage_module() -> None:
+    # the keys are the format kept in players' browsers: one place names them, each once
+    found = re.findall(r'"(ubongo\.[\w.]+)"|`(ubongo\.[\w.]+)\$\{', _code(WEB_SRC / "storage.ts"))
+    keys = [a or b for a, b in found]
+    assert len(keys) >= 8
+    assert len(keys) == len(set(keys)), keys
+    for path in MODULES:
+        named = [key for key in keys if path.name != "storage.ts" and key in _code(path)]
+        assert not named, f"{_name(path)} names stored keys {named}: use storage.ts's `stored`"

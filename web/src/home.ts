@@ -21,34 +21,20 @@ import { pieceName } from "./piecename";
 import type { CreateRoom, Room, SeatGrant, SettingsPatch, SoloGoal } from "./protocol";
 import { dailyBoard, leaderboard, myRating, ratingsBoard } from "./records";
 import { rulesLink } from "./rules";
+import { type HomePrefs, stored } from "./storage";
 import { EDITIONS, editionInfo, toast } from "./ui";
 
 export type Navigate = (path: string) => void;
 
-const PREFS_KEY = "ubongo.home";
-
-interface Prefs {
-  edition: string;
-  side: Record<string, string>;
-  goal: string;
-  /** the solo length chosen, per "edition:goal" (unset: the edition's default) */
-  amounts: Record<string, number>;
-}
-
-function loadPrefs(): Prefs {
-  const base: Prefs = { edition: EDITIONS[0].name, side: {}, goal: "time", amounts: {} };
-  try {
-    const saved = JSON.parse(localStorage.getItem(PREFS_KEY) ?? "{}") as Partial<Prefs>;
-    const prefs = { ...base, ...saved };
-    return typeof prefs.amounts === "object" && prefs.amounts ? prefs : { ...prefs, amounts: {} };
-  } catch {
-    return base;
-  }
+/** The home screen's last choices, with the defaults for those never made. */
+function loadPrefs(): HomePrefs {
+  const base: HomePrefs = { edition: EDITIONS[0].name, side: {}, goal: "time", amounts: {} };
+  return { ...base, ...stored.home.read() };
 }
 
 export function homeScreen(go: Navigate): HTMLElement {
   const prefs = loadPrefs();
-  const save = () => localStorage.setItem(PREFS_KEY, JSON.stringify(prefs));
+  const save = () => stored.home.write(prefs);
 
   const nameInput = h("input#name", {
     type: "text",
@@ -407,12 +393,7 @@ function drawHowTo(box: HTMLElement, edition: string): void {
  * server): a way back to each, at the top of home. Tickets of rooms gone are forgotten. */
 function runningGames(go: Navigate): HTMLElement {
   const box = h("div.running-games#running-games", { "aria-live": "polite" });
-  const codes: string[] = [];
-  for (let i = 0; i < localStorage.length; i++) {
-    const key = localStorage.key(i);
-    if (key?.startsWith("ubongo.seat.")) codes.push(key.slice("ubongo.seat.".length));
-  }
-  for (const code of codes.slice(0, 8)) {
+  for (const code of stored.seatCodes().slice(0, 8)) {
     const ticket = ticketFor(code);
     if (!ticket) continue;
     api

@@ -17,9 +17,9 @@ import type {
   ServerMessage,
   TakeSeat,
 } from "./protocol";
+import { type SeatKey, stored } from "./storage";
 
-/** What this browser keeps of a seat it took: enough to say hello as that seat again. */
-export type SeatKey = Pick<SeatGrant, "code" | "seat" | "token">;
+export type { SeatKey };
 
 export class ApiError extends Error {
   constructor(
@@ -86,19 +86,8 @@ export const api = {
 
 // --- this browser's account (docs/accounts.md) --------------------------------------------------
 
-const ACCOUNT_KEY = "ubongo.account";
-
-function loadAccount(): AccountTicket | null {
-  try {
-    const raw = localStorage.getItem(ACCOUNT_KEY);
-    return raw ? (JSON.parse(raw) as AccountTicket) : null;
-  } catch {
-    return null;
-  }
-}
-
 /** The account this browser plays as: made on the first visit; its token is the credential. */
-let account: AccountTicket | null = loadAccount();
+let account: AccountTicket | null = stored.account.read();
 let making: Promise<AccountTicket | null> | null = null;
 
 export function currentAccount(): AccountTicket | null {
@@ -107,7 +96,7 @@ export function currentAccount(): AccountTicket | null {
 
 function forgetAccount(): void {
   account = null;
-  localStorage.removeItem(ACCOUNT_KEY);
+  stored.account.remove();
 }
 
 /** This browser's account, asked for once if it has none (null if the server refuses: the
@@ -117,7 +106,7 @@ export function ensureAccount(): Promise<AccountTicket | null> {
   making ??= call<AccountTicket>("POST", "/api/accounts", savedName() ? { name: savedName() } : {}, true)
     .then((made) => {
       account = made;
-      localStorage.setItem(ACCOUNT_KEY, JSON.stringify(made));
+      stored.account.write(made);
       return made;
     })
     .catch(() => null)
@@ -129,21 +118,19 @@ export function ensureAccount(): Promise<AccountTicket | null> {
 
 // --- seats kept by this browser ---------------------------------------------------------------
 
-const NAME_KEY = "ubongo.name";
-
 export function savedName(): string {
-  return localStorage.getItem(NAME_KEY) ?? account?.name ?? "";
+  return stored.name.read() ?? account?.name ?? "";
 }
 
 /** The name typed in: kept here, and the account takes it too (records show the account's). */
 export function saveName(name: string): void {
-  localStorage.setItem(NAME_KEY, name);
+  stored.name.write(name);
   const mine = account;
   if (mine && name && name !== mine.name) {
     api.patch<AccountView>("/api/accounts/me", { name }).then(
       (renamed) => {
         account = { ...mine, name: renamed.name };
-        localStorage.setItem(ACCOUNT_KEY, JSON.stringify(account));
+        stored.account.write(account);
       },
       () => undefined, // kept as typed; the next save tries again
     );
@@ -151,20 +138,15 @@ export function saveName(name: string): void {
 }
 
 export function ticketFor(code: string): SeatKey | null {
-  try {
-    const raw = localStorage.getItem(`ubongo.seat.${code}`);
-    return raw ? (JSON.parse(raw) as SeatKey) : null;
-  } catch {
-    return null;
-  }
+  return stored.seat(code).read();
 }
 
 export function saveTicket(t: SeatKey): void {
-  localStorage.setItem(`ubongo.seat.${t.code}`, JSON.stringify(t));
+  stored.seat(t.code).write(t);
 }
 
 export function forgetTicket(code: string): void {
-  localStorage.removeItem(`ubongo.seat.${code}`);
+  stored.seat(code).remove();
 }
 
 // --- the room connection ----------------------------------------------------------------------
