@@ -3,7 +3,8 @@ reader of the server's room messages.
 
 - no TypeScript module over 500 lines, no room screen (web/src/room/) over 400;
 - the room's WebSocket messages (`ServerMessage`) are read in one place, the room store
-  (web/src/room/store.ts); net.ts only carries them;
+  (web/src/room/store.ts); net.ts only carries them, once check.ts has checked them against
+  the protocol;
 - the protocol's types are generated from the server's models (web/src/protocol.gen.ts, by
   `make protocol`): the client declares none of its own. protocol.ts only names generated types
   (or types made from them) and is the one module that imports the generated file;
@@ -19,9 +20,11 @@ from pathlib import Path
 import pytest
 
 WEB_SRC = Path(__file__).resolve().parents[1] / "web" / "src"
-GENERATED = WEB_SRC / "protocol.gen.ts"
-#: the modules people write (the generated types are checked against the schema instead)
-MODULES = sorted(p for p in WEB_SRC.rglob("*.ts") if p != GENERATED)
+#: written by `make protocol` (types, the route table, the checker's schema), checked by
+#: `scripts/protocol --check` instead
+GENERATED = sorted(WEB_SRC.glob("*.gen.ts"))
+#: the modules people write
+MODULES = sorted(p for p in WEB_SRC.rglob("*.ts") if p not in GENERATED)
 SCREENS = sorted((WEB_SRC / "room").glob("*.ts"))
 
 
@@ -36,6 +39,7 @@ def _name(path: Path) -> str:
 def test_the_client_has_modules_and_room_screens() -> None:
     # the checks below would pass on an empty tree
     assert len(MODULES) > 20
+    assert {p.name for p in GENERATED} >= {"protocol.gen.ts", "checks.gen.ts"}
     names = {p.stem for p in SCREENS}
     assert {"store", "lobby", "play", "result", "end", "spectate"} <= names
 
@@ -51,10 +55,11 @@ def test_no_room_screen_is_over_400_lines(path: Path) -> None:
 
 
 def test_only_the_room_store_and_the_connection_handle_server_messages() -> None:
+    # (check.ts checks a message's shape against the protocol before net.ts carries it on)
     readers = {
         _name(p) for p in MODULES if re.search(r"\bServerMessage\b", p.read_text(encoding="utf-8"))
     }
-    assert readers == {"protocol.ts", "net.ts", "room/store.ts"}
+    assert readers == {"protocol.ts", "check.ts", "net.ts", "room/store.ts"}
 
 
 def test_the_connection_does_not_read_room_snapshots() -> None:
@@ -77,6 +82,7 @@ def test_the_protocol_types_are_the_generated_ones() -> None:
 
 
 def test_only_protocol_ts_imports_the_generated_types() -> None:
+    # (and the other generated files, which name the types they check or route)
     importers = {_name(p) for p in MODULES if "protocol.gen" in p.read_text(encoding="utf-8")}
     assert importers == {"protocol.ts"}
 

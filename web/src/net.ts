@@ -2,6 +2,7 @@
 // The connection measures the server clock's offset by ping/pong, reconnects with the last
 // event number it saw, and hands every other message, once, to the room's store (room/store.ts).
 
+import { readMessage } from "./check";
 import { errorText, t } from "./i18n";
 import type {
   AccountTicket,
@@ -155,6 +156,9 @@ export interface ConnectionHandlers {
   /** every message but the clock's pongs, once each (an event seen before a reconnect is dropped) */
   message(msg: Exclude<ServerMessage, { type: "pong" }>): void;
   status(connected: boolean, note: string): void;
+  /** a message that is not the protocol's arrived (logged with what was wrong) and was dropped;
+   * the connection stays open */
+  unreadable(): void;
 }
 
 export class RoomConnection {
@@ -239,10 +243,10 @@ export class RoomConnection {
   }
 
   private receive(raw: unknown): void {
-    let msg: ServerMessage;
-    try {
-      msg = JSON.parse(String(raw)) as ServerMessage;
-    } catch {
+    const msg = readMessage(String(raw));
+    if (!msg) {
+      // logged by readMessage; dropped whole here, so no screen ever reads it
+      this.on.unreadable();
       return;
     }
     switch (msg.type) {

@@ -68,6 +68,7 @@ class RoomView {
     this.conn = new RoomConnection(code, seated ? ticketFor(code) : null, {
       message: (msg) => this.store.receive(msg),
       status: (ok, note) => this.onStatus(ok, note),
+      unreadable: () => this.onError("unreadable", t("errors:unreadable"), null),
     });
     this.ctx = { code, store: this.store, go, send: (msg) => this.conn.send(msg), now: () => this.conn.now() };
     this.play = new PlayScreen(this.ctx, root);
