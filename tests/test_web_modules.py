@@ -123,3 +123,13 @@ def test_every_stored_key_is_declared_once_in_the_storage_module() -> None:
     for path in MODULES:
         named = [key for key in keys if path.name != "storage.ts" and key in _code(path)]
         assert not named, f"{_name(path)} names stored keys {named}: use storage.ts's `stored`"
+
+
+def test_every_http_call_goes_through_the_route_table() -> None:
+    # api.ts is the one caller of fetch; a call names its route ("GET /api/rooms/{code}") from
+    # routes.gen.ts, so no module writes an /api URL (and pairs it with a type) by hand
+    http = re.compile(r"\bfetch\(|XMLHttpRequest|sendBeacon|\.json\(\)")
+    assert {_name(p) for p in MODULES if http.search(_code(p))} == {"api.ts"}
+    for path in MODULES:
+        urls = re.findall(r"[\"'`]/api/[^\"'`]*", _code(path))
+        assert not urls, f"{_name(path)} writes API URLs by hand: {urls}"

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, WebSocketRoute, expect
+from playwright.sync_api import Browser, ConsoleMessage, Page, Route, WebSocketRoute, expect
 from server_harness import ServerProcess
 from webharness import UNREADABLE, open_room, shot
 
@@ -77,4 +77,43 @@ def test_a_malformed_room_event_is_a_clear_error_and_the_room_plays_on(
     page.click("#start")
     expect(page.locator(".game-main .board-svg")).to_be_visible()
     assert len(logged) == 1
+    assert not uncaught, uncaught
+
+
+def test_a_malformed_answer_is_a_clear_error_and_the_home_screen_stays(
+    watched: tuple[Page, list[str], list[str]], server: ServerProcess
+) -> None:
+    page, logged, uncaught = watched
+
+    def live(route: Route) -> None:
+        # one live game as the server lists it, but its players are a name, not a list
+        game = {
+            "code": "K7QXB",
+            "edition": "classic",
+            "mode": "race",
+            "variant": "standard",
+            "puzzles": "standard",
+            "players": "Ada",
+            "round": 1,
+            "rounds": 3,
+            "kind": "round",
+            "scores": {},
+            "spectators": 0,
+            "started_at": None,
+        }
+        body = [game]
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
+
+    page.route("**/api/live", live)
+    with page.expect_console_message(lambda m: m.text.startswith(UNREADABLE)):
+        page.goto(server.url + "/")
+    expect(page.locator("#create-room")).to_be_visible()
+    expect(page.locator("#live-list")).to_contain_text("The live games cannot be loaded.")
+    assert logged == [
+        f'{UNREADABLE} answer to GET /api/live: [0].players: expected a list, got "Ada"'
+    ]
+    # the rest of the page works: a room is made
+    page.fill("#name", "Ada")
+    page.click("#create-room")
+    expect(page.locator(".lobby")).to_be_visible()
     assert not uncaught, uncaught

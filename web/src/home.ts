@@ -1,24 +1,15 @@
 // Home: play solo (timed, or practice with hints), the daily challenge (with yesterday's winners),
 // create a room, join one; how to play each edition with its real pieces.
 
+import { ApiError, api, currentAccount, ensureAccount, savedName, saveName } from "./api";
 import { keys3d, piecePicture as pieceSvg } from "./board3d"; // 3D pictures (issue #7)
 import { loadCatalogue } from "./catalogue";
 import { h } from "./dom";
 import { colourName, t } from "./i18n";
 import { liveGames } from "./live";
-import {
-  ApiError,
-  api,
-  currentAccount,
-  ensureAccount,
-  forgetTicket,
-  savedName,
-  saveName,
-  saveTicket,
-  ticketFor,
-} from "./net";
+import { forgetTicket, saveTicket, ticketFor } from "./net";
 import { pieceName } from "./piecename";
-import type { CreateRoom, Room, SeatGrant, SettingsPatch, SoloGoal } from "./protocol";
+import type { CreateRoom, SettingsPatch, SoloGoal } from "./protocol";
 import { dailyBoard, leaderboard, myRating, ratingsBoard } from "./records";
 import { rulesLink } from "./rules";
 import { type HomePrefs, stored } from "./storage";
@@ -199,7 +190,7 @@ export function homeScreen(go: Navigate): HTMLElement {
         if (!endless() && goal.value !== "practice") settings.solo_amount = Number(amount.value);
       }
       const body: CreateRoom = { name: name(), settings };
-      const seat = await api.post<SeatGrant>("/api/rooms", body);
+      const seat = await api("POST /api/rooms", { body });
       saveTicket(seat);
       go(`/room/${seat.code}`);
     } catch (e) {
@@ -244,7 +235,8 @@ export function homeScreen(go: Navigate): HTMLElement {
     matchStatus.textContent = t("home:lookingForPlayers");
     try {
       const body = { edition: prefs.edition, players: Number(players.value) };
-      const seat = await api.quickMatch(body, aborter.signal);
+      // a long poll: it waits until seated; aborting it leaves the queue too
+      const seat = await api("POST /api/quickmatch", { body, signal: aborter.signal });
       saveTicket(seat);
       go(`/room/${seat.code}`);
     } catch (e) {
@@ -257,7 +249,7 @@ export function homeScreen(go: Navigate): HTMLElement {
     const aborter = waiting;
     stopWaiting(t("home:cancelled"));
     aborter?.abort();
-    api.delete("/api/quickmatch").catch(() => undefined);
+    api("DELETE /api/quickmatch").catch(() => undefined);
   });
 
   const codeInput = h("input#join-code", {
@@ -396,8 +388,7 @@ function runningGames(go: Navigate): HTMLElement {
   for (const code of stored.seatCodes().slice(0, 8)) {
     const ticket = ticketFor(code);
     if (!ticket) continue;
-    api
-      .get<Room>(`/api/rooms/${code}`)
+    api("GET /api/rooms/{code}", { path: { code } })
       .then((room) => {
         if (room.phase !== "playing" || !room.seats[ticket.seat]) return;
         const title = editionInfo(room.settings.edition).title;

@@ -1,142 +1,16 @@
-// Talking to the server: JSON over HTTP, and one WebSocket per room (docs/protocol.md).
+// The room's WebSocket (docs/protocol.md), and the seats this browser holds (HTTP is api.ts).
 // The connection measures the server clock's offset by ping/pong, reconnects with the last
-// event number it saw, and hands every other message, once, to the room's store (room/store.ts).
+// event number it saw, checks every message against the protocol (check.ts) and hands every
+// other one, once, to the room's store (room/store.ts).
 
 import { readMessage } from "./check";
-import { errorText, t } from "./i18n";
-import type {
-  AccountTicket,
-  AccountView,
-  ApiErrorBody,
-  ClientMessage,
-  CreateRoom,
-  NewAccount,
-  Options,
-  QuickMatch,
-  Rename,
-  SeatGrant,
-  ServerMessage,
-  TakeSeat,
-} from "./protocol";
+import { t } from "./i18n";
+import type { ClientMessage, ServerMessage } from "./protocol";
 import { type SeatKey, stored } from "./storage";
 
 export type { SeatKey };
 
-export class ApiError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly status: number,
-  ) {
-    super(message);
-  }
-}
-
-async function call<T>(
-  method: string,
-  path: string,
-  body?: unknown,
-  retried = false,
-  signal?: AbortSignal,
-): Promise<T> {
-  const headers: Record<string, string> = body === undefined ? {} : { "content-type": "application/json" };
-  const token = account?.token;
-  if (token) headers.authorization = `Bearer ${token}`;
-  let r: Response;
-  try {
-    r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
-  } catch {
-    if (signal?.aborted) throw new ApiError("aborted", t("errors:aborted"), 0);
-    throw new ApiError("offline", t("errors:offline"), 0);
-  }
-  const text = await r.text();
-  let data: unknown = null;
-  try {
-    data = text ? JSON.parse(text) : null;
-  } catch {
-    data = null;
-  }
-  if (!r.ok) {
-    // every refusal is an ApiErrorBody; a proxy's error page may be anything
-    const err = (data as Partial<ApiErrorBody> | null)?.error;
-    if (err?.code === "bad_token" && token && !retried) {
-      // the server no longer knows this account (a new database): start a new one, once
-      forgetAccount();
-      await ensureAccount();
-      return call<T>(method, path, body, true, signal);
-    }
-    throw new ApiError(
-      err?.code ?? "http",
-      err ? errorText(err.code, err.message) : t("errors:http", { status: r.status }),
-      r.status,
-    );
-  }
-  return data as T;
-}
-
-export const api = {
-  get: <T>(path: string) => call<T>("GET", path),
-  /** a POST with one of the protocol's request bodies */
-  post: <T>(path: string, body: CreateRoom | TakeSeat | NewAccount) => call<T>("POST", path, body),
-  patch: <T>(path: string, body: Rename) => call<T>("PATCH", path, body),
-  delete: <T>(path: string) => call<T>("DELETE", path),
-  /** waits (a long poll) until seated; aborting the request leaves the queue too */
-  quickMatch: (body: QuickMatch, signal: AbortSignal) =>
-    call<SeatGrant>("POST", "/api/quickmatch", body, false, signal),
-};
-
-// --- this browser's account (docs/accounts.md) --------------------------------------------------
-
-/** The account this browser plays as: made on the first visit; its token is the credential. */
-let account: AccountTicket | null = stored.account.read();
-let making: Promise<AccountTicket | null> | null = null;
-
-export function currentAccount(): AccountTicket | null {
-  return account;
-}
-
-function forgetAccount(): void {
-  account = null;
-  stored.account.remove();
-}
-
-/** This browser's account, asked for once if it has none (null if the server refuses: the
- * game still plays, its records then kept by name). */
-export function ensureAccount(): Promise<AccountTicket | null> {
-  if (account) return Promise.resolve(account);
-  making ??= call<AccountTicket>("POST", "/api/accounts", savedName() ? { name: savedName() } : {}, true)
-    .then((made) => {
-      account = made;
-      stored.account.write(made);
-      return made;
-    })
-    .catch(() => null)
-    .finally(() => {
-      making = null;
-    });
-  return making;
-}
-
 // --- seats kept by this browser ---------------------------------------------------------------
-
-export function savedName(): string {
-  return stored.name.read() ?? account?.name ?? "";
-}
-
-/** The name typed in: kept here, and the account takes it too (records show the account's). */
-export function saveName(name: string): void {
-  stored.name.write(name);
-  const mine = account;
-  if (mine && name && name !== mine.name) {
-    api.patch<AccountView>("/api/accounts/me", { name }).then(
-      (renamed) => {
-        account = { ...mine, name: renamed.name };
-        stored.account.write(account);
-      },
-      () => undefined, // kept as typed; the next save tries again
-    );
-  }
-}
 
 export function ticketFor(code: string): SeatKey | null {
   return stored.seat(code).read();
@@ -279,15 +153,4 @@ export class RoomConnection {
         break;
     }
   }
-}
-
-let optionsPromise: Promise<Options> | null = null;
-
-/** What the server offers per edition (GET /api/options), fetched once. */
-export function loadOptions(): Promise<Options> {
-  if (!optionsPromise) {
-    optionsPromise = api.get<Options>("/api/options");
-    optionsPromise.catch(() => (optionsPromise = null));
-  }
-  return optionsPromise;
 }
