@@ -15,6 +15,8 @@ from playwright.sync_api import Browser, ConsoleMessage, Page, Route, WebSocketR
 from server_harness import ServerProcess
 from webharness import UNREADABLE, open_room, shot
 
+from ubongo import editions
+
 UNREADABLE_TOAST = "The server sent something this page cannot read"
 
 
@@ -117,3 +119,56 @@ def test_a_malformed_answer_is_a_clear_error_and_the_home_screen_stays(
     page.click("#create-room")
     expect(page.locator(".lobby")).to_be_visible()
     assert not uncaught, uncaught
+
+
+# web/src/storage.ts: what the browser keeps may be refused or junk; the page works on
+REFUSED_STORAGE = """
+for (const name of ["localStorage", "sessionStorage"]) {
+  Object.defineProperty(window, name, {
+    get() { throw new DOMException("storage is disabled", "SecurityError"); },
+  });
+}
+"""
+JUNK = {
+    "ubongo.account": "{not json",
+    "ubongo.settings": '{"theme": "purple", "sound": false}',
+    "ubongo.home": '{"edition": 7, "goal": "time"}',
+    "ubongo.seat.ZZZZZ": '"a seat"',
+    "ubongo.practice.solved": "17",
+    "ubongo.tutorial": "maybe",
+}
+
+
+def test_junk_in_storage_reads_as_nothing_kept(
+    watched: tuple[Page, list[str], list[str]], server: ServerProcess
+) -> None:
+    page, logged, uncaught = watched
+    page.goto(server.url + "/")
+    page.evaluate(
+        "junk => Object.entries(junk).forEach(([k, v]) => localStorage.setItem(k, v))", JUNK
+    )
+    page.reload()
+    # a new account instead of the unreadable one; the sound choice that was of its type kept
+    page.wait_for_function("() => localStorage.getItem('ubongo.account').startsWith('{\"id\"')")
+    # the home's choices: the edition that was not a name gives way to the first
+    chosen = page.locator('button.edition[aria-checked="true"]')
+    expect(chosen).to_have_attribute("data-edition", editions.names()[0])
+    page.fill("#name", "Ada")
+    page.click("#create-room")
+    expect(page.locator(".lobby")).to_be_visible()
+    assert page.evaluate("() => JSON.parse(localStorage.getItem('ubongo.settings')).sound") is False
+    assert not logged and not uncaught, (logged, uncaught)
+
+
+def test_with_storage_refused_the_page_plays_on(
+    watched: tuple[Page, list[str], list[str]], server: ServerProcess
+) -> None:
+    page, logged, uncaught = watched
+    page.add_init_script(REFUSED_STORAGE)
+    page.goto(server.url + "/")
+    # the seat's ticket is kept in the page's memory: the room opens as its host
+    page.fill("#name", "Ada")
+    page.click("#create-room")
+    expect(page.locator(".lobby")).to_be_visible()
+    expect(page.locator(".lobby li.seat .tag.you")).to_have_count(1)
+    assert not logged and not uncaught, (logged, uncaught)
