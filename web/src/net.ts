@@ -8,8 +8,6 @@ import { t } from "./i18n";
 import type { ClientMessage, ServerMessage } from "./protocol";
 import { type SeatKey, stored } from "./storage";
 
-export type { SeatKey };
-
 // --- seats kept by this browser ---------------------------------------------------------------
 
 export function ticketFor(code: string): SeatKey | null {
