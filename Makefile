@@ -40,8 +40,9 @@ web: $(WEB_BUILT)
 run: setup web
 	$(BIN)/ubongo serve
 
-# The protocol's JSON Schema and TypeScript types (web/src/protocol.*), made from the server's
-# models; lint fails when the committed ones are out of date.
+# The protocol's JSON Schema and TypeScript types (web/src/protocol.*), the route table and the
+# checker's schema (web/src/routes.gen.ts, checks.gen.ts), made from the server's models and
+# routes; lint fails when the committed ones are out of date.
 protocol: setup $(WEB_DEPS)
 	scripts/protocol
 

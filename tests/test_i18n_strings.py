@@ -412,10 +412,13 @@ def _is_spec(lit: Literal, text: str) -> bool:
 # (web/src/rules/text/<lang>.ts) of one type, RulesText, so that a text missing in a language is
 # a type error, as a missing key is a failure of tests/test_locales.py.
 RULES_TEXTS = WEB / "rules" / "text"
+#: modules that show the player nothing: the generated ones, and the protocol's checker, whose
+#: problems go to the console (what the player sees of them is errors:unreadable)
+NOT_SHOWN = {"check.ts"}
 TS_FILES = sorted(
     p
     for p in WEB.rglob("*.ts")
-    if p.name not in {"protocol.gen.ts"} and RULES_TEXTS not in p.parents
+    if not p.name.endswith(".gen.ts") and p.name not in NOT_SHOWN and RULES_TEXTS not in p.parents
 )
 
 

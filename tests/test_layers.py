@@ -82,6 +82,7 @@ SERVER_LAYERS: dict[str, int] = {
     "cluster": 5,
     "routes": 6,
     "app": 7,
+    "webclient": 8,
 }
 SERVER = PACKAGE / "server"
 SERVER_MODULES = sorted(p for p in SERVER.rglob("*.py") if p != SERVER / "__init__.py")

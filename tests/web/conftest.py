@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 from server_harness import ServerProcess
-from webharness import CHROMIUM, CHROMIUM_FLAGS, DIST, shot
+from webharness import CHROMIUM, CHROMIUM_FLAGS, DIST, shot, watch_errors
 
 # the harness is importable from here too (older tests do `from conftest import shot`)
 __all__ = ["ServerProcess", "shot"]
@@ -59,7 +59,7 @@ def page(browser: Browser) -> Iterator[Page]:
     context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
     pg = context.new_page()
     errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
+    watch_errors(pg, errors)
     yield pg
     context.close()
     assert not errors, f"errors in the page: {errors}"

@@ -12,7 +12,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, ConsoleMessage, Page, expect
 from server_harness import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,13 +35,30 @@ def shot(page: Page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 
 
+#: how the client logs a server message or answer that is not the protocol's (web/src/check.ts)
+UNREADABLE = "ubongo: an unreadable"
+
+
+def watch_errors(page: Page, errors: list[str]) -> None:
+    """Errors in the page go to ``errors``, which the test checks at its end: uncaught ones,
+    and anything the server sent that the client's check of the protocol refused (so every
+    browser test checks the client's schema against what the real server sends)."""
+
+    def console(m: ConsoleMessage) -> None:
+        if m.type == "error" and m.text.startswith(UNREADABLE):
+            errors.append(m.text)
+
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", console)
+
+
 def new_page(browser: Browser, errors: list[str], width: int = 1280, height: int = 800) -> Page:
     """A page in a context of its own (one player's device); errors in the page go to
-    ``errors``, which the test checks at its end."""
+    ``errors`` (``watch_errors``), which the test checks at its end."""
     # the tests read the English texts: the browser says English whatever the machine's locale
     context = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
     page = context.new_page()
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    watch_errors(page, errors)
     return page
 
 

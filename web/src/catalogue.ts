@@ -1,6 +1,7 @@
 // The drawing catalogue of an edition, as served by GET /api/editions/{name}
 // (src/ubongo/catalogue.py): the client never re-implements the transform group.
 
+import { ApiError, api } from "./api";
 import type { CataloguePiece, EditionCatalogue, Placement } from "./protocol";
 
 /** An edition's drawing catalogue (generated from the server's model, as every protocol type). */
@@ -21,9 +22,9 @@ const cache = new Map<string, Promise<Catalogue>>();
 export function loadCatalogue(edition: string): Promise<Catalogue> {
   let found = cache.get(edition);
   if (!found) {
-    found = fetch(`/api/editions/${encodeURIComponent(edition)}`).then(async (r) => {
-      if (!r.ok) throw new Error(`cannot load the ${edition} pieces (${r.status})`);
-      return (await r.json()) as Catalogue;
+    found = api("GET /api/editions/{name}", { path: { name: edition } }).catch((e: unknown) => {
+      // a room's toast says which pieces and the status (a refusal); no network says so itself
+      throw e instanceof ApiError && e.status ? new Error(`cannot load the ${edition} pieces (${e.status})`) : e;
     });
     found.catch(() => cache.delete(edition));
     cache.set(edition, found);

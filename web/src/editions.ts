@@ -2,8 +2,8 @@
 // record (src/ubongo/data/editions/<name>.json). The client keeps no table of its own: main.ts
 // calls loadEditions() once before drawing any screen.
 
+import { loadOptions } from "./api";
 import { t } from "./i18n";
-import { loadOptions } from "./net";
 import type { EditionOptions } from "./protocol";
 
 export interface EditionInfo {

@@ -1,54 +1,31 @@
 // Home: play solo (timed, or practice with hints), the daily challenge (with yesterday's winners),
 // create a room, join one; how to play each edition with its real pieces.
 
+import { ApiError, api, currentAccount, ensureAccount, savedName, saveName } from "./api";
 import { keys3d, piecePicture as pieceSvg } from "./board3d"; // 3D pictures (issue #7)
 import { loadCatalogue } from "./catalogue";
 import { h } from "./dom";
 import { colourName, t } from "./i18n";
 import { liveGames } from "./live";
-import {
-  ApiError,
-  api,
-  currentAccount,
-  ensureAccount,
-  forgetTicket,
-  savedName,
-  saveName,
-  saveTicket,
-  ticketFor,
-} from "./net";
+import { forgetTicket, saveTicket, ticketFor } from "./net";
 import { pieceName } from "./piecename";
-import type { CreateRoom, Room, SeatGrant, SettingsPatch, SoloGoal } from "./protocol";
+import type { CreateRoom, SettingsPatch, SoloGoal } from "./protocol";
 import { dailyBoard, leaderboard, myRating, ratingsBoard } from "./records";
 import { rulesLink } from "./rules";
+import { type HomePrefs, stored } from "./storage";
 import { EDITIONS, editionInfo, toast } from "./ui";
 
 export type Navigate = (path: string) => void;
 
-const PREFS_KEY = "ubongo.home";
-
-interface Prefs {
-  edition: string;
-  side: Record<string, string>;
-  goal: string;
-  /** the solo length chosen, per "edition:goal" (unset: the edition's default) */
-  amounts: Record<string, number>;
-}
-
-function loadPrefs(): Prefs {
-  const base: Prefs = { edition: EDITIONS[0].name, side: {}, goal: "time", amounts: {} };
-  try {
-    const saved = JSON.parse(localStorage.getItem(PREFS_KEY) ?? "{}") as Partial<Prefs>;
-    const prefs = { ...base, ...saved };
-    return typeof prefs.amounts === "object" && prefs.amounts ? prefs : { ...prefs, amounts: {} };
-  } catch {
-    return base;
-  }
+/** The home screen's last choices, with the defaults for those never made. */
+function loadPrefs(): HomePrefs {
+  const base: HomePrefs = { edition: EDITIONS[0].name, side: {}, goal: "time", amounts: {} };
+  return { ...base, ...stored.home.read() };
 }
 
 export function homeScreen(go: Navigate): HTMLElement {
   const prefs = loadPrefs();
-  const save = () => localStorage.setItem(PREFS_KEY, JSON.stringify(prefs));
+  const save = () => stored.home.write(prefs);
 
   const nameInput = h("input#name", {
     type: "text",
@@ -213,7 +190,7 @@ export function homeScreen(go: Navigate): HTMLElement {
         if (!endless() && goal.value !== "practice") settings.solo_amount = Number(amount.value);
       }
       const body: CreateRoom = { name: name(), settings };
-      const seat = await api.post<SeatGrant>("/api/rooms", body);
+      const seat = await api("POST /api/rooms", { body });
       saveTicket(seat);
       go(`/room/${seat.code}`);
     } catch (e) {
@@ -258,7 +235,8 @@ export function homeScreen(go: Navigate): HTMLElement {
     matchStatus.textContent = t("home:lookingForPlayers");
     try {
       const body = { edition: prefs.edition, players: Number(players.value) };
-      const seat = await api.quickMatch(body, aborter.signal);
+      // a long poll: it waits until seated; aborting it leaves the queue too
+      const seat = await api("POST /api/quickmatch", { body, signal: aborter.signal });
       saveTicket(seat);
       go(`/room/${seat.code}`);
     } catch (e) {
@@ -271,7 +249,7 @@ export function homeScreen(go: Navigate): HTMLElement {
     const aborter = waiting;
     stopWaiting(t("home:cancelled"));
     aborter?.abort();
-    api.delete("/api/quickmatch").catch(() => undefined);
+    api("DELETE /api/quickmatch").catch(() => undefined);
   });
 
   const codeInput = h("input#join-code", {
@@ -407,16 +385,10 @@ function drawHowTo(box: HTMLElement, edition: string): void {
  * server): a way back to each, at the top of home. Tickets of rooms gone are forgotten. */
 function runningGames(go: Navigate): HTMLElement {
   const box = h("div.running-games#running-games", { "aria-live": "polite" });
-  const codes: string[] = [];
-  for (let i = 0; i < localStorage.length; i++) {
-    const key = localStorage.key(i);
-    if (key?.startsWith("ubongo.seat.")) codes.push(key.slice("ubongo.seat.".length));
-  }
-  for (const code of codes.slice(0, 8)) {
+  for (const code of stored.seatCodes().slice(0, 8)) {
     const ticket = ticketFor(code);
     if (!ticket) continue;
-    api
-      .get<Room>(`/api/rooms/${code}`)
+    api("GET /api/rooms/{code}", { path: { code } })
       .then((room) => {
         if (room.phase !== "playing" || !room.seats[ticket.seat]) return;
         const title = editionInfo(room.settings.edition).title;

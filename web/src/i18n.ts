@@ -1,19 +1,18 @@
 // The client's languages (i18next): every visible string is a key in web/src/locales/<lang>/<area>.json,
 // one file per screen or area so that work on different screens merges cleanly. The language is
-// the one the player picked (kept in localStorage), else the browser's first one we have, else
+// the one the player picked (kept by storage.ts), else the browser's first one we have, else
 // English; `<html lang>` always follows the language shown. Switching tells the screens
 // (onLanguageChange), which redraw themselves without leaving the game.
 
 import i18next, { type TOptions } from "i18next";
 import { h } from "./dom";
+import { stored } from "./storage";
 
 /** The languages the client speaks, each named in its own language (the picker's options). */
 export const LANGUAGES: readonly { code: string; name: string }[] = [
   { code: "en", name: "English" },
   { code: "de", name: "Deutsch" },
 ];
-
-const LANG_KEY = "ubongo.lang";
 
 type Resources = Record<string, Record<string, Record<string, unknown>>>;
 
@@ -36,12 +35,7 @@ function resources(): Resources {
 /** The language to start in: the saved choice, else the browser's first language we have. */
 function initialLanguage(): string {
   const known = LANGUAGES.map((l) => l.code);
-  let saved: string | null = null;
-  try {
-    saved = localStorage.getItem(LANG_KEY);
-  } catch {
-    saved = null;
-  }
+  const saved = stored.language.read();
   if (saved && known.includes(saved)) return saved;
   const wanted = navigator.languages?.length ? navigator.languages : [navigator.language];
   for (const tag of wanted) {
@@ -93,11 +87,7 @@ export function setLanguage(code: string): void {
   if (code === i18next.language) return;
   void i18next.changeLanguage(code);
   document.documentElement.lang = i18next.language;
-  try {
-    localStorage.setItem(LANG_KEY, code);
-  } catch {
-    // private mode: the choice lasts for this page only
-  }
+  stored.language.write(code); // private mode: the choice lasts for this page only (storage.ts)
   for (const f of [...listeners]) f();
 }
 

@@ -1,9 +1,9 @@
 // The live games anybody may watch (`GET /api/live`): a list on the home screen, each with a
 // "Watch" link that opens the room as a spectator (`/room/CODE?watch`: no seat, no name asked).
 
+import { api } from "./api";
 import { h } from "./dom";
 import { t } from "./i18n";
-import { api } from "./net";
 import type { LiveRoom } from "./protocol";
 import { editionInfo } from "./ui";
 
@@ -13,8 +13,7 @@ export function liveGames(): HTMLElement {
   const refresh = h("button#live-refresh", { type: "button" }, t("home:refresh"));
   const load = () => {
     refresh.disabled = true;
-    api
-      .get<LiveRoom[]>("/api/live")
+    api("GET /api/live")
       .then((rooms) => {
         list.replaceChildren(...rooms.map(liveRow));
         if (!rooms.length) list.append(h("li.muted", {}, t("home:noLiveGames")));

@@ -1,170 +1,25 @@
-// Talking to the server: JSON over HTTP, and one WebSocket per room (docs/protocol.md).
+// The room's WebSocket (docs/protocol.md), and the seats this browser holds (HTTP is api.ts).
 // The connection measures the server clock's offset by ping/pong, reconnects with the last
-// event number it saw, and hands every other message, once, to the room's store (room/store.ts).
+// event number it saw, checks every message against the protocol (check.ts) and hands every
+// other one, once, to the room's store (room/store.ts).
 
-import { errorText, t } from "./i18n";
-import type {
-  AccountTicket,
-  AccountView,
-  ApiErrorBody,
-  ClientMessage,
-  CreateRoom,
-  NewAccount,
-  Options,
-  QuickMatch,
-  Rename,
-  SeatGrant,
-  ServerMessage,
-  TakeSeat,
-} from "./protocol";
-
-/** What this browser keeps of a seat it took: enough to say hello as that seat again. */
-export type SeatKey = Pick<SeatGrant, "code" | "seat" | "token">;
-
-export class ApiError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly status: number,
-  ) {
-    super(message);
-  }
-}
-
-async function call<T>(
-  method: string,
-  path: string,
-  body?: unknown,
-  retried = false,
-  signal?: AbortSignal,
-): Promise<T> {
-  const headers: Record<string, string> = body === undefined ? {} : { "content-type": "application/json" };
-  const token = account?.token;
-  if (token) headers.authorization = `Bearer ${token}`;
-  let r: Response;
-  try {
-    r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
-  } catch {
-    if (signal?.aborted) throw new ApiError("aborted", t("errors:aborted"), 0);
-    throw new ApiError("offline", t("errors:offline"), 0);
-  }
-  const text = await r.text();
-  let data: unknown = null;
-  try {
-    data = text ? JSON.parse(text) : null;
-  } catch {
-    data = null;
-  }
-  if (!r.ok) {
-    // every refusal is an ApiErrorBody; a proxy's error page may be anything
-    const err = (data as Partial<ApiErrorBody> | null)?.error;
-    if (err?.code === "bad_token" && token && !retried) {
-      // the server no longer knows this account (a new database): start a new one, once
-      forgetAccount();
-      await ensureAccount();
-      return call<T>(method, path, body, true, signal);
-    }
-    throw new ApiError(
-      err?.code ?? "http",
-      err ? errorText(err.code, err.message) : t("errors:http", { status: r.status }),
-      r.status,
-    );
-  }
-  return data as T;
-}
-
-export const api = {
-  get: <T>(path: string) => call<T>("GET", path),
-  /** a POST with one of the protocol's request bodies */
-  post: <T>(path: string, body: CreateRoom | TakeSeat | NewAccount) => call<T>("POST", path, body),
-  patch: <T>(path: string, body: Rename) => call<T>("PATCH", path, body),
-  delete: <T>(path: string) => call<T>("DELETE", path),
-  /** waits (a long poll) until seated; aborting the request leaves the queue too */
-  quickMatch: (body: QuickMatch, signal: AbortSignal) =>
-    call<SeatGrant>("POST", "/api/quickmatch", body, false, signal),
-};
-
-// --- this browser's account (docs/accounts.md) --------------------------------------------------
-
-const ACCOUNT_KEY = "ubongo.account";
-
-function loadAccount(): AccountTicket | null {
-  try {
-    const raw = localStorage.getItem(ACCOUNT_KEY);
-    return raw ? (JSON.parse(raw) as AccountTicket) : null;
-  } catch {
-    return null;
-  }
-}
-
-/** The account this browser plays as: made on the first visit; its token is the credential. */
-let account: AccountTicket | null = loadAccount();
-let making: Promise<AccountTicket | null> | null = null;
-
-export function currentAccount(): AccountTicket | null {
-  return account;
-}
-
-function forgetAccount(): void {
-  account = null;
-  localStorage.removeItem(ACCOUNT_KEY);
-}
-
-/** This browser's account, asked for once if it has none (null if the server refuses: the
- * game still plays, its records then kept by name). */
-export function ensureAccount(): Promise<AccountTicket | null> {
-  if (account) return Promise.resolve(account);
-  making ??= call<AccountTicket>("POST", "/api/accounts", savedName() ? { name: savedName() } : {}, true)
-    .then((made) => {
-      account = made;
-      localStorage.setItem(ACCOUNT_KEY, JSON.stringify(made));
-      return made;
-    })
-    .catch(() => null)
-    .finally(() => {
-      making = null;
-    });
-  return making;
-}
+import { readMessage } from "./check";
+import { t } from "./i18n";
+import type { ClientMessage, ServerMessage } from "./protocol";
+import { type SeatKey, stored } from "./storage";
 
 // --- seats kept by this browser ---------------------------------------------------------------
 
-const NAME_KEY = "ubongo.name";
-
-export function savedName(): string {
-  return localStorage.getItem(NAME_KEY) ?? account?.name ?? "";
-}
-
-/** The name typed in: kept here, and the account takes it too (records show the account's). */
-export function saveName(name: string): void {
-  localStorage.setItem(NAME_KEY, name);
-  const mine = account;
-  if (mine && name && name !== mine.name) {
-    api.patch<AccountView>("/api/accounts/me", { name }).then(
-      (renamed) => {
-        account = { ...mine, name: renamed.name };
-        localStorage.setItem(ACCOUNT_KEY, JSON.stringify(account));
-      },
-      () => undefined, // kept as typed; the next save tries again
-    );
-  }
-}
-
 export function ticketFor(code: string): SeatKey | null {
-  try {
-    const raw = localStorage.getItem(`ubongo.seat.${code}`);
-    return raw ? (JSON.parse(raw) as SeatKey) : null;
-  } catch {
-    return null;
-  }
+  return stored.seat(code).read();
 }
 
 export function saveTicket(t: SeatKey): void {
-  localStorage.setItem(`ubongo.seat.${t.code}`, JSON.stringify(t));
+  stored.seat(t.code).write(t);
 }
 
 export function forgetTicket(code: string): void {
-  localStorage.removeItem(`ubongo.seat.${code}`);
+  stored.seat(code).remove();
 }
 
 // --- the room connection ----------------------------------------------------------------------
@@ -173,6 +28,9 @@ export interface ConnectionHandlers {
   /** every message but the clock's pongs, once each (an event seen before a reconnect is dropped) */
   message(msg: Exclude<ServerMessage, { type: "pong" }>): void;
   status(connected: boolean, note: string): void;
+  /** a message that is not the protocol's arrived (logged with what was wrong) and was dropped;
+   * the connection stays open */
+  unreadable(): void;
 }
 
 export class RoomConnection {
@@ -257,10 +115,10 @@ export class RoomConnection {
   }
 
   private receive(raw: unknown): void {
-    let msg: ServerMessage;
-    try {
-      msg = JSON.parse(String(raw)) as ServerMessage;
-    } catch {
+    const msg = readMessage(String(raw));
+    if (!msg) {
+      // logged by readMessage; dropped whole here, so no screen ever reads it
+      this.on.unreadable();
       return;
     }
     switch (msg.type) {
@@ -293,15 +151,4 @@ export class RoomConnection {
         break;
     }
   }
-}
-
-let optionsPromise: Promise<Options> | null = null;
-
-/** What the server offers per edition (GET /api/options), fetched once. */
-export function loadOptions(): Promise<Options> {
-  if (!optionsPromise) {
-    optionsPromise = api.get<Options>("/api/options");
-    optionsPromise.catch(() => (optionsPromise = null));
-  }
-  return optionsPromise;
 }

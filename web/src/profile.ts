@@ -2,18 +2,17 @@
 // history as a chart, games played, best solo runs and latest games with their replays.
 // Everything comes from GET /api/accounts/{id}; nothing here is kept in the browser.
 
+import { ApiError, api, currentAccount } from "./api";
 import { h, svg } from "./dom";
 import { EDITIONS, editionInfo } from "./editions";
 import { dateText, t } from "./i18n";
-import { ApiError, api, currentAccount } from "./net";
 import type { Profile, RatingChange } from "./protocol";
 import { ratingText } from "./records";
 import { clock } from "./ui";
 
 export function profileScreen(id: string): HTMLElement {
   const root = h("main.profile", { "data-account": id }, h("p.loading", {}, t("profile:loading")));
-  api
-    .get<Profile>(`/api/accounts/${id}`)
+  api("GET /api/accounts/{account_id}", { path: { account_id: Number(id) } })
     .then((profile) => root.replaceChildren(...draw(profile)))
     .catch((e) => {
       const missing = e instanceof ApiError && e.status === 404;

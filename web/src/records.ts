@@ -1,18 +1,10 @@
 // Solo records: the local leaderboard of one kind of run and a player's personal bests
 // (GET /api/leaderboard, GET /api/records), drawn as small tables.
 
+import { api, currentAccount } from "./api";
 import { h } from "./dom";
 import { t } from "./i18n";
-import { api, currentAccount } from "./net";
-import type {
-  DailyResults,
-  Leaderboard,
-  PersonalBest,
-  PersonalBests,
-  Profile,
-  RankedRecord,
-  RatingsBoard,
-} from "./protocol";
+import type { PersonalBest, RankedRecord } from "./protocol";
 import { clock, editionInfo } from "./ui";
 
 /** A leaderboard row, or one of a player's personal bests. */
@@ -34,9 +26,7 @@ export function runName(r: { edition: string; goal: string; amount: number; side
 /** The leaderboard of one kind of run, filled in when the server answers. */
 export function leaderboard(edition: string, goal: string, amount: number, side: string, me = ""): HTMLElement {
   const table = h("table.leaderboard", {}, h("caption", {}, t("records:leaderboard")));
-  const q = new URLSearchParams({ edition, goal, mode: goal, amount: String(amount), side, limit: "10" });
-  api
-    .get<Leaderboard>(`/api/leaderboard?${q}`)
+  api("GET /api/leaderboard", { query: { edition, goal, amount, side, limit: 10 } })
     .then((rows) => {
       for (const r of rows) {
         table.append(
@@ -71,9 +61,7 @@ export function skipsText(skipped: number): string {
 /** The daily challenge's leaderboard of one edition and day (rated runs, best first). */
 export function dailyBoard(edition: string, date: string, caption: string, limit = 10): HTMLElement {
   const table = h("table.leaderboard.daily-board", { "data-date": date }, h("caption", {}, caption));
-  const q = new URLSearchParams({ edition, date });
-  api
-    .get<DailyResults>(`/api/daily/results?${q}`)
+  api("GET /api/daily/results", { query: { edition, date } })
     .then((day) => {
       for (const r of day.results.slice(0, limit)) {
         table.append(
@@ -98,9 +86,8 @@ export function dailyBoard(edition: string, date: string, caption: string, limit
 export function personalBests(name: string): HTMLElement {
   const table = h("table.bests", {}, h("caption", {}, t("records:personalBests", { name })));
   const account = currentAccount();
-  const query = account ? `account=${account.id}` : `name=${encodeURIComponent(name)}`;
-  api
-    .get<PersonalBests>(`/api/records?${query}`)
+  const query = account ? { account: account.id } : { name };
+  api("GET /api/records", { query })
     .then((rows) => {
       for (const r of rows) {
         table.append(
@@ -129,8 +116,7 @@ export function ratingText(r: { rating: number; provisional: boolean }): string 
 /** An edition's ratings leaderboard (GET /api/ratings), this browser's account marked. */
 export function ratingsBoard(edition: string, me: number | null): HTMLElement {
   const table = h("table.leaderboard.ratings", {}, h("caption", {}, t("records:ratings")));
-  api
-    .get<RatingsBoard>(`/api/ratings?${new URLSearchParams({ edition, limit: "10" })}`)
+  api("GET /api/ratings", { query: { edition, limit: 10 } })
     .then((board) => {
       for (const r of board.players) {
         table.append(
@@ -156,8 +142,7 @@ export function ratingsBoard(edition: string, me: number | null): HTMLElement {
 /** This account's rating in an edition and a small chart of its rated games (its profile). */
 export function myRating(edition: string, account: number): HTMLElement {
   const box = h("p.my-rating.muted");
-  api
-    .get<Profile>(`/api/accounts/${account}`)
+  api("GET /api/accounts/{account_id}", { path: { account_id: account } })
     .then((profile) => {
       const r = profile.ratings[edition];
       if (!r) {

@@ -4,13 +4,13 @@
 // placements drawn on their area), and each round's end (gems or cards won, scores). A link
 // to share, copied by a button.
 
+import { ApiError, api } from "./api";
 import { areaSvg } from "./board/pictures";
 import { tablePieces } from "./board3d";
 import { areaIsoSvg, solutionIsoSvg } from "./board3d/iso";
 import { type Catalogue, loadCatalogue } from "./catalogue";
 import { h } from "./dom";
 import { dateText, t } from "./i18n";
-import { ApiError, api } from "./net";
 import type { GameReplay, ReplayRound, ReplayTask } from "./protocol";
 import { andList } from "./room/words";
 import { clock, editionInfo, gem, gemPoints, gemWords, keyText, placeText, toast } from "./ui";
@@ -34,8 +34,7 @@ export function replayScreen(id: string): { element: HTMLElement; dispose(): voi
   let gone = false;
   let shown: { replay: GameReplay; cat: Catalogue } | null = null;
   let failed: unknown = null;
-  api
-    .get<GameReplay>(`/api/games/${id}/replay`)
+  api("GET /api/games/{game_id}/replay", { path: { game_id: Number(id) } })
     .then(async (replay) => {
       const cat = await loadCatalogue(replay.edition);
       shown = { replay, cat };

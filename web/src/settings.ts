@@ -1,44 +1,23 @@
-// The player's settings on this device (localStorage): the colours (the system's, light or
+// The player's settings on this device (kept by storage.ts): the colours (the system's, light or
 // dark), sound on or off, vibration on or off; and the small menu that changes them, shown in
 // the page header on home and in the game's top bar.
 
 import { h } from "./dom";
 import { t } from "./i18n";
+import { type Settings, stored, THEMES, type Theme } from "./storage";
 
-export type Theme = "system" | "light" | "dark";
+export type { Settings, Theme };
 
-export interface Settings {
-  theme: Theme;
-  sound: boolean;
-  vibrate: boolean;
-}
-
-const KEY = "ubongo.settings";
 const DEFAULTS: Settings = { theme: "system", sound: true, vibrate: true };
-const THEMES: Theme[] = ["system", "light", "dark"];
 
 /** The settings saved on this device, with the defaults for what was never chosen. */
 export function settings(): Settings {
-  try {
-    const saved = JSON.parse(localStorage.getItem(KEY) ?? "{}") as Partial<Settings>;
-    const theme = THEMES.some((theme) => theme === saved.theme) ? (saved.theme as Theme) : DEFAULTS.theme;
-    return {
-      theme,
-      sound: typeof saved.sound === "boolean" ? saved.sound : DEFAULTS.sound,
-      vibrate: typeof saved.vibrate === "boolean" ? saved.vibrate : DEFAULTS.vibrate,
-    };
-  } catch {
-    return { ...DEFAULTS };
-  }
+  return { ...DEFAULTS, ...stored.settings.read() };
 }
 
 export function saveSetting<K extends keyof Settings>(key: K, value: Settings[K]): void {
-  const now = { ...settings(), [key]: value };
-  try {
-    localStorage.setItem(KEY, JSON.stringify(now));
-  } catch {
-    // private windows may refuse storage: the choice holds for this page only
-  }
+  // a private window may refuse storage: the choice then holds for this page only (storage.ts)
+  stored.settings.write({ ...settings(), [key]: value });
   if (key === "theme") applyTheme(value as Theme);
 }
 

@@ -14,7 +14,9 @@ importing only those listed before it (``tests/test_layers.py`` checks it):
 * :mod:`.rooms` - rooms in play: the room service, the gateway, lobby, driver, timers, feed;
 * :mod:`.cluster` - the room service over Redis, for several processes;
 * :mod:`.routes` - the HTTP and WebSocket surface, one router per concern;
-* :mod:`.app` - assembles the app.
+* :mod:`.app` - assembles the app;
+* :mod:`.webclient` - what ``make protocol`` writes for the web client from the app besides
+  its types: the table of ``/api`` routes and the schema its checker reads.
 
 ``docs/architecture.md`` has the same map, and where a new route, message, table or setting goes.
 """

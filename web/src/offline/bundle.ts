@@ -3,6 +3,7 @@
 // keeps the answer (network first), so the same fetch works with no network once it has
 // been made online; see vite.config.ts and src/ubongo/server/routes/practice.py.
 
+import { api } from "../api";
 import type { PracticeBundle, PracticeEdition, PracticeTask } from "../protocol";
 
 export type { PracticeBundle, PracticeEdition, PracticeTask };
@@ -12,10 +13,7 @@ let loaded: Promise<PracticeBundle> | null = null;
 /** The bundle: from the network when there is one, else the service worker's copy. */
 export function loadBundle(): Promise<PracticeBundle> {
   if (!loaded) {
-    loaded = fetch("/api/practice-bundle").then(async (r) => {
-      if (!r.ok) throw new Error(`the practice tasks cannot be loaded (${r.status})`);
-      return (await r.json()) as PracticeBundle;
-    });
+    loaded = api("GET /api/practice-bundle");
     loaded.catch(() => {
       loaded = null;
     });

@@ -5,25 +5,19 @@
 import { h } from "../dom";
 import { editionWord, sideName } from "../editions";
 import { t } from "../i18n";
+import { stored } from "../storage";
 import { loadBundle, type PracticeBundle, type PracticeTask } from "./bundle";
 import { onlineOnly } from "./network";
 import { LocalPlayer } from "./player";
 
-const SOLVED_KEY = "ubongo.practice.solved";
-
 function solvedIds(): Set<string> {
-  try {
-    const raw = JSON.parse(localStorage.getItem(SOLVED_KEY) ?? "[]") as unknown;
-    return new Set(Array.isArray(raw) ? raw.map(String) : []);
-  } catch {
-    return new Set();
-  }
+  return new Set(stored.practiceSolved.read() ?? []);
 }
 
 function markSolved(id: string): void {
   const ids = solvedIds();
   ids.add(id);
-  localStorage.setItem(SOLVED_KEY, JSON.stringify([...ids]));
+  stored.practiceSolved.write([...ids]);
 }
 
 export interface Screen {

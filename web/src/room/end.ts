@@ -3,11 +3,12 @@
 // leaderboard of that kind of run, your personal bests and Play again; a daily challenge run with
 // its times, whether it is rated, the text to share (Copy) and the day's leaderboard.
 
+import { api, savedName } from "../api";
 import type { Catalogue } from "../catalogue";
 import { h } from "../dom";
 import { t } from "../i18n";
-import { api, savedName, saveTicket } from "../net";
-import type { DailyResult, EventOf, GameView, Room, SeatGrant } from "../protocol";
+import { saveTicket } from "../net";
+import type { DailyResult, EventOf, GameView, Room } from "../protocol";
 import { dailyBoard, leaderboard, personalBests } from "../records";
 import { clock, editionInfo, GEM_VALUES, gemKey, gemRow, toast } from "../ui";
 import type { RoomContext } from "./context";
@@ -233,14 +234,16 @@ function soloEnd(ctx: RoomContext, room: Room, over: EventOf<"game_over">["data"
   const again = h("button.primary#again", { type: "button" }, t("play:playAgain"));
   again.addEventListener("click", async () => {
     try {
-      const r = await api.post<SeatGrant>("/api/rooms", {
-        name: savedName() || t("common:player"),
-        settings: {
-          edition: s.edition,
-          mode: "solo",
-          side: s.side,
-          solo_goal: s.solo_goal,
-          ...(endless ? {} : { solo_amount: s.solo_amount }),
+      const r = await api("POST /api/rooms", {
+        body: {
+          name: savedName() || t("common:player"),
+          settings: {
+            edition: s.edition,
+            mode: "solo",
+            side: s.side,
+            solo_goal: s.solo_goal,
+            ...(endless ? {} : { solo_amount: s.solo_amount }),
+          },
         },
       });
       saveTicket(r);

@@ -2,11 +2,12 @@
 // store (room/store.ts), which the room's WebSocket feeds. This module picks the screen for the
 // room's phase; each screen is a module of its own (docs/web.md, "Layout of web/src").
 
+import { loadOptions } from "../api";
 import { type Catalogue, loadCatalogue } from "../catalogue";
 import { h } from "../dom";
 import type { Navigate } from "../home";
 import { errorText, t } from "../i18n";
-import { forgetTicket, loadOptions, RoomConnection, ticketFor } from "../net";
+import { forgetTicket, RoomConnection, ticketFor } from "../net";
 import type { EditionOptions, HintReply, Room, RoomEvent, Verdict } from "../protocol";
 import { toast } from "../ui";
 import type { RoomContext } from "./context";
@@ -68,6 +69,7 @@ class RoomView {
     this.conn = new RoomConnection(code, seated ? ticketFor(code) : null, {
       message: (msg) => this.store.receive(msg),
       status: (ok, note) => this.onStatus(ok, note),
+      unreadable: () => this.onError("unreadable", t("errors:unreadable"), null),
     });
     this.ctx = { code, store: this.store, go, send: (msg) => this.conn.send(msg), now: () => this.conn.now() };
     this.play = new PlayScreen(this.ctx, root);

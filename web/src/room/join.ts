@@ -1,10 +1,10 @@
 // The invite link's first screen: take a seat with a name, or just watch.
 
+import { ApiError, api, savedName, saveName } from "../api";
 import { h } from "../dom";
 import type { Navigate } from "../home";
 import { t } from "../i18n";
-import { ApiError, api, savedName, saveName, saveTicket } from "../net";
-import type { Room, SeatGrant } from "../protocol";
+import { saveTicket } from "../net";
 import { editionInfo, toast } from "../ui";
 
 /** The form on an invite link: take a seat with a name, or just watch. */
@@ -24,7 +24,7 @@ export function showJoin(root: HTMLElement, code: string, go: Navigate, joined: 
     const name = nameInput.value.trim() || t("common:player");
     saveName(name);
     try {
-      const r = await api.post<SeatGrant>(`/api/rooms/${code}/seats`, { name });
+      const r = await api("POST /api/rooms/{code}/seats", { path: { code }, body: { name } });
       saveTicket(r);
       joined();
     } catch (e) {
@@ -51,8 +51,7 @@ export function showJoin(root: HTMLElement, code: string, go: Navigate, joined: 
       h("p", {}, h("a", { href: "/", "data-link": "" }, t("common:backHome"))),
     ),
   );
-  api
-    .get<Room>(`/api/rooms/${code}`)
+  api("GET /api/rooms/{code}", { path: { code } })
     .then((room) => {
       const ed = editionInfo(room.settings.edition);
       const free = room.seats.filter((s) => s === null).length;

@@ -14,7 +14,7 @@ import type { GameView, HintReply, Room, RoomEvent, Task, Verdict } from "../pro
 import { settingsMenu } from "../settings";
 import { play } from "../sound";
 import { editionInfo, placeText } from "../ui";
-import { laidMap, savedArrangement } from "./arrangement";
+import { laidMap, saveArrangement, savedArrangement } from "./arrangement";
 import { showClock } from "./clock";
 import type { RoomContext } from "./context";
 import { eventCues } from "./cues";
@@ -232,8 +232,7 @@ export class PlayScreen {
     parts.main.replaceChildren();
     if (!task) return;
     // the arrangement survives a reload (the round goes on meanwhile)
-    const saveKey = `ubongo.arrangement.${this.ctx.code}`;
-    const initial = savedArrangement(saveKey, key);
+    const initial = savedArrangement(this.ctx.code, key);
     const undo = new UndoControl(() => this.board, initial ?? []);
     this.undo = undo;
     this.laid = laidMap(initial);
@@ -245,7 +244,7 @@ export class PlayScreen {
       onCovered: (pl) => this.submit(pl),
       onChange: (pl, covered) => {
         this.placedCues(pl);
-        sessionStorage.setItem(saveKey, JSON.stringify({ key, placements: pl }));
+        saveArrangement(this.ctx.code, key, pl);
         undo.record(pl);
         if (!covered) this.board?.setStatus("");
       },

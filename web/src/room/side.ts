@@ -1,9 +1,9 @@
 // The game's side panel: the gem display and bag, the tie-break explained, every player's state
 // and score; in solo the run's progress and the records of that kind of run.
 
+import { savedName } from "../api";
 import { h } from "../dom";
 import { t } from "../i18n";
-import { savedName } from "../net";
 import type { GameView, Room } from "../protocol";
 import { dailyBoard, leaderboard, personalBests } from "../records";
 import { cardIcon, gem, gemRow, placeText } from "../ui";

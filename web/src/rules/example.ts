@@ -1,35 +1,25 @@
 // An example task for the rules page: the first (easiest) task of today's daily challenge, and a
 // solution of it found one hint at a time (POST /api/hint). The client draws both itself.
 
+import { api } from "../api";
 import type { Placement } from "../catalogue";
 import { offsetOf } from "../catalogue";
-import type { DailyTasks, HintAnswer, HintRequest, PuzzleTask } from "../protocol";
+import type { HintRequest, PuzzleTask } from "../protocol";
 
 export interface Example {
   task: PuzzleTask;
   placements: Placement[];
 }
 
-async function json<T>(r: Response): Promise<T> {
-  if (!r.ok) throw new Error(`the server answered ${r.status}`);
-  return (await r.json()) as T;
-}
-
 /** Today's easiest daily task of `edition` and a solution (as many placements as it has pieces). */
 export async function loadExample(edition: string): Promise<Example> {
-  const daily = await json<DailyTasks>(await fetch(`/api/daily?edition=${encodeURIComponent(edition)}`));
+  const daily = await api("GET /api/daily", { query: { edition } });
   const task = daily.tasks[0];
   const placed: HintRequest["placements"] = [];
   const placements: Placement[] = [];
   for (let i = 0; i < task.pieces.length; i++) {
     const body: HintRequest = { puzzle: { ...task }, placements: placed };
-    const answer = await json<HintAnswer>(
-      await fetch("/api/hint", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
-      }),
-    );
+    const answer = await api("POST /api/hint", { body });
     const p = answer.placement;
     if (!p) break;
     const cells = p.cells as [number[], ...number[][]];

@@ -2,6 +2,7 @@
 // asked for, with pictures the client draws itself: the player's pieces, a task and its
 // solution (the board drawing code and the edition catalogue; no image files).
 
+import { loadOptions } from "../api";
 import { areaSvg } from "../board/pictures";
 import { piecePicture } from "../board3d";
 import { areaIsoSvg, solutionIsoSvg } from "../board3d/iso";
@@ -9,7 +10,6 @@ import { type Catalogue, loadCatalogue } from "../catalogue";
 import { h } from "../dom";
 import { EDITIONS, type EditionInfo } from "../editions";
 import { language } from "../i18n";
-import { loadOptions } from "../net";
 import type { EditionOptions } from "../protocol";
 import { type Example, loadExample } from "./example";
 import { type Facts, type RulesText, rulesText, SECTION_ORDER, type SectionId } from "./text";

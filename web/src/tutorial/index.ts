@@ -2,7 +2,7 @@
 // pick a piece, turn it, flip it (flat editions that allow it), drop it on the area, cover
 // the whole area; each says how with a mouse, a finger and the keys, and moves on when the
 // board shows it was done. Skippable; offered on the first visit (home) and again from the
-// Help menu; remembered once done or skipped (localStorage).
+// Help menu; remembered once done or skipped (storage.ts).
 
 import "./tutorial.css";
 import { h } from "../dom";
@@ -10,20 +10,19 @@ import { editionWord } from "../editions";
 import { hasKey, t } from "../i18n";
 import { editionName, loadBundle, type PracticeEdition, type PracticeTask } from "../offline/bundle";
 import { LocalPlayer } from "../offline/player";
+import { stored, type TutorialState } from "../storage";
 
 export type Navigate = (path: string) => void;
 
-const KEY = "ubongo.tutorial";
-
 /** "done", "skipped" or null (never seen: the home screen offers it). */
-export function tutorialState(): string | null {
-  return localStorage.getItem(KEY);
+export function tutorialState(): TutorialState | null {
+  return stored.tutorial.read();
 }
 
-function remember(state: "done" | "skipped"): void {
+function remember(state: TutorialState): void {
   // a tutorial done stays done; skipping it later does not undo that
   if (state === "skipped" && tutorialState() === "done") return;
-  localStorage.setItem(KEY, state);
+  stored.tutorial.write(state);
 }
 
 interface Step {
