@@ -61,7 +61,17 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]
     folder = tmp_path_factory.mktemp("nginx-cluster")
     port = str(free_port())
     cluster_script(
-        "up", str(folder), "--processes", "2", "--port", port, "--", "--log-level", "warning"
+        "up",
+        str(folder),
+        "--processes",
+        "2",
+        "--port",
+        port,
+        "--",
+        "--log-level",
+        "warning",
+        # the scripted players submit at once: no floor, so that their rated game is rated
+        "--record-seconds-per-piece=0",
     )
     state = json.loads((folder / "cluster.json").read_text())
     try:

@@ -33,6 +33,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
             # one short round: the game against a bot ends soon after the person solves
             '--quickmatch-settings={"rounds": 1, "hourglass_seconds": 4}',
             "--accounts-per-hour=1000",
+            # the scripted players submit at once: no floor (tests/test_fair_play.py has it)
+            "--record-seconds-per-piece=0",
         ),
     )
 

@@ -1673,6 +1673,16 @@ export interface GameResult {
     | RuleGems
     | RuleCards
   )[];
+  /**
+   * rated games: the seats whose person left (a bot played on); they lose
+   */
+  left?: number[];
+  /**
+   * rated games: the players (seat ids) not rated, and why (docs/fair-play.md)
+   */
+  unrated?: {
+    [k: string]: "too_fast";
+  };
 }
 /**
  * How a solo run ended: tasks solved, put aside and given up, hints asked for, seconds

@@ -301,7 +301,8 @@ class ServerConfig(BaseSettings):
     record_seconds_per_piece: Annotated[float, Setting("games")] = Field(
         default=0.6,
         ge=0,
-        description="solo tasks solved faster than this per piece are not ranked (0: no floor)",
+        description="the fastest a hand places a piece (seconds): solo tasks solved faster are "
+        "not ranked, a rated race's seat that finishes faster is not rated (0: no floor)",
     )
     quickmatch_wait: Annotated[float, Setting("games")] = Field(
         default=10.0,

@@ -148,14 +148,19 @@ def _seats(game: GameRecord, place: Mapping[str, int]) -> list[tuple[Subject, st
 
 
 def rate_game(game: GameRecord, rows: RatingRows) -> None:
-    """Update the ratings of a rated game's accounts and bot levels from its final ranking
-    (``rows``: the rating rows of the transaction that stores the game, so that a game is
-    stored with its ratings or not at all), and note each account's change. A person without
-    an account plays with a new rating that is not kept."""
+    """Update the ratings of a rated game's accounts and bot levels from its final ranking,
+    and note each account's change. A seat whose person left is placed last, the seats the
+    result calls ``unrated`` are left out (:mod:`.fairplay`), and a person without an account
+    plays with a new rating that is not kept. ``rows``: the rating rows of the transaction
+    that stores the game, so that a game is stored with its ratings or not at all."""
     scores = {str(k): v for k, v in game.result.get("scores", {}).items()}
     winners = [str(w) for w in game.result.get("winners", [])]
     place = places(scores, winners)
-    seats = _seats(game, place)
+    # leaving is a loss: after everyone who stayed, whatever the bot that took over did
+    for seat in game.result.get("left", []):
+        place[str(seat)] = len(scores) + 1
+    unrated = {str(p) for p in game.result.get("unrated", {})}
+    seats = [(subject, player) for subject, player in _seats(game, place) if player not in unrated]
     if len(seats) < 2:
         return
     stored = rows.locked({subject.key for subject, _ in seats})

@@ -212,6 +212,11 @@ class DeckRef(Sent):
     cards: int
 
 
+#: why a seat of a rated game was not rated (docs/fair-play.md): it finished a task faster
+#: than a hand places its pieces
+Unrated = Literal["too_fast"]
+
+
 class GameResult(Sent):
     winners: list[int]
     scores: dict[str, int] = Field(description="by player")
@@ -219,6 +224,14 @@ class GameResult(Sent):
     record: SoloResult | SkipJsonSchema[None] = Field(default=None, description="solo only")
     deck: DeckRef
     events: list[RuleEvent]
+    left: list[int] = Field(
+        default_factory=list,
+        description="rated games: the seats whose person left (a bot played on); they lose",
+    )
+    unrated: dict[str, Unrated] = Field(
+        default_factory=dict,
+        description="rated games: the players (seat ids) not rated, and why (docs/fair-play.md)",
+    )
 
 
 class StoredGame(GameSummary):

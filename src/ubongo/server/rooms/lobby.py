@@ -197,7 +197,11 @@ class Lobby:
             room.seats[seat.index] = None
             self._new_host_if(room, seat.index)
             self.feed.publish(room, "seat_freed", {"seat": seat.index})
-        if not any(s.kind == "person" for s in room.occupied()) and room.spectators == 0:
+        # a rated game is played out by the bots, stored and rated, whoever stays (leaving
+        # is a loss: docs/fair-play.md); any other room nobody is left in is forgotten
+        played_out = room.phase == "playing" and room.settings.rated
+        nobody = not any(s.kind == "person" for s in room.occupied()) and room.spectators == 0
+        if nobody and not played_out:
             self.close_room(room)
 
     def _new_host_if(self, room: Room, leaving: int) -> None:

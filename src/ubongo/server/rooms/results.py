@@ -22,10 +22,10 @@ import logging
 from typing import Any
 
 from ubongo import rules
-from ubongo.rules.events import EventKind
 
 from ..config import ServerConfig
 from ..online.daily import daily_facts, daily_result, day_of
+from ..online.fairplay import too_fast, too_fast_players
 from ..online.ratings import rate_game
 from ..online.task_ratings import learn_task
 from ..store import Backoff, DailyRecord, GameRecord, SoloRecord, Store, TaskResult
@@ -69,12 +69,14 @@ class GameResults:
             "names": names,
         }
         record: dict[str, Any] | None = None
+        per_piece = self.config.record_seconds_per_piece
         if game.solo is not None:
             record = rules.solo_record(game)
             result["record"] = record
+        elif room.settings.rated:
+            result.update(_fair_play(room, game, per_piece))
         stored = _game_record(room, game, result, now)
         solo: SoloRecord | DailyRecord | None = None
-        per_piece = self.config.record_seconds_per_piece
         if record is not None and game.settings.puzzles == "daily":
             solo = _daily_record(room, game, record, now, per_piece)
         elif record is not None and game.settings.solo_goal not in ("practice", "endless"):
@@ -198,6 +200,17 @@ class GameResults:
         self._learning[room.code] = task
 
 
+def _fair_play(room: Room, game: rules.Game, per_piece: float) -> dict[str, Any]:
+    """What a rated race's result says beside its ranking (docs/fair-play.md): the seats whose
+    person left (placed last in the ratings) and the seats not rated, with why."""
+    people = {s.player for s in room.occupied() if s.kind == "person"}
+    fast = sorted(too_fast_players(game, per_piece) & people)  # a bot's speed is its own
+    return {
+        "left": [s.index for s in room.occupied() if s.replaced],
+        "unrated": {player: "too_fast" for player in fast},
+    }
+
+
 def _game_record(room: Room, game: rules.Game, result: dict[str, Any], now: float) -> GameRecord:
     """A finished game as stored: settings, seed, action log, result and players."""
     game_json = rules.game_to_json(game)
@@ -268,30 +281,6 @@ def _daily_record(
         finished_at=now,
         unrated=unrated,
     )
-
-
-def too_fast(game: rules.Game, per_piece: float) -> list[int]:
-    """The solo tasks (by the order they were solved, from 0) solved in less time than
-    ``per_piece`` seconds for each of their pieces: faster than a human hand places them.
-
-    A task's time runs from when it was dealt (the round's start, or the previous task
-    solved or put aside) to its ``finished`` event, both in the rules' own times."""
-    fast: list[int] = []
-    dealt_at: float | None = None
-    solved = 0
-    for ev in game.events:
-        if ev.kind in (EventKind.ROUND_STARTED, EventKind.TASK_DRAWN):
-            dealt_at = ev.at
-        elif ev.kind == EventKind.FINISHED and dealt_at is not None:
-            player = str(ev.data["player"])
-            side_name = ev.data.get("side") or game.settings.level_of(player)
-            side = rules.card(game, int(ev.data["card"])).side(side_name)
-            pieces = len(side.task(ev.data["key"]).pieces)
-            if ev.at - dealt_at < pieces * per_piece:
-                fast.append(solved)
-            solved += 1
-            dealt_at = ev.at
-    return fast
 
 
 def _triple(value: Any) -> tuple[float, float, float]:
