@@ -14,7 +14,8 @@ import { type PieceState, shapeOf } from "./piece";
 
 /** The space between the area's frame and the tray. */
 const GAP = 0.8;
-/** The largest a piece is drawn in a tray below the area (of its size on the area). */
+/** The largest a piece is drawn in a tray below the area (of its size on the area) before the
+ * board's size on screen is known; once it is, `bestTray` chooses. */
 const MAX_TRAY_SCALE = 0.6;
 /** Cells this large (screen px) are good touch targets: a layout that gives them is preferred. */
 export const TOUCH_PX = 44;
