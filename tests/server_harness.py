@@ -15,6 +15,7 @@ import os
 import re
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -24,12 +25,42 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from waiting import eventually
 from websockets.sync.client import ClientConnection, connect
 
 from ubongo.server.protocol.answers import RESPONSES, ApiError
 from ubongo.server.protocol.outgoing import ServerMessage, server_message
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def saved_seq(db: Path, code: str) -> int:
+    """The last event number of room ``code`` in its saved form (the ``open_rooms`` row of
+    the SQLite file ``db``, server/rooms/saved.py), -1 if it is not saved (yet)."""
+    if not db.exists():
+        return -1
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
+    try:
+        row = con.execute("SELECT room FROM open_rooms WHERE code = ?", (code,)).fetchone()
+    except sqlite3.OperationalError:  # the table is not made yet
+        return -1
+    finally:
+        con.close()
+    return -1 if row is None else int(json.loads(row[0])["seq"])
+
+
+def wait_saved(db: Path, code: str, seq: int, timeout: float = 10.0) -> None:
+    """Until room ``code`` is saved in ``db`` with every event up to ``seq`` (what a killed
+    server keeps)."""
+    eventually(lambda: saved_seq(db, code) >= seq, f"room {code} saved up to event {seq}", timeout)
+
+
+def log_lines(path: Path, *words: str) -> list[str]:
+    """The lines of a log file that hold every one of ``words``."""
+    if not path.exists():
+        return []
+    return [line for line in path.read_text().splitlines() if all(w in line for w in words)]
+
 
 #: (method, path pattern, answer model), the paths of bodies.RESPONSES as patterns
 _ROUTES = [
@@ -140,18 +171,24 @@ class ServerProcess:
             env=env,
             cwd=ROOT,
         )
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                code = self.proc.returncode
+        proc = self.proc
+
+        def answering() -> bool:
+            if proc.poll() is not None:
+                code = proc.returncode
                 raise RuntimeError(f"server exited with {code}; log {self.log_path}")
             try:
                 self.get("/api/health")
-                return self
+                return True
             except (OSError, urllib.error.URLError):
-                time.sleep(0.1)
-        self.stop()
-        raise RuntimeError("server did not answer /api/health in time")
+                return False
+
+        try:
+            eventually(answering, "the server to answer /api/health", timeout, every=0.1)
+        except AssertionError:
+            self.stop()
+            raise RuntimeError("server did not answer /api/health in time") from None
+        return self
 
     def stop(self, kill: bool = False) -> None:
         if self.proc is None:
@@ -248,19 +285,24 @@ class RedisProcess:
             stdout=log,
             stderr=subprocess.STDOUT,
         )
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"redis-server exited with {self.proc.returncode}")
+        proc = self.proc
+
+        def answering() -> bool:
+            if proc.poll() is not None:
+                raise RuntimeError(f"redis-server exited with {proc.returncode}")
             try:
                 with socket.create_connection(("127.0.0.1", self.port), 1) as s:
                     s.sendall(b"PING\r\n")
-                    if s.recv(16).startswith(b"+PONG"):
-                        return self
+                    return s.recv(16).startswith(b"+PONG")
             except OSError:
-                time.sleep(0.05)
-        self.stop()
-        raise RuntimeError("redis-server did not answer in time")
+                return False
+
+        try:
+            eventually(answering, "redis-server to answer PING", timeout)
+        except AssertionError:
+            self.stop()
+            raise RuntimeError("redis-server did not answer in time") from None
+        return self
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:

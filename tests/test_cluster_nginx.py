@@ -33,6 +33,7 @@ from server_harness import (
     scrape,
     solution,
 )
+from waiting import eventually
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from ubongo.server.cluster.keys import log_key
@@ -119,7 +120,8 @@ def connections(port: int) -> float:
 def rejoin(front: Front, code: str, token: str, last_seq: int, until: float) -> Client:
     """Reconnect through nginx as the web client does after its socket closed, with the last
     event number seen, trying again until ``until`` (time.monotonic)."""
-    while True:
+
+    def welcomed() -> Client | None:
         try:
             client = Client(front.room(code, again=True))
             client.seq = last_seq
@@ -129,9 +131,9 @@ def rejoin(front: Front, code: str, token: str, last_seq: int, until: float) -> 
             client.close()
         except (OSError, ConnectionClosed, InvalidStatus, TimeoutError):
             pass
-        if time.monotonic() > until:
-            raise AssertionError("the room did not answer again in time")
-        time.sleep(0.05)
+        return None
+
+    return eventually(welcomed, "the room to answer again", timeout=until - time.monotonic())
 
 
 def drop_seen(client: Client) -> None:
@@ -150,15 +152,14 @@ def wait_for_event_in_redis(cluster: dict[str, Any], code: str, kind: str) -> No
     """Until room ``code``'s event log in Redis (:func:`~ubongo.server.cluster.keys.log_key`,
     entries "seq text") holds an event of ``kind``."""
     r = redis.Redis.from_url(cluster["redis"]["url"])
+
+    def logged() -> bool:
+        entries = r.lrange(log_key(code), 0, -1)
+        texts = [e.decode() if isinstance(e, bytes) else str(e) for e in entries]
+        return any(json.loads(t.split(" ", 1)[1]).get("kind") == kind for t in texts)
+
     try:
-        deadline = time.monotonic() + 10
-        while True:
-            entries = r.lrange(log_key(code), 0, -1)
-            texts = [e.decode() if isinstance(e, bytes) else str(e) for e in entries]
-            if any(json.loads(t.split(" ", 1)[1]).get("kind") == kind for t in texts):
-                return
-            assert time.monotonic() < deadline, f"no {kind} event of {code} in Redis"
-            time.sleep(0.01)
+        eventually(logged, f"a {kind} event of {code} in Redis", every=0.01)
     finally:
         r.close()
 
@@ -269,13 +270,12 @@ def test_a_room_lives_on_one_process_and_moves_when_it_is_killed_mid_round(
 
     # after the kill, nginx sent the room's sockets to the survivor (a first try may name
     # both: the dead process refused, the survivor answered); logged when they closed
-    end = time.monotonic() + 10
-    while time.monotonic() < end:
-        again = [ln for ln in access_log(cluster) if "again=1" in ln["request"]]
-        if len(again) >= 2:
-            break
-        time.sleep(0.1)
-    assert len(again) >= 2 and {last_upstream(ln) for ln in again} == {survivor}, again
+    def sent_again() -> list[dict[str, str]] | None:
+        found = [ln for ln in access_log(cluster) if "again=1" in ln["request"]]
+        return found if len(found) >= 2 else None
+
+    again = eventually(sent_again, "two sockets sent again in nginx's access log", every=0.1)
+    assert {last_upstream(ln) for ln in again} == {survivor}, again
     assert all(ln["room"] == code for ln in again)
 
 

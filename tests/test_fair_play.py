@@ -4,13 +4,13 @@ the server's answer to it (docs/fair-play.md)."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from server_harness import Client, ServerProcess, server_in, solution
+from waiting import eventually
 
 from ubongo import editions
 from ubongo.server.online import ratings
@@ -48,23 +48,9 @@ def quick_match_against_a_bot(server: ServerProcess, account: dict[str, Any]) ->
     return dict(seat)
 
 
-def until(found: Callable[[], Any], timeout: float = 30.0) -> Any:
-    """What ``found`` returns once it is truthy: a row the server writes when a game it plays
-    on its own ends (the game is in the database once its profile shows it)."""
-    deadline = time.monotonic() + timeout
-    while not (value := found()):
-        assert time.monotonic() < deadline, "the server did not get there in time"
-        time.sleep(0.1)
-    return value
-
-
 def rated_games(server: ServerProcess, account: dict[str, Any]) -> list[dict[str, Any]]:
     profile = server.get(f"/api/accounts/{account['id']}")
     return list(profile["history"].get(EDITION, []))
-
-
-def stored_games(server: ServerProcess, account: dict[str, Any]) -> list[dict[str, Any]]:
-    return list(server.get(f"/api/accounts/{account['id']}")["games"])
 
 
 def test_leaving_a_rated_game_is_a_loss_and_the_game_is_stored(server: ServerProcess) -> None:
@@ -77,7 +63,7 @@ def test_leaving_a_rated_game_is_a_loss_and_the_game_is_stored(server: ServerPro
     c.event("round_started")
     c.send({"type": "leave"})
     c.close()
-    history = until(lambda: rated_games(server, ada))
+    history = eventually(lambda: rated_games(server, ada), "the game rated", timeout=30)
     assert history[0]["after"] < history[0]["before"]
     game = server.get(f"/api/games/{history[0]['game_id']}")
     assert game["result"]["left"] == [seat["seat"]]
@@ -94,7 +80,7 @@ def test_closing_the_tab_is_leaving_too(server: ServerProcess) -> None:
     assert c.hello(seat["code"], seat["token"])["type"] == "welcome"
     c.event("round_started")
     c.close()
-    history = until(lambda: rated_games(server, bo))
+    history = eventually(lambda: rated_games(server, bo), "the game rated", timeout=30)
     assert history[0]["after"] <= history[0]["before"]
 
 

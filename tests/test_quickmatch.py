@@ -8,13 +8,22 @@ from __future__ import annotations
 import http.client
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
-from server_harness import Client, RedisProcess, ServerProcess, metric, scrape, server_in, solution
+from server_harness import (
+    Client,
+    RedisProcess,
+    ServerProcess,
+    metric,
+    scrape,
+    server_in,
+    solution,
+)
+from waiting import eventually
 
 from ubongo import editions
 from ubongo.server.online import ratings
@@ -75,16 +84,19 @@ def test_two_accounts_asking_together_are_seated_in_the_same_room_and_it_starts(
         c.close()
 
 
-def waiting_on_metrics(server: ServerProcess, until: Callable[[float], bool]) -> float:
-    """``ubongo_quickmatch_waiting`` of the edition on ``/metrics``, once ``until`` holds of it
-    (the matcher counts the queue a few times a second) or after a second."""
-    deadline = time.monotonic() + 1.0
-    while True:
-        n = metric(scrape(server.url), f'ubongo_quickmatch_waiting{{edition="{EDITION}"}}')
-        assert n is not None, "no ubongo_quickmatch_waiting on /metrics"
-        if until(n) or time.monotonic() > deadline:
-            return n
-        time.sleep(0.05)
+def waiting_on_metrics(n: int, *servers: ServerProcess) -> None:
+    """Until ``ubongo_quickmatch_waiting`` of the edition on ``/metrics`` of one of ``servers``
+    is ``n`` (what an operator sees: the matcher counts the queue a few times a second)."""
+
+    def counted() -> bool:
+        seen = []
+        for server in servers:
+            found = metric(scrape(server.url), f'ubongo_quickmatch_waiting{{edition="{EDITION}"}}')
+            assert found is not None, "no ubongo_quickmatch_waiting on /metrics"
+            seen.append(found)
+        return n in seen
+
+    eventually(counted, f"{n} waiting for a quick match on /metrics", timeout=5)
 
 
 def test_one_account_alone_plays_a_bot_after_the_wait_and_its_rated_win_counts(
@@ -129,16 +141,15 @@ def test_a_second_request_of_one_account_is_refused_and_delete_leaves_the_queue(
     # four players: nobody else waits for that, and Di leaves before the bots come
     with ThreadPoolExecutor(1) as pool:
         first = pool.submit(ask, server, di, 4)
-        time.sleep(0.3)
+        waiting_on_metrics(1, server)  # the first request is in the queue
         status, body = ask(server, di, 4)
         assert status == 409 and body["error"]["code"] == "already_waiting"
-        assert waiting_on_metrics(server, lambda n: n == 1) == 1  # what an operator sees
         assert server.request("DELETE", "/api/quickmatch", token=di["token"]) == (
             200,
             {"left": True},
         )
         status, body = first.result()
-    assert waiting_on_metrics(server, lambda n: n == 0) == 0
+    waiting_on_metrics(0, server)
     assert status == 409 and body["error"]["code"] == "left_queue"
     assert server.request("DELETE", "/api/quickmatch", token=di["token"]) == (200, {"left": False})
 
@@ -152,9 +163,9 @@ def test_a_closed_request_leaves_the_queue(server: ServerProcess) -> None:
         json.dumps({"edition": EDITION, "players": 3}),
         {"Content-Type": "application/json", "Authorization": f"Bearer {ed['token']}"},
     )
-    time.sleep(0.3)
+    waiting_on_metrics(1, server)  # in the queue
     conn.close()
-    time.sleep(0.3)
+    waiting_on_metrics(0, server)  # and out of it
     # no longer waiting: nothing to leave, and a new request is not refused as a second one
     assert server.request("DELETE", "/api/quickmatch", token=ed["token"]) == (200, {"left": False})
 
@@ -220,7 +231,7 @@ def test_two_accounts_asking_on_two_processes_share_a_room(cluster: list[ServerP
     ada, bob = new_account(a, "Ada"), new_account(a, "Bob")
     with ThreadPoolExecutor(2) as pool:
         first = pool.submit(ask, a, ada)
-        time.sleep(0.2)
+        waiting_on_metrics(1, a, b)  # in the shared queue
         # the same account again, on the other process: refused, the first request waits on
         status, body = ask(b, ada)
         assert status == 409 and body["error"]["code"] == "already_waiting"

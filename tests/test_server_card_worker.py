@@ -10,10 +10,10 @@ started earlier included, or ``None`` when the deck has them all.
 from __future__ import annotations
 
 import asyncio
-import time
 from pathlib import Path
 
 from server_harness import ServerProcess
+from waiting import eventually
 
 from ubongo import rules
 from ubongo.server.rooms.cards import CardMaker
@@ -67,17 +67,15 @@ def test_the_worker_of_a_killed_server_ends_too(tmp_path: Path) -> None:
     work forever, one orphan per killed server)."""
     server = ServerProcess(f"sqlite:///{tmp_path / 'ubongo.db'}").start()
     try:
-        assert server.proc is not None
-        deadline = time.monotonic() + 60
-        workers: set[int] = set()
-        while not workers and time.monotonic() < deadline:  # started with the server
-            workers = _children(server.proc.pid)
-            time.sleep(0.2)
-        assert workers, "no card worker was started"
+        pid = server.proc.pid if server.proc else -1
+        # started with the server
+        workers = eventually(lambda: _children(pid), "a card worker", timeout=60, every=0.2)
     finally:
         server.stop(kill=True)
-    deadline = time.monotonic() + 30
-    while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    left = {pid: Path(f"/proc/{pid}/cmdline").read_bytes()[:120] for pid in workers if _alive(pid)}
-    assert not left, f"the card worker outlived its server: {left}"
+
+    eventually(
+        lambda: not any(_alive(p) for p in workers),
+        f"the card worker {sorted(workers)} to end with its server",
+        timeout=30,
+        every=0.2,
+    )

@@ -16,12 +16,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_harness import Client, ServerProcess, solution
+from server_harness import Client, ServerProcess, solution, wait_saved
 from sqlalchemy import select
 
 from ubongo.server.rooms.durable import durable
 from ubongo.server.rooms.room import Room, RoomSettings
-from ubongo.server.rooms.saved import SAVE_DELAY
 from ubongo.server.store import Store
 from ubongo.server.store.tables import SoloRecordRow
 
@@ -69,7 +68,8 @@ def test_a_finish_told_survives_a_crash_right_after(tmp_path: Path) -> None:
     try:
         code, token, game, ada = two_player_round(first)
         placements = solution(game["tasks"]["0"], "classic")  # solved before: no delay below
-        time.sleep(SAVE_DELAY + 0.5)  # the round's start is saved in any case
+        # everything before the finish is saved: the finish is what the crash may lose
+        wait_saved(tmp_path / "rooms.sqlite3", code, ada.seq)
         message = {"type": "submit", "round": game["round"], "placements": placements}
         verdict = ada.reply(message, "verdict")
         first.stop(kill=True)  # SIGKILL a moment after Ada was told
@@ -97,7 +97,7 @@ def test_event_numbers_are_not_reused_after_a_crash(tmp_path: Path) -> None:
         ada, bob = Client(first), Client(first)
         ada.hello(code, created["token"])
         bob.hello(code, bob_seat["token"])
-        time.sleep(SAVE_DELAY + 0.5)  # all saved so far
+        wait_saved(tmp_path / "rooms.sqlite3", code, ada.seq)  # all saved so far
         # cheap events (Bob's connection drops and comes back): Ada sees them, then the crash
         bob.close()
         ada.wait(lambda m: m.get("kind") == "connection" and not m["data"]["connected"])
@@ -152,6 +152,8 @@ def play_solo(
             "round": game["round"],
             "placements": solution(task, "classic"),
         }
+        # the wait is the test: a person's thinking time, which the records' plausibility
+        # floor measures on the server's clock (no way to move that clock from here)
         time.sleep(think * len(task["pieces"]))
         if last is not None and game["solo"]["done"] == 4:
             return dict(last(c, message, room))

@@ -3,13 +3,14 @@ the ratings learned into a real SQLite file, the stored game replayed."""
 
 from __future__ import annotations
 
-import time
+import contextlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from server_harness import Client, ServerProcess, replayed, server_in, solution
+from waiting import eventually
 
 from ubongo.puzzles.ratings import Rating, update
 from ubongo.server.online.task_ratings import learn_task
@@ -39,12 +40,15 @@ def rows(url: str, fingerprints: list[str], timeout: float = 10.0) -> list[TaskR
     """The stored ratings of these tasks, once all are there (they are stored in a thread)."""
     store = Store(url)
     try:
-        deadline = time.monotonic() + timeout
-        while True:
-            found = [store.task_ratings.of_task(f) for f in fingerprints]
-            if all(found) or time.monotonic() > deadline:
-                return [f for f in found if f is not None]
-            time.sleep(0.1)
+        with contextlib.suppress(AssertionError):  # the caller says what is missing
+            eventually(
+                lambda: all(store.task_ratings.of_task(f) for f in fingerprints),
+                "the tasks' ratings",
+                timeout,
+                every=0.1,
+            )
+        found = [store.task_ratings.of_task(f) for f in fingerprints]
+        return [f for f in found if f is not None]
     finally:
         store.close()
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from server_harness import solution
+from waiting import eventually_async
 
 from ubongo.rules.state import Game
 from ubongo.server.config import ServerConfig
@@ -147,11 +148,11 @@ def test_a_finished_room_nobody_is_connected_to_is_forgotten_soon(tmp_path: Path
             hub = service.gateway.rooms.hub
             finished = [c for c in hub.codes() if c != waiting["code"]]
             assert len(finished) == 1  # kept while the sweeper has not come by
-            for _ in range(40):
-                await asyncio.sleep(0.1)
-                if list(hub.codes()) == [waiting["code"]]:
-                    break
-            assert list(hub.codes()) == [waiting["code"]]
+            await eventually_async(
+                lambda: list(hub.codes()) == [waiting["code"]],
+                "the sweeper to forget the finished room",
+                every=0.1,
+            )
         finally:
             await service.stop()
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -13,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from server_harness import Client, ServerProcess, metric, server_in, solution
+from waiting import eventually
 
 from ubongo import editions
 
@@ -68,8 +68,16 @@ def test_metrics_count_a_solved_task_its_verdict_and_what_was_refused(
     assert value(during, "ubongo_connections") >= 1
     assert value(during, 'ubongo_rooms{phase="playing"}') >= 1
     c.close()
-    time.sleep(1.2)  # the event loop's lag and the collector's pauses are observed every 0.5 s
-    _, after = scrape(server)
+
+    def observed() -> str | None:
+        """/metrics once the event loop's lag and a full collection's pause (both observed
+        every 0.5 s) have been seen since the game."""
+        text = scrape(server)[1]
+        gen2 = 'ubongo_gc_pause_seconds_count{generation="2"}'
+        seen = value(text, "ubongo_event_loop_lag_seconds_count") >= 1
+        return text if seen and value(text, gen2) > value(before, gen2) else None
+
+    after = eventually(observed, "the loop's lag and a full collection on /metrics")
 
     def grew(sample: str) -> float:
         return value(after, sample) - value(before, sample)

@@ -14,7 +14,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_harness import Client, RedisProcess, ServerProcess, metric, replayed, scrape, solution
+from server_harness import (
+    Client,
+    RedisProcess,
+    ServerProcess,
+    metric,
+    replayed,
+    scrape,
+    solution,
+)
+from waiting import eventually
 
 
 @pytest.fixture(scope="module")
@@ -328,10 +337,7 @@ def test_the_cluster_outlives_a_restart_of_redis(tmp_path: Path) -> None:
         assert a.get("/api/health")["redis"] is True
         redis.stop()
         # what needs Redis gets a clear answer, not a crash
-        deadline = time.monotonic() + 10
-        while a.get("/api/health")["redis"]:
-            assert time.monotonic() < deadline, "Redis went away unnoticed"
-            time.sleep(0.1)
+        eventually(lambda: not a.get("/api/health")["redis"], "Redis's absence noticed", every=0.1)
         status, body = a.post("/api/rooms", {"name": "Cy", "settings": {}})
         assert (status, body["error"]["code"]) == (503, "unavailable"), body
         # the room its owner runs goes on for the people connected to it
@@ -344,10 +350,12 @@ def test_the_cluster_outlives_a_restart_of_redis(tmp_path: Path) -> None:
         again.start()
         try:
             # each process says in its health check when it hears Redis again
-            deadline = time.monotonic() + 15
-            while not all(s.get("/api/health")["redis"] for s in (a, b)):
-                assert time.monotonic() < deadline, "the processes did not reconnect to Redis"
-                time.sleep(0.1)
+            eventually(
+                lambda: all(s.get("/api/health")["redis"] for s in (a, b)),
+                "the processes to reconnect to Redis",
+                timeout=15,
+                every=0.1,
+            )
             # the connections the pool had open to the Redis that went away are not handed
             # out again: rooms asked at once, which take many of them, are all made
             for process in (a, b):
@@ -385,20 +393,21 @@ def test_every_process_lists_the_live_games_of_all(cluster: list[ServerProcess])
     started = ada.event("round_started", 30)
     ada.inbox.insert(0, started)
     assert code in [r["code"] for r in a.get("/api/live")]
-    end = time.monotonic() + 5
-    while time.monotonic() < end:
-        if all(code in [r["code"] for r in s.get("/api/live")] for s in (b, c)):
-            break
-        time.sleep(0.2)
-    else:
-        raise AssertionError("the other processes do not list the game")
+    eventually(
+        lambda: all(code in [r["code"] for r in s.get("/api/live")] for s in (b, c)),
+        "the other processes to list the game",
+        timeout=5,
+        every=0.2,
+    )
     listed = next(r for r in c.get("/api/live") if r["code"] == code)
     assert listed["players"][0]["name"] == "Ada" and created["token"] not in str(listed)
     over = play_to_the_end([ada])
     replay = b.get(f"/api/games/{over['data']['game_id']}/replay")
     assert replay["result"]["winners"] == over["data"]["winners"]
-    end = time.monotonic() + 5
-    while any(code in [r["code"] for r in s.get("/api/live")] for s in cluster):
-        assert time.monotonic() < end, "a finished game stays on a live list"
-        time.sleep(0.2)
+    eventually(
+        lambda: not any(code in [r["code"] for r in s.get("/api/live")] for s in cluster),
+        "the finished game to leave every live list",
+        timeout=5,
+        every=0.2,
+    )
     ada.close()

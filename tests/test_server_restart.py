@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_harness import Client, ServerProcess, replayed, solution
+from server_harness import Client, ServerProcess, replayed, solution, wait_saved
+from waiting import eventually
 
-from ubongo.server.rooms.saved import SAVE_DELAY
 from ubongo.server.store import Store
 
 
@@ -48,7 +48,7 @@ def test_a_game_goes_on_after_the_server_restarts(tmp_path: Path, kill: bool) ->
         assert submit(ada, game)["ok"] is True
         ada.wait(lambda m: m.get("kind") == "finished" and m["data"]["seat"] == 0)
         seen = ada.seq
-        time.sleep(SAVE_DELAY + 0.75)  # saved by now: what a killed server keeps
+        wait_saved(tmp_path / "rooms.sqlite3", code, seen)  # what a killed server keeps
         ada.close()
         bob.close()
     finally:
@@ -117,12 +117,11 @@ def test_closed_and_unreadable_rooms_are_not_reopened(tmp_path: Path) -> None:
         bob.hello(left["code"], left["token"])
         bob.send({"type": "leave"})
         # Bob was the only person: the room closes
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            status, _ = first.post(f"/api/rooms/{left['code']}/seats", {"name": "Cy"})
-            if status == 404:
-                break
-            time.sleep(0.1)
+        eventually(
+            lambda: first.request("GET", f"/api/rooms/{left['code']}")[0] == 404,
+            "the room Bob left to close",
+        )
+        status, _ = first.post(f"/api/rooms/{left['code']}/seats", {"name": "Cy"})
         assert status == 404
         bob.close()
     finally:

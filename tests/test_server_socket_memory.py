@@ -18,6 +18,7 @@ import json
 from pathlib import Path
 
 import uvicorn
+from waiting import eventually_async
 from websockets.asyncio.client import connect
 from websockets.server import ServerProtocol
 
@@ -57,11 +58,7 @@ def test_closed_sockets_are_freed_without_a_full_collection(tmp_path: Path) -> N
         )
         server = uvicorn.Server(config)
         serving = asyncio.create_task(server.serve())
-        for _ in range(200):
-            if server.started:
-                break
-            await asyncio.sleep(0.05)
-        assert server.started, "uvicorn did not start"
+        await eventually_async(lambda: server.started, "uvicorn to start")
         port = server.servers[0].sockets[0].getsockname()[1]
         gc.disable()  # after start-up: its own collect() ran; from here on, nothing collects
         try:
@@ -95,11 +92,11 @@ def test_closed_sockets_are_freed_without_a_full_collection(tmp_path: Path) -> N
             writer.close()
             # the server sees every socket go (its handlers' cleanup included)
             rooms = app.state.rooms
-            for _ in range(200):
-                if not server.server_state.connections and not rooms.gateway.connections:
-                    break
-                await asyncio.sleep(0.05)
-            for _ in range(20):  # callbacks the closes scheduled
+            await eventually_async(
+                lambda: not server.server_state.connections and not rooms.gateway.connections,
+                "the server to see every socket go",
+            )
+            for _ in range(20):  # callbacks the closes scheduled: turns of the loop, no time
                 await asyncio.sleep(0)
             after = alive()
         finally:

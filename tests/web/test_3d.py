@@ -17,7 +17,7 @@ from collections.abc import Iterable
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 from server_harness import ServerProcess
-from webharness import create_room, new_page, shot
+from webharness import animations_done, create_room, new_page, shot
 from webplay import to_the_end
 
 from ubongo.board import Area, Placement
@@ -431,7 +431,7 @@ def test_room_unfinished_player_sees_a_solution_and_a_spectator_watches(
     expect(solution.locator(".iso-level")).to_have_count(2)
     labels = set(solution.locator(".iso-label").all_text_contents())
     assert labels == {short_label(p) for p in pieces}, labels
-    page.wait_for_timeout(400)
+    animations_done(result)
     shot(page, "3d-room-solution")
 
     expect(watcher.locator(".round-result")).to_be_visible()

@@ -11,6 +11,7 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 from server_harness import ServerProcess
+from waiting import eventually
 from webharness import shot
 from webplay import board_task, drag_into_place, drag_solution, solution
 
@@ -68,15 +69,18 @@ def test_undo_on_the_3d_board(page: Page, server: ServerProcess) -> None:
     expect(stage).to_be_visible(timeout=20_000)
     undo = page.locator("#undo")
     expect(undo).to_be_disabled()
+
     # take the first piece with its number key and put it down with Enter (the keyboard way;
     # the task's cards are made as the run starts: tried until the board has them)
-    for _ in range(50):
+    def placed() -> bool:
         if saved_placements(page, code):
-            break
+            return True
         stage.focus()
         page.keyboard.press("1")
         page.keyboard.press("Enter")
-        page.wait_for_timeout(100)
+        return False
+
+    eventually(placed, "a piece placed with the keys", timeout=5, every=0.1)
     assert len(saved_placements(page, code)) == 1
     expect(undo).to_be_enabled()
     page.keyboard.press("Control+z")

@@ -4,9 +4,11 @@ creates, and gives it the name the player types."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from playwright.sync_api import Page, expect
 from server_harness import ServerProcess
+from waiting import eventually
 
 from ubongo import editions
 
@@ -33,13 +35,15 @@ def test_a_first_visit_makes_an_account_that_creates_rooms_and_takes_the_typed_n
         page.click("#start-solo")
     assert created.value.headers["authorization"] == f"Bearer {account['token']}"
     expect(page.locator(".game-main .board-svg")).to_be_visible()
-    renamed = {}
-    for _ in range(50):
-        renamed = server.request("GET", "/api/accounts/me", token=str(account["token"]))[1]
-        if renamed["name"] == "Ada Web":
-            break
-        page.wait_for_timeout(100)
-    assert renamed == {"id": account["id"], "name": "Ada Web"}
+
+    def renamed() -> dict[str, Any] | None:
+        now = server.request("GET", "/api/accounts/me", token=str(account["token"]))[1]
+        return dict(now) if now["name"] == "Ada Web" else None
+
+    assert eventually(renamed, "the account renamed", every=0.1) == {
+        "id": account["id"],
+        "name": "Ada Web",
+    }
     # a second visit is the same account: no new one is made
     page.goto(server.url + "/")
     assert stored_account(page)["id"] == account["id"]

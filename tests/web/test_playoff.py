@@ -21,7 +21,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 from server_harness import ServerProcess
-from webharness import join_room, new_page, open_room, shot
+from webharness import animations_done, join_room, new_page, open_room, shot
 from webplay import board_task, drag_solution
 
 HOURGLASS = 4  # seconds, each of the two turns of the hourglass
@@ -86,7 +86,8 @@ def test_a_tie_at_zero_gems_is_decided_by_a_playoff(
         expect(result.locator(".tie-note")).to_contain_text("Ada and Bob are tied")
         expect(result.locator(".tie-note")).to_contain_text("playoff")
         expect(result.locator("#next-round")).to_contain_text("Playoff in")
-    ada.wait_for_timeout(400)  # the result fades in
+    for page in (ada, bob):
+        animations_done(page.locator(".round-result"))  # the result fades in
     shot(ada, "playoff-announced")
     shot(bob, "playoff-announced-phone")
     assert table(server, code)["tied"] == [0, 1]

@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import Browser, expect
 from server_harness import ServerProcess
-from webharness import create_room, join_room, new_page, shot
+from webharness import animations_done, create_room, join_room, new_page, shot
 from webplay import drag_into_place, drag_solution, solution
 
 
@@ -97,7 +97,7 @@ def test_room_game_with_two_people_and_a_bot(browser: Browser, server: ServerPro
     expect(bob.locator(".round-result .finish-order")).to_contain_text("Ada")
     expect(bob.locator(".round-result .solution svg")).to_be_visible()
     expect(ada.locator(".round-result .award").first).to_be_visible()
-    ada.wait_for_timeout(1500)  # the gems drop in one by one
+    animations_done(ada.locator(".round-result"))  # the gems drop in one by one
     # the rewards explained: gems drawn with their values, the points, what happened and why
     values = {"ruby": "4", "sapphire": "3", "emerald": "2", "amber": "1"}
     ada_row = ada.locator('.round-result .award[data-seat="0"]')

@@ -12,7 +12,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, ConsoleMessage, Page, expect
+from playwright.sync_api import Browser, ConsoleMessage, Locator, Page, expect
 from server_harness import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,6 +50,22 @@ def watch_errors(page: Page, errors: list[str]) -> None:
 
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.on("console", console)
+
+
+#: every finite animation in an element and below it, finished (rejected after 10 s): infinite
+#: ones (a pulse) never end, and a cancelled one counts as over
+ANIMATIONS_JS = """el => Promise.race([
+  Promise.all(el.getAnimations({ subtree: true })
+    .filter((a) => a.effect?.getComputedTiming().iterations !== Infinity)
+    .map((a) => a.finished.catch(() => null))),
+  new Promise((_, fail) => setTimeout(() => fail(new Error("animations still running")), 10000)),
+])"""
+
+
+def animations_done(element: Locator) -> None:
+    """Until what moves in ``element`` has come to rest (a result fading in, gems dropping one
+    after another): before a screenshot, or a look at the end of the movement."""
+    element.evaluate(ANIMATIONS_JS)
 
 
 def new_page(browser: Browser, errors: list[str], width: int = 1280, height: int = 800) -> Page:

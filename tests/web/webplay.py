@@ -11,6 +11,7 @@ from typing import Any
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+from waiting import eventually
 
 from ubongo.board import Area, Placement
 from ubongo.catalogue import edition_catalogue
@@ -51,11 +52,7 @@ def board_task(page: Page) -> tuple[frozenset[Cell], list[str]]:
 def wait_for_new_task(page: Page, before: tuple[frozenset[Cell], list[str]]) -> None:
     """Wait until the board shows another task than ``before`` (a skip is answered by two
     events: the skip, then the next task)."""
-    for _ in range(100):
-        if board_task(page) != before:
-            return
-        page.wait_for_timeout(100)
-    raise AssertionError("the board still shows the same task after 10 s")
+    eventually(lambda: board_task(page) != before, "another task on the board", every=0.1)
 
 
 def solution(page: Page, edition_name: str) -> list[Placement]:
@@ -63,12 +60,12 @@ def solution(page: Page, edition_name: str) -> list[Placement]:
     ed = edition(edition_name)
     # a fresh game's first cards are made as it starts: its first round follows the start
     # by some tens of milliseconds (seconds on a busy machine)
-    for _ in range(100):
-        cells, pieces = board_task(page)
-        if cells and pieces:
-            break
-        page.wait_for_timeout(100)
-    assert cells and pieces, "no task on the board after 10 s"
+
+    def dealt() -> tuple[frozenset[Cell], list[str]] | None:
+        task = board_task(page)
+        return task if task[0] and task[1] else None
+
+    cells, pieces = eventually(dealt, "a task on the board", every=0.1)
     area = Area(ed.area_lattice, cells)
     found = solve(area, [ed.piece(p) for p in pieces])
     assert found is not None, f"the solver finds no solution for {sorted(cells)} with {pieces}"

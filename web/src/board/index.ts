@@ -218,7 +218,11 @@ export class Board {
     const g = p.g;
     g.replaceChildren(...pieceShapeNodes(this.lattice, p.entry, this.shape(p)));
     const scale = this.drawScale(p);
-    if (scale !== 1) g.prepend(trayHitRect(p.slot, this.origin(p), scale));
+    // below the area the whole slot answers a touch, whatever size the piece is drawn at there
+    const inTray = !p.offset && !this.pointer?.draggedOrigin(p);
+    if (scale !== 1 || (inTray && this.trayBelow)) {
+      g.prepend(trayHitRect(p.slot, this.origin(p), scale));
+    }
     g.setAttribute("transform", this.placement(p));
     g.setAttribute("data-state", p.offset ? "placed" : "tray");
     g.setAttribute("data-transform", String(p.transform));

@@ -4,7 +4,9 @@
 //
 // Below the area (a phone) the pieces are drawn smaller in the tray, as in the game's own app:
 // the area then fills the board's width, and a piece grows to its size on the area as soon as
-// it is dragged. The tray takes one row or two, whichever leaves the area the larger cells.
+// it is dragged. The tray takes one, two or three rows, at the scale that leaves the area cells
+// and the tray slots both 44 px (touch targets) where the screen allows, then the area the
+// larger cells; a slot may be larger than its piece, and a row wider than the area.
 
 import { svg } from "../dom";
 import { type Box, type Cell, cellsBounds, type LatticeName, type Point } from "../geometry";
@@ -12,7 +14,8 @@ import { type PieceState, shapeOf } from "./piece";
 
 /** The space between the area's frame and the tray. */
 const GAP = 0.8;
-/** The largest a piece is drawn in a tray below the area (of its size on the area). */
+/** The largest a piece is drawn in a tray below the area (of its size on the area) before the
+ * board's size on screen is known; once it is, `bestTray` chooses. */
 const MAX_TRAY_SCALE = 0.6;
 /** Cells this large (screen px) are good touch targets: a layout that gives them is preferred. */
 export const TOUCH_PX = 44;
@@ -45,43 +48,79 @@ export function layOutTray(
     for (const p of pieces) p.scale = 1;
     return columnsBeside(pieces, sizes, frame);
   }
-  // one row or two across the area's width: the one whose cells come out larger on screen
-  // (with touch-sized cells either way, the one with the larger pieces in the tray)
-  const options = [1, 2].map((rows) => {
-    const perRow = Math.ceil(pieces.length / rows);
-    const widest = Math.max(...chunk(sizes, perRow).map((row) => row.reduce((a, b) => a + b, 0)));
-    const w = frame.maxX - frame.minX;
-    const fitsWidth = w / widest;
-    const withScale = (scale: number) => {
-      const tall = chunk(sizes, perRow).reduce((h, row) => h + Math.max(...row) * scale, 0);
-      const h = frame.maxY - frame.minY + GAP + tall;
-      // the picture's own margin (Board.setViewBox) is 0.3 on each side
-      const px = room ? Math.min(room.width / (w + 0.6), room.height / (h + 0.6)) : 0;
-      return { perRow, scale, px };
-    };
-    let chosen = withScale(Math.min(MAX_TRAY_SCALE, fitsWidth));
-    // height to spare (the width limits the area's cells): the tray's pieces grow towards
-    // their size on the area, easier to take, as long as the area's cells keep their size
-    for (let scale = Math.min(1, fitsWidth); room && scale > chosen.scale; scale -= 0.05) {
-      const larger = withScale(scale);
-      if (larger.px >= chosen.px - 0.5) {
-        chosen = larger;
-        break;
-      }
-    }
-    return chosen;
-  });
-  const touch = options.filter((o) => o.px >= TOUCH_PX);
-  const best = touch.length
-    ? touch.reduce((a, b) => (b.scale > a.scale ? b : a))
-    : options.reduce((a, b) => (b.px > a.px ? b : a));
+  const w = frame.maxX - frame.minX;
+  if (!room) {
+    // not measured yet (before the board is in the page): one row as wide as the area
+    const scale = Math.min(MAX_TRAY_SCALE, w / sizes.reduce((a, b) => a + b, 0));
+    for (const p of pieces) p.scale = scale;
+    return rowsBelow(
+      pieces,
+      sizes.map((s) => s * scale),
+      frame,
+      pieces.length,
+    );
+  }
+  const best = bestTray(sizes, frame, room);
   for (const p of pieces) p.scale = best.scale;
-  return rowsBelow(
-    pieces,
-    sizes.map((s) => s * best.scale),
-    frame,
-    best.perRow,
-  );
+  return rowsBelow(pieces, best.slots, frame, best.perRow);
+}
+
+/** A way to lay the tray out below the area: `perRow` slots a row, pieces drawn at `scale` in
+ * slots of sides `slots`; the area's cells and the smallest slot then measure `px` and `slotPx`
+ * on screen. */
+interface TrayOption {
+  perRow: number;
+  scale: number;
+  slots: number[];
+  px: number;
+  slotPx: number;
+}
+
+/** The tray below the area that gives touch-sized area cells *and* tray slots, with the area's
+ * cells as large as they can be (within half a pixel), and then the largest pieces in the tray.
+ * One row, two or three; a row may be wider than the area where the screen has width to spare
+ * (a tall, narrow area on a phone: the height limits its cells, and a tray as narrow as the
+ * area would make its slots too small to touch). When no option gives both, the one whose
+ * smaller target is the larger. */
+function bestTray(sizes: number[], frame: Box, room: Room): TrayOption {
+  const options: TrayOption[] = [];
+  for (let rows = 1; rows <= Math.min(3, sizes.length); rows++) {
+    const perRow = Math.ceil(sizes.length / rows);
+    if (rows > 1 && Math.ceil(sizes.length / perRow) < rows) continue; // the same as fewer rows
+    for (let step = 100; step >= 10; step--) {
+      options.push(trayOption(sizes, perRow, step / 100, frame, room));
+    }
+  }
+  const touch = options.filter((o) => o.px >= TOUCH_PX && o.slotPx >= TOUCH_PX);
+  const worst = (o: TrayOption) => Math.min(o.px, o.slotPx);
+  const top = Math.max(...options.map(worst));
+  const pool = touch.length ? touch : options.filter((o) => worst(o) >= top - 0.5);
+  const largest = Math.max(...pool.map((o) => o.px));
+  return pool
+    .filter((o) => o.px >= largest - 0.5)
+    .reduce((a, b) => (b.scale > a.scale || (b.scale === a.scale && b.perRow > a.perRow) ? b : a));
+}
+
+/** The tray of `perRow` slots a row with pieces drawn at `scale`. A small piece's slot is drawn
+ * larger than the piece where that is what makes it a touch target: the slots' smallest side is
+ * found by a few rounds of "44 px at the size the cells come out at". */
+function trayOption(sizes: number[], perRow: number, scale: number, frame: Box, room: Room): TrayOption {
+  const fit = (least: number) => {
+    const slots = sizes.map((s) => Math.max(s * scale, least));
+    const grid = chunk(slots, perRow);
+    const widest = Math.max(...grid.map((row) => row.reduce((a, b) => a + b, 0)));
+    const tall = grid.reduce((h, row) => h + Math.max(...row), 0);
+    // the picture's own margin (Board.setViewBox) is 0.3 on each side
+    const width = Math.max(frame.maxX - frame.minX, widest) + 0.6;
+    const height = frame.maxY - frame.minY + GAP + tall + 0.6;
+    const px = Math.min(room.width / width, room.height / height);
+    return { perRow, scale, slots, px, slotPx: Math.min(...slots) * px };
+  };
+  let option = fit(0);
+  for (let round = 0; round < 4 && option.slotPx < TOUCH_PX; round++) {
+    option = fit((TOUCH_PX + 0.25) / option.px);
+  }
+  return option;
 }
 
 function chunk<T>(items: T[], size: number): T[][] {
