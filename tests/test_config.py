@@ -38,6 +38,8 @@ DEFAULTS: dict[str, Any] = {
     "full_collection_seconds": 3600.0,
     "unjoined_room_seconds": 60.0,
     "rooms_per_minute": 30,
+    "hints_per_minute": 30,
+    "hints_per_minute_per_address": 120,
     "accounts_per_hour": 60,
     "failed_lookup_burst": 20,
     "failed_lookups_per_hour": 60,

@@ -13,6 +13,7 @@ from server_harness import Client, ServerProcess, server_in, solution
 from waiting import eventually
 
 from ubongo import editions
+from ubongo.pieces import edition
 from ubongo.server.online import ratings
 
 EDITION = editions.names()[0]
@@ -105,3 +106,115 @@ def test_a_rated_win_faster_than_a_hand_is_not_rated(server: ServerProcess) -> N
     assert EDITION not in profile["ratings"] or profile["ratings"][EDITION]["games"] == 0
     board = server.get(f"/api/ratings?edition={EDITION}&min_games=1")
     assert cy["id"] not in [p["account"] for p in board["players"]]
+
+
+# --- hints ------------------------------------------------------------------------------------
+
+
+#: a puzzle nobody plays (the example of ubongo.puzzles.hints): its first hint is the I
+FREE = {"edition": "classic", "area": [".##..", "####.", ".####", ".###."], "pieces": list("DIG")}
+
+
+def hint(server: ServerProcess, puzzle: dict[str, Any], token: str | None) -> tuple[int, Any]:
+    return server.post("/api/hint", {"puzzle": puzzle, "placements": []}, token)
+
+
+def renamed(task: dict[str, Any]) -> dict[str, Any]:
+    """The same task as a custom puzzle: its edition's pieces given as cells, under new names."""
+    ed = edition(EDITION)
+    pieces = [
+        {"id": f"x{i}", "cells": [list(c) for c in sorted(ed.piece(p).cells)]}
+        for i, p in enumerate(task["pieces"])
+    ]
+    return {"edition": EDITION, "area": task["area"], "pieces": pieces}
+
+
+def test_a_task_in_rated_play_gets_no_hint_under_any_name(server: ServerProcess) -> None:
+    """The probe: the task of a rated room, taken from its snapshot, sent to the hint route
+    one piece at a time. Refused, and so is the same task with its pieces renamed."""
+    di = new_account(server, "Di")
+    seat = quick_match_against_a_bot(server, di)
+    c = Client(server)
+    assert c.hello(seat["code"], seat["token"])["type"] == "welcome"
+    task = c.event("round_started")["room"]["game"]["tasks"][str(seat["seat"])]
+    puzzle = {"edition": EDITION, "area": task["area"], "pieces": task["pieces"]}
+    for asked in (puzzle, renamed(puzzle)):
+        status, body = hint(server, asked, di["token"])
+        assert (status, body["error"]["code"]) == (403, "no_help"), body
+    c.close()
+
+
+def test_todays_daily_gets_no_hint_but_a_free_puzzle_does(server: ServerProcess) -> None:
+    eve = new_account(server, "Eve")
+    today = server.get(f"/api/daily?edition={EDITION}")["tasks"][0]
+    status, body = hint(server, today, eve["token"])
+    assert (status, body["error"]["code"]) == (403, "no_help")
+    free = {
+        "edition": "classic",
+        "area": [".##..", "####.", ".####", ".###."],
+        "pieces": list("DIG"),
+    }
+    status, body = hint(server, free, eve["token"])
+    assert status == 200 and body["placement"]["piece"] == "I"
+
+
+def test_hints_need_an_account(server: ServerProcess) -> None:
+    status, body = hint(server, FREE, None)
+    assert (status, body["error"]["code"]) == (401, "bad_token")
+
+
+def test_a_puzzle_too_big_for_a_hint_is_refused_at_once(server: ServerProcess) -> None:
+    """The probe's load: 48 cells and all 12 Classic pieces, a second of solver time a call."""
+    fay = new_account(server, "Fay")
+    pieces = [p.id for p in edition(EDITION).pieces]
+    big = {"edition": EDITION, "area": ["#" * 8] * 6, "pieces": pieces}
+    status, body = hint(server, big, fay["token"])
+    assert (status, body["error"]["code"]) == (422, "bad_puzzle")
+    assert "at most 8 pieces" in body["error"]["message"]
+
+
+def test_hints_are_limited_per_account_and_address(tmp_path: Path) -> None:
+    free = FREE
+    args = ("--hints-per-minute=3", "--hints-per-minute-per-address=5")
+    for strict in server_in(tmp_path, args=args):
+        one, two = new_account(strict, "Gus"), new_account(strict, "Hal")
+        assert [hint(strict, free, one["token"])[0] for _ in range(4)] == [200, 200, 200, 429]
+        # the address's own limit: the second account gets two before the address's five
+        assert [hint(strict, free, two["token"])[0] for _ in range(3)] == [200, 200, 429]
+        refused = strict.request("POST", "/api/hint", {"puzzle": free}, two["token"])[1]
+        assert refused["error"]["code"] == "rate_limited"
+
+
+# --- seats and rooms -----------------------------------------------------------------------------
+
+
+def test_one_account_holds_one_seat_of_a_room(server: ServerProcess) -> None:
+    """The probe: the same token asks for two seats of one room (to play against itself)."""
+    ivy = new_account(server, "Ivy")
+    host = new_account(server, "Jo")
+    created = server.create_room_as(host["token"], "Jo", edition=EDITION)
+    status, _ = server.post(f"/api/rooms/{created['code']}/seats", {"name": "Ivy"}, ivy["token"])
+    assert status == 201
+    status, body = server.post(
+        f"/api/rooms/{created['code']}/seats", {"name": "Ivy 2"}, ivy["token"]
+    )
+    assert (status, body["error"]["code"]) == (409, "already_seated")
+    status, body = server.post(
+        f"/api/rooms/{created['code']}/seats", {"name": "Jo 2"}, host["token"]
+    )
+    assert (status, body["error"]["code"]) == (409, "already_seated")
+    seats = server.get(f"/api/rooms/{created['code']}")["seats"]
+    assert [s["name"] for s in seats if s] == ["Jo", "Ivy"]
+
+
+def test_quick_matches_count_against_the_rooms_an_address_may_make(tmp_path: Path) -> None:
+    """The probe: 320 quick-match requests from one address made 80 rooms, unlimited."""
+    args = ("--rooms-per-minute=2", "--quickmatch-wait=0.5", "--accounts-per-hour=100")
+    for strict in server_in(tmp_path, args=args):
+        accounts = [new_account(strict, f"Kit {i}") for i in range(3)]
+        asked = [
+            strict.post("/api/quickmatch", {"edition": EDITION, "players": 2}, a["token"])
+            for a in accounts
+        ]
+        assert [status for status, _ in asked] == [201, 201, 429]
+        assert asked[2][1]["error"]["code"] == "rate_limited"

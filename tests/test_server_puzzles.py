@@ -23,7 +23,17 @@ from ubongo.solver import solve
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    yield from server_in(tmp_path_factory.mktemp("puzzles"))
+    # many hints from one account here: the limits are tested in tests/test_fair_play.py
+    args = ("--hints-per-minute=1000", "--hints-per-minute-per-address=1000")
+    yield from server_in(tmp_path_factory.mktemp("puzzles"), args=args)
+
+
+@pytest.fixture(scope="module")
+def token(server: ServerProcess) -> str:
+    """An account's token: hints are for accounts."""
+    status, body = server.post("/api/accounts", {"name": "Hinted"})
+    assert status == 201, body
+    return str(body["token"])
 
 
 def _error(server: ServerProcess, path: str) -> tuple[int, Any]:
@@ -65,18 +75,18 @@ def test_today_is_the_default_day_and_the_future_is_refused(server: ServerProces
 
 @pytest.mark.parametrize("edition", editions.names())
 def test_following_the_servers_hints_solves_a_daily_task(
-    server: ServerProcess, edition: str
+    server: ServerProcess, token: str, edition: str
 ) -> None:
     task = server.get(f"/api/daily?edition={edition}&date=2026-11-22")["tasks"][-1]
     puzzle = puzzlefile.from_json(task)
     placements: list[dict[str, Any]] = []
     for _ in puzzle.pieces:
-        status, answer = server.post("/api/hint", {"puzzle": task, "placements": placements})
+        status, answer = server.post("/api/hint", {"puzzle": task, "placements": placements}, token)
         assert status == 200 and answer["placement"] is not None, answer
         placements.append(
             {"piece": answer["placement"]["piece"], "cells": answer["placement"]["cells"]}
         )
-    status, answer = server.post("/api/hint", {"puzzle": task, "placements": placements})
+    status, answer = server.post("/api/hint", {"puzzle": task, "placements": placements}, token)
     assert answer["solved"] is True and answer["placement"] is None
     by_id = {p.id: p for p in puzzle.pieces}
     covered = [
@@ -86,7 +96,7 @@ def test_following_the_servers_hints_solves_a_daily_task(
     assert check_cover(puzzle.area, puzzle.pieces, covered).ok
 
 
-def test_a_stuck_board_is_told_what_to_move(server: ServerProcess) -> None:
+def test_a_stuck_board_is_told_what_to_move(server: ServerProcess, token: str) -> None:
     # the D of this area, put where the I can no longer fit (see ubongo.puzzles.hints)
     task = {
         "edition": "classic",
@@ -94,7 +104,7 @@ def test_a_stuck_board_is_told_what_to_move(server: ServerProcess) -> None:
         "pieces": ["D", "I", "G"],
     }
     wrong = {"piece": "D", "cells": [[1, 1], [2, 0], [2, 1], [2, 2]]}
-    status, answer = server.post("/api/hint", {"puzzle": task, "placements": [wrong]})
+    status, answer = server.post("/api/hint", {"puzzle": task, "placements": [wrong]}, token)
     assert status == 200
     assert answer["placement"] is None and answer["move"] == ["D"] and not answer["solved"]
     assert "move D" in answer["message"]
@@ -116,12 +126,14 @@ def test_a_stuck_board_is_told_what_to_move(server: ServerProcess) -> None:
         ),
     ],
 )
-def test_bad_puzzles_are_refused(server: ServerProcess, body: dict[str, Any], code: str) -> None:
-    status, answer = server.post("/api/hint", body)
+def test_bad_puzzles_are_refused(
+    server: ServerProcess, token: str, body: dict[str, Any], code: str
+) -> None:
+    status, answer = server.post("/api/hint", body, token)
     assert (status, answer["error"]["code"]) == (422, code)
 
 
-def test_bad_placements_are_refused_with_a_reason(server: ServerProcess) -> None:
+def test_bad_placements_are_refused_with_a_reason(server: ServerProcess, token: str) -> None:
     task = {
         "edition": "classic",
         "area": [".##..", "####.", ".####", ".###."],
@@ -141,7 +153,7 @@ def test_bad_placements_are_refused_with_a_reason(server: ServerProcess) -> None
         ],
     }
     for reason, placements in cases.items():
-        status, answer = server.post("/api/hint", {"puzzle": task, "placements": placements})
+        status, answer = server.post("/api/hint", {"puzzle": task, "placements": placements}, token)
         assert (status, answer["error"]["code"]) == (422, "bad_placement"), (reason, answer)
         assert reason in answer["error"]["message"]
 

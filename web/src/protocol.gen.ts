@@ -1321,6 +1321,7 @@ export interface ErrorDetail {
     | "bad_placement"
     | "bad_date"
     | "game_running"
+    | "already_seated"
     | "already_waiting"
     | "left_queue"
     | "no_edition"

@@ -66,6 +66,6 @@ export const ROUTES: { readonly [R in keyof Routes]: RouteSpec } = {
   "DELETE /api/quickmatch": { method: "DELETE", path: "/api/quickmatch", answer: "QuickMatchLeft", account: true },
   "GET /api/daily": { method: "GET", path: "/api/daily", answer: "DailyTasks", account: false },
   "GET /api/daily/results": { method: "GET", path: "/api/daily/results", answer: "DailyResults", account: false },
-  "POST /api/hint": { method: "POST", path: "/api/hint", answer: "HintAnswer", account: false },
+  "POST /api/hint": { method: "POST", path: "/api/hint", answer: "HintAnswer", account: true },
   "GET /api/practice-bundle": { method: "GET", path: "/api/practice-bundle", answer: "PracticeBundle", account: false },
 };

@@ -24,6 +24,7 @@ from ubongo import __version__
 
 from .config import ServerConfig
 from .online.accounts import Accounts
+from .online.help import HintDesk
 from .ops import collector
 from .ops.logs import RequestLog
 from .ops.security import (
@@ -107,6 +108,7 @@ def _lifespan(
         await rooms.start()
         app.state.store, app.state.rooms = store, rooms
         app.state.accounts = Accounts(store, rooms.clock, config.accounts_per_hour)
+        app.state.hint_desk = HintDesk(rooms.tasks, rooms.clock, config)
         metrics = app.state.metrics = rooms.metrics
         db_seconds = metrics.db_seconds
         store.database.on_write = lambda what, s: db_seconds.labels(what=what).observe(s)

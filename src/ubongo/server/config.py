@@ -330,6 +330,17 @@ class ServerConfig(BaseSettings):
         description="rooms one address may create a minute (a burst of as many, then one "
         "every 60/n s)",
     )
+    #: a hint is a solver call: a player asking now and then is far below these
+    hints_per_minute: Annotated[int, _limit("`429 rate_limited` (docs/fair-play.md)")] = Field(
+        default=30,
+        gt=0,
+        description="hints (POST /api/hint) one account may ask for a minute (a burst of as many)",
+    )
+    hints_per_minute_per_address: Annotated[int, _limit("`429 rate_limited`")] = Field(
+        default=120,
+        gt=0,
+        description="hints (POST /api/hint) the accounts of one address may ask for a minute",
+    )
     #: a browser makes one on its first visit, so this is a school's or a family's worth
     accounts_per_hour: Annotated[int, _limit("`429 rate_limited` (docs/accounts.md)")] = Field(
         default=60, gt=0, description="accounts one address may create an hour (a burst of as many)"

@@ -1,7 +1,8 @@
-// An example task for the rules page: the first (easiest) task of today's daily challenge, and a
-// solution of it found one hint at a time (POST /api/hint). The client draws both itself.
+// An example task for the rules page: the first (easiest) task of the first daily challenge, and a
+// solution of it found one hint at a time (POST /api/hint, which needs an account). The client
+// draws both itself. Not today's: the server gives no hints for a task in play (docs/fair-play.md).
 
-import { api } from "../api";
+import { api, ensureAccount } from "../api";
 import type { Placement } from "../catalogue";
 import { offsetOf } from "../catalogue";
 import type { HintRequest, PuzzleTask } from "../protocol";
@@ -11,9 +12,13 @@ export interface Example {
   placements: Placement[];
 }
 
-/** Today's easiest daily task of `edition` and a solution (as many placements as it has pieces). */
+/** The first daily challenge's day: its tasks are never in play again. */
+const EXAMPLE_DAY = "2026-01-01";
+
+/** The easiest task of `edition`'s first daily and a solution (as many placements as it has pieces). */
 export async function loadExample(edition: string): Promise<Example> {
-  const daily = await api("GET /api/daily", { query: { edition } });
+  await ensureAccount();
+  const daily = await api("GET /api/daily", { query: { edition, date: EXAMPLE_DAY } });
   const task = daily.tasks[0];
   const placed: HintRequest["placements"] = [];
   const placements: Placement[] = [];

@@ -20,6 +20,7 @@ from ..rooms.service import RoomService
 from ..store import Store
 from .node import ClusterHub, Node
 from .queue import RedisQueue
+from .tasks import RedisTasksInPlay
 
 if TYPE_CHECKING:
     from fastapi import WebSocket
@@ -36,7 +37,9 @@ class ClusterRoomService(RoomService):
 
     def __init__(self, storage: Store, config: ServerConfig, redis_url: str) -> None:
         hub = ClusterHub(encode=encode)
-        self.gateway = Gateway(storage, config, hub)
+        #: the tasks in play, noted in Redis for every process's hint route
+        self.tasks = RedisTasksInPlay(redis_url)
+        self.gateway = Gateway(storage, config, hub, tasks=self.tasks)
         self.clock, self.config, self.metrics = self.gateway.clock, config, self.gateway.metrics
         self.limits = self.gateway.limits
         self.node = Node(self.gateway, hub, redis_url)
@@ -56,6 +59,7 @@ class ClusterRoomService(RoomService):
         self.quick_rooms.stop()
         await self.housekeeping.stop()
         await self.node.stop()
+        await self.tasks.close()
 
     def health(self) -> dict[str, Any]:
         # a load balancer may keep sending players here: rooms on this process still run

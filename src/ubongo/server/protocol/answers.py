@@ -33,6 +33,7 @@ EpochSeconds = float
 HttpErrorCode = Literal[
     ProtocolCode,
     "game_running",
+    "already_seated",
     "already_waiting",
     "left_queue",
     "no_edition",

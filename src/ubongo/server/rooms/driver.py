@@ -39,6 +39,7 @@ from ubongo.rules.state import Entry
 
 from ..config import ServerConfig
 from ..online.daily import today
+from ..online.tasks_in_play import LocalTasksInPlay, TasksInPlay, dealt
 from ..protocol import table
 from ..protocol.incoming import ProtocolError
 from ..store import Store
@@ -62,8 +63,11 @@ class GameDriver:
         timers: RoomTimers,
         storage: Store | None,
         config: ServerConfig | None = None,
+        tasks: TasksInPlay | None = None,
     ) -> None:
         self.feed = feed
+        #: where each task dealt is noted, for the hint route to refuse it
+        self.tasks: TasksInPlay = tasks or LocalTasksInPlay(feed.clock)
         self.timers = timers
         self.storage = storage
         self.clock = feed.clock
@@ -327,6 +331,7 @@ class GameDriver:
                     room.round_no += 1
                     room.solutions = {}
                     room.next_round_at = None
+                self._note_dealt(room)
             if ev.kind == EventKind.TASK_RATED:
                 self.results.learn(room, ev)
             got = table.awards(ev)
@@ -338,6 +343,14 @@ class GameDriver:
                     out[1].update(_given_up(room, ev))
                 self.feed.publish(room, out[0], out[1], at=ev.at)
         return new_turn, awards
+
+    def _note_dealt(self, room: Room) -> None:
+        """Note the tasks just dealt as in play (but in practice, whose hints are free) for as
+        long as a room is kept without anybody in it: longer than any round or run lasts."""
+        game = room.game
+        if game is None or (game.solo is not None and room.settings.solo_goal == "practice"):
+            return
+        self.tasks.add(dealt(game), seconds=self.config.idle_room_seconds)
 
     def _round_ended(self, room: Room, game: rules.Game, awards: dict[str, Any]) -> None:
         r = game.round

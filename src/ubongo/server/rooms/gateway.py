@@ -25,6 +25,7 @@ from ubongo import rules
 from ubongo.board import COVERED, Placement, Verdict
 
 from ..config import ServerConfig
+from ..online.tasks_in_play import LocalTasksInPlay, TasksInPlay
 from ..ops.clock import Clock
 from ..ops.metrics import Metrics
 from ..protocol import incoming as p
@@ -54,12 +55,15 @@ class Gateway:
         hub: RoomHub[Room],
         clock: Clock | None = None,
         metrics: Metrics | None = None,
+        tasks: TasksInPlay | None = None,
     ) -> None:
         self.clock = clock or Clock()
         self.storage = storage
         self.hub = hub
         self.config = config
-        self.rooms = Rooms(hub, storage, self.clock, config)
+        #: the tasks dealt here that the hint route refuses (docs/fair-play.md)
+        self.tasks: TasksInPlay = tasks or LocalTasksInPlay(self.clock)
+        self.rooms = Rooms(hub, storage, self.clock, config, self.tasks)
         self.by_seat: dict[tuple[str, int], Connection] = {}
         #: the WebSockets open on this process
         self.connections: set[Connection] = set()

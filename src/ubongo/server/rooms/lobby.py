@@ -85,6 +85,9 @@ class Lobby:
         free = [i for i in range(room.capacity) if room.seats[i] is None]
         if not free:
             raise ProtocolError("room_full", f"all {room.capacity} seats are taken")
+        if account is not None and any(s.account == account for s in room.occupied()):
+            # one account, one seat: a second would play against itself (docs/fair-play.md)
+            raise ProtocolError("already_seated", "this account has a seat in this room already")
         seat = Seat(
             free[0], "person", clean_name(name), token=secrets.token_urlsafe(24), account=account
         )

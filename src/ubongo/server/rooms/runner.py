@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..config import ServerConfig
+from ..online.tasks_in_play import LocalTasksInPlay, TasksInPlay
 from ..ops.clock import Clock
 from ..store import Store
 from .bus import Event, RoomHub
@@ -37,6 +38,7 @@ class Rooms:
         storage: Store | None,
         clock: Clock | None = None,
         config: ServerConfig | None = None,
+        tasks: TasksInPlay | None = None,
     ) -> None:
         self.hub = hub
         self.storage = storage
@@ -45,7 +47,9 @@ class Rooms:
         self.feed = RoomFeed(hub, self.clock)
         self.timers = RoomTimers(self.feed)
         self.lobby = Lobby(self.feed, self.timers, self.config)
-        self.game = GameDriver(self.feed, self.timers, storage, self.config)
+        self.game = GameDriver(
+            self.feed, self.timers, storage, self.config, tasks or LocalTasksInPlay(self.clock)
+        )
         self.timers.connect(
             on_clock=self.game.clock_rang,
             on_bot=self.game.bot_moves,

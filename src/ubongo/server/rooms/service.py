@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from ..config import ServerConfig
 from ..online.quickmatch import LocalQueue
+from ..online.tasks_in_play import TasksInPlay
 from ..ops.clock import Clock
 from ..ops.metrics import Metrics
 from ..protocol.incoming import SettingsPatch
@@ -57,6 +58,8 @@ class RoomService(Protocol):
     config: ServerConfig
     #: what ``/metrics`` shows
     metrics: Metrics
+    #: the tasks dealt in the rooms, which the hint route refuses (docs/fair-play.md)
+    tasks: TasksInPlay
 
     # --- start and stop ------------------------------------------------------------------------
 
@@ -150,6 +153,7 @@ class LocalRoomService(RoomService):
         self.saved = SavedRoomsHub(storage, encode=encode, retry=retry)
         self.gateway = Gateway(storage, config, self.saved)
         self.clock, self.config, self.metrics = self.gateway.clock, config, self.gateway.metrics
+        self.tasks = self.gateway.tasks
         self.limits = self.gateway.limits
         self.housekeeping = Housekeeping(self.gateway)
         self.quick_rooms = QuickRooms(self.gateway)

@@ -15,6 +15,7 @@ from fastapi import Depends, Header
 from starlette.requests import HTTPConnection
 
 from ..online.accounts import Account, Accounts
+from ..online.help import HintDesk
 from ..ops.clock import Clock
 from ..protocol.incoming import ProtocolError
 from ..rooms.service import RoomService
@@ -61,6 +62,12 @@ async def signed_in(account: Annotated[Account | None, Depends(bearer)]) -> Acco
     return account
 
 
+def hint_desk(conn: HTTPConnection) -> HintDesk:
+    """Hints outside rooms, within their limits."""
+    found: HintDesk = conn.app.state.hint_desk
+    return found
+
+
 def clock(conn: HTTPConnection) -> Clock:
     """The server's clock (the rooms' time line)."""
     return room_service(conn).clock
@@ -75,6 +82,7 @@ def web_dist(conn: HTTPConnection) -> Path:
 RoomServiceDep = Annotated[RoomService, Depends(room_service)]
 StoreDep = Annotated[Store, Depends(store)]
 AccountsDep = Annotated[Accounts, Depends(accounts)]
+HintDeskDep = Annotated[HintDesk, Depends(hint_desk)]
 #: the request's account, or None (no Authorization header)
 MaybeAccount = Annotated[Account | None, Depends(bearer)]
 #: the request's account, required

@@ -5,26 +5,23 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 
 from ubongo import editions as edition_data
 from ubongo import puzzlefile
 from ubongo.board import Placement
 from ubongo.puzzles.daily import daily
-from ubongo.puzzles.hints import Hint, HintError, Solved, Stuck, hint
+from ubongo.puzzles.hints import Hint, Solved, Stuck
 
 from ..online.daily import check_day
 from ..protocol import answers as bodies
 from ..protocol import incoming as p
 from ..protocol.incoming import ProtocolError
 from . import views
-from .deps import StoreDep
+from .deps import HintDeskDep, SignedIn, StoreDep
+from .rooms import client_address
 
 router = APIRouter()
-
-#: a hint's search grows with the area and the pieces: what a custom puzzle may have
-MOST_CELLS = 120
-MOST_PIECES = 12
 
 
 def _edition(edition: str | None) -> str:
@@ -57,26 +54,22 @@ async def daily_results(
 
 
 @router.post("/api/hint", response_model=bodies.HintAnswer)
-async def hint_for(body: p.HintRequest) -> dict[str, Any]:
-    """The next piece to put down on ``puzzle`` after ``placements``, or which pieces to move."""
+async def hint_for(
+    body: p.HintRequest, request: Request, account: SignedIn, desk: HintDeskDep
+) -> dict[str, Any]:
+    """The next piece to put down on ``puzzle`` after ``placements``, or which pieces to move:
+    for an account, within its limits, never for a task in play (docs/fair-play.md)."""
     try:
         puzzle = puzzlefile.from_json(body.puzzle)
     except puzzlefile.PuzzleFileError as e:
         raise ProtocolError("bad_puzzle", str(e)[:200]) from None
-    if puzzle.area.size > MOST_CELLS or len(puzzle.pieces) > MOST_PIECES:
-        raise ProtocolError(
-            "bad_puzzle", f"a hint needs at most {MOST_CELLS} cells and {MOST_PIECES} pieces"
-        )
     placed: dict[str, frozenset[tuple[int, ...]]] = {}
     for pl in body.placements:
         pid = str(pl.piece)
         if pid in placed:
             raise ProtocolError("bad_placement", f"piece {pid[:20]} is placed twice")
         placed[pid] = frozenset(tuple(c) for c in pl.cells)
-    try:
-        found = await asyncio.to_thread(hint, puzzle.area, puzzle.pieces, placed)
-    except HintError as e:
-        raise ProtocolError("bad_placement", str(e)[:200]) from None
+    found = await desk.answer(account.id, client_address(request), puzzle, placed)
     return _answer(puzzle, found)
 
 

@@ -13,6 +13,7 @@ from fastapi import APIRouter, Request
 from ..protocol import answers as bodies
 from ..protocol import incoming as p
 from .deps import RoomServiceDep, SignedIn
+from .rooms import client_address
 
 router = APIRouter()
 
@@ -31,7 +32,9 @@ async def quick_match(
     body: p.QuickMatch, request: Request, rooms: RoomServiceDep, account: SignedIn
 ) -> dict[str, Any]:
     """Wait for a rated game of ``edition`` for ``players`` (with people of close ratings,
-    or bots after the server's wait); the seat, as joining a room answers it."""
+    or bots after the server's wait); the seat, as joining a room answers it. Each request
+    counts as a room made by its address (``rooms_per_minute``): a quick match makes one."""
+    rooms.may_create(client_address(request))
     waiting = asyncio.create_task(
         rooms.quick_match(account.id, account.name, body.edition, body.players)
     )

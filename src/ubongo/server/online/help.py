@@ -1,0 +1,80 @@
+"""Hints outside a room (``POST /api/hint``): for free-form puzzles nobody is playing, never
+for a task in play (docs/fair-play.md, "Hints").
+
+A hint is the solver's work, and the solver is the answer to a puzzle race: so the route asks
+for an account, limits each account and each address (``hints_per_minute``,
+``hints_per_minute_per_address``: ``429`` with ``Retry-After``), bounds the puzzle (at most
+:data:`MOST_PIECES` pieces and :data:`MOST_CELLS` cells: the solver's work grows with both,
+and no edition's task comes near them), and refuses (``403 no_help``) a puzzle with the shapes
+of a task dealt in a room now (:mod:`.tasks_in_play`) or of today's or yesterday's daily, under
+whatever names its pieces are given.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+
+from ubongo import puzzlefile
+from ubongo.puzzles.hints import Hint, HintError, Solved, Stuck, hint
+from ubongo.puzzles.ratings import shape_fingerprint
+
+from ..config import ServerConfig
+from ..ops.clock import Clock
+from ..ops.ratelimit import AddressLimit
+from ..protocol.incoming import ProtocolError
+from .daily import today
+from .tasks_in_play import TasksInPlay, daily_fingerprints
+
+#: the most pieces and cells a hint's puzzle may have (Ubongo's tasks: at most 7 pieces, 36
+#: cells); 8 Classic pieces cost the solver under 20 ms at worst, 12 a whole second
+MOST_PIECES = 8
+MOST_CELLS = 64
+
+
+class HintDesk:
+    """Answers ``POST /api/hint`` within its limits."""
+
+    def __init__(self, tasks: TasksInPlay, clock: Clock, config: ServerConfig) -> None:
+        self.tasks = tasks
+        self.clock = clock
+        rate = config.hints_per_minute
+        self.per_account = AddressLimit("hints asked (account)", rate / 60, rate)
+        rate = config.hints_per_minute_per_address
+        self.per_address = AddressLimit("hints asked (address)", rate / 60, rate)
+
+    async def answer(
+        self,
+        account: int,
+        address: str,
+        puzzle: puzzlefile.Puzzle,
+        placed: dict[str, frozenset[tuple[int, ...]]],
+    ) -> Hint | Stuck | Solved:
+        """The hint for ``puzzle`` after ``placed``, or a refusal (``ProtocolError``)."""
+        now = self.clock.now()
+        # both looked at before either is spent: a refusal costs the other limit nothing
+        self.per_account.check(f"account:{account}", now)
+        self.per_address.check(address, now)
+        self.per_account.spend(f"account:{account}", now)
+        self.per_address.spend(address, now)
+        if puzzle.area.size > MOST_CELLS or len(puzzle.pieces) > MOST_PIECES:
+            raise ProtocolError(
+                "bad_puzzle",
+                f"a hint is for puzzles of at most {MOST_PIECES} pieces and {MOST_CELLS} cells",
+            )
+        await self._not_in_play(puzzle)
+        try:
+            return await asyncio.to_thread(hint, puzzle.area, puzzle.pieces, placed)
+        except HintError as e:
+            raise ProtocolError("bad_placement", str(e)[:200]) from None
+
+    async def _not_in_play(self, puzzle: puzzlefile.Puzzle) -> None:
+        fingerprint = shape_fingerprint(puzzle.area, puzzle.pieces)
+        day = today()
+        days = (day, day - datetime.timedelta(days=1))
+        # the day's tasks are made once per day (3D takes a moment): off the event loop
+        dailies = [await asyncio.to_thread(daily_fingerprints, d) for d in days]
+        if any(fingerprint in found for found in dailies) or await self.tasks.has(fingerprint):
+            raise ProtocolError(
+                "no_help", "no hints for a task being played: it is a player's own to solve"
+            )
