@@ -33,8 +33,11 @@ def test_a_game_goes_on_after_the_server_restarts(tmp_path: Path, kill: bool) ->
     url = f"sqlite:///{tmp_path / 'rooms.sqlite3'}"
     first = ServerProcess(url, log=tmp_path / "first.log").start()
     try:
+        # the hourglass runs from Ada's finish through the restart to Bob's: 30 s, so that a
+        # slow restart under load does not end the round first (15 s did once in a full run);
+        # a round whose bot has not finished lasts as long, so it is no longer
         created = first.create_room(
-            "Ada", edition="classic", rounds=2, hourglass_seconds=15, between_seconds=0.2, seed=7
+            "Ada", edition="classic", rounds=2, hourglass_seconds=30, between_seconds=0.2, seed=7
         )
         code, ada_token = created["code"], created["token"]
         bob_token = first.take_seat(code, "Bob")["token"]
