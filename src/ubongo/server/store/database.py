@@ -70,14 +70,15 @@ def make_engine(url: str, timeout: float = 30.0, autocheckpoint: bool = True) ->
     """An engine for ``url``; SQLite gets a journal that survives a killed process, and waits
     ``timeout`` seconds for a lock before a write fails (``autocheckpoint=False``: its commits
     never copy the journal into the database file; somebody else must, see
-    :meth:`Database.checkpoint`)."""
+    :meth:`Database.checkpoint`). Its errors never carry the statement's parameters (a room's
+    invite key, a token's hash): they are logged (docs/fair-play.md, "Logs")."""
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
     if url.startswith("sqlite"):
         path = url.split("///", 1)[-1]
         if path and path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, connect_args={"timeout": timeout})
+        engine = create_engine(url, connect_args={"timeout": timeout}, hide_parameters=True)
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -90,7 +91,7 @@ def make_engine(url: str, timeout: float = 30.0, autocheckpoint: bool = True) ->
             cursor.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    return create_engine(url, pool_pre_ping=True, hide_parameters=True)
 
 
 class Database:
