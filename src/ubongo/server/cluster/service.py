@@ -3,8 +3,7 @@ Redis (:mod:`ubongo.server.cluster`)."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from redis.exceptions import ConnectionError as RedisDown
 from redis.exceptions import TimeoutError as RedisSlow
@@ -24,8 +23,6 @@ from .tasks import RedisTasksInPlay
 
 if TYPE_CHECKING:
     from fastapi import WebSocket
-
-T = TypeVar("T")
 
 
 class ClusterRoomService(RoomService):
@@ -85,26 +82,6 @@ class ClusterRoomService(RoomService):
     async def live(self) -> list[dict[str, Any]]:
         # every process's list, as its last beat wrote it, and this process's as it is now
         return await self.node.live(self.gateway.live())
-
-    async def quick_match(
-        self, account: int, name: str, edition: str, players: int
-    ) -> dict[str, Any]:
-        return await self.quick.join(account, name, edition, players)
-
-    async def leave_queue(self, account: int) -> bool:
-        return await self.quick.leave(account)
-
-    def may_create(self, address: str) -> None:
-        self.limits.may_create(address)
-
-    async def looked_up(self, address: str, lookup: Callable[[], Awaitable[T]]) -> T:
-        return await self.limits.looked_up(address, lookup)
-
-    def open_socket(self, address: str) -> bool:
-        return self.limits.open_socket(address)
-
-    def close_socket(self, address: str) -> None:
-        self.limits.close_socket(address)
 
     def connect(self, ws: WebSocket | None, address: str = "") -> Connection:
         return self.gateway.connect(ws, address)

@@ -19,11 +19,10 @@ reaches it. Routes never ask which one they have.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from ..config import ServerConfig
-from ..online.quickmatch import LocalQueue
+from ..online.quickmatch import LocalQueue, QuickMatch
 from ..online.tasks_in_play import TasksInPlay
 from ..ops.clock import Clock
 from ..ops.metrics import Metrics
@@ -33,13 +32,12 @@ from ..store import Backoff, Store
 from .connection import Connection
 from .gateway import Gateway, seat_json
 from .housekeeping import Housekeeping
+from .limits import AddressLimits
 from .quickrooms import QuickRooms
 from .saved import SavedRoomsHub
 
 if TYPE_CHECKING:
     from fastapi import WebSocket
-
-T = TypeVar("T")
 
 
 class RoomService(Protocol):
@@ -60,6 +58,11 @@ class RoomService(Protocol):
     metrics: Metrics
     #: the tasks dealt in the rooms, which the hint route refuses (docs/fair-play.md)
     tasks: TasksInPlay
+    #: what each client address may do: make rooms, name rooms, hold WebSockets open
+    #: (docs/server.md, "Rooms and limits")
+    limits: AddressLimits
+    #: quick match: players waiting for a rated game, seated together (docs/protocol.md)
+    quick: QuickMatch
 
     # --- start and stop ------------------------------------------------------------------------
 
@@ -95,38 +98,7 @@ class RoomService(Protocol):
         """The live games anybody may watch, newest first."""
         ...
 
-    # --- quick match (docs/protocol.md, "Quick match") ----------------------------------------
-
-    async def quick_match(
-        self, account: int, name: str, edition: str, players: int
-    ) -> dict[str, Any]:
-        """Wait for a seat in a rated game of ``edition`` for ``players``; the seat."""
-        ...
-
-    async def leave_queue(self, account: int) -> bool:
-        """Take ``account`` out of the quick-match queue; whether it was waiting."""
-        ...
-
-    # --- limits per client address (docs/server.md, "Rooms and limits") -------------------------
-
-    def may_create(self, address: str) -> None:
-        """Count a room creation of ``address``; ``RateLimited`` past ``rooms_per_minute``."""
-        ...
-
-    async def looked_up(self, address: str, lookup: Callable[[], Awaitable[T]]) -> T:
-        """Run ``lookup`` (an HTTP request naming a room) for ``address``: refused while the
-        address has made too many failed lookups, and counted as one if it finds no room."""
-        ...
-
     # --- connections ---------------------------------------------------------------------------
-
-    def open_socket(self, address: str) -> bool:
-        """Count a new WebSocket of ``address`` (``False``: it has as many open as allowed)."""
-        ...
-
-    def close_socket(self, address: str) -> None:
-        """One WebSocket of ``address`` has closed."""
-        ...
 
     def connect(self, ws: WebSocket | None, address: str = "") -> Connection:
         """A new WebSocket of this process, from client ``address``."""
@@ -190,26 +162,6 @@ class LocalRoomService(RoomService):
 
     async def live(self) -> list[dict[str, Any]]:
         return self.gateway.live()
-
-    async def quick_match(
-        self, account: int, name: str, edition: str, players: int
-    ) -> dict[str, Any]:
-        return await self.quick.join(account, name, edition, players)
-
-    async def leave_queue(self, account: int) -> bool:
-        return await self.quick.leave(account)
-
-    def may_create(self, address: str) -> None:
-        self.limits.may_create(address)
-
-    async def looked_up(self, address: str, lookup: Callable[[], Awaitable[T]]) -> T:
-        return await self.limits.looked_up(address, lookup)
-
-    def open_socket(self, address: str) -> bool:
-        return self.limits.open_socket(address)
-
-    def close_socket(self, address: str) -> None:
-        self.limits.close_socket(address)
 
     def connect(self, ws: WebSocket | None, address: str = "") -> Connection:
         return self.gateway.connect(ws, address)

@@ -34,9 +34,9 @@ async def quick_match(
     """Wait for a rated game of ``edition`` for ``players`` (with people of close ratings,
     or bots after the server's wait); the seat, as joining a room answers it. Each request
     counts as a room made by its address (``rooms_per_minute``): a quick match makes one."""
-    rooms.may_create(client_address(request))
+    rooms.limits.may_create(client_address(request))
     waiting = asyncio.create_task(
-        rooms.quick_match(account.id, account.name, body.edition, body.players)
+        rooms.quick.join(account.id, account.name, body.edition, body.players)
     )
     gone = asyncio.create_task(_gone(request))
     try:
@@ -56,4 +56,4 @@ async def quick_match(
 @router.delete("/api/quickmatch", response_model=bodies.QuickMatchLeft)
 async def leave_queue(rooms: RoomServiceDep, account: SignedIn) -> dict[str, Any]:
     """Take the token's account out of the quick-match queue (``left``: it was waiting)."""
-    return {"left": await rooms.leave_queue(account.id)}
+    return {"left": await rooms.quick.leave(account.id)}

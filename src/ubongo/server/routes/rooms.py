@@ -45,7 +45,7 @@ async def create_room(
 ) -> dict[str, Any]:
     """A new room with its creator in seat 0 (playing as the request's account, if it has
     one): its code, the seat, its token, the invite."""
-    rooms.may_create(client_address(request))
+    rooms.limits.may_create(client_address(request))
     settings = body.settings
     if settings.puzzles == "daily":
         # the day's tasks are made now, off the event loop (3D: up to a second), so that the
@@ -69,7 +69,7 @@ async def live_rooms(rooms: RoomServiceDep) -> list[dict[str, Any]]:
 async def get_room(code: str, request: Request, rooms: RoomServiceDep) -> dict[str, Any]:
     """The room's snapshot (``code``: its short code or its invite key)."""
     code = _room_code(code)
-    return await rooms.looked_up(client_address(request), lambda: rooms.room_snapshot(code))
+    return await rooms.limits.looked_up(client_address(request), lambda: rooms.room_snapshot(code))
 
 
 @router.post("/api/rooms/{code}/seats", status_code=201, response_model=bodies.SeatTicket)
@@ -79,7 +79,7 @@ async def take_seat(
     """The first free seat, with its token (``code``: the room's short code or invite key),
     played as the request's account, if it has one."""
     code = _room_code(code)
-    return await rooms.looked_up(
+    return await rooms.limits.looked_up(
         client_address(request),
         lambda: rooms.take_seat(code, body.name, None if account is None else account.id),
     )

@@ -43,7 +43,7 @@ async def websocket(ws: WebSocket, rooms: RoomServiceDep) -> None:
     if not await _same_site(ws):
         return
     address = address_key(ws.client.host if ws.client else None)
-    if not rooms.open_socket(address):
+    if not rooms.limits.open_socket(address):
         await _refuse(ws, rooms.config.connections_per_address)
         return
     try:
@@ -51,7 +51,7 @@ async def websocket(ws: WebSocket, rooms: RoomServiceDep) -> None:
         _bound_send_buffer(ws)
         await _serve(ws, rooms, rooms.connect(ws, address))
     finally:
-        rooms.close_socket(address)
+        rooms.limits.close_socket(address)
 
 
 async def _serve(ws: WebSocket, rooms: RoomServiceDep, conn: Connection) -> None:
