@@ -271,7 +271,7 @@ def checks_ts(routes: dict[str, ApiRoute]) -> str:
     defs = checked_definitions(roots)
     lines = [
         BANNER,
-        'import type { Schema } from "./check";',
+        'import type { Schema } from "./schema";',
         'import type * as gen from "./protocol.gen";',
         "",
         "/** What the client checks, by name, and the type a value has once it passed. */",
