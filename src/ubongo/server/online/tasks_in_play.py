@@ -51,11 +51,15 @@ class LocalTasksInPlay:
     def __init__(self, clock: Clock) -> None:
         self.clock = clock
         self._until: dict[str, float] = {}
+        #: the size at which the ended notes are next forgotten: twice what was kept the last
+        #: time, so that a busy server does not walk every note at every deal
+        self._prune_at = 10_000
 
     def add(self, fingerprints: Iterable[str], seconds: float) -> None:
         now = self.clock.now()
-        if len(self._until) > 10_000:  # forget the ended ones now and then, not at every deal
+        if len(self._until) > self._prune_at:
             self._until = {fp: t for fp, t in self._until.items() if t > now}
+            self._prune_at = max(10_000, 2 * len(self._until))
         for fp in fingerprints:
             self._until[fp] = max(self._until.get(fp, 0.0), now + seconds)
 
