@@ -34,21 +34,35 @@ def _layer_of(path: Path) -> str:
     return rel.parts[0].removesuffix(".py")
 
 
-def _ubongo_imports(path: Path) -> list[tuple[int, str]]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    found: list[tuple[int, str]] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names = [node.module]
+def _imports(path: Path) -> list[tuple[int, list[str]]]:
+    """Every module ``path`` imports, as its dotted name split, with the import's line:
+    relative imports resolved, lazy and annotation-only ones included."""
+    package = path.parent.relative_to(PACKAGE.parent).parts
+    found: list[tuple[int, list[str]]] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            base = list(package[: len(package) - node.level + 1])
+            if node.module:
+                names = [".".join([*base, node.module])]
+            else:
+                names = [".".join([*base, alias.name]) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            names = [node.module or ""]
         elif isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
         else:
             continue
-        for name in names:
-            parts = name.split(".")
-            if parts[0] == "ubongo" and len(parts) > 1:
-                found.append((node.lineno, parts[1]))
+        found.extend((node.lineno, name.split(".")) for name in names)
     return found
+
+
+def _ubongo_imports(path: Path) -> list[tuple[int, str]]:
+    """The top-level parts of ``ubongo`` that ``path`` imports."""
+    return [
+        (line, parts[1])
+        for line, parts in _imports(path)
+        if parts[0] == "ubongo" and len(parts) > 1
+    ]
 
 
 MODULES = sorted(p for p in PACKAGE.rglob("*.py") if p.name != "__init__.py" or p.parent != PACKAGE)
@@ -93,27 +107,12 @@ def _server_part(path: Path) -> str:
 
 
 def _server_imports(path: Path) -> list[tuple[int, str]]:
-    """The server parts ``path`` imports, relative imports and annotation-only ones included."""
-    package = path.parent.relative_to(PACKAGE.parent).parts
-    found: list[tuple[int, str]] = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = list(package[: len(package) - node.level + 1])
-                names = [".".join([*base, node.module] if node.module else base)]
-                if not node.module:
-                    names = [".".join([*base, alias.name]) for alias in node.names]
-            else:
-                names = [node.module or ""]
-        elif isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
-        else:
-            continue
-        for name in names:
-            parts = name.split(".")
-            if parts[:2] == ["ubongo", "server"] and len(parts) > 2:
-                found.append((node.lineno, parts[2]))
-    return found
+    """The server parts ``path`` imports."""
+    return [
+        (line, parts[2])
+        for line, parts in _imports(path)
+        if parts[:2] == ["ubongo", "server"] and len(parts) > 2
+    ]
 
 
 def test_every_server_module_has_a_part() -> None:
