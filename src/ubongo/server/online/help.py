@@ -13,7 +13,6 @@ whatever names its pieces are given.
 from __future__ import annotations
 
 import asyncio
-import datetime
 
 from ubongo import puzzlefile
 from ubongo.puzzles.hints import Hint, HintError, Solved, Stuck, hint
@@ -24,7 +23,7 @@ from ..ops.clock import Clock
 from ..ops.ratelimit import AddressLimit
 from ..protocol.incoming import ProtocolError
 from .daily import today
-from .tasks_in_play import TasksInPlay, daily_fingerprints
+from .tasks_in_play import TasksInPlay, dailies_in_play
 
 #: the most pieces and cells a hint's puzzle may have (Ubongo's tasks: at most 7 pieces, 36
 #: cells); 8 Classic pieces cost the solver under 20 ms at worst, 12 a whole second
@@ -70,11 +69,9 @@ class HintDesk:
 
     async def _not_in_play(self, puzzle: puzzlefile.Puzzle) -> None:
         fingerprint = shape_fingerprint(puzzle.area, puzzle.pieces)
-        day = today()
-        days = (day, day - datetime.timedelta(days=1))
         # the day's tasks are made once per day (3D takes a moment): off the event loop
-        dailies = [await asyncio.to_thread(daily_fingerprints, d) for d in days]
-        if any(fingerprint in found for found in dailies) or await self.tasks.has(fingerprint):
+        dailies = await asyncio.to_thread(dailies_in_play, today())
+        if fingerprint in dailies or await self.tasks.has(fingerprint):
             raise ProtocolError(
                 "no_help", "no hints for a task being played: it is a player's own to solve"
             )

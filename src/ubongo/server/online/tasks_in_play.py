@@ -89,3 +89,9 @@ def daily_fingerprints(day: datetime.date) -> frozenset[str]:
         for name in editions.names()
         for task in daily(name, day).tasks
     )
+
+
+def dailies_in_play(day: datetime.date) -> frozenset[str]:
+    """The daily tasks that may be in play on ``day``: its own, and the day before's (a run
+    started before midnight, UTC, may still be going)."""
+    return daily_fingerprints(day) | daily_fingerprints(day - datetime.timedelta(days=1))
