@@ -34,6 +34,7 @@ def server(folder: Path) -> Iterator[ServerProcess]:
         folder,
         args=(
             "--record-seconds-per-piece=0",
+            "--no-require-traces",
             "--accounts-per-hour=1000",
             "--rooms-per-minute=1000",
         ),

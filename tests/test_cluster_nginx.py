@@ -73,6 +73,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]
         "warning",
         # the scripted players submit at once: no floor, so that their rated game is rated
         "--record-seconds-per-piece=0",
+        "--no-require-traces",
     )
     state = json.loads((folder / "cluster.json").read_text())
     try:

@@ -53,6 +53,8 @@ DEFAULTS: dict[str, Any] = {
     "store_retry_seconds": 1.0,
     "store_retry_max_seconds": 60.0,
     "record_seconds_per_piece": 0.6,
+    "require_traces": True,
+    "trace_seconds_per_move": 0.15,
     "quickmatch_wait": 10.0,
     "quickmatch_settings": {},
 }

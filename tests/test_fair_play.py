@@ -218,3 +218,107 @@ def test_quick_matches_count_against_the_rooms_an_address_may_make(tmp_path: Pat
         ]
         assert [status for status, _ in asked] == [201, 201, 429]
         assert asked[2][1]["error"]["code"] == "rate_limited"
+
+
+# --- play traces -------------------------------------------------------------------------------
+
+
+def traced(placements: list[dict[str, Any]], gap: float = 0.2) -> list[dict[str, Any]]:
+    """A trace a script could make up for its solver's answer: each piece picked and placed
+    once, ``gap`` seconds apart."""
+    steps: list[dict[str, Any]] = []
+    for i, p in enumerate(placements):
+        steps.append({"t": round(i * gap, 3), "op": "pick", "piece": p["piece"]})
+        steps.append({"t": round(i * gap + gap / 2, 3), "op": "place", **p})
+    return steps
+
+
+@pytest.fixture(scope="module")
+def no_floor(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """A server without the hand's floor per piece, so that a script's instant answer is judged
+    by its trace alone."""
+    folder: Path = tmp_path_factory.mktemp("traces")
+    args = (
+        f"--quickmatch-wait={WAIT}",
+        '--quickmatch-settings={"rounds": 1, "hourglass_seconds": 4}',
+        "--accounts-per-hour=1000",
+        "--record-seconds-per-piece=0",
+    )
+    yield from server_in(folder, args=args)
+
+
+def rated_race_won_with(
+    server: ServerProcess, name: str, trace: Any
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """A quick match against a bot, won at once by the solver's answer sent with ``trace``
+    (a function of the answer, or ``None``): the account, its seat and the stored game."""
+    account = new_account(server, name)
+    seat = quick_match_against_a_bot(server, account)
+    c = Client(server)
+    assert c.hello(seat["code"], seat["token"])["type"] == "welcome"
+    game = c.event("round_started")["room"]["game"]
+    placements = solution(game["tasks"][str(seat["seat"])], EDITION)
+    message = {"type": "submit", "round": game["round"], "placements": placements}
+    if trace is not None:
+        message["trace"] = trace(placements)
+    assert c.reply(message, "verdict")["ok"]
+    over = c.event("game_over")
+    c.close()
+    return account, seat, server.get(f"/api/games/{over['data']['game_id']}")
+
+
+def test_a_rated_finish_without_a_trace_is_not_rated(no_floor: ServerProcess) -> None:
+    """The script of the probe, which sends the arrangement and nothing else: it wins the
+    game, but its rating does not move."""
+    account, seat, stored = rated_race_won_with(no_floor, "Lu", None)
+    assert stored["winners"] == [seat["seat"]]
+    assert stored["result"]["unrated"] == {str(seat["seat"]): "no_trace"}
+    assert "traces" not in stored["result"]  # the moderators' (and nobody's here: no trace)
+    assert EDITION not in no_floor.get(f"/api/accounts/{account['id']}")["ratings"]
+
+
+def test_a_trace_that_does_not_end_in_the_answer_is_not_rated(no_floor: ServerProcess) -> None:
+    """A trace copied from an earlier task (or made up carelessly): its pieces end elsewhere."""
+
+    def elsewhere(placements: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        steps = traced(placements)
+        return [*steps, {"t": 5.0, "op": "lift", "piece": placements[0]["piece"]}]
+
+    account, seat, stored = rated_race_won_with(no_floor, "Mo", elsewhere)
+    assert stored["result"]["unrated"] == {str(seat["seat"]): "bad_trace"}
+    assert EDITION not in no_floor.get(f"/api/accounts/{account['id']}")["ratings"]
+
+
+def test_a_trace_faster_than_a_hand_is_not_rated(no_floor: ServerProcess) -> None:
+    _account, seat, stored = rated_race_won_with(no_floor, "Nat", lambda p: traced(p, gap=0.05))
+    assert stored["result"]["unrated"] == {str(seat["seat"]): "bad_trace"}
+
+
+def test_a_consistent_trace_is_rated(no_floor: ServerProcess) -> None:
+    """The trace holds together (times in order, within the server's own time, ending in the
+    answer, at a hand's pace): the finish is rated, and the trace is kept, not published."""
+    account, _seat, stored = rated_race_won_with(no_floor, "Oz", traced)
+    assert stored["result"]["unrated"] == {}
+    rating = no_floor.get(f"/api/accounts/{account['id']}")["ratings"][EDITION]
+    assert rating["games"] == 1 and rating["mu"] > ratings.MU
+    assert "traces" not in stored["result"]
+
+
+def test_a_malformed_trace_is_refused_and_loses_nothing(no_floor: ServerProcess) -> None:
+    account = new_account(no_floor, "Pia")
+    seat = quick_match_against_a_bot(no_floor, account)
+    c = Client(no_floor)
+    assert c.hello(seat["code"], seat["token"])["type"] == "welcome"
+    game = c.event("round_started")["room"]["game"]
+    placements = solution(game["tasks"][str(seat["seat"])], EDITION)
+    for bad in (
+        [{"t": -1, "op": "place", "piece": "A"}],
+        [{"t": 1, "op": "teleport", "piece": "A"}],
+        [{"t": 1, "op": "pick", "piece": "A"}] * 181,
+    ):
+        message = {"type": "submit", "round": game["round"], "placements": placements}
+        error = c.reply({**message, "trace": bad}, "verdict")
+        assert (error["type"], error["code"]) in (("error", "bad_message"), ("error", "too_large"))
+    message = {"type": "submit", "round": game["round"], "placements": placements}
+    assert c.reply({**message, "trace": traced(placements)}, "verdict")["ok"]
+    c.close()

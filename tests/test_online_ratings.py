@@ -101,7 +101,12 @@ def test_ratings_order_the_bot_levels_after_a_few_hundred_simulated_games() -> N
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     folder: Path = tmp_path_factory.mktemp("ratings")
     # the scripted winner submits at once: no floor (tests/test_fair_play.py has it)
-    args = ("--accounts-per-hour=1000", "--rooms-per-minute=1000", "--record-seconds-per-piece=0")
+    args = (
+        "--accounts-per-hour=1000",
+        "--rooms-per-minute=1000",
+        "--record-seconds-per-piece=0",
+        "--no-require-traces",
+    )
     yield from server_in(folder, args=args)
 
 

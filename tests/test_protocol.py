@@ -62,7 +62,8 @@ class Recorder(Client):
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     # the tests' players are machines: no plausibility floor for their records
     yield from server_in(
-        tmp_path_factory.mktemp("protocol"), args=("--record-seconds-per-piece", "0")
+        tmp_path_factory.mktemp("protocol"),
+        args=("--record-seconds-per-piece", "0", "--no-require-traces"),
     )
 
 

@@ -27,7 +27,7 @@ from ubongo.server.store.tables import SoloRecordRow
 #: short store timeouts and retries, so that a locked database shows in a second
 QUICK_STORE = ("--store-timeout", "0.3", "--store-retry", "0.2", "--store-retry-max", "0.4")
 #: the tests' players are machines: no plausibility floor unless a test sets one
-NO_FLOOR = ("--record-seconds-per-piece", "0")
+NO_FLOOR = ("--record-seconds-per-piece", "0", "--no-require-traces")
 
 
 def finished_seats(room: dict[str, Any]) -> list[int]:
@@ -303,7 +303,9 @@ def test_a_run_faster_than_hands_is_stored_but_not_ranked(tmp_path: Path) -> Non
     url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
     per_piece = 0.15
     server = ServerProcess(
-        url, log=tmp_path / "a.log", args=("--record-seconds-per-piece", str(per_piece))
+        url,
+        log=tmp_path / "a.log",
+        args=("--record-seconds-per-piece", str(per_piece), "--no-require-traces"),
     ).start()
     try:
         bot = play_solo(server, "Robo")  # the solver's arrangement at once, every task

@@ -101,7 +101,9 @@ def test_finished_rooms_and_games_are_freed(tmp_path: Path) -> None:
     async def scenario() -> list[dict[str, Any]]:
         storage = Store(f"sqlite:///{tmp_path / 'memory.sqlite3'}")
         storage.migrate()
-        service = LocalRoomService(storage, ServerConfig(record_seconds_per_piece=0.0))
+        service = LocalRoomService(
+            storage, ServerConfig(record_seconds_per_piece=0.0, require_traces=False)
+        )
         await service.start()
         try:
             ends = [await play_solo_game(service, n, seen) for n in range(GAMES)]
@@ -131,7 +133,9 @@ def test_a_finished_room_nobody_is_connected_to_is_forgotten_soon(tmp_path: Path
     async def scenario() -> None:
         storage = Store(f"sqlite:///{tmp_path / 'finished.sqlite3'}")
         storage.migrate()
-        config = ServerConfig(record_seconds_per_piece=0.0, finished_room_seconds=0.4)
+        config = ServerConfig(
+            record_seconds_per_piece=0.0, require_traces=False, finished_room_seconds=0.4
+        )
         service = LocalRoomService(storage, config)
         await service.start()
         try:

@@ -27,7 +27,12 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def server(folder: Path) -> Iterator[ServerProcess]:
     yield from server_in(
-        folder, args=("--record-seconds-per-piece=0", "--full-collection-seconds=0.5")
+        folder,
+        args=(
+            "--record-seconds-per-piece=0",
+            "--no-require-traces",
+            "--full-collection-seconds=0.5",
+        ),
     )
 
 

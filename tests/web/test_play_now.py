@@ -32,6 +32,7 @@ def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerPro
             # the test's pointer places pieces faster than a hand: no floor, so that the game
             # is rated (tests/test_fair_play.py has the floor)
             "--record-seconds-per-piece=0",
+            "--no-require-traces",
         ),
     )
 

@@ -166,6 +166,10 @@ export interface Ready {
 export interface Start {
   type: "start";
 }
+/**
+ * An "Ubongo!": the arrangement, and (rated and ranked play) the play trace that led to it,
+ * oldest step first (``docs/fair-play.md``).
+ */
 export interface Submit {
   type: "submit";
   round: number;
@@ -173,6 +177,7 @@ export interface Submit {
    * @maxItems 16
    */
   placements: Placement[];
+  trace?: TraceStep[] | null;
 }
 /**
  * A piece placed: its id, a transform index and the offset of its smallest cell.
@@ -185,6 +190,20 @@ export interface Placement {
    * @maxItems 3
    */
   offset: [number, number] | [number, number, number];
+}
+/**
+ * One thing the player did with a piece, ``t`` seconds after the task was dealt (by the
+ * client's clock, to the millisecond): picked it up (``pick``), turned or flipped it to
+ * ``transform`` (``turn``), put it on the area (``place``, with ``transform`` and ``offset`` as
+ * in :class:`Placement`; moving a placed piece is placing it again) or took it off
+ * (``lift``).
+ */
+export interface TraceStep {
+  t: number;
+  op: "pick" | "turn" | "place" | "lift";
+  piece: string;
+  transform?: number | null;
+  offset?: [number, number] | [number, number, number] | null;
 }
 export interface Skip {
   type: "skip";
@@ -1682,7 +1701,7 @@ export interface GameResult {
    * rated games: the players (seat ids) not rated, and why (docs/fair-play.md)
    */
   unrated?: {
-    [k: string]: "too_fast";
+    [k: string]: "too_fast" | "no_trace" | "bad_trace";
   };
 }
 /**

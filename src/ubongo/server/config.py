@@ -304,6 +304,18 @@ class ServerConfig(BaseSettings):
         description="the fastest a hand places a piece (seconds): solo tasks solved faster are "
         "not ranked, a rated race's seat that finishes faster is not rated (0: no floor)",
     )
+    #: rated and ranked play shows how it was played (docs/fair-play.md, "Play traces")
+    require_traces: Annotated[bool, Setting("games")] = Field(
+        default=True,
+        description="a finish of rated or ranked play needs a consistent play trace to be rated "
+        "or ranked (off: only for scripted test rigs)",
+    )
+    trace_seconds_per_move: Annotated[float, Setting("games")] = Field(
+        default=0.15,
+        ge=0,
+        description="the least time between two pieces placed in a play trace (seconds): a trace "
+        "with two placements closer is not a hand's (0: no floor)",
+    )
     quickmatch_wait: Annotated[float, Setting("games")] = Field(
         default=10.0,
         ge=0,

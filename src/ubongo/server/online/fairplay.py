@@ -7,6 +7,8 @@ cheating impossible; each check here takes one easy way out:
 * a task finished faster than a human hand places its pieces (``record_seconds_per_piece``
   for each piece, from the moment it was dealt) is not ranked (solo, the daily) and the seat
   that finished it is not rated (a rated race): :func:`too_fast`, :func:`too_fast_players`;
+* a finish without a consistent play trace (:mod:`.traces`) counts in its game, but is not
+  rated and not ranked: :func:`untraced`;
 * a seat whose person left a rated game (a bot played it out) loses it: it is placed last,
   whatever the bot did (:func:`.ratings.rate_game`).
 
@@ -15,8 +17,16 @@ The rules' own times are used throughout: the server's clock readings, passed in
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
+from typing import Literal
+
 from ubongo import rules
 from ubongo.rules.events import Event, EventKind
+
+from .traces import TraceNote
+
+#: why a player's finishes do not count for ratings and leaderboards
+Untraced = Literal["no_trace", "bad_trace"]
 
 
 def _pieces(game: rules.Game, ev: Event) -> int:
@@ -63,3 +73,25 @@ def too_fast_players(game: rules.Game, per_piece: float) -> set[str]:
         ):
             fast.add(str(ev.data["player"]))
     return fast
+
+
+def untraced(
+    game: rules.Game, notes: Sequence[TraceNote], players: Collection[str]
+) -> dict[str, Untraced]:
+    """The ``players`` with a finish that has no consistent play trace in ``notes``, and
+    why: ``bad_trace`` if one of their traces does not hold together, else ``no_trace``.
+
+    Every finish needs its own consistent trace: a run of ten tasks with one bad trace is not
+    ranked."""
+    finishes: dict[str, int] = {}
+    for ev in game.events:
+        if ev.kind == EventKind.FINISHED:
+            player = str(ev.data["player"])
+            finishes[player] = finishes.get(player, 0) + 1
+    found: dict[str, Untraced] = {}
+    for player in players:
+        mine = [n for n in notes if n.player == player]
+        if sum(1 for n in mine if n.fault is None) < finishes.get(player, 0):
+            bad = any(n.fault not in (None, "no_trace") for n in mine)
+            found[player] = "bad_trace" if bad else "no_trace"
+    return found

@@ -214,8 +214,8 @@ class DeckRef(Sent):
 
 
 #: why a seat of a rated game was not rated (docs/fair-play.md): it finished a task faster
-#: than a hand places its pieces
-Unrated = Literal["too_fast"]
+#: than a hand places its pieces, or a finish of it came without a consistent play trace
+Unrated = Literal["too_fast", "no_trace", "bad_trace"]
 
 
 class GameResult(Sent):

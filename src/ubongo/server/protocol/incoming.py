@@ -33,6 +33,10 @@ from ubongo import editions
 #: the largest frame a client may send (bytes of UTF-8 text)
 MAX_MESSAGE_BYTES = 16 * 1024
 
+#: the most steps of a play trace a submission carries (the client keeps the latest ones:
+#: each piece's last step is what the check needs, docs/fair-play.md)
+MAX_TRACE_STEPS = 180
+
 #: the longest room code a client may name: a short code, or an invite key (code and secret, 26)
 MAX_CODE_CHARS = 32
 
@@ -178,10 +182,28 @@ class Placement(Strict):
     offset: list[int] = Field(min_length=2, max_length=3)
 
 
+class TraceStep(Strict):
+    """One thing the player did with a piece, ``t`` seconds after the task was dealt (by the
+    client's clock, to the millisecond): picked it up (``pick``), turned or flipped it to
+    ``transform`` (``turn``), put it on the area (``place``, with ``transform`` and ``offset`` as
+    in :class:`Placement`; moving a placed piece is placing it again) or took it off
+    (``lift``)."""
+
+    t: float = Field(ge=0, le=3600)
+    op: Literal["pick", "turn", "place", "lift"]
+    piece: str = Field(min_length=1, max_length=8)
+    transform: int | None = Field(default=None, ge=0, le=255)
+    offset: list[int] | None = Field(default=None, min_length=2, max_length=3)
+
+
 class Submit(Strict):
+    """An "Ubongo!": the arrangement, and (rated and ranked play) the play trace that led to it,
+    oldest step first (``docs/fair-play.md``)."""
+
     type: Literal["submit"]
     round: int = Field(ge=0, le=1000)
     placements: list[Placement] = Field(max_length=16)
+    trace: list[TraceStep] | None = Field(default=None, max_length=MAX_TRACE_STEPS)
 
 
 class Skip(Strict):

@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -40,6 +40,7 @@ from ubongo.rules.state import Entry
 from ..config import ServerConfig
 from ..online.daily import today
 from ..online.tasks_in_play import LocalTasksInPlay, TasksInPlay, dealt
+from ..online.traces import Step, TraceNote, check
 from ..protocol import table
 from ..protocol.incoming import ProtocolError
 from ..store import Store
@@ -105,6 +106,7 @@ class GameDriver:
         room.turn = 0
         room.round_no = 0
         room.solutions = {}
+        room.traces = []
         room.game_id = None
         room.record = None
         for s in taken:
@@ -153,24 +155,65 @@ class GameDriver:
         placements: list[Placement],
         now: float,
         on_accept: Callable[[], None] | None = None,
+        trace: Sequence[Step] | None = None,
     ) -> Verdict | None:
         """An "Ubongo!" received at ``now``. Returns ``None`` if it finished the task (and
         ``on_accept`` is called once the room is saved with the finish, before the events it
         causes are delivered, so the sender hears its verdict first), else the cover check's
         verdict; raises :class:`ProtocolError` for a message that cannot be a submission now
         and :class:`~ubongo.rules.RuleError` for one the rules refuse (too late, already
-        finished)."""
+        finished). ``trace``: the play trace that came with it, kept with the finish in rated
+        and ranked play (docs/fair-play.md)."""
         seat = self._need_round(room, seat, round_no)
         action = rules.Submit(seat.player, tuple(placements), now)
+        note = self._trace_note(room, seat, placements, trace, now)
+        if note is not None:
+            # noted before the rules act: the finish may end the game, which is stored at once
+            room.traces.append(note)
+        finished = False
         try:
             self._act(room, action, on_accept)
+            finished = True
         except rules.WrongArrangement as e:
             return e.verdict
         except rules.NoRound:
             # the round named is this one (checked above) and it is over: its time ran out
             # before this message arrived (docs/protocol.md, "Clock")
             raise rules.TooLate("time ran out before this submission") from None
+        finally:
+            if note is not None and not finished:
+                room.traces.remove(note)
         return None
+
+    def _trace_note(
+        self,
+        room: Room,
+        seat: Seat,
+        placements: list[Placement],
+        trace: Sequence[Step] | None,
+        now: float,
+    ) -> dict[str, Any] | None:
+        """What is kept of a submission's play trace (``None`` where play is neither rated nor
+        ranked, or for a bot): its steps, when its task was dealt, and the check's fault."""
+        game = room.game
+        if game is None or seat.kind != "person" or not _traced(room, game):
+            return None
+        entry = game.round.entry(seat.player) if game.round is not None else None
+        if entry is None:
+            return None
+        dealt_at = _dealt_at(game, seat.player)
+        _side, task = rules.entry_task(game, entry)
+        return TraceNote(
+            player=seat.player,
+            round=room.round_no,
+            card=entry.card,
+            key=entry.key,
+            pieces=len(task.pieces),
+            difficulty=task.difficulty,
+            seconds=now - dealt_at,
+            fault=check(trace, placements, now - dealt_at, self.config.trace_seconds_per_move),
+            steps=tuple(trace or ()),
+        ).to_json()
 
     def skip(self, room: Room, seat: Seat | None, round_no: int, now: float) -> None:
         """A player gives up their task (solo: draws the next one)."""
@@ -396,6 +439,26 @@ def _players_to_start(room: Room, seat: Seat | None) -> list[Seat]:
             "bad_seats", f"{st.edition} {st.mode} is for {lo}-{hi} players, not {len(taken)}"
         )
     return taken
+
+
+def _traced(room: Room, game: rules.Game) -> bool:
+    """Whether the room's play is rated or ranked, so that its finishes' traces are kept: a
+    rated race, the daily, a solo run for the leaderboard (not practice, not endless, whose
+    ratings are learned task by task)."""
+    if game.solo is None:
+        return room.settings.rated
+    return game.settings.solo_goal not in ("practice", "endless")
+
+
+def _dealt_at(game: rules.Game, player: str) -> float:
+    """When the player's task in hand was dealt: its solo ``task_drawn``, or the round's
+    start."""
+    for ev in reversed(game.events):
+        if ev.kind == EventKind.ROUND_STARTED:
+            return ev.at
+        if ev.kind == EventKind.TASK_DRAWN and ev.data.get("player") == player:
+            return ev.at
+    return game.round.started_at if game.round is not None else 0.0
 
 
 def _need_help(room: Room, hint: bool = False) -> None:

@@ -26,6 +26,7 @@ from ubongo.board import COVERED, Placement, Verdict
 
 from ..config import ServerConfig
 from ..online.tasks_in_play import LocalTasksInPlay, TasksInPlay
+from ..online.traces import Step
 from ..ops.clock import Clock
 from ..ops.metrics import Metrics
 from ..protocol import incoming as p
@@ -340,8 +341,11 @@ def _submit(gateway: Gateway, by: Sender, msg: p.Submit) -> None:
 
     game = gateway.rooms.game
     placements = _placements(msg.placements)
+    trace = None if msg.trace is None else [_step(s) for s in msg.trace]
     try:
-        wrong = game.submit(by.room, by.seat, msg.round, placements, by.at, on_accept=accepted)
+        wrong = game.submit(
+            by.room, by.seat, msg.round, placements, by.at, on_accept=accepted, trace=trace
+        )
     except rules.RuleError as e:  # too late, already finished: no finish
         verdict(Verdict(False, e.code, str(e)))
         return
@@ -363,6 +367,11 @@ def _kick(gateway: Gateway, by: Sender, msg: p.Kick) -> None:
     """The host removes a person from the lobby, and their connection with them."""
     gateway.rooms.lobby.kick(by.room, by.seat, msg.seat)
     gateway.kicked(by.room, msg.seat)
+
+
+def _step(step: p.TraceStep) -> Step:
+    offset = None if step.offset is None else tuple(step.offset)
+    return Step(round(step.t, 3), step.op, step.piece, step.transform, offset)
 
 
 def _placements(placed: Iterable[p.Placement]) -> list[Placement]:

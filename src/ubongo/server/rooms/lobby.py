@@ -341,6 +341,7 @@ class Lobby:
         room.round_no = 0
         room.next_round_at = None
         room.solutions = {}
+        room.traces = []
         room.daily = None
         for s in room.occupied():
             s.ready = s.kind == "bot"

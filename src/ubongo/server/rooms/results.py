@@ -25,9 +25,10 @@ from ubongo import rules
 
 from ..config import ServerConfig
 from ..online.daily import daily_facts, daily_result, day_of
-from ..online.fairplay import too_fast, too_fast_players
+from ..online.fairplay import too_fast, too_fast_players, untraced
 from ..online.ratings import rate_game
 from ..online.task_ratings import learn_task
+from ..online.traces import TraceNote
 from ..store import Backoff, DailyRecord, GameRecord, SoloRecord, Store, TaskResult
 from .feed import RoomFeed
 from .room import Room
@@ -69,18 +70,20 @@ class GameResults:
             "names": names,
         }
         record: dict[str, Any] | None = None
-        per_piece = self.config.record_seconds_per_piece
+        checks = _Checks(room, game, self.config)
         if game.solo is not None:
             record = rules.solo_record(game)
             result["record"] = record
         elif room.settings.rated:
-            result.update(_fair_play(room, game, per_piece))
+            result.update(_fair_play(room, checks))
+        if room.traces:
+            result["traces"] = room.traces  # private: the player's and the moderators'
         stored = _game_record(room, game, result, now)
         solo: SoloRecord | DailyRecord | None = None
         if record is not None and game.settings.puzzles == "daily":
-            solo = _daily_record(room, game, record, now, per_piece)
+            solo = _daily_record(room, game, record, now, checks)
         elif record is not None and game.settings.solo_goal not in ("practice", "endless"):
-            solo = _solo_record(room, game, record, now, per_piece)
+            solo = _solo_record(room, game, record, now, checks)
         room.record = record
         announce: dict[str, Any] = {
             "winners": result["winners"],
@@ -200,14 +203,29 @@ class GameResults:
         self._learning[room.code] = task
 
 
-def _fair_play(room: Room, game: rules.Game, per_piece: float) -> dict[str, Any]:
+class _Checks:
+    """The fair-play checks of a finished game's people (docs/fair-play.md): who finished a
+    task faster than a hand, and whose finishes lack a consistent play trace."""
+
+    def __init__(self, room: Room, game: rules.Game, config: ServerConfig) -> None:
+        self.people = {s.player for s in room.occupied() if s.kind == "person"}
+        per_piece = config.record_seconds_per_piece
+        self.too_fast_tasks = too_fast(game, per_piece) if game.solo is not None else []
+        self.fast = too_fast_players(game, per_piece) & self.people  # a bot's speed is its own
+        notes = [TraceNote.from_json(n) for n in room.traces]
+        self.untraced = untraced(game, notes, self.people) if config.require_traces else {}
+
+    def unrated(self) -> dict[str, str]:
+        """The people not rated (or not ranked), and why."""
+        return {**self.untraced, **{player: "too_fast" for player in self.fast}}
+
+
+def _fair_play(room: Room, checks: _Checks) -> dict[str, Any]:
     """What a rated race's result says beside its ranking (docs/fair-play.md): the seats whose
     person left (placed last in the ratings) and the seats not rated, with why."""
-    people = {s.player for s in room.occupied() if s.kind == "person"}
-    fast = sorted(too_fast_players(game, per_piece) & people)  # a bot's speed is its own
     return {
         "left": [s.index for s in room.occupied() if s.replaced],
-        "unrated": {player: "too_fast" for player in fast},
+        "unrated": dict(sorted(checks.unrated().items())),
     }
 
 
@@ -240,10 +258,11 @@ def _game_record(room: Room, game: rules.Game, result: dict[str, Any], now: floa
 
 
 def _solo_record(
-    room: Room, game: rules.Game, record: dict[str, Any], now: float, per_piece: float
+    room: Room, game: rules.Game, record: dict[str, Any], now: float, checks: _Checks
 ) -> SoloRecord:
     """A finished solo run as stored for the leaderboard and personal bests (marked
-    implausible if a task was solved faster than a hand can place its pieces)."""
+    implausible if a task was solved faster than a hand can place its pieces, or without a
+    consistent play trace)."""
     person = room.occupied()[0]
     return SoloRecord(
         game_id=0,
@@ -255,7 +274,7 @@ def _solo_record(
         score=int(record["solved"]),
         seconds=float(record["seconds"]),
         finished_at=now,
-        plausible=not too_fast(game, per_piece),
+        plausible=not checks.too_fast_tasks and not checks.untraced,
         account=person.account,
         hints=int(record["hints"]),
         skipped=int(record["skipped"]) + int(record["gave_up"]),
@@ -263,14 +282,16 @@ def _solo_record(
 
 
 def _daily_record(
-    room: Room, game: rules.Game, record: dict[str, Any], now: float, per_piece: float
+    room: Room, game: rules.Game, record: dict[str, Any], now: float, checks: _Checks
 ) -> DailyRecord:
     """A finished daily run as stored; whether it is rated is decided as it is stored (the
     account's first run of the day), except for what is known now."""
     person = room.occupied()[0]
     unrated = None
-    if too_fast(game, per_piece):
+    if checks.too_fast_tasks:
         unrated = "a task was solved faster than a hand can place its pieces"
+    elif checks.untraced:
+        unrated = "a task was solved without a consistent play trace"
     elif room.started_at is not None and day_of(room.started_at).isoformat() != game.settings.day:
         unrated = "played after its day"
     return DailyRecord(

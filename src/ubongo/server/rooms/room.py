@@ -270,6 +270,9 @@ class Room:
     presence_at: float = float("-inf")
     #: a daily run's result once it is over (``DailyResult``)
     daily: dict[str, Any] | None = None
+    #: the play traces of the game's finishes, as :class:`..online.traces.TraceNote` JSON, for
+    #: rated and ranked play (docs/fair-play.md): stored with the game
+    traces: list[dict[str, Any]] = field(default_factory=list)
     #: a fresh game's first cards being made (the first round starts when they are)
     preparing: asyncio.Task[None] | None = field(default=None, repr=False)
     _view_cache: tuple[Any, dict[str, Any]] | None = field(default=None, repr=False)

@@ -40,14 +40,20 @@ def game_summary(game: StoredGame) -> dict[str, Any]:
     }
 
 
+#: what a stored game's result keeps for the moderators only (docs/fair-play.md): the play
+#: traces (how each finish was played)
+PRIVATE_RESULT = frozenset({"traces"})
+
+
 def stored_game(game: StoredGame) -> dict[str, Any]:
-    """One stored game, enough to replay it (``StoredGame``)."""
+    """One stored game, enough to replay it (``StoredGame``), without what its result keeps
+    for the moderators."""
     return {
         **game_summary(game),
         "settings": game.settings,
         "seed": game.seed,
         "events": game.events,
-        "result": game.result,
+        "result": {k: v for k, v in game.result.items() if k not in PRIVATE_RESULT},
     }
 
 
