@@ -1701,7 +1701,7 @@ export interface GameResult {
    * rated games: the players (seat ids) not rated, and why (docs/fair-play.md)
    */
   unrated?: {
-    [k: string]: "too_fast" | "no_trace" | "bad_trace";
+    [k: string]: "too_fast" | "no_trace" | "bad_trace" | "held";
   };
 }
 /**

@@ -29,6 +29,7 @@ SUMMARY: dict[str, str] = {
     "daily": "the daily challenge's tasks",
     "serve": "run the game server",
     "simulate": "play a whole game with simulated players",
+    "review": "the moderators' review of held results (fair play)",
 }
 COMMANDS: tuple[str, ...] = tuple(SUMMARY)
 

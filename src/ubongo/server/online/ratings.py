@@ -24,12 +24,13 @@ A rated game's ratings change in the transaction that stores it: the store calls
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from openskill.models import PlackettLuce
 
-from ..store import GameRecord, RatedAccount, RatingRows, SkillRating
+from ..store import GameRecord, RatedAccount, RatingRows, SkillRating, StoredGame
 
 #: display = BASE + SCALE * (mu - 3 sigma)
 BASE = 1000
@@ -130,7 +131,7 @@ def update(
     return out
 
 
-def _seats(game: GameRecord, place: Mapping[str, int]) -> list[tuple[Subject, str]]:
+def _seats(game: GameRecord | StoredGame, place: Mapping[str, int]) -> list[tuple[Subject, str]]:
     """The rated subject of each placed seat, with its player id: its account, its bot
     level, or for a person without an account a guest whose rating is not kept."""
     seats: list[tuple[Subject, str]] = []
@@ -147,20 +148,51 @@ def _seats(game: GameRecord, place: Mapping[str, int]) -> list[tuple[Subject, st
     return seats
 
 
+def _ranking(result: Mapping[str, Any]) -> dict[str, int]:
+    """Each player's place in a stored result; a seat whose person left is placed last,
+    after everyone who stayed, whatever the bot that took over did."""
+    scores = {str(k): v for k, v in result.get("scores", {}).items()}
+    place = places(scores, [str(w) for w in result.get("winners", [])])
+    for seat in result.get("left", []):
+        place[str(seat)] = len(scores) + 1
+    return place
+
+
 def rate_game(game: GameRecord, rows: RatingRows) -> None:
     """Update the ratings of a rated game's accounts and bot levels from its final ranking,
     and note each account's change. A seat whose person left is placed last, the seats the
-    result calls ``unrated`` are left out (:mod:`.fairplay`), and a person without an account
-    plays with a new rating that is not kept. ``rows``: the rating rows of the transaction
-    that stores the game, so that a game is stored with its ratings or not at all."""
-    scores = {str(k): v for k, v in game.result.get("scores", {}).items()}
-    winners = [str(w) for w in game.result.get("winners", [])]
-    place = places(scores, winners)
-    # leaving is a loss: after everyone who stayed, whatever the bot that took over did
-    for seat in game.result.get("left", []):
-        place[str(seat)] = len(scores) + 1
+    result calls ``unrated`` are left out (:mod:`.fairplay`; a held seat among them, until it
+    is cleared: :func:`rate_cleared`), and a person without an account plays with a new
+    rating that is not kept. ``rows``: the rating rows of the transaction that stores the
+    game, so that a game is stored with its ratings or not at all."""
+    place = _ranking(game.result)
     unrated = {str(p) for p in game.result.get("unrated", {})}
     seats = [(subject, player) for subject, player in _seats(game, place) if player not in unrated]
+    _rate(seats, place, rows, lambda _subject: True)
+
+
+def rate_cleared(game: StoredGame, seat: int, rows: RatingRows) -> None:
+    """A held seat of a rated game cleared by a moderator: its rating moves now, as if it
+    had played the game against its opponents' ratings of today (theirs moved when the game
+    was stored, and do not move again)."""
+    place = _ranking(game.result)
+    unrated = {str(p) for p, why in game.result.get("unrated", {}).items() if why != "held"}
+    seats = [(subject, player) for subject, player in _seats(game, place) if player not in unrated]
+    _rate(seats, place, rows, lambda subject: subject.key == f"account:{_account(game, seat)}")
+
+
+def _account(game: StoredGame, seat: int) -> int | None:
+    return next((p.get("account") for p in game.players if p["seat"] == seat), None)
+
+
+def _rate(
+    seats: Sequence[tuple[Subject, str]],
+    place: Mapping[str, int],
+    rows: RatingRows,
+    moves: Callable[[Subject], bool],
+) -> None:
+    """Rate ``seats`` by their places; store the new ratings of the subjects that ``moves``
+    and note each account's change."""
     if len(seats) < 2:
         return
     stored = rows.locked({subject.key for subject, _ in seats})
@@ -170,13 +202,26 @@ def rate_game(game: GameRecord, rows: RatingRows) -> None:
         [place[player] for _, player in seats],
     )
     for subject, _ in seats:
-        if subject.key not in new or subject.key.startswith("guest:"):
+        if subject.key not in new or subject.key.startswith("guest:") or not moves(subject):
             continue
         rating = new.pop(subject.key)
         rows.put(SkillRating(subject.key, rating.mu, rating.sigma, rating.games, subject.account))
         if subject.account is not None:
             old = before.get(subject.key, Rating())
             rows.changed(subject.account, old.display, rating.display)
+
+
+def give_back(rows: RatingRows, account: int, points: int) -> None:
+    """Give an account back ``points`` of shown rating it lost to a cheater (its uncertainty
+    unchanged), and note the change."""
+    key = Subject.of_account(account).key
+    found = rows.locked({key}).get(key)
+    if found is None:
+        return
+    old = Rating.of(found)
+    mu = old.mu + points / SCALE
+    rows.put(SkillRating(key, mu, old.sigma, old.games, account))
+    rows.changed(account, old.display, display(mu, old.sigma))
 
 
 def ranked(accounts: Sequence[RatedAccount], limit: int) -> list[RatedAccount]:

@@ -214,8 +214,9 @@ class DeckRef(Sent):
 
 
 #: why a seat of a rated game was not rated (docs/fair-play.md): it finished a task faster
-#: than a hand places its pieces, or a finish of it came without a consistent play trace
-Unrated = Literal["too_fast", "no_trace", "bad_trace"]
+#: than a hand places its pieces, a finish of it came without a consistent play trace, or its
+#: result is held for review until a moderator clears it
+Unrated = Literal["too_fast", "no_trace", "bad_trace", "held"]
 
 
 class GameResult(Sent):

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import replace
 from typing import Any
 
 from ubongo import rules
@@ -26,10 +27,12 @@ from ubongo import rules
 from ..config import ServerConfig
 from ..online.daily import daily_facts, daily_result, day_of
 from ..online.fairplay import too_fast, too_fast_players, untraced
+from ..online.plausibility import Judgement, judge
 from ..online.ratings import rate_game
 from ..online.task_ratings import learn_task
 from ..online.traces import TraceNote
-from ..store import Backoff, DailyRecord, GameRecord, SoloRecord, Store, TaskResult
+from ..store import Backoff, DailyRecord, GameRecord, Held, SoloRecord, Store, TaskResult
+from ..store.review import HELD
 from .feed import RoomFeed
 from .room import Room
 from .timers import RoomTimers
@@ -78,7 +81,10 @@ class GameResults:
             result.update(_fair_play(room, checks))
         if room.traces:
             result["traces"] = room.traces  # private: the player's and the moderators'
-        stored = _game_record(room, game, result, now)
+        kind = (
+            "race" if game.solo is None else "daily" if game.settings.puzzles == "daily" else "solo"
+        )
+        stored = replace(_game_record(room, game, result, now), held=checks.holds(kind))
         solo: SoloRecord | DailyRecord | None = None
         if record is not None and game.settings.puzzles == "daily":
             solo = _daily_record(room, game, record, now, checks)
@@ -214,10 +220,26 @@ class _Checks:
         self.fast = too_fast_players(game, per_piece) & self.people  # a bot's speed is its own
         notes = [TraceNote.from_json(n) for n in room.traces]
         self.untraced = untraced(game, notes, self.people) if config.require_traces else {}
+        self.accounts = {s.player: s.account for s in room.occupied() if s.kind == "person"}
+        self.held: dict[str, Judgement] = {}
+        for player in self.people - set(self.untraced) - self.fast:
+            judged = judge([n for n in notes if n.player == player and n.fault is None])
+            if judged.held:
+                self.held[player] = judged
 
     def unrated(self) -> dict[str, str]:
         """The people not rated (or not ranked), and why."""
-        return {**self.untraced, **{player: "too_fast" for player in self.fast}}
+        held = dict.fromkeys(self.held, "held")
+        return {**held, **self.untraced, **{player: "too_fast" for player in self.fast}}
+
+    def holds(self, kind: str) -> tuple[Held, ...]:
+        """The held results to store with the game (a person with an account: a guest's
+        result is never rated nor ranked anyway)."""
+        return tuple(
+            Held(account, int(player), kind, judged.score, judged.reasons)
+            for player, judged in sorted(self.held.items())
+            if (account := self.accounts.get(player)) is not None
+        )
 
 
 def _fair_play(room: Room, checks: _Checks) -> dict[str, Any]:
@@ -274,7 +296,7 @@ def _solo_record(
         score=int(record["solved"]),
         seconds=float(record["seconds"]),
         finished_at=now,
-        plausible=not checks.too_fast_tasks and not checks.untraced,
+        plausible=not checks.too_fast_tasks and not checks.untraced and not checks.held,
         account=person.account,
         hints=int(record["hints"]),
         skipped=int(record["skipped"]) + int(record["gave_up"]),
@@ -292,6 +314,8 @@ def _daily_record(
         unrated = "a task was solved faster than a hand can place its pieces"
     elif checks.untraced:
         unrated = "a task was solved without a consistent play trace"
+    elif checks.held:
+        unrated = HELD
     elif room.started_at is not None and day_of(room.started_at).isoformat() != game.settings.day:
         unrated = "played after its day"
     return DailyRecord(

@@ -36,7 +36,7 @@ from __future__ import annotations
 from .accounts import AccountRepository, Profile, SeatedGame, StoredAccount
 from .daily import DailyRecord, DailyRepository, DailyRun
 from .database import Backoff, Database, default_database_url
-from .games import GameRecord, GameRepository, RateGame, StoredGame
+from .games import GameRecord, GameRepository, Held, RateGame, StoredGame
 from .open_rooms import OpenRoomRepository
 from .ratings import (
     AccountRatings,
@@ -52,6 +52,7 @@ from .ratings import (
     TaskResult,
 )
 from .records import PersonalBest, RecordRepository, SoloRecord, SoloRun
+from .review import Decision, GiveBack, HeldResult, RerateSeat, ReviewRepository
 
 
 class Store:
@@ -67,6 +68,7 @@ class Store:
         self.ratings = RatingRepository(self.database)
         self.task_ratings = TaskRatingRepository(self.database)
         self.open_rooms = OpenRoomRepository(self.database)
+        self.review = ReviewRepository(self.database)
 
     @property
     def url(self) -> str:
@@ -88,9 +90,13 @@ __all__ = [
     "DailyRepository",
     "DailyRun",
     "Database",
+    "Decision",
     "GameRecord",
     "GameRepository",
+    "GiveBack",
     "Glicko",
+    "Held",
+    "HeldResult",
     "OpenRoomRepository",
     "PersonalBest",
     "Profile",
@@ -101,6 +107,8 @@ __all__ = [
     "RatingRepository",
     "RatingRows",
     "RecordRepository",
+    "RerateSeat",
+    "ReviewRepository",
     "SeatedGame",
     "SkillRating",
     "SoloRecord",

@@ -18,7 +18,19 @@ from sqlalchemy.orm import Session
 
 from .database import Database
 from .ratings import RatingRows
-from .tables import GameAccountRow, GameRow, to_datetime, to_epoch
+from .tables import GameAccountRow, GameRow, HeldResultRow, to_datetime, to_epoch
+
+
+@dataclass(frozen=True)
+class Held:
+    """A result to hold, stored with its game: the seat's account, the kind of result
+    (``race``, ``solo``, ``daily``), its plausibility score and the signs seen."""
+
+    account: int
+    seat: int
+    kind: str
+    score: float
+    reasons: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -39,6 +51,8 @@ class GameRecord:
     finished_at: float
     #: a rated game: its players' ratings change when it is stored (:data:`RateGame`)
     rated: bool = False
+    #: results held for review (docs/fair-play.md), stored with the game
+    held: tuple[Held, ...] = ()
 
 
 #: how a rated game changes its players' ratings, inside the transaction that stores it
@@ -111,9 +125,27 @@ def add_game(session: Session, game: GameRecord, rate: RateGame | None = None) -
     for p in game.players:
         if p.get("account") is not None:
             session.add(GameAccountRow(game_id=row.id, seat=p["seat"], account_id=p["account"]))
+    for held in game.held:
+        add_held(session, row.id, held, game.finished_at)
     if game.rated and rate is not None:
         rate(game, RatingRows(session, row.id, game.edition, game.finished_at))
     return row.id
+
+
+def add_held(session: Session, game_id: int, held: Held, at: float) -> None:
+    """Hold a result of the game ``game_id`` for review."""
+    session.add(
+        HeldResultRow(
+            game_id=game_id,
+            account_id=held.account,
+            seat=held.seat,
+            kind=held.kind,
+            score=held.score,
+            reasons=list(held.reasons),
+            status="held",
+            held_at=to_datetime(at),
+        )
+    )
 
 
 class GameRepository:

@@ -145,12 +145,17 @@ class RatingRepository:
             return None if row is None else SkillRating.of_row(row)
 
     def accounts(self, edition: str, min_games: int) -> list[RatedAccount]:
-        """The accounts with at least ``min_games`` rated games in ``edition`` (in no order)."""
+        """The accounts with at least ``min_games`` rated games in ``edition`` (in no order),
+        but those marked cheaters."""
         with self.database.session() as s:
             rows = s.execute(
                 select(RatingRow, AccountRow.name)
                 .join(AccountRow, RatingRow.account_id == AccountRow.id)
-                .where(RatingRow.edition == edition, RatingRow.games >= min_games)
+                .where(
+                    RatingRow.edition == edition,
+                    RatingRow.games >= min_games,
+                    AccountRow.marked_at.is_(None),  # marked a cheater: off the leaderboard
+                )
             ).all()
             return [RatedAccount(SkillRating.of_row(r), name) for r, name in rows]
 

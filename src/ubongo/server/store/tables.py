@@ -87,6 +87,8 @@ class AccountRow(Base):
     name: Mapped[str] = mapped_column(String(32))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: a moderator marked the account a cheater: off every leaderboard (docs/fair-play.md)
+    marked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class GameAccountRow(Base):
@@ -189,3 +191,39 @@ class OpenRoomRow(Base):
     code: Mapped[str] = mapped_column(String(16), primary_key=True)
     room: Mapped[dict[str, Any]] = mapped_column(JSON)
     saved_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class HeldResultRow(Base):
+    """A rated or ranked result held for review (docs/fair-play.md): stored and shown to its
+    player, but moving no rating and on no leaderboard until a moderator clears it."""
+
+    __tablename__ = "held_results"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    #: ``race`` (a seat of a rated game), ``solo`` (a run for the leaderboard) or ``daily``
+    kind: Mapped[str] = mapped_column(String(8))
+    score: Mapped[float] = mapped_column(Float)
+    reasons: Mapped[list[Any]] = mapped_column(JSON)
+    #: ``held``, then ``cleared`` or ``marked`` (the account was marked a cheater)
+    status: Mapped[str] = mapped_column(String(8), index=True)
+    held_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ReviewDecisionRow(Base):
+    """A moderator's decision, logged: clearing a held result or marking an account, with
+    what it changed."""
+
+    __tablename__ = "review_decisions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    moderator: Mapped[str] = mapped_column(String(64))
+    #: ``clear`` or ``mark``
+    decision: Mapped[str] = mapped_column(String(8))
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    held_id: Mapped[int | None] = mapped_column(ForeignKey("held_results.id"), nullable=True)
+    note: Mapped[str] = mapped_column(String(500))
+    changes: Mapped[dict[str, Any]] = mapped_column(JSON)

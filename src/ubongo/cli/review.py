@@ -1,0 +1,183 @@
+"""``ubongo review``: the moderators' view of held results (docs/fair-play.md, "Review").
+
+$ ubongo review held                       # the results waiting for review
+$ ubongo review show 12                    # one, its traces step by step, its account's record
+$ ubongo review clear 12 --by ada          # it counts after all
+$ ubongo review mark 7 --by ada --note "paced solver"   # account 7 is a cheater
+$ ubongo review log                        # every decision, oldest first
+
+It works on the server's database (``--database-url``, or ``UBONGO_DATABASE_URL``, or the
+default SQLite file), which may be in use by a running server: every decision is one
+transaction, and logged with what it changed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from typing import Annotated, Any
+
+import typer
+
+from ubongo.cli import SUMMARY, CommandError, new_app
+from ubongo.cli.console import console
+from ubongo.server.online.ratings import give_back, rate_cleared
+from ubongo.server.online.traces import TraceNote
+from ubongo.server.store import HeldResult, Store
+
+Database = Annotated[
+    str | None,
+    typer.Option(
+        "--database-url",
+        metavar="URL",
+        help="the server's database (default: UBONGO_DATABASE_URL, else the default SQLite file)",
+        show_default=False,
+    ),
+]
+Moderator = Annotated[str, typer.Option("--by", help="who decides (kept in the log)")]
+Note = Annotated[str, typer.Option(help="why (kept in the log)")]
+
+
+def register(app: typer.Typer) -> None:
+    review = new_app(
+        "Review the results held for fair play (docs/fair-play.md).\n\n"
+        "  ubongo review held\n"
+        "  ubongo review show 12\n"
+        "  ubongo review clear 12 --by ada\n"
+        "  ubongo review mark 7 --by ada --note 'paced solver'",
+        name="review",
+    )
+    review.callback(short_help=SUMMARY["review"])(_no_action)
+    review.command("held", help="The held results (oldest first).")(_held)
+    review.command("show", help="One held result: traces, account, decisions.")(_show)
+    review.command("clear", help="A held result counts after all.")(_clear)
+    review.command("mark", help="Mark an account a cheater (voids its rated games).")(_mark)
+    review.command("log", help="Every decision, oldest first.")(_log)
+    app.add_typer(review)
+
+
+def _no_action(ctx: typer.Context) -> None:
+    if ctx.invoked_subcommand is None:
+        print(ctx.get_help())
+        raise typer.Exit(2)
+
+
+def _store(url: str | None) -> Store:
+    store = Store(url or os.environ.get("UBONGO_DATABASE_URL") or None)
+    store.migrate()
+    return store
+
+
+def _line(h: HeldResult) -> str:
+    when = time.strftime("%Y-%m-%d %H:%M", time.gmtime(h.held_at))
+    return (
+        f"#{h.id}  {when}  {h.kind:<5}  game {h.game_id} seat {h.seat}  "
+        f"account {h.account} ({h.name})  score {h.score:.2f}  {h.status}: {', '.join(h.reasons)}"
+    )
+
+
+def _held(
+    database_url: Database = None,
+    all_: Annotated[bool, typer.Option("--all", help="cleared and marked ones too")] = False,
+    account: Annotated[int | None, typer.Option(help="one account's only")] = None,
+    json_: Annotated[bool, typer.Option("--json", help="as JSON lines")] = False,
+) -> int:
+    store = _store(database_url)
+    try:
+        found = store.review.held(None if all_ else "held", account)
+    finally:
+        store.close()
+    for h in found:
+        print(json.dumps(h.__dict__) if json_ else _line(h))
+    if not found and not json_:
+        console().print("nothing held")
+    return 0
+
+
+def _show(held_id: int, database_url: Database = None) -> int:
+    """The held result, its traces replayed step by step, and its account as a whole: every
+    other result of it held, and the decisions about it."""
+    store = _store(database_url)
+    try:
+        h = store.review.get(held_id)
+        if h is None:
+            raise CommandError(f"no held result #{held_id}")
+        game = store.games.get(h.game_id)
+        others = [o for o in store.review.held(None, h.account) if o.id != h.id]
+        decisions = store.review.decisions(h.account)
+    finally:
+        store.close()
+    print(_line(h))
+    notes = [] if game is None else game.result.get("traces", [])
+    for data in notes:
+        note = TraceNote.from_json(data)
+        if note.player != str(h.seat):
+            continue
+        print(_note_header(note))
+        for step in note.steps:
+            print("    " + _step_line(step.to_json()))
+    print(f"account {h.account}: {len(others)} other held result(s)")
+    for o in others:
+        print("  " + _line(o))
+    for d in decisions:
+        print(f"  decision #{d.id}: {d.decision} by {d.moderator}: {d.note}")
+    return 0
+
+
+def _note_header(note: TraceNote) -> str:
+    share = note.seconds / max(note.difficulty, 1e-6)
+    return (
+        f"  round {note.round}, card {note.card} {note.key}: {note.pieces} pieces in "
+        f"{note.seconds:.1f} s ({share:.0%} of a median player's {note.difficulty:.0f} s), "
+        f"trace {note.fault or 'consistent'}, {len(note.steps)} steps"
+    )
+
+
+def _step_line(step: dict[str, Any]) -> str:
+    where = ""
+    if "offset" in step:
+        where = f" at {tuple(step['offset'])}"
+    turned = f" turned {step['transform']}" if "transform" in step else ""
+    return f"{step['t']:7.2f} s  {step['op']:<5} {step['piece']}{turned}{where}"
+
+
+def _clear(held_id: int, by: Moderator, note: Note = "", database_url: Database = None) -> int:
+    store = _store(database_url)
+    try:
+        changes = store.review.clear(held_id, by, note, time.time(), rate_cleared)
+    finally:
+        store.close()
+    if changes is None:
+        raise CommandError(f"no held result #{held_id} waiting for review")
+    print(json.dumps({"cleared": held_id, **changes}))
+    return 0
+
+
+def _mark(account: int, by: Moderator, note: Note = "", database_url: Database = None) -> int:
+    store = _store(database_url)
+    try:
+        changes = store.review.mark(account, by, note, time.time(), give_back)
+    finally:
+        store.close()
+    if changes is None:
+        raise CommandError(f"no account {account}")
+    print(json.dumps(changes))
+    return 0
+
+
+def _log(
+    database_url: Database = None,
+    account: Annotated[int | None, typer.Option(help="one account's only")] = None,
+) -> int:
+    store = _store(database_url)
+    try:
+        for d in store.review.decisions(account):
+            when = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(d.at))
+            print(
+                f"#{d.id}  {when}  {d.decision:<5}  account {d.account}  by {d.moderator}"
+                f"  {d.note!r}  {json.dumps(d.changes)}"
+            )
+    finally:
+        store.close()
+    return 0

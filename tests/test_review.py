@@ -1,0 +1,131 @@
+"""Held results and their review (docs/fair-play.md): a paced script with a made-up trace is
+held, a moderator clears or marks it with ``ubongo review``, and marking an account gives its
+opponents back what they lost to it. Real server, real SQLite file, the real CLI."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from server_harness import Client, ServerProcess, server_in, solution
+from test_fair_play import EDITION, WAIT, new_account, quick_match_against_a_bot, traced
+
+from ubongo.server.online.ratings import give_back, rate_game
+from ubongo.server.store import GameRecord, Store
+
+RUN = "import sys; from ubongo.cli import main; sys.exit(main())"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    folder: Path = tmp_path_factory.mktemp("review")
+    args = (
+        f"--quickmatch-wait={WAIT}",
+        '--quickmatch-settings={"rounds": 1, "hourglass_seconds": 4}',
+        "--accounts-per-hour=1000",
+        # the script answers at once: judged by its trace and its speed, not by the floor
+        "--record-seconds-per-piece=0",
+    )
+    yield from server_in(folder, args=args)
+
+
+def review(server: ServerProcess, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", RUN, "review", *args, "--database-url", server.database_url],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def won_by_script(server: ServerProcess, name: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A quick match against a bot won by the solver at once, with a trace made up to hold
+    together (each piece picked and placed once, 0.2 s apart): the account and the game."""
+    account = new_account(server, name)
+    seat = quick_match_against_a_bot(server, account)
+    c = Client(server)
+    assert c.hello(seat["code"], seat["token"])["type"] == "welcome"
+    game = c.event("round_started")["room"]["game"]
+    placements = solution(game["tasks"][str(seat["seat"])], EDITION)
+    message = {"type": "submit", "round": game["round"], "placements": placements}
+    assert c.reply({**message, "trace": traced(placements)}, "verdict")["ok"]
+    over = c.event("game_over")
+    c.close()
+    return account, server.get(f"/api/games/{over['data']['game_id']}")
+
+
+def test_a_scripted_win_with_a_made_up_trace_is_held_then_cleared(server: ServerProcess) -> None:
+    account, game = won_by_script(server, "Quin")
+    seat = str(next(p["seat"] for p in game["players"] if p.get("account") == account["id"]))
+    assert game["result"]["unrated"] == {seat: "held"}
+    assert EDITION not in server.get(f"/api/accounts/{account['id']}")["ratings"]
+
+    held = review(server, "held")
+    assert held.returncode == 0, held.stderr
+    line = next(x for x in held.stdout.splitlines() if f"account {account['id']} " in x)
+    assert "each piece moved once" in line and f"game {game['id']}" in line
+    held_id = line.split()[0].lstrip("#")
+
+    shown = review(server, "show", held_id)
+    assert shown.returncode == 0, shown.stderr
+    assert "trace consistent" in shown.stdout and " place " in shown.stdout
+
+    # clearing it rates it: the win counts now
+    cleared = review(server, "clear", held_id, "--by", "mod", "--note", "a fast friend")
+    assert cleared.returncode == 0, cleared.stderr
+    rating = server.get(f"/api/accounts/{account['id']}")["ratings"][EDITION]
+    assert rating["games"] == 1
+    again = review(server, "clear", held_id, "--by", "mod")
+    assert again.returncode == 2 and "no held result" in again.stderr
+    log = review(server, "log")
+    assert f"clear  account {account['id']}  by mod  'a fast friend'" in log.stdout
+
+
+def test_marking_an_account_takes_it_off_and_gives_back_the_losses(tmp_path: Path) -> None:
+    """Two accounts play a rated game, the cheater wins; marking the cheater gives the loser
+    its points back and takes the cheater off the leaderboard, logged."""
+    store = Store(f"sqlite:///{tmp_path / 'review.sqlite3'}")
+    store.migrate()
+    cheat = store.accounts.create("Cheat", "aa" * 32, at=1.0)
+    honest = store.accounts.create("Honest", "bb" * 32, at=1.0)
+    players = [
+        {"seat": 0, "name": "Cheat", "kind": "person", "level": None, "account": cheat},
+        {"seat": 1, "name": "Honest", "kind": "person", "level": None, "account": honest},
+    ]
+    for n in range(5):
+        store.games.save(
+            GameRecord(
+                room="RATED",
+                edition=EDITION,
+                mode="race",
+                variant="standard",
+                settings={},
+                seed=n,
+                events=[],
+                result={"winners": [0], "scores": {"0": 3, "1": 1}},
+                players=players,
+                started_at=1.0 + n,
+                finished_at=2.0 + n,
+                rated=True,
+            ),
+            rate_game,
+        )
+    board = [a.name for a in store.ratings.accounts(EDITION, min_games=1)]
+    assert sorted(board) == ["Cheat", "Honest"]
+    lost = store.ratings.of_account(honest).history[EDITION]
+    assert lost[-1].after < lost[0].before
+
+    changes = store.review.mark(cheat, "mod", "a script", at=10.0, give_back=give_back)
+    assert changes is not None and len(changes["games"]) == 5
+    assert [a.name for a in store.ratings.accounts(EDITION, min_games=1)] == ["Honest"]
+    back = store.ratings.of_account(honest).history[EDITION][-1].after
+    assert abs(back - lost[0].before) <= 5  # each game's loss back, to a point's rounding
+    [decision] = store.review.decisions(cheat)
+    assert (decision.decision, decision.moderator, decision.note) == ("mark", "mod", "a script")
+    assert json.loads(json.dumps(decision.changes))["given_back"][0]["account"] == honest
+    store.close()
