@@ -217,7 +217,7 @@ def main() -> int:
         server.stop()
     print(f"fair-play red team: {args.runs} runs of each kind, rated quick matches against a bot")
     print(f"({time.monotonic() - started:.0f} s, one server, {EDITION})\n")
-    print(f"| kind | runs | outcome | time / median player's (median) |")
+    print("| kind | runs | outcome | time / median player's (median) |")
     print("|---|---|---|---|")
     for kind in KINDS:
         mine = [r for r in runs if r.kind == kind]
