@@ -8,6 +8,8 @@ Kinds of play, ``--runs`` of each, all at once (each in its own thread and room)
 * ``paced+trace``: the same with a made-up trace: each piece picked and placed once, evenly;
 * ``paced+jitter+trace``: 0.3-1 s per piece with jitter, and a made-up trace with random
   extra moves (turns, a wrong try taken back) and a pause before the first piece;
+* ``patient+trace``: the answer at a fast person's time (30-60 % of the median player's), with
+  a made-up trace with a hand's habits: the cheat that waits;
 * ``leaver``: leaves as soon as the task is dealt (the dodge): is the loss counted?
 * ``hint``: asks ``POST /api/hint`` for its task (then plays paced with a trace);
 * ``honest``: a person as the bots' timing model has one (``ubongo.rules.bots.PERSON``: the
@@ -21,8 +23,15 @@ for the leaver, whether the loss counted; with the time each took against the ta
 player. Goal (issue #23): every server hole closed (0 rated), paced and made-up scripts at
 least 95 % held or unrated, honest runs at most 1 % held.
 
-    .venv/bin/python bench/fairplay.py                # 20 runs of each kind (about 2 minutes)
+    .venv/bin/python bench/fairplay.py                # 20 runs of each kind (about 5 minutes)
     .venv/bin/python bench/fairplay.py --runs 5       # a quick look
+    .venv/bin/python bench/fairplay.py --offline 10000  # many more, judged without a server
+
+``--offline N`` plays N runs of each kind that plays a task on the shipped Classic deck's tasks
+(random ones) through the server's own checks (``online/traces.check``, the floor per piece,
+``online/plausibility.judge``) without a server or the waiting: the same scripts and the same
+honest model, in numbers large enough for the 1 % and 95 % goals. The server runs above show
+the same checks at work end to end.
 """
 
 from __future__ import annotations
@@ -162,6 +171,17 @@ def paced(rng: random.Random, trace: Callable[..., list[Step]] | None, jitter: b
     return pace
 
 
+def patient(rng: random.Random) -> Any:
+    """The cheat that waits: the solver's answer at a fast person's time (30-60 % of the
+    median player's), with a hand's trace made up."""
+
+    def pace(play: dict[str, Any]) -> tuple[float, Any]:
+        seconds = play["task"]["difficulty"] * rng.uniform(0.3, 0.6)
+        return seconds, human_like(play["placements"], seconds, rng)
+
+    return pace
+
+
 def honest(rng: random.Random) -> Any:
     def pace(play: dict[str, Any]) -> tuple[float, Any]:
         speed = math.exp(rng.uniform(math.log(0.5), math.log(1.5)))
@@ -176,17 +196,85 @@ KINDS: dict[str, Callable[[random.Random], Any]] = {
     "paced": lambda rng: paced(rng, None, jitter=False),
     "paced+trace": lambda rng: paced(rng, made_up, jitter=False),
     "paced+jitter+trace": lambda rng: paced(rng, human_like, jitter=True),
+    "patient+trace": patient,
     "leaver": lambda rng: None,
     "hint": lambda rng: paced(rng, made_up, jitter=True),
     "honest": honest,
 }
 
 
+def offline(runs: int, seed: int) -> None:
+    """``runs`` of each playing kind judged by the server's own functions, without a server."""
+    from ubongo.board import Placement
+    from ubongo.puzzles.deck import standard_deck
+    from ubongo.server.config import ServerConfig
+    from ubongo.server.online.plausibility import judge
+    from ubongo.server.online.traces import Step as TraceStep
+    from ubongo.server.online.traces import TraceNote, check
+
+    config = ServerConfig()
+    tasks = [t for c in standard_deck(EDITION).cards for s in c.sides for t in s.tasks]
+    print(f"offline: {runs} runs of each kind on the shipped {EDITION} deck's {len(tasks)} tasks")
+    print("| kind | runs | rated | held | unrated (too fast / no or bad trace) |")
+    print("|---|---|---|---|---|")
+    for kind in (
+        "instant",
+        "paced",
+        "paced+trace",
+        "paced+jitter+trace",
+        "patient+trace",
+        "honest",
+    ):
+        counts: Counter[str] = Counter()
+        for n in range(runs):
+            rng = random.Random(f"{seed}/{kind}/{n}")
+            task = rng.choice(tasks)
+            placed = [
+                {"piece": p, "transform": rng.randrange(8), "offset": [i, rng.randrange(3)]}
+                for i, p in enumerate(task.pieces)
+            ]
+            seconds, trace = KINDS[kind](rng)(
+                {"task": {"difficulty": task.difficulty}, "placements": placed}
+            )
+            if seconds < len(task.pieces) * config.record_seconds_per_piece:
+                counts["too fast"] += 1
+                continue
+            steps = None if trace is None else [TraceStep.from_json(x) for x in trace]
+            answer = [Placement(p["piece"], p["transform"], tuple(p["offset"])) for p in placed]
+            fault = check(steps, answer, seconds, config.trace_seconds_per_move)
+            if fault is not None:
+                counts["no or bad trace"] += 1
+                continue
+            note = TraceNote(
+                "0", 1, 0, "A", len(task.pieces), task.difficulty, seconds, None, tuple(steps or ())
+            )
+            counts["held" if judge([note]).held else "rated"] += 1
+        unrated = counts["too fast"] + counts["no or bad trace"]
+        print(
+            f"| {kind} | {runs} | {_share(counts['rated'], runs)} | {_share(counts['held'], runs)}"
+            f" | {_share(unrated, runs)} ({counts['too fast']} / {counts['no or bad trace']}) |"
+        )
+
+
+def _share(n: int, runs: int) -> str:
+    return f"{n} ({100 * n / max(runs, 1):.1f} %)"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=20, help="runs of each kind")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--offline",
+        type=int,
+        default=0,
+        metavar="N",
+        help="N runs of each kind judged without a server",
+    )
     args = parser.parse_args()
+    if args.offline:
+        offline(args.offline, args.seed)
+        return 0
     folder = Path(tempfile.mkdtemp(prefix="fairplay-"))
     server = ServerProcess(
         f"sqlite:///{folder / 'fairplay.sqlite3'}",
