@@ -1328,7 +1328,8 @@ export interface ErrorDetail {
     | "no_game"
     | "not_found"
     | "bad_method"
-    | "bad_puzzle";
+    | "bad_puzzle"
+    | "playban";
   message: string;
 }
 /**
@@ -1682,7 +1683,7 @@ export interface GameResult {
    * rated games: the players (seat ids) not rated, and why (docs/fair-play.md)
    */
   unrated?: {
-    [k: string]: "too_fast";
+    [k: string]: "too_fast" | "pair_cap";
   };
 }
 /**

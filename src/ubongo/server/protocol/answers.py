@@ -41,6 +41,7 @@ HttpErrorCode = Literal[
     "not_found",
     "bad_method",
     "bad_puzzle",
+    "playban",
 ]
 
 
@@ -214,8 +215,9 @@ class DeckRef(Sent):
 
 
 #: why a seat of a rated game was not rated (docs/fair-play.md): it finished a task faster
-#: than a hand places its pieces
-Unrated = Literal["too_fast"]
+#: than a hand places its pieces, or its account played the account of another seat in as
+#: many rated games of the last 24 hours as count (``rated_games_per_pair``)
+Unrated = Literal["too_fast", "pair_cap"]
 
 
 class GameResult(Sent):
