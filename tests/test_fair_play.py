@@ -22,8 +22,8 @@ from ubongo.server.online import ratings
 
 EDITION = editions.names()[0]
 WAIT = 1.0
-#: the playban of the module's server: two rated games left, then 3 s; one more, 10 min
-PLAYBAN_MINUTES = (0.05, 10.0)
+#: the playban of the module's server: two rated games left, then 6 s; one more, 10 min
+PLAYBAN_MINUTES = (0.1, 10.0)
 
 
 @pytest.fixture(scope="module")
@@ -366,7 +366,7 @@ def test_an_account_that_keeps_leaving_rated_games_waits_longer_each_time(
 ) -> None:
     """The dodge repeated: leave every rated game that goes badly. Leaving loses, and after
     the second game left (this server's ``--playban-leaves``) the account waits before its
-    next quick match (``429 playban``, ``Retry-After``): 3 s here, then after one more left
+    next quick match (``429 playban``, ``Retry-After``): 6 s here, then after one more left
     10 minutes (``--playban-minutes``; lichess's playban grows the same way)."""
     quitter = new_account(server, "Quitter", new_address())
     for n in (1, 2):
@@ -382,7 +382,7 @@ def test_an_account_that_keeps_leaving_rated_games_waits_longer_each_time(
         return dict(seat)
 
     # the first wait over, it may play again (every 0.5 s: each asking is a room made)
-    leave_a_rated_game(server, eventually(admitted, "the playban over", 10, every=0.5))
+    leave_a_rated_game(server, eventually(admitted, "the playban over", 20, every=0.5))
     until_rated(server, quitter, 3)
     assert 60 * PLAYBAN_MINUTES[1] - 60 < refused_for(server, quitter) <= 60 * PLAYBAN_MINUTES[1]
     # others from its address are not held back by its playban
