@@ -214,17 +214,41 @@ class ServerProcess:
             # the body was read for the check: the caller gets an error it can read again
             raise urllib.error.HTTPError(e.url, e.code, e.msg, e.hdrs, io.BytesIO(raw)) from None
 
-    def post(self, path: str, body: Any, token: str | None = None) -> tuple[int, Any]:
-        return self.request("POST", path, body, token)
+    def post(
+        self, path: str, body: Any, token: str | None = None, address: str | None = None
+    ) -> tuple[int, Any]:
+        return self.request("POST", path, body, token, address)
 
     def request(
-        self, method: str, path: str, body: Any = None, token: str | None = None
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        token: str | None = None,
+        address: str | None = None,
     ) -> tuple[int, Any]:
-        """Any request (``token``: an account's, as ``Authorization: Bearer``); the status and
-        the answer, checked against its model."""
+        """Any request (``token``: an account's, as ``Authorization: Bearer``; ``address``:
+        the client address it comes from, as ``X-Forwarded-For``, which the server trusts
+        from 127.0.0.1 as from a proxy on the machine); the status and the answer, checked
+        against its model."""
+        status, _, answer = self.request_with_headers(method, path, body, token, address)
+        return status, answer
+
+    def request_with_headers(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        token: str | None = None,
+        address: str | None = None,
+    ) -> tuple[int, dict[str, str], Any]:
+        """:meth:`request`, with the answer's headers (names in lower case) between the
+        status and the answer."""
         headers = {"Content-Type": "application/json"}
         if token is not None:
             headers["Authorization"] = f"Bearer {token}"
+        if address is not None:
+            headers["X-Forwarded-For"] = address
         req = urllib.request.Request(
             self.url + path,
             data=None if body is None else json.dumps(body).encode(),
@@ -234,10 +258,12 @@ class ServerProcess:
         try:
             with urllib.request.urlopen(req, timeout=10) as r:
                 status, answer = r.status, json.loads(r.read())
+                got = {k.lower(): v for k, v in r.headers.items()}
         except urllib.error.HTTPError as e:
             status, answer = e.code, json.loads(e.read())
+            got = {k.lower(): v for k, v in e.headers.items()}
         check_body(method, path, status, answer)
-        return status, answer
+        return status, got, answer
 
     def create_room(self, name: str, **settings: Any) -> dict[str, Any]:
         return self.create_room_as(None, name, **settings)

@@ -57,6 +57,11 @@ DEFAULTS: dict[str, Any] = {
     "trace_seconds_per_move": 0.15,
     "quickmatch_wait": 10.0,
     "quickmatch_settings": {},
+    "shared_address_days": 7.0,
+    "rated_games_per_pair": 3,
+    "playban_leaves": 3,
+    "playban_games": 10,
+    "playban_minutes": (5.0, 15.0, 60.0),
 }
 
 #: the flags ``ubongo serve`` had before they were made from the model (and keeps)
@@ -181,6 +186,9 @@ def test_what_is_made_from_other_settings() -> None:
         ({"allowed_origins": ("evil.example",)}, "allowed_origins", "not an origin"),
         ({"quickmatch_settings": "[1]"}, "quickmatch_settings", "not a JSON object"),
         ({"quickmatch_settings": "{"}, "quickmatch_settings", "not JSON"),
+        ({"playban_minutes": "5,0"}, "playban_minutes", "each must be greater than 0"),
+        ({"playban_minutes": ""}, "playban_minutes", "at least 1 item"),
+        ({"rated_games_per_pair": 0}, "rated_games_per_pair", "greater than 0"),
         ({"upstreams": ("127.0.0.1:8000",)}, "upstreams", "needs --redis-url"),
         ({"upstream_name": "127.0.0.1:8000"}, "upstream_name", "needs --upstreams"),
         (

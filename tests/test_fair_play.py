@@ -4,7 +4,11 @@ the server's answer to it (docs/fair-play.md)."""
 
 from __future__ import annotations
 
+import contextlib
+import itertools
+import sqlite3
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +22,8 @@ from ubongo.server.online import ratings
 
 EDITION = editions.names()[0]
 WAIT = 1.0
+#: the playban of the module's server: two rated games left, then 6 s; one more, 10 min
+PLAYBAN_MINUTES = (0.1, 10.0)
 
 
 @pytest.fixture(scope="module")
@@ -31,20 +37,40 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
             # closed tab's seat is held 5 s (the least) before a bot takes it
             '--quickmatch-settings={"rounds": 1, "hourglass_seconds": 4, "seat_hold_seconds": 5}',
             "--accounts-per-hour=1000",
+            "--playban-leaves=2",
+            "--playban-minutes=" + ",".join(map(str, PLAYBAN_MINUTES)),
         ),
     )
 
 
-def new_account(server: ServerProcess, name: str) -> dict[str, Any]:
-    status, body = server.post("/api/accounts", {"name": name})
+#: a fresh client address for each use (TEST-NET-3, never routed): the server trusts
+#: ``X-Forwarded-For`` from 127.0.0.1, as from a proxy on the machine
+_addresses = (f"203.0.113.{i}" for i in itertools.count(1))
+
+
+def new_address() -> str:
+    return next(_addresses)
+
+
+def new_account(server: ServerProcess, name: str, address: str | None = None) -> dict[str, Any]:
+    """A new account, made from ``address`` (kept in ``address``; none: 127.0.0.1)."""
+    status, body = server.post("/api/accounts", {"name": name}, address=address)
     assert status == 201, body
-    return dict(body)
+    return {**body, "address": address}
+
+
+def ask(server: ServerProcess, account: dict[str, Any], address: str | None = None) -> Any:
+    """A quick match for two, from ``address`` (else the account's own): status and answer."""
+    return server.post(
+        "/api/quickmatch",
+        {"edition": EDITION, "players": 2},
+        account["token"],
+        address=address or account["address"],
+    )
 
 
 def quick_match_against_a_bot(server: ServerProcess, account: dict[str, Any]) -> dict[str, Any]:
-    status, seat = server.post(
-        "/api/quickmatch", {"edition": EDITION, "players": 2}, account["token"]
-    )
+    status, seat = ask(server, account)
     assert status == 201, seat
     return dict(seat)
 
@@ -294,13 +320,14 @@ def test_a_trace_faster_than_a_hand_is_not_rated(no_floor: ServerProcess) -> Non
     assert stored["result"]["unrated"] == {str(seat["seat"]): "bad_trace"}
 
 
-def test_a_consistent_trace_is_rated(no_floor: ServerProcess) -> None:
+def test_a_consistent_trace_made_up_at_once_is_held(no_floor: ServerProcess) -> None:
     """The trace holds together (times in order, within the server's own time, ending in the
-    answer, at a hand's pace): the finish is rated, and the trace is kept, not published."""
-    account, _seat, stored = rated_race_won_with(no_floor, "Oz", traced)
-    assert stored["result"]["unrated"] == {}
-    rating = no_floor.get(f"/api/accounts/{account['id']}")["ratings"][EDITION]
-    assert rating["games"] == 1 and rating["mu"] > ratings.MU
+    answer, at a hand's pace), so it is judged: a win at once with each piece moved once is a
+    machine's, and it is held for review (tests/test_review.py clears one). The trace is kept,
+    not published."""
+    account, seat, stored = rated_race_won_with(no_floor, "Oz", traced)
+    assert stored["result"]["unrated"] == {str(seat["seat"]): "held"}
+    assert EDITION not in no_floor.get(f"/api/accounts/{account['id']}")["ratings"]
     assert "traces" not in stored["result"]
 
 
@@ -322,3 +349,148 @@ def test_a_malformed_trace_is_refused_and_loses_nothing(no_floor: ServerProcess)
     message = {"type": "submit", "round": game["round"], "placements": placements}
     assert c.reply({**message, "trace": traced(placements)}, "verdict")["ok"]
     c.close()
+
+
+# --- no boosting, no dodging ---------------------------------------------------------------------
+
+
+def kinds(server: ServerProcess, code: str) -> list[str]:
+    return [s["kind"] for s in server.get(f"/api/rooms/{code}")["seats"] if s]
+
+
+def together(server: ServerProcess, *asked: tuple[dict[str, Any], str]) -> list[dict[str, Any]]:
+    """Quick matches asked for at once (each account from its address); their seats."""
+    with ThreadPoolExecutor(len(asked)) as pool:
+        answers = list(pool.map(lambda a: ask(server, *a), asked))
+    assert all(status == 201 for status, _ in answers), answers
+    return [dict(seat) for _, seat in answers]
+
+
+def test_two_accounts_of_one_address_are_never_seated_together(server: ServerProcess) -> None:
+    """The probe's boosting: a second account made on the same machine queues with the first
+    to lose to it. They are never put in one room, not even when the second asks from
+    another address (a phone, a VPN) later: each plays a bot after the wait. An account from
+    elsewhere is matched with the first at once."""
+    home, elsewhere, far = new_address(), new_address(), new_address()
+    main, alt = new_account(server, "Main", home), new_account(server, "Alt", home)
+    apart = together(server, (main, home), (alt, home))
+    assert apart[0]["code"] != apart[1]["code"]
+    assert all(kinds(server, seat["code"]) == ["person", "bot"] for seat in apart)
+    # from another address, the second account is still the one seen at the first's
+    apart = together(server, (main, home), (alt, elsewhere))
+    assert apart[0]["code"] != apart[1]["code"]
+    stranger = new_account(server, "Stranger", far)
+    seated = together(server, (main, home), (stranger, far))
+    assert seated[0]["code"] == seated[1]["code"]
+    assert kinds(server, seated[0]["code"]) == ["person", "person"]
+
+
+def test_the_database_keeps_no_address_as_it_is(server: ServerProcess) -> None:
+    """The addresses are noted as keyed hashes (docs/fair-play.md): the database says which
+    accounts shared one, never which it was."""
+    address = new_address()
+    new_account(server, "Noted", address)
+    db = server.database_url.removeprefix("sqlite:///")
+    with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as con:
+        rows = con.execute("SELECT address FROM account_addresses").fetchall()
+        dump = "\n".join(con.iterdump())
+    assert rows and all(len(a) == 32 and int(a, 16) >= 0 for (a,) in rows)
+    assert address not in dump
+
+
+def play_as_pair(server: ServerProcess, one: dict[str, Any], two: dict[str, Any]) -> dict[str, Any]:
+    """A quick match of the two (each from its address), played out: the first solves its
+    task, the second does nothing until the hourglass ends the game. The stored game."""
+    seats = together(server, (one, one["address"]), (two, two["address"]))
+    assert seats[0]["code"] == seats[1]["code"], seats
+    clients = [Client(server), Client(server)]
+    for c, seat in zip(clients, seats, strict=True):
+        assert c.hello(seat["code"], seat["token"])["type"] == "welcome"
+    game = clients[0].event("round_started")["room"]["game"]
+    placements = solution(game["tasks"][str(seats[0]["seat"])], EDITION)
+    submit = {"type": "submit", "round": game["round"], "placements": placements}
+    assert clients[0].reply(submit, "verdict")["ok"]
+    over = clients[0].event("game_over", timeout=30)
+    for c in clients:
+        c.close()
+    return dict(server.get(f"/api/games/{over['data']['game_id']}"))
+
+
+def test_rated_games_between_two_accounts_count_a_few_times_a_day(tmp_path: Path) -> None:
+    """Boosting from two addresses: the same two accounts play rated game after rated game,
+    one always losing. Past ``--rated-games-per-pair`` (1 here) in 24 hours, their games are
+    played and stored, but neither rating moves (``pair_cap``)."""
+    args = (
+        "--quickmatch-wait=10",  # they ask together: no bots
+        '--quickmatch-settings={"rounds": 1, "hourglass_seconds": 3}',
+        "--record-seconds-per-piece=0",  # the winner submits at once, without a trace
+        "--no-require-traces",
+        "--rated-games-per-pair=1",
+    )
+    for paired in server_in(tmp_path, args=args):
+        winner = new_account(paired, "Winner", new_address())
+        loser = new_account(paired, "Loser", new_address())
+        first = play_as_pair(paired, winner, loser)
+        assert first["result"]["unrated"] == {}
+        second = play_as_pair(paired, winner, loser)
+        assert second["result"]["unrated"] == {"0": "pair_cap", "1": "pair_cap"}
+        for account in (winner, loser):
+            profile = paired.get(f"/api/accounts/{account['id']}")
+            assert profile["ratings"][EDITION]["games"] == 1
+            assert [h["game_id"] for h in profile["history"][EDITION]] == [first["id"]]
+
+
+def leave_a_rated_game(server: ServerProcess, seat: dict[str, Any]) -> None:
+    """Take the seat, wait for the deal, leave (a bot plays the game out)."""
+    c = Client(server)
+    assert c.hello(seat["code"], seat["token"])["type"] == "welcome"
+    c.event("round_started")
+    c.send({"type": "leave"})
+    c.close()
+
+
+def until_rated(server: ServerProcess, account: dict[str, Any], games: int) -> None:
+    """Until the account's ``games``-th rated game is stored (the bots play a game left out)."""
+    eventually(lambda: len(rated_games(server, account)) == games, f"rated game {games}", 30)
+
+
+def refused_for(server: ServerProcess, account: dict[str, Any]) -> int:
+    """The account's quick match refused for a playban: the seconds its Retry-After says."""
+    status, headers, body = server.request_with_headers(
+        "POST",
+        "/api/quickmatch",
+        {"edition": EDITION, "players": 2},
+        account["token"],
+        address=account["address"],
+    )
+    assert (status, body["error"]["code"]) == (429, "playban"), body
+    return int(headers["retry-after"])
+
+
+def test_an_account_that_keeps_leaving_rated_games_waits_longer_each_time(
+    server: ServerProcess,
+) -> None:
+    """The dodge repeated: leave every rated game that goes badly. Leaving loses, and after
+    the second game left (this server's ``--playban-leaves``) the account waits before its
+    next quick match (``429 playban``, ``Retry-After``): 6 s here, then after one more left
+    10 minutes (``--playban-minutes``; lichess's playban grows the same way)."""
+    quitter = new_account(server, "Quitter", new_address())
+    for n in (1, 2):
+        leave_a_rated_game(server, quick_match_against_a_bot(server, quitter))
+        until_rated(server, quitter, n)
+    assert 1 <= refused_for(server, quitter) <= 60 * PLAYBAN_MINUTES[0]
+
+    def admitted() -> dict[str, Any] | None:
+        status, seat = ask(server, quitter)
+        if status == 429 and seat["error"]["code"] == "playban":
+            return None
+        assert status == 201, seat
+        return dict(seat)
+
+    # the first wait over, it may play again (every 0.5 s: each asking is a room made)
+    leave_a_rated_game(server, eventually(admitted, "the playban over", 20, every=0.5))
+    until_rated(server, quitter, 3)
+    assert 60 * PLAYBAN_MINUTES[1] - 60 < refused_for(server, quitter) <= 60 * PLAYBAN_MINUTES[1]
+    # others from its address are not held back by its playban
+    status, seat = ask(server, new_account(server, "Sibling", quitter["address"]))
+    assert status == 201, seat

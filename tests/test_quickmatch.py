@@ -1,11 +1,15 @@
 """Quick match against a real ``ubongo serve`` (a short wait): two accounts asking together
 share a room, one alone gets a bot after the wait, the game starts by itself and is rated,
 leaving the queue (by DELETE or by closing the request), and bad requests refused with nothing
-queued."""
+queued.
+
+Each account is made and queues from an address of its own (``X-Forwarded-For``): accounts
+seen at one address are never seated together (tests/test_fair_play.py)."""
 
 from __future__ import annotations
 
 import http.client
+import itertools
 import json
 import time
 from collections.abc import Iterator
@@ -30,6 +34,10 @@ from ubongo.server.online import ratings
 
 EDITION = editions.names()[0]
 WAIT = 1.0
+#: the cluster's wait: its test of two accounts asks three times (the first, the same account
+#: on the other process, the second) before the first's wait is over, each a database read
+#: and write of the shared file (the addresses noted), under a loaded machine's pace
+CLUSTER_WAIT = 3.0
 
 
 @pytest.fixture(scope="module")
@@ -49,15 +57,24 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     )
 
 
+#: a fresh client address for each account (TEST-NET-2, never routed)
+_addresses = (f"198.51.100.{i}" for i in itertools.count(1))
+
+
 def new_account(server: ServerProcess, name: str) -> dict[str, Any]:
-    status, body = server.post("/api/accounts", {"name": name})
+    """A new account, made from an address of its own (kept in ``address``)."""
+    address = next(_addresses)
+    status, body = server.post("/api/accounts", {"name": name}, address=address)
     assert status == 201, body
-    return dict(body)
+    return {**body, "address": address}
 
 
 def ask(server: ServerProcess, account: dict[str, Any], players: int = 2) -> tuple[int, Any]:
     return server.post(
-        "/api/quickmatch", {"edition": EDITION, "players": players}, account["token"]
+        "/api/quickmatch",
+        {"edition": EDITION, "players": players},
+        account["token"],
+        address=account["address"],
     )
 
 
@@ -218,7 +235,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[ServerPro
             db,
             log=folder / f"{name}.log",
             redis_url=redis.url,
-            args=(f"--quickmatch-wait={WAIT}", "--accounts-per-hour=1000"),
+            args=(f"--quickmatch-wait={CLUSTER_WAIT}", "--accounts-per-hour=1000"),
         ).start()
         for name in ("a", "b")
     ]

@@ -14,6 +14,7 @@ import subprocess
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from server_harness import Client, ServerProcess, free_port, solution
@@ -129,6 +130,51 @@ def test_storage_on_postgresql(postgres_url: str) -> None:
             SoloRecord(0, None, "trigo", "time", 20, "easy", 1, 1.0, 1.0),  # type: ignore[arg-type]
         )
     assert len(store.games.latest(100)) == 3  # the failed transaction left no game behind
+    store.close()
+
+
+def _race(room: str, result: dict[str, Any], players: list[dict[str, Any]]) -> GameRecord:
+    return GameRecord(
+        room=room,
+        edition="classic",
+        mode="race",
+        variant="standard",
+        settings={},
+        seed=1,
+        events=[],
+        result=result,
+        players=players,
+        started_at=1000.0,
+        finished_at=1100.0,
+        rated="left" in result,
+    )
+
+
+def test_the_fair_play_counts_on_postgresql(postgres_url: str) -> None:
+    """What docs/fair-play.md's rules read, on PostgreSQL: addresses noted and read back as
+    hashes, an account's rated seats (the result's ``left``, read out of its JSON), and the
+    rated games two accounts played together."""
+    from ubongo.server.online.ratings import rate_game
+
+    store = Store(postgres_url)
+    store.migrate()
+    ada = store.accounts.create("Ada", "c" * 64, at=1.0)
+    bob = store.accounts.create("Bob", "d" * 64, at=1.0)
+    for account, at in [(ada, 100.0), (ada, 110.0), (bob, 120.0)]:
+        store.addresses.note(account, "192.0.2.7", at=at, keep=50.0)
+    shared = store.addresses.recent(ada, since=60.0)
+    assert len(shared) == 1 and shared == store.addresses.recent(bob, since=60.0)
+    people = [
+        {"seat": 0, "name": "Ada", "kind": "person", "account": ada},
+        {"seat": 1, "name": "Bob", "kind": "person", "account": bob},
+    ]
+    result = {"winners": [0], "scores": {"0": 3, "1": 0}, "left": [1], "unrated": {}}
+    rated = store.games.save(_race("PGPG2", result, people), rate_game)
+    store.games.save(_race("PGPG3", {"winners": [0], "scores": {"0": 3, "1": 0}}, people))
+    assert [(s.game_id, s.left) for s in store.games.rated_seats(bob, 0.0)] == [(rated, True)]
+    assert [(s.game_id, s.left) for s in store.games.rated_seats(ada, 0.0)] == [(rated, False)]
+    assert store.ratings.games_together([bob, ada], since=0.0) == {(ada, bob): 1}
+    assert store.ratings.games_together([ada, bob], since=2000.0) == {}
     store.close()
 
 

@@ -1347,7 +1347,8 @@ export interface ErrorDetail {
     | "no_game"
     | "not_found"
     | "bad_method"
-    | "bad_puzzle";
+    | "bad_puzzle"
+    | "playban";
   message: string;
 }
 /**
@@ -1701,7 +1702,7 @@ export interface GameResult {
    * rated games: the players (seat ids) not rated, and why (docs/fair-play.md)
    */
   unrated?: {
-    [k: string]: "too_fast" | "no_trace" | "bad_trace" | "held";
+    [k: string]: "too_fast" | "no_trace" | "bad_trace" | "held" | "pair_cap";
   };
 }
 /**

@@ -24,6 +24,7 @@ from ubongo import __version__
 
 from .config import ServerConfig
 from .online.accounts import Accounts
+from .online.conduct import Conduct
 from .online.help import HintDesk
 from .ops import collector
 from .ops.logs import RequestLog
@@ -109,6 +110,7 @@ def _lifespan(
         app.state.store, app.state.rooms = store, rooms
         app.state.accounts = Accounts(store, rooms.clock, config.accounts_per_hour)
         app.state.hint_desk = HintDesk(rooms.tasks, rooms.clock, config)
+        app.state.conduct = Conduct(store, rooms.clock, config)
         metrics = app.state.metrics = rooms.metrics
         db_seconds = metrics.db_seconds
         store.database.on_write = lambda what, s: db_seconds.labels(what=what).observe(s)

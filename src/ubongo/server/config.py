@@ -335,6 +335,20 @@ class ServerConfig(BaseSettings):
         "'{\"rounds\": 1}' for a demo or a test",
     )
 
+    #: boosting with a second account (docs/fair-play.md, "No boosting, no dodging")
+    shared_address_days: Annotated[float, Setting("games")] = Field(
+        default=7.0,
+        ge=0,
+        description="days quick match keeps apart two accounts seen at one address (IPv6: "
+        "one /64); only salted hashes of addresses are stored, for as long (0: not kept apart)",
+    )
+    rated_games_per_pair: Annotated[int, Setting("games")] = Field(
+        default=3,
+        gt=0,
+        description="rated games between the same two accounts in 24 hours that move their "
+        "ratings; later ones are played and stored, unrated (pair_cap)",
+    )
+
     # -- limits (docs/server.md, "Rooms and limits") ----------------------------------------
     rooms_per_minute: Annotated[int, _limit("`429 rate_limited`")] = Field(
         default=30,
@@ -356,6 +370,36 @@ class ServerConfig(BaseSettings):
     #: a browser makes one on its first visit, so this is a school's or a family's worth
     accounts_per_hour: Annotated[int, _limit("`429 rate_limited` (docs/accounts.md)")] = Field(
         default=60, gt=0, description="accounts one address may create an hour (a burst of as many)"
+    )
+    #: lichess's playban: leaving rated games is not a way to dodge losses (docs/fair-play.md)
+    playban_leaves: Annotated[
+        int, _limit("`429 playban` with `Retry-After` (docs/fair-play.md)")
+    ] = Field(
+        default=3,
+        gt=0,
+        description="rated games left (of an account's last --playban-games in 24 hours) "
+        "that make it wait before its next quick match",
+    )
+    playban_games: Annotated[int, _limit(past="as --playban-leaves")] = Field(
+        default=10,
+        gt=0,
+        description="an account's latest rated games (of the last 24 hours) the playban looks at",
+    )
+    playban_minutes: Annotated[
+        tuple[float, ...],
+        NoDecode,
+        BeforeValidator(_comma_list),
+        _limit(
+            past="as --playban-leaves",
+            metavar="MINUTES,...",
+            default_text="5,15,60",
+            allowed="each > 0",
+        ),
+    ] = Field(
+        default=(5.0, 15.0, 60.0),
+        min_length=1,
+        description="how long the playban lasts from the end of the last game left: the first "
+        "at --playban-leaves games left, the next at one more, and so on (the last for all after)",
     )
     #: guessing a 5-letter code is hopeless at this pace (docs/server.md)
     failed_lookup_burst: Annotated[int, _limit(past="as --failed-lookups-per-hour")] = Field(
@@ -482,6 +526,14 @@ class ServerConfig(BaseSettings):
         if name not in servers:
             raise ValueError(f"this process ({name}) is not among --upstreams; see --upstream-name")
         return name
+
+    @field_validator("playban_minutes")
+    @classmethod
+    def _positive_minutes(cls, value: tuple[float, ...]) -> tuple[float, ...]:
+        """A playban lasts a while."""
+        if not all(minutes > 0 for minutes in value):
+            raise ValueError("each must be greater than 0")
+        return value
 
     @field_validator("store_retry_max_seconds")
     @classmethod

@@ -10,23 +10,33 @@ cheating impossible; each check here takes one easy way out:
 * a finish without a consistent play trace (:mod:`.traces`) counts in its game, but is not
   rated and not ranked: :func:`untraced`;
 * a seat whose person left a rated game (a bot played it out) loses it: it is placed last,
-  whatever the bot did (:func:`.ratings.rate_game`).
+  whatever the bot did (:func:`.ratings.rate_game`);
+* two accounts that have played ``rated_games_per_pair`` rated games together in the last
+  24 hours (games that moved both ratings) play on unrated against each other: the next
+  game between them is stored, but neither seat is rated (:func:`pair_capped`), so that a
+  second account cannot be farmed for points all day, in quick match or a rated room.
 
 The rules' own times are used throughout: the server's clock readings, passed into the rules.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+import itertools
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import replace
 from typing import Literal
 
 from ubongo import rules
 from ubongo.rules.events import Event, EventKind
 
+from ..store import GameRecord
 from .traces import TraceNote
 
 #: why a player's finishes do not count for ratings and leaderboards
 Untraced = Literal["no_trace", "bad_trace"]
+
+#: the rated games between two accounts are counted over this many seconds before a game ends
+PAIR_WINDOW_SECONDS = 24 * 3600.0
 
 
 def _pieces(game: rules.Game, ev: Event) -> int:
@@ -95,3 +105,37 @@ def untraced(
             bad = any(n.fault not in (None, "no_trace") for n in mine)
             found[player] = "bad_trace" if bad else "no_trace"
     return found
+
+
+def seated_accounts(game: GameRecord) -> dict[str, int]:
+    """The accounts of a game's seats, by player id, for the seats still to be rated."""
+    unrated = {str(p) for p in game.result.get("unrated", {})}
+    return {
+        str(p["seat"]): int(p["account"])
+        for p in game.players
+        if p.get("account") is not None and str(p["seat"]) not in unrated
+    }
+
+
+def pair_capped(game: GameRecord, together: Mapping[tuple[int, int], int], cap: int) -> GameRecord:
+    """The game, with the seats whose accounts have played ``cap`` rated games together
+    already (``together``: by two accounts, the lower id first) marked unrated (``pair_cap``)
+    in its result: both seats of each such pair.
+
+    >>> game = GameRecord(room="R", edition="e", mode="race", variant="v", settings={}, seed=1,
+    ...     events=[], result={"unrated": {}}, started_at=0, finished_at=1, rated=True,
+    ...     players=[{"seat": 0, "account": 7}, {"seat": 1, "account": 3}, {"seat": 2}])
+    >>> pair_capped(game, {(3, 7): 3}, cap=3).result["unrated"]
+    {'0': 'pair_cap', '1': 'pair_cap'}
+    >>> pair_capped(game, {(3, 7): 2}, cap=3).result["unrated"]
+    {}
+    """
+    seats = seated_accounts(game)
+    capped: dict[str, str] = {}
+    for (one, a), (two, b) in itertools.combinations(sorted(seats.items()), 2):
+        if a != b and together.get((min(a, b), max(a, b)), 0) >= cap:
+            capped[one] = capped[two] = "pair_cap"
+    if not capped:
+        return game
+    unrated = {**game.result.get("unrated", {}), **capped}
+    return replace(game, result={**game.result, "unrated": unrated})

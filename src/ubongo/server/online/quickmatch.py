@@ -14,6 +14,9 @@ Matching, per edition and player count, oldest waiting player first (``docs/prot
   player's reach are put together, closest first; the reach starts at :data:`REACH_POINTS`
   and widens by :data:`WIDEN_POINTS` each second waited (a player is in reach of another if
   either one's reach covers the gap);
+* two accounts seen at one client address lately are never put together (:func:`apart`:
+  each waiting player carries the hashes of its account's recent addresses,
+  :mod:`.conduct`), so a second account cannot be queued to lose to the first;
 * after ``quickmatch_wait`` seconds the oldest player gets a room anyway, with whoever is in
   reach, and the free seats go to bots of the level whose rating's ``mu`` is closest to the
   players' mean (medium when equal: bots not yet rated).
@@ -66,7 +69,14 @@ SEAT_KEPT_SECONDS = 120
 @dataclass(frozen=True)
 class Waiting:
     """A player in the queue: the account, its name, what it waits for, its skill (``mu``)
-    in that edition, and since when (epoch seconds: the same on every process)."""
+    in that edition, since when (epoch seconds: the same on every process), and the hashes
+    of the addresses its account was seen at lately (:mod:`.conduct`; carried here so that
+    every process's matcher knows them without asking the database).
+
+    >>> w = Waiting(1, "Ada", "classic", 2, 25.0, 0.0, addresses=("ab12",))
+    >>> Waiting.from_json(w.to_json()) == w
+    True
+    """
 
     account: int
     name: str
@@ -74,13 +84,17 @@ class Waiting:
     players: int
     mu: float
     since: float
+    addresses: tuple[str, ...] = ()
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
 
     @staticmethod
     def from_json(text: str) -> Waiting:
-        return Waiting(**json.loads(text))
+        data = json.loads(text)
+        # a player queued by a process that knew no addresses has none
+        data["addresses"] = tuple(data.get("addresses", ()))
+        return Waiting(**data)
 
 
 class Queue(ABC):
@@ -178,6 +192,35 @@ def in_reach(a: Waiting, b: Waiting, now: float) -> bool:
     return gap <= reach
 
 
+def apart(a: Waiting, b: Waiting) -> bool:
+    """Whether two waiting players' accounts were seen at no common address lately: only such
+    may be seated together (a second account is not a rated opponent).
+
+    >>> a = Waiting(1, "A", "e", 2, mu=25.0, since=0.0, addresses=("x", "y"))
+    >>> apart(a, Waiting(2, "B", "e", 2, mu=25.0, since=0.0, addresses=("z",)))
+    True
+    >>> apart(a, Waiting(3, "C", "e", 2, mu=25.0, since=0.0, addresses=("y",)))
+    False
+    """
+    return not set(a.addresses).intersection(b.addresses)
+
+
+def _table(anchor: Waiting, others: Sequence[Waiting], now: float, seats: int) -> list[Waiting]:
+    """Who of ``others`` sit down with ``anchor`` (at most ``seats``): in its reach, closest
+    first, each apart from the anchor and from everyone taken before."""
+    close = sorted(
+        (w for w in others if w is not anchor and in_reach(anchor, w, now)),
+        key=lambda w: (abs(w.mu - anchor.mu), w.since),
+    )
+    taken: list[Waiting] = []
+    for w in close:
+        if len(taken) == seats:
+            break
+        if all(apart(w, t) for t in (anchor, *taken)):
+            taken.append(w)
+    return taken
+
+
 def groups(queue: Sequence[Waiting], now: float, wait: float) -> list[tuple[list[Waiting], int]]:
     """The tables to make now: each group of people (oldest first) and its free seats (to
     fill with bots).
@@ -187,6 +230,12 @@ def groups(queue: Sequence[Waiting], now: float, wait: float) -> list[tuple[list
     []
     >>> [([w.account for w in g], bots) for g, bots in groups(q, now=10.0, wait=10.0)]
     [([0], 1)]
+
+    Two accounts of one address are not put together, however close:
+
+    >>> q = [Waiting(i, str(i), "e", 2, 25.0, 0.0, addresses=("x",)) for i in range(2)]
+    >>> [([w.account for w in g], bots) for g, bots in groups(q, now=1.0, wait=10.0)]
+    []
     """
     out: list[tuple[list[Waiting], int]] = []
     used: set[int] = set()
@@ -199,14 +248,8 @@ def groups(queue: Sequence[Waiting], now: float, wait: float) -> list[tuple[list
         for anchor in line:
             if anchor.account in used:
                 continue
-            close = sorted(
-                (
-                    w
-                    for w in line
-                    if w.account not in used and w is not anchor and in_reach(anchor, w, now)
-                ),
-                key=lambda w: (abs(w.mu - anchor.mu), w.since),
-            )[: players - 1]
+            free = [w for w in line if w.account not in used]
+            close = _table(anchor, free, now, players - 1)
             if len(close) == players - 1 or now - anchor.since >= wait:
                 group = [anchor, *sorted(close, key=lambda w: (w.since, w.account))]
                 used.update(w.account for w in group)
@@ -254,9 +297,17 @@ class QuickMatch:
         found = await asyncio.to_thread(self.store.ratings.of, edition, subject)
         return MU if found is None else found.mu
 
-    async def join(self, account: int, name: str, edition: str, players: int) -> dict[str, Any]:
+    async def join(
+        self,
+        account: int,
+        name: str,
+        edition: str,
+        players: int,
+        addresses: Sequence[str] = (),
+    ) -> dict[str, Any]:
         """Wait in the queue until seated; the seat. Cancelled (the client went): out of
-        the queue."""
+        the queue. ``addresses``: the hashes of the account's recent addresses (nobody who
+        shares one is seated with it)."""
         if edition not in editions.names():
             raise ProtocolError("no_edition", "no such edition")
         lo, hi = editions.record(edition).players
@@ -265,7 +316,7 @@ class QuickMatch:
                 "bad_seats", f"a quick match of this edition is for {max(2, lo)}-{hi} players"
             )
         mu = await self._mu(edition, Subject.of_account(account).key)
-        w = Waiting(account, name, edition, players, mu, time.time())
+        w = Waiting(account, name, edition, players, mu, time.time(), tuple(addresses))
         if not await self.queue.add(w):
             raise ProtocolError("already_waiting", "this account is waiting for a match already")
         try:

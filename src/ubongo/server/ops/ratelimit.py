@@ -66,10 +66,11 @@ class TokenBucket:
 
 class RateLimited(ProtocolError):
     """Too many requests from one address: ``retry_after`` seconds until the next is taken
-    (HTTP: 429 with ``Retry-After``; WebSocket: error ``rate_limited``)."""
+    (HTTP: 429 with ``Retry-After``; WebSocket: error ``rate_limited``). Another ``code``: a
+    refusal for a while of another kind, answered the same way (``playban``)."""
 
-    def __init__(self, message: str, retry_after: float) -> None:
-        super().__init__("rate_limited", message)
+    def __init__(self, message: str, retry_after: float, code: str = "rate_limited") -> None:
+        super().__init__(code, message)
         self.retry_after = retry_after
 
     @property

@@ -41,6 +41,7 @@ HttpErrorCode = Literal[
     "not_found",
     "bad_method",
     "bad_puzzle",
+    "playban",
 ]
 
 
@@ -214,9 +215,10 @@ class DeckRef(Sent):
 
 
 #: why a seat of a rated game was not rated (docs/fair-play.md): it finished a task faster
-#: than a hand places its pieces, a finish of it came without a consistent play trace, or its
-#: result is held for review until a moderator clears it
-Unrated = Literal["too_fast", "no_trace", "bad_trace", "held"]
+#: than a hand places its pieces, a finish of it came without a consistent play trace, its
+#: result is held for review until a moderator clears it, or its account played the account of
+#: another seat in as many rated games of the last 24 hours as count (``rated_games_per_pair``)
+Unrated = Literal["too_fast", "no_trace", "bad_trace", "held", "pair_cap"]
 
 
 class GameResult(Sent):

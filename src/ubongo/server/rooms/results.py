@@ -26,7 +26,14 @@ from ubongo import rules
 
 from ..config import ServerConfig
 from ..online.daily import daily_facts, daily_result, day_of
-from ..online.fairplay import too_fast, too_fast_players, untraced
+from ..online.fairplay import (
+    PAIR_WINDOW_SECONDS,
+    pair_capped,
+    seated_accounts,
+    too_fast,
+    too_fast_players,
+    untraced,
+)
 from ..online.plausibility import Judgement, judge
 from ..online.ratings import rate_game
 from ..online.task_ratings import learn_task
@@ -155,7 +162,7 @@ class GameResults:
                 elif solo is not None:
                     game_id, _ = await asyncio.to_thread(storage.records.save, stored, solo)
                 else:
-                    game_id = await asyncio.to_thread(storage.games.save, stored, rate_game)
+                    game_id = await asyncio.to_thread(self._save_game, storage, stored)
             except Exception as e:
                 failures += 1
                 delay = self.retry.delay(failures)
@@ -172,6 +179,18 @@ class GameResults:
             if failures:
                 log.warning("room %s: stored game %d after %d tries", room.code, game_id, failures)
             return game_id, rating
+
+    def _save_game(self, storage: Store, stored: GameRecord) -> int:
+        """Store a finished game (in a thread); a rated one's seats whose accounts have
+        played each other in as many rated games as count a day are marked unrated first
+        (``pair_cap``: docs/fair-play.md). The count is read just before the game is stored:
+        two games of one pair ending in the same moment may both count."""
+        if stored.rated:
+            accounts = seated_accounts(stored).values()
+            since = stored.finished_at - PAIR_WINDOW_SECONDS
+            together = storage.ratings.games_together(accounts, since)
+            stored = pair_capped(stored, together, self.config.rated_games_per_pair)
+        return storage.games.save(stored, rate_game)
 
     def learn(self, room: Room, ev: rules.Event) -> None:
         """Store what an endless task taught (the task's rating, the account's), in a thread,

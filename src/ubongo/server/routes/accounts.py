@@ -11,7 +11,7 @@ from fastapi import APIRouter, Request
 from ..protocol import answers as bodies
 from ..protocol import incoming as p
 from . import views
-from .deps import AccountsDep, SignedIn, StoreDep
+from .deps import AccountsDep, ConductDep, SignedIn, StoreDep
 from .rooms import client_address
 
 router = APIRouter()
@@ -22,12 +22,14 @@ MAX_ID = 2**31 - 1
 
 @router.post("/api/accounts", status_code=201, response_model=bodies.AccountTicket)
 async def create_account(
-    request: Request, accounts: AccountsDep, body: p.NewAccount | None = None
+    request: Request, accounts: AccountsDep, conduct: ConductDep, body: p.NewAccount | None = None
 ) -> dict[str, Any]:
-    """A new account (a random pronounceable name unless one is given) and its token."""
-    account, token = await accounts.create(
-        client_address(request), body.name if body is not None else None
-    )
+    """A new account (a random pronounceable name unless one is given) and its token; the
+    address it was made from is noted (quick match keeps it apart from the others made
+    there: docs/fair-play.md)."""
+    address = client_address(request)
+    account, token = await accounts.create(address, body.name if body is not None else None)
+    await conduct.seen(account.id, address)
     return {"id": account.id, "name": account.name, "token": token}
 
 

@@ -15,6 +15,7 @@ from fastapi import Depends, Header
 from starlette.requests import HTTPConnection
 
 from ..online.accounts import Account, Accounts
+from ..online.conduct import Conduct
 from ..online.help import HintDesk
 from ..ops.clock import Clock
 from ..protocol.incoming import ProtocolError
@@ -62,6 +63,12 @@ async def signed_in(account: Annotated[Account | None, Depends(bearer)]) -> Acco
     return account
 
 
+def conduct(conn: HTTPConnection) -> Conduct:
+    """Who may queue for a quick match, and the addresses accounts come from."""
+    found: Conduct = conn.app.state.conduct
+    return found
+
+
 def hint_desk(conn: HTTPConnection) -> HintDesk:
     """Hints outside rooms, within their limits."""
     found: HintDesk = conn.app.state.hint_desk
@@ -83,6 +90,7 @@ RoomServiceDep = Annotated[RoomService, Depends(room_service)]
 StoreDep = Annotated[Store, Depends(store)]
 AccountsDep = Annotated[Accounts, Depends(accounts)]
 HintDeskDep = Annotated[HintDesk, Depends(hint_desk)]
+ConductDep = Annotated[Conduct, Depends(conduct)]
 #: the request's account, or None (no Authorization header)
 MaybeAccount = Annotated[Account | None, Depends(bearer)]
 #: the request's account, required

@@ -39,6 +39,7 @@ HTTP_STATUS = {
     "game_running": 409,
     "too_large": 413,
     "rate_limited": 429,
+    "playban": 429,
     "unavailable": 503,
 }
 

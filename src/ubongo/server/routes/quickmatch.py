@@ -1,6 +1,8 @@
 """Quick match: wait for a seat in a rated game, or leave the queue (``docs/protocol.md``,
 "Quick match"). The request waits (a long poll) until its account is seated; a client that
-closes the connection while waiting leaves the queue."""
+closes the connection while waiting leaves the queue. An account that keeps leaving rated
+games is refused for a while, and nobody is seated with an account seen at its address
+(:mod:`..online.conduct`)."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from fastapi import APIRouter, Request
 
 from ..protocol import answers as bodies
 from ..protocol import incoming as p
-from .deps import RoomServiceDep, SignedIn
+from .deps import ConductDep, RoomServiceDep, SignedIn
 from .rooms import client_address
 
 router = APIRouter()
@@ -29,14 +31,21 @@ async def _gone(request: Request) -> None:
 
 @router.post("/api/quickmatch", status_code=201, response_model=bodies.SeatTicket)
 async def quick_match(
-    body: p.QuickMatch, request: Request, rooms: RoomServiceDep, account: SignedIn
+    body: p.QuickMatch,
+    request: Request,
+    rooms: RoomServiceDep,
+    account: SignedIn,
+    conduct: ConductDep,
 ) -> dict[str, Any]:
     """Wait for a rated game of ``edition`` for ``players`` (with people of close ratings,
     or bots after the server's wait); the seat, as joining a room answers it. Each request
-    counts as a room made by its address (``rooms_per_minute``): a quick match makes one."""
-    rooms.limits.may_create(client_address(request))
+    counts as a room made by its address (``rooms_per_minute``): a quick match makes one.
+    ``429 playban`` for an account that left too many of its latest rated games."""
+    address = client_address(request)
+    rooms.limits.may_create(address)
+    addresses = await conduct.admit(account.id, address)
     waiting = asyncio.create_task(
-        rooms.quick.join(account.id, account.name, body.edition, body.players)
+        rooms.quick.join(account.id, account.name, body.edition, body.players, addresses)
     )
     gone = asyncio.create_task(_gone(request))
     try:

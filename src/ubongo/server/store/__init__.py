@@ -8,8 +8,9 @@ by the Alembic migrations in ``migrations/``, run at every start.
 * one repository per aggregate, each returning typed records (frozen dataclasses), never
   the HTTP answers' JSON (the routes shape that): :mod:`.games` (finished games),
   :mod:`.records` (solo records), :mod:`.daily` (daily challenge runs), :mod:`.accounts`
-  (accounts and profiles), :mod:`.ratings` (rating rows of rated games and of endless
-  runs' tasks and players), :mod:`.open_rooms` (rooms that outlive a restart).
+  (accounts and profiles), :mod:`.addresses` (the addresses accounts used lately, hashed),
+  :mod:`.ratings` (rating rows of rated games and of endless runs' tasks and players),
+  :mod:`.open_rooms` (rooms that outlive a restart).
 
 Callers hold one :class:`Store` (the app makes it and hands it on) and reach each
 repository as its attribute: ``store.games.save(game)``, ``store.accounts.by_token(hash)``.
@@ -34,9 +35,10 @@ May import: :mod:`..protocol`, :mod:`..config`, :mod:`..ops`.
 from __future__ import annotations
 
 from .accounts import AccountRepository, Profile, SeatedGame, StoredAccount
+from .addresses import AddressRepository
 from .daily import DailyRecord, DailyRepository, DailyRun
 from .database import Backoff, Database, default_database_url
-from .games import GameRecord, GameRepository, Held, RateGame, StoredGame
+from .games import GameRecord, GameRepository, Held, RatedSeat, RateGame, StoredGame
 from .open_rooms import OpenRoomRepository
 from .ratings import (
     AccountRatings,
@@ -65,6 +67,7 @@ class Store:
         self.records = RecordRepository(self.database)
         self.daily = DailyRepository(self.database)
         self.accounts = AccountRepository(self.database)
+        self.addresses = AddressRepository(self.database)
         self.ratings = RatingRepository(self.database)
         self.task_ratings = TaskRatingRepository(self.database)
         self.open_rooms = OpenRoomRepository(self.database)
@@ -85,6 +88,7 @@ class Store:
 __all__ = [
     "AccountRatings",
     "AccountRepository",
+    "AddressRepository",
     "Backoff",
     "DailyRecord",
     "DailyRepository",
@@ -103,6 +107,7 @@ __all__ = [
     "RateGame",
     "RateTask",
     "RatedAccount",
+    "RatedSeat",
     "RatingChange",
     "RatingRepository",
     "RatingRows",

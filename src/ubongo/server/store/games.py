@@ -101,6 +101,16 @@ class StoredGame:
         )
 
 
+@dataclass(frozen=True)
+class RatedSeat:
+    """An account's seat in a stored rated race: the game, when it finished, and whether its
+    person left it (a bot played it out: ``left`` in the result)."""
+
+    game_id: int
+    finished_at: float
+    left: bool
+
+
 def add_game(session: Session, game: GameRecord, rate: RateGame | None = None) -> int:
     """Add the game's row, a row for each seat played with an account and, if the game is
     rated, its rating changes (``rate``, which a rated game needs) to ``session``'s
@@ -164,6 +174,27 @@ class GameRepository:
         with self.database.session() as s:
             row = s.get(GameRow, game_id)
             return None if row is None else StoredGame.of_row(row)
+
+    def rated_seats(self, account: int, since: float) -> list[RatedSeat]:
+        """The account's seats in rated races finished since ``since``, newest first (what
+        the playban counts). A rated race is known by its result's ``left``, which only
+        rated races have; only that part of the result is read, not its events."""
+        left = GameRow.result["left"]
+        with self.database.session() as s:
+            rows = s.execute(
+                select(GameRow.id, GameRow.finished_at, GameAccountRow.seat, left)
+                .join(GameAccountRow, GameAccountRow.game_id == GameRow.id)
+                .where(
+                    GameAccountRow.account_id == account,
+                    GameRow.finished_at >= to_datetime(since),
+                )
+                .order_by(GameRow.finished_at.desc(), GameRow.id.desc())
+            ).all()
+            return [
+                RatedSeat(game_id, to_epoch(at), seat in gone)
+                for game_id, at, seat, gone in rows
+                if isinstance(gone, list)
+            ]
 
     def latest(self, limit: int = 20) -> list[StoredGame]:
         """The latest stored games, newest first."""

@@ -24,9 +24,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from .database import Database
 from .tables import (
@@ -168,6 +168,28 @@ class RatingRepository:
                 )
             )
             return [SkillRating.of_row(r) for r in rows]
+
+    def games_together(self, accounts: Iterable[int], since: float) -> dict[tuple[int, int], int]:
+        """For each two of ``accounts`` (the lower id first) that played rated games together
+        since ``since`` in which both their ratings moved, how many (what the cap of rated
+        games between two accounts counts: docs/fair-play.md)."""
+        wanted = sorted(set(accounts))
+        if len(wanted) < 2:
+            return {}
+        one, two = aliased(RatingHistoryRow), aliased(RatingHistoryRow)
+        with self.database.session() as s:
+            rows = s.execute(
+                select(one.account_id, two.account_id, func.count())
+                .join(two, one.game_id == two.game_id)
+                .where(
+                    one.account_id.in_(wanted),
+                    two.account_id.in_(wanted),
+                    one.account_id < two.account_id,
+                    one.at >= to_datetime(since),
+                )
+                .group_by(one.account_id, two.account_id)
+            ).all()
+            return {(a, b): int(n) for a, b, n in rows}
 
     def of_account(self, account: int, latest: int = 100) -> AccountRatings:
         """An account's ratings and, per edition, the changes of its ``latest`` rated games,

@@ -91,6 +91,28 @@ class AccountRow(Base):
     marked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
+class AccountAddressRow(Base):
+    """An address an account used lately (``address``: the client's address key, salted and
+    hashed, never the address itself), and when last: quick match does not seat together
+    accounts that shared one (docs/fair-play.md). Rows older than the window are deleted."""
+
+    __tablename__ = "account_addresses"
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    address: Mapped[str] = mapped_column(String(64), primary_key=True, index=True)
+    last_seen: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class ServerSecretRow(Base):
+    """A secret the database keeps for itself (``address_salt``: the salt of the hashed
+    addresses, made at first use), so that every process on the database hashes alike."""
+
+    __tablename__ = "server_secrets"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(128))
+
+
 class GameAccountRow(Base):
     """Who played a stored game with an account: one row per seat that had one (the games'
     own ``players`` keep every seat's name as it was)."""

@@ -1,8 +1,8 @@
 """Held results and moderators' decisions (docs/fair-play.md): the held results, the decisions'
 log, and the mark of an account found cheating.
 
-Revision ID: 0011
-Revises: 0008
+Revision ID: 0010
+Revises: 0009
 Create Date: 2026-11-26
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0011"
-down_revision = "0008"
+revision = "0010"
+down_revision = "0009"
 branch_labels = None
 depends_on = None
 
