@@ -48,8 +48,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     )
 
 
-def new_account(server: ServerProcess, name: str) -> dict[str, Any]:
-    status, body = server.post("/api/accounts", {"name": name})
+def new_account(server: ServerProcess, name: str | None) -> dict[str, Any]:
+    """A new account named ``name`` (``None``: a drawn name; names are unique)."""
+    status, body = server.post("/api/accounts", {} if name is None else {"name": name})
     assert status == 201, body
     return dict(body)
 
@@ -187,7 +188,7 @@ def test_a_closed_request_leaves_the_queue(server: ServerProcess) -> None:
 def test_bad_requests_are_refused_and_nothing_is_queued(
     server: ServerProcess, body: dict[str, Any], status: int, code: str
 ) -> None:
-    fay = new_account(server, "Fay")
+    fay = new_account(server, None)  # one for each of the parameters: drawn names
     got = server.post("/api/quickmatch", body, fay["token"])
     assert got[0] == status and got[1]["error"]["code"] == code, got
     assert server.request("DELETE", "/api/quickmatch", token=fay["token"]) == (

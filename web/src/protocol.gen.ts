@@ -1328,7 +1328,9 @@ export interface ErrorDetail {
     | "no_game"
     | "not_found"
     | "bad_method"
-    | "bad_puzzle";
+    | "bad_puzzle"
+    | "name_taken"
+    | "name_reserved";
   message: string;
 }
 /**
@@ -2361,7 +2363,14 @@ export interface DailyResults {
 export interface DailyEntry {
   rank: number;
   game_id: number;
+  /**
+   * the account's name now
+   */
   name: string;
+  /**
+   * the player's account (its profile); null: none
+   */
+  account: number | null;
   solved: number;
   /**
    * tasks put aside or given up
