@@ -5,6 +5,7 @@ kept by name before accounts still readable after the migration."""
 
 from __future__ import annotations
 
+import itertools
 import re
 import sqlite3
 import urllib.error
@@ -20,6 +21,13 @@ from ubongo import editions
 from ubongo.server.online.accounts import token_hash
 
 EDITION = editions.names()[0]
+_numbers = itertools.count(1)
+
+
+def unique(name: str) -> str:
+    """``name`` with a number no other name of this module's has: names are unique by account,
+    and the module's tests share one server."""
+    return f"{name} {next(_numbers)}"
 
 
 @pytest.fixture(scope="module")
@@ -127,7 +135,7 @@ def test_a_new_account_has_a_sayable_name_and_a_token_kept_only_as_a_hash(
 def test_a_wrong_or_malformed_token_is_refused_and_changes_nothing(
     server: ServerProcess, header: str
 ) -> None:
-    ada = new_account(server, "Ada")
+    ada = new_account(server, unique("Ada"))
     for method, path, body in [
         ("GET", "/api/accounts/me", None),
         ("PATCH", "/api/accounts/me", b'{"name": "Mallory"}'),
@@ -145,7 +153,7 @@ def test_a_wrong_or_malformed_token_is_refused_and_changes_nothing(
         assert b'"bad_token"' in refused.value.read()
     # no header at all: these need an account
     assert server.request("GET", "/api/accounts/me")[1]["error"]["code"] == "bad_token"
-    assert server.request("GET", f"/api/accounts/{ada['id']}")[1]["name"] == "Ada"
+    assert server.request("GET", f"/api/accounts/{ada['id']}")[1]["name"] == ada["name"]
 
 
 def test_runs_and_games_belong_to_the_account_and_show_its_name_now(
@@ -202,10 +210,10 @@ def test_a_profile_that_does_not_exist_is_404(server: ServerProcess, account_id:
 def test_a_bad_new_name_is_refused_and_the_old_one_stays(
     server: ServerProcess, body: dict[str, Any]
 ) -> None:
-    ada = new_account(server, "Ada")
+    ada = new_account(server, unique("Ada"))
     status, refused = server.request("PATCH", "/api/accounts/me", body, ada["token"])
     assert status == 422 and refused["error"]["code"] == "bad_message"
-    assert server.get(f"/api/accounts/{ada['id']}")["name"] == "Ada"
+    assert server.get(f"/api/accounts/{ada['id']}")["name"] == ada["name"]
 
 
 def test_creating_accounts_is_limited_per_address(tmp_path: Path) -> None:

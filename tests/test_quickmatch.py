@@ -61,10 +61,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 _addresses = (f"198.51.100.{i}" for i in itertools.count(1))
 
 
-def new_account(server: ServerProcess, name: str) -> dict[str, Any]:
-    """A new account, made from an address of its own (kept in ``address``)."""
+def new_account(server: ServerProcess, name: str | None) -> dict[str, Any]:
+    """A new account named ``name`` (``None``: a drawn name; names are unique), made from an
+    address of its own (kept in ``address``)."""
     address = next(_addresses)
-    status, body = server.post("/api/accounts", {"name": name}, address=address)
+    body_in = {} if name is None else {"name": name}
+    status, body = server.post("/api/accounts", body_in, address=address)
     assert status == 201, body
     return {**body, "address": address}
 
@@ -205,7 +207,7 @@ def test_a_closed_request_leaves_the_queue(server: ServerProcess) -> None:
 def test_bad_requests_are_refused_and_nothing_is_queued(
     server: ServerProcess, body: dict[str, Any], status: int, code: str
 ) -> None:
-    fay = new_account(server, "Fay")
+    fay = new_account(server, None)  # one for each of the parameters: drawn names
     got = server.post("/api/quickmatch", body, fay["token"])
     assert got[0] == status and got[1]["error"]["code"] == code, got
     assert server.request("DELETE", "/api/quickmatch", token=fay["token"]) == (

@@ -94,9 +94,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 
 @pytest.fixture(scope="module")
 def strict(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """Short limits, so that tests see them at work in a second."""
+    """Short limits, so that tests see them at work in a second; info lines logged (a
+    dropped client's)."""
     tmp = tmp_path_factory.mktemp("strict")
     args = (
+        "--log-level=info",
         "--hello-seconds=1",
         "--unjoined-room-seconds=1",
         "--request-seconds=1",
@@ -336,6 +338,8 @@ def sleeping_socket(server: ServerProcess, hello: dict[str, Any]) -> socket.sock
 
 
 def test_a_spectator_that_never_reads_is_dropped_and_forgotten(strict: ServerProcess) -> None:
+    assert strict.log_path is not None
+    log_before = len(strict.log_path.read_text().splitlines())
     created = create(strict, edition="classic")
     code = created["code"]
     ada = client(strict, new_address())
@@ -370,6 +374,17 @@ def test_a_spectator_that_never_reads_is_dropped_and_forgotten(strict: ServerPro
     sleeper.close()
     for p in players:
         p.close()
+    # the drop is one info line, and no traceback (issue #23: it was 4.9 KB of one each)
+    log = strict.log_path
+
+    def since() -> list[dict[str, Any]]:
+        return [json.loads(ln) for ln in log.read_text().splitlines()[log_before:] if ln[:1] == "{"]
+
+    def dropped() -> list[dict[str, Any]]:
+        return [e for e in since() if "did not read" in e["event"]]
+
+    assert [e["level"] for e in eventually(dropped, "the drop's log line")] == ["info"]
+    assert not [e for e in since() if e["level"] == "error" or "exception" in e], since()
 
 
 # --- 6. spectators: presence coalesced, a cap per room ----------------------------------------

@@ -38,7 +38,7 @@ TOKENS: dict[int, str] = {}
 
 def token_of(server: ServerProcess, player: int) -> str:
     if player not in TOKENS:
-        status, made = server.post("/api/accounts", {"name": "Dana"})
+        status, made = server.post("/api/accounts", {"name": f"Dana {player}"})
         assert status == 201, made
         TOKENS[player] = made["token"]
     return TOKENS[player]
@@ -255,8 +255,12 @@ def test_the_daily_challenge_is_a_solo_run_stored_per_day_once_rated(server: Ser
     assert game.phase == "over" and game.solo.solved == 4
     c.close()
 
+    # the leaderboard shows the account's name (not the seat's), and its id for the profile
+    me = server.request("GET", "/api/accounts/me", token=token_of(server, 41))[1]
     board_ = server.get(f"/api/daily/results?edition=classic&date={day}")
-    assert [(r["name"], r["solved"], r["skipped"]) for r in board_["results"]] == [("Dana", 4, 1)]
+    assert [(r["name"], r["account"], r["solved"], r["skipped"]) for r in board_["results"]] == [
+        ("Dana 41", me["id"], 4, 1)
+    ]
 
     # the same account again: played and stored, not rated
     again = started(server, account=41, edition="classic", mode="solo", puzzles="daily")

@@ -13,13 +13,14 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
 from server_harness import Client, ServerProcess, free_port, solution
 
-from ubongo.server.store import GameRecord, SoloRecord, Store
+from ubongo.server.store import GameRecord, NameTaken, SoloRecord, Store, StoredAccount
 
 
 def _pg_bin() -> Path:
@@ -217,3 +218,45 @@ def test_a_solo_game_served_on_postgresql_survives_a_restart(
         assert srv.get(f"/api/games/{over['data']['game_id']}")["mode"] == "solo"
     finally:
         srv.stop()
+
+
+def test_unique_names_on_postgresql(postgres_url: str) -> None:
+    """The migration's backfill and the unique index on PostgreSQL: accounts stored at
+    revision 0008 with one name in two forms get unique names, and of threads taking one name
+    at once exactly one gets it (docs/fair-play.md, "Names")."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import text
+
+    store = Store(postgres_url)
+    with store.database.engine.begin() as connection:
+        connection.exec_driver_sql("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
+        config = Config()
+        config.set_main_option("script_location", "ubongo.server.store:migrations")
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0008")
+        connection.execute(
+            text(
+                "INSERT INTO accounts (id, name, token_hash, created_at) VALUES"
+                " (1, 'Alice', :a, now()), (2, 'ALICE', :b, now()), (3, 'Bot 2 (hard)', :c, now())"
+            ),
+            {"a": "a" * 64, "b": "b" * 64, "c": "c" * 64},
+        )
+        connection.exec_driver_sql("SELECT setval('accounts_id_seq', 3)")
+    store.migrate()
+    assert [store.accounts.by_token(c * 64) for c in "abc"] == [
+        StoredAccount(1, "Alice"),
+        StoredAccount(2, "ALICE 2"),
+        StoredAccount(3, "Player 3"),
+    ]
+
+    def take(n: int) -> str:
+        try:
+            store.accounts.create("Racer", f"{n:064x}", at=1.0)
+        except NameTaken:
+            return "taken"
+        return "made"
+
+    with ThreadPoolExecutor(6) as pool:
+        assert sorted(pool.map(take, range(6))) == ["made"] + ["taken"] * 5
+    store.close()

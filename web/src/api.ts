@@ -114,12 +114,31 @@ function forgetAccount(): void {
   stored.account.remove();
 }
 
+/** The refusals of a name itself (docs/fair-play.md, "Names"): another account holds it, or
+ * one that looks the same; or it is the bots' or the site's. */
+const NAME_REFUSALS = new Set(["name_taken", "name_reserved"]);
+
+/** Whether `e` refuses a name itself (not the network, not a limit). */
+export function isNameRefusal(e: unknown): e is ApiError {
+  return e instanceof ApiError && NAME_REFUSALS.has(e.code);
+}
+
+/** A new account, named `name` if the server lets it have that name, else by a drawn one (the
+ * name box says why at its next save). */
+async function newAccount(name: string): Promise<AccountTicket> {
+  try {
+    return await api("POST /api/accounts", { body: name ? { name } : {} });
+  } catch (e) {
+    if (name && isNameRefusal(e)) return api("POST /api/accounts", { body: {} });
+    throw e;
+  }
+}
+
 /** This browser's account, asked for once if it has none (null if the server refuses: the
  * game still plays, its records then kept by name). */
 export function ensureAccount(): Promise<AccountTicket | null> {
   if (account) return Promise.resolve(account);
-  const name = savedName();
-  making ??= api("POST /api/accounts", { body: name ? { name } : {} })
+  making ??= newAccount(savedName())
     .then((made) => {
       account = made;
       stored.account.write(made);
@@ -136,18 +155,21 @@ export function savedName(): string {
   return stored.name.read() ?? account?.name ?? "";
 }
 
-/** The name typed in: kept here, and the account takes it too (records show the account's). */
-export function saveName(name: string): void {
+/** The name typed in: kept here (a seat takes it), and the account takes it too (records
+ * show the account's). Resolves to the server's refusal of the name, if it refused it (taken
+ * by another account, or the bots'), for the name box to show; the account keeps its name. */
+export async function saveName(name: string): Promise<ApiError | null> {
   stored.name.write(name);
   const mine = account;
-  if (mine && name && name !== mine.name) {
-    api("PATCH /api/accounts/me", { body: { name } }).then(
-      (renamed) => {
-        account = { ...mine, name: renamed.name };
-        stored.account.write(account);
-      },
-      () => undefined, // kept as typed; the next save tries again
-    );
+  if (!mine || !name || name === mine.name) return null;
+  try {
+    const renamed = await api("PATCH /api/accounts/me", { body: { name } });
+    account = { ...mine, name: renamed.name };
+    stored.account.write(account);
+    return null;
+  } catch (e) {
+    // a refusal of the name is shown; anything else (no network) is tried again next time
+    return isNameRefusal(e) ? e : null;
   }
 }
 

@@ -35,11 +35,22 @@ export function homeScreen(go: Navigate): HTMLElement {
     autocomplete: "nickname",
     "aria-label": t("home:yourName"),
   });
+  // the server's refusal of the name (taken, or the bots'), under the box until it changes
+  const nameError = h("p.bad.field-error#name-error", { role: "alert", hidden: true });
+  const showRefusal = (refused: ApiError | null) => {
+    nameError.textContent = refused?.message ?? "";
+    nameError.hidden = !refused;
+    if (refused) nameInput.setAttribute("aria-invalid", "true");
+    else nameInput.removeAttribute("aria-invalid");
+  };
+  nameInput.setAttribute("aria-describedby", "name-error");
+  nameInput.addEventListener("input", () => showRefusal(null));
   const name = () => {
     const n = nameInput.value.trim() || t("common:player");
-    saveName(n);
+    saveName(n).then(showRefusal);
     return n;
   };
+  nameInput.addEventListener("change", () => name());
 
   // --- edition picker (shared by solo and rooms) ---
   const editionButtons = h("div.edition-picker", { role: "radiogroup", "aria-label": t("room:edition") });
@@ -306,7 +317,7 @@ export function homeScreen(go: Navigate): HTMLElement {
       {},
       h("h2", {}, t("home:chooseGame")),
       editionButtons,
-      h("div.row", {}, h("label.field", {}, h("span", {}, t("home:yourName")), nameInput), sideLabel),
+      h("div.row", {}, h("label.field", {}, h("span", {}, t("home:yourName")), nameInput, nameError), sideLabel),
     ),
     h(
       "div.play-columns",

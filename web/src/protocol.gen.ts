@@ -1348,7 +1348,9 @@ export interface ErrorDetail {
     | "not_found"
     | "bad_method"
     | "bad_puzzle"
-    | "playban";
+    | "playban"
+    | "name_taken"
+    | "name_reserved";
   message: string;
 }
 /**
@@ -2381,7 +2383,14 @@ export interface DailyResults {
 export interface DailyEntry {
   rank: number;
   game_id: number;
+  /**
+   * the account's name now
+   */
   name: string;
+  /**
+   * the player's account (its profile); null: none
+   */
+  account: number | null;
   solved: number;
   /**
    * tasks put aside or given up

@@ -23,6 +23,20 @@ export function runName(r: { edition: string; goal: string; amount: number; side
   return t("records:runName", { title: info.title, side, what });
 }
 
+/** A name on a leaderboard: a link to its account's profile, or plain text for a run without
+ * an account (it has no profile). Text either way, never markup: a name is whatever its
+ * player typed. */
+export function playerName(name: string, account: number | null): HTMLElement | string {
+  return account === null ? name : h("a.player", { href: `/profile/${account}`, "data-link": "" }, name);
+}
+
+/** Whether a leaderboard row is this browser's: its account's, or (a run without an account)
+ * its typed name's. */
+function mine(row: { name: string; account: number | null }, me: string): boolean {
+  const account = currentAccount();
+  return account ? row.account === account.id : row.account === null && row.name === me;
+}
+
 /** The leaderboard of one kind of run, filled in when the server answers. */
 export function leaderboard(edition: string, goal: string, amount: number, side: string, me = ""): HTMLElement {
   const table = h("table.leaderboard", {}, h("caption", {}, t("records:leaderboard")));
@@ -32,9 +46,9 @@ export function leaderboard(edition: string, goal: string, amount: number, side:
         table.append(
           h(
             "tr",
-            { class: r.name === me ? "me" : "" },
+            { class: mine(r, me) ? "me" : "" },
             h("td.rank", {}, String(r.rank ?? "")),
-            h("td", {}, r.name),
+            h("td.name", {}, playerName(r.name, r.account)),
             h("td.result", {}, resultText(r)),
             h("td.hints.muted", {}, hintsText(r.hints)),
             h("td.skips.muted", {}, skipsText(r.skipped)),
@@ -69,7 +83,7 @@ export function dailyBoard(edition: string, date: string, caption: string, limit
             "tr",
             {},
             h("td.rank", {}, String(r.rank)),
-            h("td", {}, r.name),
+            h("td.name", {}, playerName(r.name, r.account)),
             h("td.result", {}, t("records:solved", { count: r.solved })),
             h("td.result", {}, clock(r.seconds)),
           ),
@@ -124,7 +138,7 @@ export function ratingsBoard(edition: string, me: number | null): HTMLElement {
             "tr",
             { class: r.account === me ? "me" : "" },
             h("td.rank", {}, String(r.rank)),
-            h("td", {}, r.name),
+            h("td.name", {}, playerName(r.name, r.account)),
             h("td.result", {}, ratingText(r)),
           ),
         );

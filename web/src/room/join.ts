@@ -22,7 +22,8 @@ export function showJoin(root: HTMLElement, code: string, go: Navigate, joined: 
   joinButton.addEventListener("click", async () => {
     joinButton.disabled = true;
     const name = nameInput.value.trim() || t("common:player");
-    saveName(name);
+    // the seat takes the name whatever the account's answer: a refusal is said, not in the way
+    saveName(name).then((refused) => refused && toast(refused.message, "bad"));
     try {
       const r = await api("POST /api/rooms/{code}/seats", { path: { code }, body: { name } });
       saveTicket(r);

@@ -42,6 +42,8 @@ HttpErrorCode = Literal[
     "bad_method",
     "bad_puzzle",
     "playban",
+    "name_taken",
+    "name_reserved",
 ]
 
 
@@ -453,7 +455,8 @@ class DailyEntry(Sent):
 
     rank: int
     game_id: int
-    name: str
+    name: str = Field(description="the account's name now")
+    account: int | None = Field(description="the player's account (its profile); null: none")
     solved: int
     skipped: int = Field(description="tasks put aside or given up")
     seconds: float = Field(description="the whole run")

@@ -46,6 +46,8 @@ RATE, BURST = 20.0, 40
 MAX_REFUSED = 200
 #: events waiting for a slow client before it is dropped (it reconnects and resyncs)
 MAX_QUEUE = 1000
+#: the close code of a client dropped for not reading (WebSocket's "try again later")
+CLOSE_SLOW = 1013
 
 
 @dataclass
@@ -106,10 +108,10 @@ class Connection:
     def send(self, text: str) -> None:
         """Queue one message; a client with ``max_queue`` messages waiting is dropped at once
         (:meth:`abort`; it reconnects and resyncs)."""
-        if self.closing == 1013:  # dropped for not reading: nothing more is queued
+        if self.closing == CLOSE_SLOW:  # dropped for not reading: nothing more is queued
             return
         if self.queue.qsize() >= self.max_queue:
-            self.abort(1013)
+            self.abort(CLOSE_SLOW)
             return
         self.queue.put_nowait(text)
 

@@ -37,6 +37,8 @@ HTTP_STATUS = {
     "left_queue": 409,
     "room_locked": 409,
     "game_running": 409,
+    "name_taken": 409,
+    "name_reserved": 422,  # the name itself, whoever asks for it
     "too_large": 413,
     "rate_limited": 429,
     "playban": 429,

@@ -93,6 +93,7 @@ def daily_runs(runs: Sequence[DailyRun]) -> list[dict[str, Any]]:
             "rank": i,
             "game_id": r.game_id,
             "name": r.name,
+            "account": r.account,
             "solved": r.solved,
             "skipped": r.skipped,
             "seconds": r.seconds,

@@ -22,7 +22,7 @@ from ..ops.ratelimit import address_key
 from ..ops.security import origin_allowed
 from ..protocol.incoming import MAX_MESSAGE_BYTES
 from ..protocol.outgoing import encode
-from ..rooms.connection import Connection
+from ..rooms.connection import CLOSE_SLOW, Connection
 from .deps import RoomServiceDep
 
 log = logging.getLogger("ubongo.server")
@@ -85,10 +85,10 @@ async def _serve(ws: WebSocket, rooms: RoomServiceDep, conn: Connection) -> None
     finally:
         rooms.disconnect(conn)
         conn.close(conn.closing or 1000)
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(writer_task, 2.0)
-        writer_task.cancel()
+        await _end_writer(writer_task)
         conn.on_abort = None  # it holds the writer task: no cycle outlives the socket
+        if conn.closing == CLOSE_SLOW:
+            log.info("dropped a client that did not read (%d messages waiting)", conn.max_queue)
         if ws.application_state != WebSocketState.DISCONNECTED:
             with contextlib.suppress(Exception):
                 await ws.close()
@@ -114,6 +114,21 @@ async def _refuse(ws: WebSocket, limit: int) -> None:
             encode({"type": "error", "code": "rate_limited", "message": message, "ref": None})
         )
         await ws.close(CLOSE_TOO_MANY)
+
+
+async def _end_writer(writer_task: asyncio.Task[None]) -> None:
+    """Let the writer send what is queued (2 s at most), then end it, whatever its end was.
+
+    Waited for with :func:`asyncio.wait`, which never raises the task's own end: the writer of
+    a client that does not read was cancelled (:func:`_abort`), and awaiting it directly
+    raised its ``CancelledError`` in this handler, which uvicorn logged as a failed request
+    with a 5 KB traceback for every dropped client (issue #23: one info line is enough)."""
+    await asyncio.wait({writer_task}, timeout=2.0)
+    writer_task.cancel()
+    if writer_task.done() and not writer_task.cancelled():
+        # retrieved, so that asyncio does not log it when the task is collected: the writer
+        # ends quietly on a gone client, and anything else is of no use once the socket is
+        writer_task.exception()
 
 
 def _abort(ws: WebSocket, writer_task: asyncio.Task[None]) -> None:

@@ -8,9 +8,9 @@ by the Alembic migrations in ``migrations/``, run at every start.
 * one repository per aggregate, each returning typed records (frozen dataclasses), never
   the HTTP answers' JSON (the routes shape that): :mod:`.games` (finished games),
   :mod:`.records` (solo records), :mod:`.daily` (daily challenge runs), :mod:`.accounts`
-  (accounts and profiles), :mod:`.addresses` (the addresses accounts used lately, hashed),
-  :mod:`.ratings` (rating rows of rated games and of endless runs' tasks and players),
-  :mod:`.open_rooms` (rooms that outlive a restart).
+  (accounts and profiles; names unique by their key, :mod:`.namekey`), :mod:`.addresses` (the
+  addresses accounts used lately, hashed), :mod:`.ratings` (rating rows of rated games and of
+  endless runs' tasks and players), :mod:`.open_rooms` (rooms that outlive a restart).
 
 Callers hold one :class:`Store` (the app makes it and hands it on) and reach each
 repository as its attribute: ``store.games.save(game)``, ``store.accounts.by_token(hash)``.
@@ -34,7 +34,7 @@ May import: :mod:`..protocol`, :mod:`..config`, :mod:`..ops`.
 
 from __future__ import annotations
 
-from .accounts import AccountRepository, Profile, SeatedGame, StoredAccount
+from .accounts import AccountRepository, NameTaken, Profile, SeatedGame, StoredAccount
 from .addresses import AddressRepository
 from .daily import DailyRecord, DailyRepository, DailyRun
 from .database import Backoff, Database, default_database_url
@@ -101,6 +101,7 @@ __all__ = [
     "Glicko",
     "Held",
     "HeldResult",
+    "NameTaken",
     "OpenRoomRepository",
     "PersonalBest",
     "Profile",

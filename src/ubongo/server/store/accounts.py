@@ -1,6 +1,11 @@
 """Accounts and their public profiles: an account is a name and the hash of its token (never
 the token: it is the only credential, and a copy of the database must not hand it out).
 
+No two accounts hold names with one key (:func:`.namekey.name_key`: "Ada" and "ADA" are one
+name): the key is stored beside the name under a unique index, so that of two accounts
+taking one name at once (two processes, two threads) the database lets exactly one through;
+the other is told :class:`NameTaken`.
+
 >>> import tempfile, os
 >>> from ubongo.server.store.database import Database
 >>> db = Database("sqlite:///" + os.path.join(tempfile.mkdtemp(), "doc.sqlite3"))
@@ -10,6 +15,10 @@ the token: it is the only credential, and a copy of the database must not hand i
 >>> accounts.rename(ada, "Ada L.")
 >>> accounts.by_token("ab" * 32) == StoredAccount(ada, "Ada L.")
 True
+>>> accounts.create("ADA L.", "cd" * 32, at=2.0)
+Traceback (most recent call last):
+...
+ubongo.server.store.accounts.NameTaken: ADA L.
 >>> accounts.profile(ada).games
 {}
 >>> db.close()
@@ -20,10 +29,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from .database import Database
 from .games import StoredGame
+from .namekey import name_key
 from .tables import AccountRow, GameAccountRow, GameRow, to_datetime, to_epoch
+
+
+class NameTaken(Exception):
+    """Another account holds a name with this name's key."""
 
 
 @dataclass(frozen=True)
@@ -61,12 +77,19 @@ class AccountRepository:
         self.database = database
 
     def create(self, name: str, token_hash: str, at: float) -> int:
-        """A new account; its id."""
-        with self.database.write() as s:
-            row = AccountRow(name=name, token_hash=token_hash, created_at=to_datetime(at))
-            s.add(row)
-            s.flush()
-            return row.id
+        """A new account; its id. :class:`NameTaken` if another account holds the name's key."""
+        key = name_key(name)
+        try:
+            with self.database.write() as s:
+                row = AccountRow(
+                    name=name, name_key=key, token_hash=token_hash, created_at=to_datetime(at)
+                )
+                s.add(row)
+                s.flush()
+                return row.id
+        except IntegrityError:
+            self._name_taken(key, name, None)
+            raise
 
     def by_token(self, token_hash: str) -> StoredAccount | None:
         """The account whose token has this hash."""
@@ -77,11 +100,25 @@ class AccountRepository:
             return None if row is None else StoredAccount(row[0], row[1])
 
     def rename(self, account: int, name: str) -> None:
-        """A new name for the account (nothing if there is no such account)."""
-        with self.database.write() as s:
-            row = s.get(AccountRow, account)
-            if row is not None:
-                row.name = name
+        """A new name for the account (nothing if there is no such account);
+        :class:`NameTaken` if another account holds the name's key (its own may change case:
+        "ada" to "Ada")."""
+        key = name_key(name)
+        try:
+            with self.database.write() as s:
+                row = s.get(AccountRow, account)
+                if row is not None:
+                    row.name, row.name_key = name, key
+        except IntegrityError:
+            self._name_taken(key, name, account)
+            raise
+
+    def _name_taken(self, key: str, name: str, account: int | None) -> None:
+        """Raise :class:`NameTaken` if an account other than ``account`` holds ``key`` (what
+        broke the unique index; any other broken constraint is the caller's to raise)."""
+        with self.database.session() as s:
+            if _holder(s, key) not in (None, account):
+                raise NameTaken(name)
 
     def profile(self, account: int, recent: int = 10) -> Profile | None:
         """An account's public face, with its ``recent`` latest games; ``None`` if there is
@@ -111,3 +148,7 @@ class AccountRepository:
                 games={edition: n for edition, n in played},
                 recent=[SeatedGame(StoredGame.of_row(g), seat) for g, seat in games],
             )
+
+
+def _holder(s: Session, key: str) -> int | None:
+    return s.scalar(select(AccountRow.id).where(AccountRow.name_key == key))

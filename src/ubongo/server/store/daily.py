@@ -14,7 +14,7 @@ from sqlalchemy import func, select
 
 from .database import Database
 from .games import GameRecord, add_game
-from .tables import DailyResultRow, to_datetime, to_epoch
+from .tables import AccountRow, DailyResultRow, to_datetime, to_epoch
 
 
 @dataclass(frozen=True)
@@ -34,10 +34,12 @@ class DailyRecord:
 
 @dataclass(frozen=True)
 class DailyRun:
-    """A rated daily run as its day's leaderboard shows it."""
+    """A rated daily run as its day's leaderboard shows it: under its account's name now
+    (the name it was played under if its account is gone), linked to the account."""
 
     game_id: int
     name: str
+    account: int | None
     solved: int
     #: tasks put aside or given up
     skipped: int
@@ -105,8 +107,9 @@ class DailyRepository:
         """The day's leaderboard (``day``: YYYY-MM-DD): rated runs, most tasks solved first,
         then the fastest."""
         with self.database.session() as s:
-            rows = s.scalars(
-                select(DailyResultRow)
+            rows = s.execute(
+                select(DailyResultRow, AccountRow.name)
+                .outerjoin(AccountRow, DailyResultRow.account == AccountRow.id)
                 .where(
                     DailyResultRow.rated.is_(True),
                     DailyResultRow.edition == edition,
@@ -114,16 +117,17 @@ class DailyRepository:
                 )
                 .order_by(DailyResultRow.solved.desc(), DailyResultRow.seconds, DailyResultRow.id)
                 .limit(limit)
-            )
+            ).all()
             return [
                 DailyRun(
                     game_id=r.game_id,
-                    name=r.name,
+                    name=r.name if name is None else name,
+                    account=r.account if name is not None else None,
                     solved=r.solved,
                     skipped=r.skipped,
                     seconds=r.seconds,
                     times=r.times,
                     finished_at=to_epoch(r.finished_at),
                 )
-                for r in rows
+                for r, name in rows
             ]

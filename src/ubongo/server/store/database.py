@@ -14,7 +14,8 @@ tried again by its caller after a growing delay (:class:`Backoff`).
 >>> db = Database("sqlite:///" + os.path.join(tempfile.mkdtemp(), "doc.sqlite3"))
 >>> db.migrate()
 >>> with db.write() as s:
-...     s.add(AccountRow(name="Ada", token_hash="00" * 32, created_at=to_datetime(1.0)))
+...     s.add(AccountRow(name="Ada", name_key="ada", token_hash="00" * 32,
+...                      created_at=to_datetime(1.0)))
 >>> with db.session() as s:
 ...     list(s.scalars(select(AccountRow.name)))
 ['Ada']

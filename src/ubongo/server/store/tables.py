@@ -15,6 +15,8 @@ from typing import Any
 from sqlalchemy import JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, String, true
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from .namekey import MAX_KEY_CHARS
+
 
 def to_datetime(epoch_seconds: float) -> datetime:
     """A stored time (UTC) from seconds since the Unix epoch."""
@@ -85,6 +87,9 @@ class AccountRow(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(32))
+    #: the name's key (:func:`.namekey.name_key`): unique, so that two accounts never hold
+    #: names a reader cannot tell apart, whichever of two racing writes comes first
+    name_key: Mapped[str] = mapped_column(String(MAX_KEY_CHARS), unique=True, index=True)
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     #: a moderator marked the account a cheater: off every leaderboard (docs/fair-play.md)

@@ -1,0 +1,110 @@
+"""Names in the browser (docs/fair-play.md, "Names"): every name on a leaderboard links to its
+account's profile and is shown as text whatever it holds; a name the server refuses (another
+account's, in another case) is said under the name box, in the page's language."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Dialog, Page, expect
+from server_harness import Client, ServerProcess, solution
+from waiting import eventually
+from webharness import watch_errors
+
+#: a kind of solo run no other browser test plays, so that its leaderboard holds this test's
+EDITION, GOAL, AMOUNT, SIDE = "classic", "tasks", 10, "B"
+#: what a name may hold: it is text on every page
+MARKUP = "<img src=x onerror=alert(1)>"
+
+
+def solo_run(server: ServerProcess, name: str, token: str | None) -> None:
+    """A run of this test's kind played by the solver (as ``token``'s account, if given)."""
+    created = server.create_room_as(
+        token, name, edition=EDITION, mode="solo", solo_goal=GOAL, solo_amount=AMOUNT, side=SIDE
+    )
+    c = Client(server)
+    assert c.hello(created["code"], created["token"])["type"] == "welcome"
+    c.send({"type": "start"})
+    game = c.event("round_started")["room"]["game"]
+    for n in range(AMOUNT):
+        task = game["tasks"]["0"]
+        msg = {"type": "submit", "round": game["round"], "placements": solution(task, EDITION)}
+        assert c.reply(msg, "verdict")["ok"]
+        game = c.event("game_over" if n == AMOUNT - 1 else "task_drawn")["room"]["game"]
+    c.close()
+
+
+def test_leaderboard_names_link_to_profiles_as_text(page: Page, server: ServerProcess) -> None:
+    status, marked = server.post("/api/accounts", {"name": MARKUP})
+    assert status == 201, marked
+    solo_run(server, "seat name", marked["token"])
+    solo_run(server, "Guest Gil", None)
+    dialogs: list[str] = []
+
+    def dialog(d: Dialog) -> None:
+        dialogs.append(d.message)
+        d.dismiss()
+
+    page.on("dialog", dialog)
+    page.goto(server.url + "/")
+    page.click(f'button.edition[data-edition="{EDITION}"]')
+    page.select_option("#side", SIDE)
+    page.select_option("#solo-goal", GOAL)
+    page.select_option("#solo-amount", str(AMOUNT))
+    board = page.locator(".home-records table.leaderboard")
+    # the account's run: its name now (not the seat's), a link to its profile, as text
+    link = board.locator(f'td.name a[href="/profile/{marked["id"]}"]')
+    expect(link).to_have_text(MARKUP)
+    expect(board.locator("img")).to_have_count(0)
+    # a run without an account has no profile: its name is plain text
+    guest = board.locator("tr", has_text="Guest Gil")
+    expect(guest).to_have_count(1)
+    expect(guest.locator("a")).to_have_count(0)
+    link.click()
+    expect(page.locator("#profile-name")).to_have_text(MARKUP)
+    assert page.url.endswith(f"/profile/{marked['id']}")
+    assert not dialogs, f"a name ran as markup: {dialogs}"
+
+
+@pytest.mark.parametrize(
+    ("locale", "said"),
+    [
+        ("en-US", "another player has this name, or one that looks the same"),  # the server's
+        ("de-DE", "Diesen Namen (oder einen, der genauso aussieht) hat schon jemand."),
+    ],
+)
+def test_a_name_another_account_holds_is_refused_under_the_name_box(
+    browser: Browser, server: ServerProcess, locale: str, said: str
+) -> None:
+    held = f"Namebox {locale}"
+    assert server.post("/api/accounts", {"name": held})[0] == 201
+    context = browser.new_context(locale=locale)
+    page = context.new_page()
+    errors: list[str] = []
+    watch_errors(page, errors)
+    page.goto(server.url + "/")
+    page.wait_for_function("() => localStorage.getItem('ubongo.account') !== null")
+    error, box = page.locator("#name-error"), page.locator("#name")
+    expect(error).to_be_hidden()
+    box.fill(held.upper())
+    box.press("Tab")  # the box's change: the account is asked to take the name
+    expect(error).to_have_text(said)
+    expect(box).to_have_attribute("aria-invalid", "true")
+    mine: dict[str, Any] = page.evaluate("() => JSON.parse(localStorage.getItem('ubongo.account'))")
+    assert mine["name"] != held.upper()
+    # typing again clears it; a free name is taken without a word
+    box.fill(f"{held} 2")
+    expect(error).to_be_hidden()
+    box.press("Tab")
+    token = str(mine["token"])
+
+    def renamed() -> bool:
+        answer = server.request("GET", "/api/accounts/me", token=token)[1]
+        return bool(answer["name"] == f"{held} 2")
+
+    eventually(renamed, "the account renamed")
+    expect(error).to_be_hidden()
+    expect(box).not_to_have_attribute("aria-invalid", "true")
+    context.close()
+    assert not errors, errors
