@@ -29,10 +29,10 @@ def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerPro
             # (the bot's times and the gems are drawn from it) in which the bot finishes second
             # and ties: the playoff is played too (a random seed ties about half the time)
             '--quickmatch-settings={"rounds": 1, "hourglass_seconds": 30, "seed": 1}',
-            # the test's pointer places pieces faster than a hand: no floor, so that the game
-            # is rated (tests/test_fair_play.py has the floor)
+            # the test's pointer places pieces faster than a hand: no floors, so that the game
+            # is rated on the play trace the page sends (tests/test_fair_play.py has the floors)
             "--record-seconds-per-piece=0",
-            "--no-require-traces",
+            "--trace-seconds-per-move=0",
         ),
     )
 

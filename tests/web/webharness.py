@@ -37,15 +37,21 @@ def shot(page: Page, name: str) -> None:
 
 #: how the client logs a server message or answer that is not the protocol's (web/src/check.ts)
 UNREADABLE = "ubongo: an unreadable"
+#: how the client warns of a play trace that does not end where its board is, at a submit
+#: (web/src/room/trace.ts: a move that reached the board unrecorded)
+TRACE_ADRIFT = "ubongo: the play trace"
 
 
 def watch_errors(page: Page, errors: list[str]) -> None:
     """Errors in the page go to ``errors``, which the test checks at its end: uncaught ones,
-    and anything the server sent that the client's check of the protocol refused (so every
-    browser test checks the client's schema against what the real server sends)."""
+    anything the server sent that the client's check of the protocol refused (so every
+    browser test checks the client's schema against what the real server sends), and a play
+    trace that did not end where the board was (so every test that plays checks the trace)."""
 
     def console(m: ConsoleMessage) -> None:
         if m.type == "error" and m.text.startswith(UNREADABLE):
+            errors.append(m.text)
+        if m.type == "warning" and m.text.startswith(TRACE_ADRIFT):
             errors.append(m.text)
 
     page.on("pageerror", lambda e: errors.append(str(e)))

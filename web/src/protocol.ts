@@ -38,6 +38,8 @@ export type SoloGoal = Settings["solo_goal"];
 /** A rules variant. */
 export type Variant = Settings["variant"];
 export type Placement = gen.Placement;
+/** One step of a play trace (`submit`'s `trace`): a piece picked, turned, placed or lifted. */
+export type TraceStep = gen.TraceStep;
 
 /** Server to client over `/ws`. */
 export type ServerMessage = gen.ServerMessage;

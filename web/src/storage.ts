@@ -12,7 +12,7 @@
 // The formats are the ones earlier clients wrote (JSON, or the bare text for a name, language
 // or tutorial state), so what a browser kept before still reads.
 
-import type { AccountTicket, Placement, SeatGrant } from "./protocol";
+import type { AccountTicket, Placement, SeatGrant, TraceStep } from "./protocol";
 
 type Area = "local" | "session";
 
@@ -150,6 +150,14 @@ export interface SavedArrangement {
   placements: Placement[];
 }
 
+/** The play trace of a room's board `key` (room/trace.ts): when the task was dealt (ms since
+ * the epoch, as `performance.timeOrigin + performance.now()`) and the steps so far. */
+export interface SavedTrace {
+  key: string;
+  dealtAt: number;
+  steps: TraceStep[];
+}
+
 export type TutorialState = "done" | "skipped";
 
 type Json = Record<string, unknown>;
@@ -221,6 +229,30 @@ function arrangementOf(raw: unknown): SavedArrangement | null {
   return { key: raw.key, placements: raw.placements };
 }
 
+const OPS: readonly TraceStep["op"][] = ["pick", "turn", "place", "lift"];
+
+function traceStepOf(raw: unknown): TraceStep | null {
+  if (!isRecord(raw) || !isNumber(raw.t) || !isString(raw.piece)) return null;
+  const op = OPS.find((o) => o === raw.op);
+  if (!op) return null;
+  const step: TraceStep = { t: raw.t, op, piece: raw.piece };
+  if (isInteger(raw.transform)) step.transform = raw.transform;
+  const offset = raw.offset;
+  if (Array.isArray(offset) && offset.every(isInteger)) {
+    if (offset.length === 2) step.offset = [offset[0], offset[1]];
+    else if (offset.length === 3) step.offset = [offset[0], offset[1], offset[2]];
+  }
+  return step;
+}
+
+function traceOf(raw: unknown): SavedTrace | null {
+  if (!isRecord(raw) || !isString(raw.key) || !isNumber(raw.dealtAt) || !Array.isArray(raw.steps)) return null;
+  const steps = raw.steps.map(traceStepOf);
+  // one step unread would change where the trace leaves the pieces: all or nothing
+  if (!steps.every((s): s is TraceStep => s !== null)) return null;
+  return { key: raw.key, dealtAt: raw.dealtAt, steps };
+}
+
 function stringsOf(raw: unknown): string[] | null {
   return Array.isArray(raw) ? raw.map(String) : null;
 }
@@ -247,4 +279,6 @@ export const stored = {
   seatCodes: (): string[] => local.keys(SEAT_PREFIX).map((key) => key.slice(SEAT_PREFIX.length)),
   /** the pieces laid in room `code`, kept for a reload (this tab only) */
   arrangement: (code: string) => json(session, `ubongo.arrangement.${code}`, arrangementOf),
+  /** the play trace of the task in hand in room `code`, kept for a reload (this tab only) */
+  trace: (code: string) => json(session, `ubongo.trace.${code}`, traceOf),
 };

@@ -3,6 +3,7 @@
 // tray piece on the board, `Esc` or `Backspace` sends it back; buttons Rotate, Flip, Tray, Clear.
 
 import { nameWithLabel } from "../dom";
+import type { LatticeName } from "../geometry";
 import { t } from "../i18n";
 
 export type BoardCommand =
@@ -30,6 +31,16 @@ export function keyCommand(k: string, pieceCount: number): BoardCommand | null {
     return { kind: "move", dx, dy };
   }
   return null;
+}
+
+/** The lattice translation an arrow key moves a piece by (`dx` or `dy` is ±1). Hexagons and
+ * triangles have no straight "down": up and down zig-zag (`zig` alternating) so that the
+ * piece keeps its column. */
+export function arrowStep(lattice: LatticeName, dx: number, dy: number, zig: boolean): number[] {
+  if (lattice === "square") return [dx, dy];
+  if (dy === 0) return [dx, 0];
+  const up = lattice === "hexagon" ? [zig ? 0 : 1, -1] : [zig ? 0 : -1, 1];
+  return dy < 0 ? up : [-up[0], -up[1]];
 }
 
 /** The board's buttons; each gives the focus back to the board (`done`) after acting. */

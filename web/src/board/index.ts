@@ -25,7 +25,7 @@ import {
 } from "../geometry";
 import { colourName, t } from "../i18n";
 import { play } from "../sound";
-import { type BoardCommand, keyCommand, toolbar } from "./controls";
+import { arrowStep, type BoardCommand, keyCommand, toolbar } from "./controls";
 import { coverage } from "./cover";
 import { areaLayer, frameRect, hatchDefs, pieceShapeNodes } from "./draw";
 import type { BoardOptions } from "./options";
@@ -324,8 +324,11 @@ export class Board {
     }
   }
 
-  select(p: PieceState | null): void {
-    if (p && p !== this.selected && !this.locked) play("pick");
+  /** Select `p` (or nothing): a piece newly selected, or dragged again (`again`), is taken in hand. */
+  select(p: PieceState | null, again = false): void {
+    const fresh = !!p && p !== this.selected;
+    if (p && (fresh || again) && !this.locked) this.opts.onHand?.({ op: "pick", piece: p.entry.id });
+    if (fresh && !this.locked) play("pick");
     this.selected = p;
     for (const q of this.pieces) q.g.classList.toggle("selected", q === p);
     this.element.classList.toggle("has-selection", !!p);
@@ -340,6 +343,7 @@ export class Board {
     for (let i = 0; i < times; i++) t = table[t];
     p.transform = t;
     play("rotate");
+    this.opts.onHand?.({ op: "turn", piece: p.entry.id, transform: t });
     if (before) {
       // turn about the piece's middle, then snap
       const c = shapeCentre(this.lattice, this.shape(p));
@@ -394,19 +398,13 @@ export class Board {
       this.placeOn(p, first);
       return;
     }
-    let step: number[];
-    if (this.lattice === "square") step = [dx, dy];
-    else if (dy === 0) step = [dx, 0];
-    else {
-      // hexagons and triangles have no straight "down": zig-zag so the piece keeps its column
-      this.zig = !this.zig;
-      const up = this.lattice === "hexagon" ? [this.zig ? 0 : 1, -1] : [this.zig ? 0 : -1, 1];
-      step = dy < 0 ? up : [-up[0], -up[1]];
-    }
+    if (this.lattice !== "square" && dy !== 0) this.zig = !this.zig;
+    const step = arrowStep(this.lattice, dx, dy, this.zig);
     p.offset = [p.offset[0] + step[0], p.offset[1] + step[1]];
     this.changed();
   }
 
+  /** up and down on hexagons and triangles go left and right of straight in turn */
   private zig = false;
 
   // --- input --------------------------------------------------------------------------------

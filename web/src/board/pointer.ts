@@ -31,7 +31,8 @@ export interface PointerHost {
   /** how large it is drawn there (smaller in a phone's tray) */
   drawScale(p: PieceState): number;
   inFrame(pt: Point): boolean;
-  select(p: PieceState | null): void;
+  /** select a piece; `again`: it is taken in hand even if it was selected (a drag) */
+  select(p: PieceState | null, again?: boolean): void;
   tapPiece(p: PieceState): void;
   tapEmpty(pt: Point): void;
   rotate(back: boolean): void;
@@ -122,7 +123,7 @@ export class PointerInput {
       const dist = Math.hypot(e.clientX - d.startClient[0], e.clientY - d.startClient[1]);
       if (dist < DRAG_THRESHOLD_PX) return;
       d.moving = true;
-      host.select(d.piece);
+      host.select(d.piece, true);
       host.piecesLayer.appendChild(d.piece.g); // on top of the others
       d.piece.g.classList.add("dragging");
       host.drawSlots();

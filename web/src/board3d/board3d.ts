@@ -9,6 +9,7 @@
 
 import type { BoardOptions } from "../board";
 import { inputKind, onInputKind } from "../board/inputkind";
+import type { HandStep } from "../board/options";
 import type { Placement } from "../catalogue";
 import { pieceOf } from "../catalogue";
 import { h } from "../dom";
@@ -186,6 +187,10 @@ export class Board3D extends HeldPieces {
   /** How many quarter turns the camera has gone round the board (arrows and turns follow it). */
   protected viewQuadrant(): number {
     return this.scene?.quadrant() ?? 0;
+  }
+
+  protected tellHand(step: HandStep): void {
+    this.opts.onHand?.(step);
   }
 
   // --- input --------------------------------------------------------------------------------

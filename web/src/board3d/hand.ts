@@ -2,6 +2,7 @@
 // land, and the moves that change them (take, put back, drop, turn, move). Board3D draws them and
 // turns input into these moves.
 
+import type { HandStep } from "../board/options";
 import { play } from "../sound";
 import { type Cube, cubeKey, footprint, grip, landingZ, shapeOf, translate, turned } from "./shapes";
 import type { PieceState } from "./tray";
@@ -26,6 +27,9 @@ export abstract class HeldPieces {
 
   /** How many quarter turns the camera has gone round the board. */
   protected abstract viewQuadrant(): number;
+
+  /** A piece taken in hand or turned (the play trace; what lands where, the placements tell). */
+  protected abstract tellHand(step: HandStep): void;
 
   // --- state ------------------------------------------------------------------------------
 
@@ -75,6 +79,7 @@ export abstract class HeldPieces {
   protected take(p: PieceState): void {
     if (this.hand?.piece === p) return;
     play("pick");
+    this.tellHand({ op: "pick", piece: p.entry.id });
     if (this.hand) this.putBack();
     if (p.place) {
       const from = { transform: p.transform, place: p.place };
@@ -126,6 +131,7 @@ export abstract class HeldPieces {
     const view = this.viewQuadrant();
     p.transform = turned(p.entry, p.transform, turn, back ? 3 : 1, view);
     play("rotate");
+    this.tellHand({ op: "turn", piece: p.entry.id, transform: p.transform });
     // keep the middle of the footprint where it was
     const after = this.footprint(p);
     hand.x += Math.round((before.w - after.w) / 2);

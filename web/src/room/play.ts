@@ -8,7 +8,7 @@ import { type BoardLike, boardHint, createBoard, onInputKind } from "../board3d"
 import { solutionIsoSvg } from "../board3d/iso";
 import type { Catalogue, Placement } from "../catalogue";
 import { h } from "../dom";
-import { errorText, language, t } from "../i18n";
+import { errorText, t } from "../i18n";
 import { pieceName } from "../piecename";
 import type { GameView, HintReply, Room, RoomEvent, Task, Verdict } from "../protocol";
 import { settingsMenu } from "../settings";
@@ -23,8 +23,9 @@ import { roundResult, showNextRound } from "./result";
 import { type SoloRecords, sidePanel } from "./side";
 import { spectatorTables } from "./spectate";
 import { topBar } from "./topbar";
+import { TraceRecorder } from "./trace";
 import { UndoControl } from "./undo";
-import { isTieBreak, tieBreakName } from "./words";
+import { hintMessage, isTieBreak, tieBreakName } from "./words";
 
 /** The stages in which the board can still be played. */
 const PLAYING = ["playing", "second_chance", "countdown", "playoff"];
@@ -59,11 +60,15 @@ export class PlayScreen {
   private laid = new Map<string, string>();
   /** the solution of the task this player gave up, shown over the next one until closed */
   private givenUp: HTMLElement | null = null;
+  /** what this player does with the pieces of their task, sent with each submit */
+  private readonly trace: TraceRecorder;
 
   constructor(
     private readonly ctx: RoomContext,
     private readonly root: HTMLElement,
-  ) {}
+  ) {
+    this.trace = new TraceRecorder(ctx.code);
+  }
 
   /** Draw the game for a snapshot (keeping the board while the task is the same). */
   draw(room: Room, game: GameView, cat: Catalogue, ev: RoomEvent | null): void {
@@ -74,6 +79,7 @@ export class PlayScreen {
       this.givenUp = this.solutionPanel(cat, ev.data.task.area, ev.data.solution);
     }
     this.lastCat = cat;
+    if (task) this.trace.deal(key); // from the deal, while a solved solo board is held too
     if (key !== this.boardKey && !this.hold) {
       const solved = !!this.board && this.boardKey !== "" && this.board.element.classList.contains("covered");
       if (game.solo && task && solved && ev?.kind !== "gave_up") this.holdSolvedBoard(parts);
@@ -111,7 +117,10 @@ export class PlayScreen {
 
   /** A new game (or a rematch) forgets which boards were covered. */
   eventSeen(ev: RoomEvent): void {
-    if (ev.kind === "rematch" || ev.kind === "game_started") this.finishedBoards.clear();
+    if (ev.kind === "rematch" || ev.kind === "game_started") {
+      this.finishedBoards.clear();
+      this.trace.forget();
+    }
     const { seat, room } = this.ctx.store;
     if (room) eventCues(ev, room, seat);
   }
@@ -242,7 +251,9 @@ export class PlayScreen {
       pieces: task.pieces,
       initial,
       onCovered: (pl) => this.submit(pl),
+      onHand: (step) => this.trace.hand(key, step),
       onChange: (pl, covered) => {
+        this.trace.arranged(key, pl);
         this.placedCues(pl);
         saveArrangement(this.ctx.code, key, pl);
         undo.record(pl);
@@ -250,6 +261,7 @@ export class PlayScreen {
       },
     });
     this.board = board;
+    this.trace.arranged(key, board.placements()); // pieces laid before a reload, if not traced
     const ubongo = h("button.primary.ubongo#ubongo", { type: "button" }, t("play:ubongo"));
     ubongo.addEventListener("click", () => this.board && this.submit(this.board.placements()));
     const actions = h("div.main-actions", {}, undo.button, ubongo);
@@ -334,7 +346,8 @@ export class PlayScreen {
   private submit(placements: Placement[]): void {
     const game = this.ctx.store.room?.game;
     if (!game || !this.board) return;
-    if (!this.ctx.send({ type: "submit", round: game.round, placements })) {
+    const trace = this.trace.forSubmit(this.boardKey, placements);
+    if (!this.ctx.send({ type: "submit", round: game.round, placements, trace })) {
       this.board.setStatus(t("play:notConnected"), "bad");
       return;
     }
@@ -383,12 +396,4 @@ export class PlayScreen {
     this.shownResultFor = game.round;
     parts.overlay.replaceChildren(roundResult(this.ctx.store, room, game, cat));
   }
-}
-
-/** The server's sentence on a hint, said again in the language shown from the reply's facts. */
-function hintMessage(r: HintReply): string {
-  if (language() === "en") return r.message;
-  if (r.solved) return t("play:hintSolved");
-  if (r.move.length) return t("play:hintMove", { pieces: r.move.join(", ") });
-  return r.message;
 }

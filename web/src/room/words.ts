@@ -1,8 +1,8 @@
 // How the room screens say who is tied and what breaks the tie (shared by the game, the round
-// result and the game's end).
+// result and the game's end), and a hint's answer.
 
-import { t } from "../i18n";
-import type { GameView, Room, Seat } from "../protocol";
+import { language, t } from "../i18n";
+import type { GameView, HintReply, Room, Seat } from "../protocol";
 import { editionInfo } from "../ui";
 
 /** The rulebooks' names for a tie-break: Classic and 3D play a playoff, Extreme a tie round. */
@@ -61,4 +61,12 @@ export function tieWords(room: Room, game: GameView, past = false): string {
       : t("play:tiedWithCards", { count: score.cards });
   const all = tied.length > 2 ? "All" : "";
   return t(past ? `play:tiedPast${all}` : `play:tied${all}`, { names, amount });
+}
+
+/** The server's sentence on a hint, said again in the language shown from the reply's facts. */
+export function hintMessage(r: HintReply): string {
+  if (language() === "en") return r.message;
+  if (r.solved) return t("play:hintSolved");
+  if (r.move.length) return t("play:hintMove", { pieces: r.move.join(", ") });
+  return r.message;
 }
