@@ -27,8 +27,11 @@ WEB_SOURCES := $(shell find web/src web/public -type f 2>/dev/null) web/index.ht
 WEB_DEPS := web/node_modules/.installed
 WEB_BUILT := web/dist/.built
 
+# a git worktree may link web/node_modules to another checkout's: npm ci there would empty
+# the other checkout's packages, so a linked folder is left as it is
 $(WEB_DEPS): web/package.json web/package-lock.json
-	cd web && npm ci --no-audit --no-fund
+	if [ -L web/node_modules ]; then echo "web/node_modules is a link: not reinstalled"; \
+	else cd web && npm ci --no-audit --no-fund; fi
 	touch $@
 
 $(WEB_BUILT): $(WEB_DEPS) $(WEB_SOURCES)

@@ -229,7 +229,7 @@ def offline(runs: int, seed: int) -> None:
         for n in range(runs):
             rng = random.Random(f"{seed}/{kind}/{n}")
             task = rng.choice(tasks)
-            placed = [
+            placed: list[dict[str, Any]] = [
                 {"piece": p, "transform": rng.randrange(8), "offset": [i, rng.randrange(3)]}
                 for i, p in enumerate(task.pieces)
             ]

@@ -112,11 +112,12 @@ export class TraceRecorder {
    * so that the finish is still one the server can count. */
   forSubmit(key: string, placements: Placement[]): TraceStep[] | null {
     if (key !== this.key) {
-      console.warn(`${TRACE_ADRIFT} is for another task than the one submitted`);
+      console.warn(`${TRACE_ADRIFT} is for another task than the one submitted`); // i18n-ignore
       return null;
     }
     if (!sameLaid(laidBy(this.steps), laidMap(placements))) {
-      console.warn(`${TRACE_ADRIFT} does not end in the arrangement submitted`, this.steps, placements);
+      const adrift = `${TRACE_ADRIFT} does not end in the arrangement submitted`; // i18n-ignore
+      console.warn(adrift, this.steps, placements);
       this.arranged(key, placements);
     }
     const last = this.steps[this.steps.length - 1];
