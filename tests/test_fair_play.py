@@ -494,3 +494,46 @@ def test_an_account_that_keeps_leaving_rated_games_waits_longer_each_time(
     # others from its address are not held back by its playban
     status, seat = ask(server, new_account(server, "Sibling", quitter["address"]))
     assert status == 201, seat
+
+
+# --- the daily ---------------------------------------------------------------------------------
+
+
+def daily_by_script(server: ServerProcess, name: str, trace: Any) -> dict[str, Any]:
+    """The probe's daily script: each of the day's five tasks answered by the solver as soon as
+    it is dealt, with ``trace`` (a function of the answer, or ``None``): the daily result."""
+    account = new_account(server, name)
+    settings = {"edition": EDITION, "mode": "solo", "puzzles": "daily"}
+    status, seat = server.post("/api/rooms", {"name": name, "settings": settings}, account["token"])
+    assert status == 201, seat
+    c = Client(server)
+    assert c.hello(seat["code"], seat["token"])["type"] == "welcome"
+    c.send({"type": "start"})
+    c.event("round_started")
+    for n in range(5):
+        assert c.room is not None
+        game = c.room["game"]
+        placements = solution(game["tasks"]["0"], EDITION)
+        message: dict[str, Any] = {"type": "submit", "round": game["round"]}
+        message["placements"] = placements
+        if trace is not None:
+            message["trace"] = trace(placements)
+        assert c.reply(message, "verdict")["ok"]
+        if n < 4:
+            c.event("task_drawn")
+    daily = dict(c.event("game_over")["data"]["daily"])
+    c.close()
+    board = server.get(f"/api/daily/results?edition={EDITION}&date={daily['date']}")
+    assert name not in [r["name"] for r in board["results"]], "not on the day's leaderboard"
+    return daily
+
+
+def test_a_daily_run_by_script_is_not_ranked_with_or_without_a_trace(
+    no_floor: ServerProcess,
+) -> None:
+    """The probe ranked first on the daily with a script (0.62 s a piece, just over the floor).
+    Without a trace it is not rated; with a trace made up to hold together it is held."""
+    bare = daily_by_script(no_floor, "Rex", None)
+    assert not bare["rated"] and "play trace" in bare["unrated"]
+    made_up = daily_by_script(no_floor, "Sol", traced)
+    assert not made_up["rated"] and made_up["unrated"] == "held for review"
