@@ -15,8 +15,9 @@ import pytest
 from server_harness import Client, ServerProcess, server_in, solution
 from test_fair_play import EDITION, WAIT, new_account, quick_match_against_a_bot, traced
 
-from ubongo.server.online.ratings import give_back, rate_game
-from ubongo.server.store import GameRecord, Store
+from ubongo.server.online.ratings import give_back, rate_cleared, rate_game
+from ubongo.server.store import GameRecord, Held, Store
+from ubongo.server.store.games import UNDER_REVIEW
 
 RUN = "import sys; from ubongo.cli import main; sys.exit(main())"
 
@@ -128,4 +129,40 @@ def test_marking_an_account_takes_it_off_and_gives_back_the_losses(tmp_path: Pat
     [decision] = store.review.decisions(cheat)
     assert (decision.decision, decision.moderator, decision.note) == ("mark", "mod", "a script")
     assert json.loads(json.dumps(decision.changes))["given_back"][0]["account"] == honest
+    store.close()
+
+
+def test_an_account_with_results_held_has_its_next_results_held_too(tmp_path: Path) -> None:
+    """An account is reviewed as a whole: while a result of it waits for review, its next
+    rated result is held as well, however plausible it looks, and counts once cleared."""
+    store = Store(f"sqlite:///{tmp_path / 'whole.sqlite3'}")
+    store.migrate()
+    ada = store.accounts.create("Ada", "aa" * 32, at=1.0)
+    players = [
+        {"seat": 0, "name": "Ada", "kind": "person", "level": None, "account": ada},
+        {"seat": 1, "name": "Bot", "kind": "bot", "level": "easy"},
+    ]
+
+    def won(n: int, held: tuple[Held, ...], unrated: dict[str, str]) -> int:
+        result = {"winners": [0], "scores": {"0": 3, "1": 1}, "unrated": unrated}
+        game = GameRecord(
+            room="RATED", edition=EDITION, mode="race", variant="standard", settings={},
+            seed=n, events=[], result=result, players=players, started_at=1.0 + n,
+            finished_at=2.0 + n, rated=True, held=held,
+        )  # fmt: skip
+        return store.games.save(game, rate_game)
+
+    won(1, (Held(ada, 0, "race", 1.7, ("each piece moved once",)),), {"0": "held"})
+    second = won(2, (), {})
+    stored = store.games.get(second)
+    assert stored is not None and stored.result["unrated"] == {"0": "held"}
+    assert store.ratings.of(EDITION, f"account:{ada}") is None, "no rating moved yet"
+    waiting = store.review.held("held", ada)
+    assert [h.reasons for h in waiting][1] == [UNDER_REVIEW]
+    for h in waiting:
+        assert store.review.clear(h.id, "mod", "", at=10.0, rerate=rate_cleared) is not None
+    rating = store.ratings.of(EDITION, f"account:{ada}")
+    assert rating is not None and rating.games == 2
+    third = store.games.get(won(3, (), {}))
+    assert third is not None and third.result["unrated"] == {}, "reviewed: counts again"
     store.close()

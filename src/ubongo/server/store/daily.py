@@ -13,7 +13,8 @@ from typing import Any
 from sqlalchemy import func, select
 
 from .database import Database
-from .games import GameRecord, add_game
+from .games import GameRecord, add_game, held_too, under_review
+from .review import HELD
 from .tables import AccountRow, DailyResultRow, to_datetime, to_epoch
 
 
@@ -83,6 +84,9 @@ class DailyRepository:
                 )
                 if earlier:
                     unrated = NOT_FIRST
+                elif under_review(s, [record.account]):  # reviewed as a whole: held too
+                    game = held_too(game, {record.account}, "daily")
+                    unrated = HELD
             game_id = add_game(s, game)
             s.add(
                 DailyResultRow(

@@ -9,8 +9,8 @@ which reads and writes the rating rows through :class:`.ratings.RatingRows`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import select
@@ -117,6 +117,12 @@ def add_game(session: Session, game: GameRecord, rate: RateGame | None = None) -
     transaction; the game's id."""
     if game.rated and rate is None:
         raise ValueError("a rated game is stored with the rating arithmetic (rate)")
+    if game.rated:
+        unrated = {str(p) for p in game.result.get("unrated", {})}
+        rated = [
+            p["account"] for p in game.players if p.get("account") and str(p["seat"]) not in unrated
+        ]
+        game = held_too(game, under_review(session, rated), "race")
     row = GameRow(
         room=game.room,
         edition=game.edition,
@@ -140,6 +146,48 @@ def add_game(session: Session, game: GameRecord, rate: RateGame | None = None) -
     if game.rated and rate is not None:
         rate(game, RatingRows(session, row.id, game.edition, game.finished_at))
     return row.id
+
+
+#: why a result is held that was judged plausible: its account is under review as a whole
+UNDER_REVIEW = "the account has results waiting for review"
+
+
+def under_review(session: Session, accounts: Iterable[int]) -> set[int]:
+    """Of ``accounts``, those with results held and not reviewed yet: an account is reviewed
+    as a whole, so each new result of it is held too until then (docs/fair-play.md)."""
+    wanted = sorted(set(accounts))
+    if not wanted:
+        return set()
+    return set(
+        session.scalars(
+            select(HeldResultRow.account_id)
+            .where(HeldResultRow.account_id.in_(wanted), HeldResultRow.status == "held")
+            .distinct()
+        )
+    )
+
+
+def held_too(game: GameRecord, accounts: set[int], kind: str) -> GameRecord:
+    """The game with the results of the seats of ``accounts`` held as well (not held already;
+    a race's seat is then unrated ``held``)."""
+    held_seats = {h.seat for h in game.held}
+    seats = [
+        p["seat"]
+        for p in game.players
+        if p.get("account") in accounts and p["seat"] not in held_seats
+    ]
+    if not seats:
+        return game
+    extra = tuple(
+        Held(int(p["account"]), p["seat"], kind, 0.0, (UNDER_REVIEW,))
+        for p in game.players
+        if p["seat"] in seats
+    )
+    result = game.result
+    if kind == "race":
+        unrated = {**result.get("unrated", {}), **{str(seat): "held" for seat in seats}}
+        result = {**result, "unrated": unrated}
+    return replace(game, held=game.held + extra, result=result)
 
 
 def add_held(session: Session, game_id: int, held: Held, at: float) -> None:

@@ -18,14 +18,14 @@ them (implausible runs, faster than a hand places the pieces, are kept but never
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session
 
 from .database import Database
-from .games import GameRecord, add_game
+from .games import GameRecord, add_game, held_too, under_review
 from .tables import AccountRow, SoloRecordRow, to_datetime, to_epoch
 
 
@@ -155,6 +155,11 @@ class RecordRepository:
         """A solo game and its record in one transaction (both are stored or neither): the
         game's id and the record's."""
         with self.database.write("solo_game") as s:
+            account = record.account
+            # an account with results held is reviewed as a whole: its new run is held too
+            if record.plausible and account is not None and under_review(s, [account]):
+                game = held_too(game, {account}, "solo")
+                record = replace(record, plausible=False)
             game_id = add_game(s, game)
             return game_id, add_record(s, record, game_id)
 
