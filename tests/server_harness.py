@@ -450,6 +450,16 @@ def solution(task: dict[str, Any], edition_name: str) -> list[dict[str, Any]]:
     return [placement_to_json(p) for p in placements_of({p.id: p for p in pieces}, found)]
 
 
+def made_up_trace(placements: list[dict[str, Any]], gap: float = 0.2) -> list[dict[str, Any]]:
+    """A trace a script could make up for its solver's answer: each piece picked and placed
+    once, ``gap`` seconds apart."""
+    steps: list[dict[str, Any]] = []
+    for i, p in enumerate(placements):
+        steps.append({"t": round(i * gap, 3), "op": "pick", "piece": p["piece"]})
+        steps.append({"t": round(i * gap + gap / 2, 3), "op": "place", **p})
+    return steps
+
+
 def replayed(stored: dict[str, Any]) -> Any:
     """A stored game (``GET /api/games/{id}``) rebuilt by the rules from its settings, seed and
     actions: what "every finished game can be replayed" means."""

@@ -55,6 +55,7 @@ DEFAULTS: dict[str, Any] = {
     "record_seconds_per_piece": 0.6,
     "require_traces": True,
     "trace_seconds_per_move": 0.15,
+    "hold_score": 1.0,
     "quickmatch_wait": 10.0,
     "quickmatch_settings": {},
     "shared_address_days": 7.0,

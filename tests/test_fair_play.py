@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from server_harness import Client, ServerProcess, server_in, solution
+from server_harness import made_up_trace as traced
 from waiting import eventually
 
 from ubongo import editions
@@ -247,16 +248,6 @@ def test_quick_matches_count_against_the_rooms_an_address_may_make(tmp_path: Pat
 
 
 # --- play traces -------------------------------------------------------------------------------
-
-
-def traced(placements: list[dict[str, Any]], gap: float = 0.2) -> list[dict[str, Any]]:
-    """A trace a script could make up for its solver's answer: each piece picked and placed
-    once, ``gap`` seconds apart."""
-    steps: list[dict[str, Any]] = []
-    for i, p in enumerate(placements):
-        steps.append({"t": round(i * gap, 3), "op": "pick", "piece": p["piece"]})
-        steps.append({"t": round(i * gap + gap / 2, 3), "op": "place", **p})
-    return steps
 
 
 @pytest.fixture(scope="module")

@@ -40,6 +40,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
             "--record-seconds-per-piece",
             "0",
             "--trace-seconds-per-move=0",
+            "--hold-score=0",  # the pointer plays at a machine's pace: never held for it
             "--accounts-per-hour",
             "100000",
         ),

@@ -33,6 +33,8 @@ def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerPro
             # is rated on the play trace the page sends (tests/test_fair_play.py has the floors)
             "--record-seconds-per-piece=0",
             "--trace-seconds-per-move=0",
+            # the page's hand is a machine's (instant, even): never held for it
+            "--hold-score=0",
         ),
     )
 

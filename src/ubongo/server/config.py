@@ -316,6 +316,12 @@ class ServerConfig(BaseSettings):
         description="the least time between two pieces placed in a play trace (seconds): a trace "
         "with two placements closer is not a hand's (0: no floor)",
     )
+    hold_score: Annotated[float, Setting("games")] = Field(
+        default=1.0,
+        ge=0,
+        description="a rated or ranked result whose plausibility score (docs/fair-play.md) reaches "
+        "this is held for review (0: none is held)",
+    )
     quickmatch_wait: Annotated[float, Setting("games")] = Field(
         default=10.0,
         ge=0,

@@ -61,7 +61,11 @@ class Judgement:
 
     @property
     def held(self) -> bool:
-        return self.score >= HOLD_LINE
+        return self.held_at(HOLD_LINE)
+
+    def held_at(self, line: float) -> bool:
+        """Held with the line at ``line`` (``ServerConfig.hold_score``; 0: never)."""
+        return line > 0 and self.score >= line
 
 
 def _ramp(value: float, bad: float, good: float) -> float:

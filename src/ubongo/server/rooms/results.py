@@ -243,7 +243,7 @@ class _Checks:
         self.held: dict[str, Judgement] = {}
         for player in self.people - set(self.untraced) - self.fast:
             judged = judge([n for n in notes if n.player == player and n.fault is None])
-            if judged.held:
+            if judged.held_at(config.hold_score):
                 self.held[player] = judged
 
     def unrated(self) -> dict[str, str]:
