@@ -285,6 +285,7 @@ def main() -> int:
             "--accounts-per-hour=100000",
             "--rooms-per-minute=100000",
             "--hints-per-minute-per-address=100000",
+            "--connections-per-address=100000",
         ),
     ).start()
     started = time.monotonic()
