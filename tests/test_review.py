@@ -75,6 +75,8 @@ def test_a_scripted_win_with_a_made_up_trace_is_held_then_cleared(server: Server
     shown = review(server, "show", held_id)
     assert shown.returncode == 0, shown.stderr
     assert "trace consistent" in shown.stdout and " place " in shown.stdout
+    # the board after each placement: the last one is the whole answer, drawn
+    assert shown.stdout.count("\n        ") > 4, shown.stdout
 
     # clearing it rates it: the win counts now
     cleared = review(server, "clear", held_id, "--by", "mod", "--note", "a fast friend")

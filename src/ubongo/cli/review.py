@@ -16,15 +16,22 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Sequence
 from typing import Annotated, Any
 
 import typer
 
+from ubongo import rules
+from ubongo.board import Area, Placement
 from ubongo.cli import SUMMARY, CommandError, new_app
 from ubongo.cli.console import console
+from ubongo.cli.picture import render
+from ubongo.geometry import Cell
+from ubongo.pieces import Piece
+from ubongo.rules.events import EventKind
 from ubongo.server.online.ratings import give_back, rate_cleared
-from ubongo.server.online.traces import TraceNote
-from ubongo.server.store import HeldResult, Store
+from ubongo.server.online.traces import Step, TraceNote
+from ubongo.server.store import HeldResult, Store, StoredGame
 
 Database = Annotated[
     str | None,
@@ -95,9 +102,15 @@ def _held(
     return 0
 
 
-def _show(held_id: int, database_url: Database = None) -> int:
-    """The held result, its traces replayed step by step, and its account as a whole: every
-    other result of it held, and the decisions about it."""
+def _show(
+    held_id: int,
+    database_url: Database = None,
+    boards: Annotated[
+        bool, typer.Option(help="draw the board after each piece placed or taken off")
+    ] = True,
+) -> int:
+    """The held result, its traces replayed step by step on the board, and its account as a
+    whole: every other result of it held, and the decisions about it."""
     store = _store(database_url)
     try:
         h = store.review.get(held_id)
@@ -109,20 +122,69 @@ def _show(held_id: int, database_url: Database = None) -> int:
     finally:
         store.close()
     print(_line(h))
+    replayed = None if game is None else _replayed(game)
     notes = [] if game is None else game.result.get("traces", [])
     for data in notes:
         note = TraceNote.from_json(data)
         if note.player != str(h.seat):
             continue
         print(_note_header(note))
-        for step in note.steps:
+        task = None if replayed is None else _task(replayed, note)
+        for n, step in enumerate(note.steps):
             print("    " + _step_line(step.to_json()))
+            if task is not None and boards and step.op in ("place", "lift"):
+                print(_indented(_board_after(task, note.steps[: n + 1])))
     print(f"account {h.account}: {len(others)} other held result(s)")
     for o in others:
         print("  " + _line(o))
     for d in decisions:
         print(f"  decision #{d.id}: {d.decision} by {d.moderator}: {d.note}")
     return 0
+
+
+def _replayed(game: StoredGame) -> rules.Game | None:
+    """The stored game rebuilt by the rules from its settings, seed and actions (``None`` if
+    it cannot be: a game stored by another version of the rules)."""
+    try:
+        settings = dict(game.settings["rules"])
+        settings["players"], settings["levels"] = (
+            tuple(settings["players"]),
+            tuple(settings["levels"]),
+        )
+        actions = [rules.action_from_json(a) for a in game.events]
+        return rules.replay(rules.Settings(**settings), game.seed, actions)
+    except (KeyError, TypeError, ValueError, rules.RuleError):
+        return None
+
+
+def _task(game: rules.Game, note: TraceNote) -> tuple[Area, list[Piece]] | None:
+    """The area and pieces of the task a trace is of (its finish names the side)."""
+    for ev in game.events:
+        d = ev.data
+        mine = ev.kind == EventKind.FINISHED and str(d.get("player")) == note.player
+        if mine and int(d["card"]) == note.card and str(d["key"]) == note.key:
+            side_name = d.get("side") or game.settings.level_of(note.player)
+            side = rules.card(game, note.card).side(side_name)
+            return side.area, game.deck.task_pieces(side.task(note.key))
+    return None
+
+
+def _board_after(task: tuple[Area, list[Piece]], steps: Sequence[Step]) -> str:
+    """The board as the steps leave it: each piece where its last place put it."""
+    area, pieces = task
+    by_id = {p.id: p for p in pieces}
+    laid: dict[str, frozenset[Cell]] = {}
+    for s in steps:
+        if s.op == "lift":
+            laid.pop(s.piece, None)
+        elif s.op == "place" and s.piece in by_id and s.transform is not None and s.offset:
+            placement = Placement(s.piece, s.transform, s.offset)
+            laid[s.piece] = placement.cells(by_id[s.piece])
+    return render(area, pieces, laid, colour=False, legend=False)
+
+
+def _indented(text: str) -> str:
+    return "\n".join("        " + line for line in text.splitlines())
 
 
 def _note_header(note: TraceNote) -> str:
