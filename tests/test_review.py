@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 from server_harness import Client, ServerProcess, server_in, solution
-from test_fair_play import EDITION, WAIT, new_account, quick_match_against_a_bot, traced
+from server_harness import made_up_trace as traced
+from test_fair_play import EDITION, WAIT, new_account, quick_match_against_a_bot
 
 from ubongo.server.online.ratings import give_back, rate_cleared, rate_game
 from ubongo.server.store import GameRecord, Held, Store
