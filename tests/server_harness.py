@@ -460,6 +460,29 @@ def made_up_trace(placements: list[dict[str, Any]], gap: float = 0.2) -> list[di
     return steps
 
 
+def race_to_the_end(
+    c: Client,
+    game: dict[str, Any],
+    edition_name: str,
+    trace: Callable[[list[dict[str, Any]]], list[dict[str, Any]]] | None = None,
+) -> dict[str, Any]:
+    """A race played by the solver at once from ``game`` (the room's game as dealt) to its
+    ``game_over`` event: the round's task, and each playoff's (a tie on points after the
+    script's finish is played off, and the playoff waits for the script too). ``trace``: the
+    play trace sent with each answer, made from it."""
+    while True:
+        placements = solution(game["tasks"][str(c.seat)], edition_name)
+        message: dict[str, Any] = {"type": "submit", "round": game["round"]}
+        message["placements"] = placements
+        if trace is not None:
+            message["trace"] = trace(placements)
+        assert c.reply(message, "verdict")["ok"]
+        ev = c.wait(lambda m: m.get("kind") in ("playoff", "game_over"), 30)
+        if ev["kind"] == "game_over":
+            return ev
+        game = ev["room"]["game"]
+
+
 def replayed(stored: dict[str, Any]) -> Any:
     """A stored game (``GET /api/games/{id}``) rebuilt by the rules from its settings, seed and
     actions: what "every finished game can be replayed" means."""

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_harness import Client, ServerProcess, server_in, solution
+from server_harness import Client, ServerProcess, race_to_the_end, server_in
 from server_harness import made_up_trace as traced
 from test_fair_play import EDITION, WAIT, new_account, quick_match_against_a_bot
 
@@ -52,11 +52,7 @@ def won_by_script(server: ServerProcess, name: str) -> tuple[dict[str, Any], dic
     seat = quick_match_against_a_bot(server, account)
     c = Client(server)
     assert c.hello(seat["code"], seat["token"])["type"] == "welcome"
-    game = c.event("round_started")["room"]["game"]
-    placements = solution(game["tasks"][str(seat["seat"])], EDITION)
-    message = {"type": "submit", "round": game["round"], "placements": placements}
-    assert c.reply({**message, "trace": traced(placements)}, "verdict")["ok"]
-    over = c.event("game_over")
+    over = race_to_the_end(c, c.event("round_started")["room"]["game"], EDITION, traced)
     c.close()
     return account, server.get(f"/api/games/{over['data']['game_id']}")
 
