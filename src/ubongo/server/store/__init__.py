@@ -10,7 +10,8 @@ by the Alembic migrations in ``migrations/``, run at every start.
   :mod:`.records` (solo records), :mod:`.daily` (daily challenge runs), :mod:`.accounts`
   (accounts and profiles; names unique by their key, :mod:`.namekey`), :mod:`.addresses` (the
   addresses accounts used lately, hashed), :mod:`.ratings` (rating rows of rated games and of
-  endless runs' tasks and players), :mod:`.open_rooms` (rooms that outlive a restart).
+  endless runs' tasks and players), :mod:`.open_rooms` (rooms that outlive a restart),
+  :mod:`.review` (results held for fair play, and the moderators' logged decisions).
 
 Callers hold one :class:`Store` (the app makes it and hands it on) and reach each
 repository as its attribute: ``store.games.save(game)``, ``store.accounts.by_token(hash)``.
