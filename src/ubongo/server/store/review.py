@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import Select, select, update
 from sqlalchemy.orm import Session
 
 from .database import Database
@@ -89,6 +89,13 @@ RerateSeat = Callable[[StoredGame, int, RatingRows], None]
 GiveBack = Callable[[RatingRows, int, int], None]
 
 
+def _held_query() -> Select[HeldResultRow, str]:
+    """Held results with their account's name now."""
+    return select(HeldResultRow, AccountRow.name).join(
+        AccountRow, HeldResultRow.account_id == AccountRow.id
+    )
+
+
 def _held_of(row: HeldResultRow, name: str) -> HeldResult:
     return HeldResult(
         row.id,
@@ -113,9 +120,7 @@ class ReviewRepository:
     def held(self, status: str | None = "held", account: int | None = None) -> list[HeldResult]:
         """Held results (``status``: ``held``, ``cleared``, ``marked``, ``None``: all), oldest
         first, of one ``account`` or all."""
-        query = select(HeldResultRow, AccountRow.name).join(
-            AccountRow, HeldResultRow.account_id == AccountRow.id
-        )
+        query = _held_query()
         if status is not None:
             query = query.where(HeldResultRow.status == status)
         if account is not None:
@@ -124,8 +129,10 @@ class ReviewRepository:
             return [_held_of(r, n) for r, n in s.execute(query.order_by(HeldResultRow.id))]
 
     def get(self, held_id: int) -> HeldResult | None:
-        found = [h for h in self.held(None) if h.id == held_id]
-        return found[0] if found else None
+        """One held result, whatever its status."""
+        with self.database.session() as s:
+            found = s.execute(_held_query().where(HeldResultRow.id == held_id)).first()
+            return None if found is None else _held_of(found[0], found[1])
 
     def clear(
         self, held_id: int, moderator: str, note: str, at: float, rerate: RerateSeat
