@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 from server_harness import ServerProcess
 from waiting import eventually
 
@@ -64,3 +64,23 @@ def test_an_account_the_server_no_longer_knows_is_replaced(
     fresh = stored_account(page)
     assert fresh["token"] != forged["token"]
     assert server.request("GET", "/api/accounts/me", token=str(fresh["token"]))[0] == 200
+
+
+def test_a_room_made_before_the_first_account_arrives_is_still_the_accounts(
+    page: Page, server: ServerProcess
+) -> None:
+    # the server is slow to make the account (a busy machine): the player clicks first
+    held: list[Route] = []
+    page.route("**/api/accounts", lambda route: held.append(route))
+    page.goto(server.url + "/")
+    page.click(f'button.edition[data-edition="{editions.names()[0]}"]')
+    page.click("#start-solo")
+    page.wait_for_function("() => document.querySelector('#start-solo').disabled")
+    eventually(lambda: held or None, "the account asked for", every=0.05)
+    # the seat waits for the account: its records are the account's (a seat without it kept
+    # them by name only, and the player's personal bests showed "No solo runs yet")
+    with page.expect_request(lambda r: r.url.endswith("/api/rooms")) as created:
+        held[0].continue_()
+    account = stored_account(page)
+    assert created.value.headers.get("authorization") == f"Bearer {account['token']}"
+    expect(page.locator(".game-main .board-svg")).to_be_visible()

@@ -59,6 +59,10 @@ function urlOf(route: RouteName, call: AnyCall): string {
 
 async function request<R extends RouteName>(route: R, call: AnyCall, retried: boolean): Promise<AnswerOf<R>> {
   const spec = ROUTES[route];
+  // a call that carries the account waits for the one being made (the first visit makes it as
+  // the page opens): a quick click would otherwise take a seat without it, and the run's
+  // records would miss the account's personal bests
+  if (spec.account && !account && making) await making;
   const headers: Record<string, string> = call.body === undefined ? {} : { "content-type": "application/json" };
   const token = spec.account ? account?.token : undefined;
   if (token) headers.authorization = `Bearer ${token}`;
