@@ -84,3 +84,12 @@ def test_a_room_made_before_the_first_account_arrives_is_still_the_accounts(
     account = stored_account(page)
     assert created.value.headers.get("authorization") == f"Bearer {account['token']}"
     expect(page.locator(".game-main .board-svg")).to_be_visible()
+    # the name box was empty: the seat is the account's drawn name, never a placeholder, and
+    # the account keeps its name (an empty box once renamed fast players "Player")
+    code = page.url.rsplit("/", 1)[-1]
+    room = server.request("GET", f"/api/rooms/{code}")[1]
+    assert [s["name"] for s in room["seats"] if s] == [account["name"]]
+    me = server.request("GET", "/api/accounts/me", token=str(account["token"]))[1]
+    assert me["name"] == account["name"] != "Player"
+    page.goto(server.url + "/")
+    expect(page.locator("#name")).to_have_value(str(account["name"]))

@@ -8,8 +8,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 from server_harness import ServerProcess, server_in
+from waiting import eventually
 from webharness import shot
 from webplay import solve_and_call, to_the_end
 
@@ -83,3 +84,34 @@ def test_play_now_against_a_bot_to_the_end(page: Page, quick_server: ServerProce
     expect(card.locator("svg.history-chart circle")).to_have_count(2)
     expect(page.locator("#profile-recent a", has_text="Replay")).to_have_count(1)
     shot(page, "profile")
+
+
+def test_play_now_plays_under_the_name_typed_on_the_home_page(
+    page: Page, quick_server: ServerProcess
+) -> None:
+    page.goto(quick_server.url + "/")
+    page.wait_for_function("() => localStorage.getItem('ubongo.account') !== null")
+    # the account's rename is slow to arrive (a busy server): the seat waits for it
+    held: list[Route] = []
+    released = False
+
+    def hold_renames(route: Route) -> None:
+        if route.request.method == "PATCH" and not released:
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route("**/api/accounts/me", hold_renames)
+    page.fill("#name", "Quick Ada")
+    page.select_option("#match-players", "2")
+    page.click("#play-now")
+    eventually(lambda: held or None, "the rename asked for", every=0.05)
+    with page.expect_request(lambda r: r.url.endswith("/api/quickmatch")):
+        released = True
+        for route in held:  # the box's change and the button may each save the name
+            route.continue_()
+    expect(page.locator(".game-main .board-svg")).to_be_visible(timeout=15_000)
+    expect(page.locator(".players .player").first).to_contain_text("Quick Ada")
+    code = page.url.rsplit("/", 1)[-1]
+    room = quick_server.request("GET", f"/api/rooms/{code}")[1]
+    assert "Quick Ada" in [s["name"] for s in room["seats"] if s]

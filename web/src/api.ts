@@ -177,6 +177,16 @@ export async function saveName(name: string): Promise<ApiError | null> {
   }
 }
 
+/** The name a seat is played under: the one typed in, which the account takes too (resolves
+ * with the server's refusal of it, if any); else, or when refused, the account's own. "Player"
+ * only when there is neither, and a placeholder is never saved to the account. */
+export async function nameToPlay(typed: string): Promise<{ name: string; refused: ApiError | null }> {
+  const me = await ensureAccount();
+  const refused = typed ? await saveName(typed) : null;
+  if (typed && !refused) return { name: typed, refused };
+  return { name: me?.name ?? (typed || t("common:player")), refused };
+}
+
 let optionsPromise: Promise<Options> | null = null;
 
 /** What the server offers per edition (GET /api/options), fetched once. */

@@ -1,7 +1,7 @@
 // Home: play solo (timed, or practice with hints), the daily challenge (with yesterday's winners),
 // create a room, join one; how to play each edition with its real pieces.
 
-import { ApiError, api, currentAccount, ensureAccount, savedName, saveName } from "./api";
+import { ApiError, api, currentAccount, ensureAccount, nameToPlay, savedName } from "./api";
 import { keys3d, piecePicture as pieceSvg } from "./board3d"; // 3D pictures (issue #7)
 import { loadCatalogue } from "./catalogue";
 import { h } from "./dom";
@@ -45,12 +45,20 @@ export function homeScreen(go: Navigate): HTMLElement {
   };
   nameInput.setAttribute("aria-describedby", "name-error");
   nameInput.addEventListener("input", () => showRefusal(null));
-  const name = () => {
-    const n = nameInput.value.trim() || t("common:player");
-    saveName(n).then(showRefusal);
-    return n;
+  // the name box shows the account's name once it exists (a first visit draws one): an empty
+  // box never stands for a placeholder name
+  const fillName = () => {
+    const me = currentAccount();
+    if (me && !nameInput.value.trim()) nameInput.value = me.name;
   };
-  nameInput.addEventListener("change", () => name());
+  void ensureAccount().then(fillName);
+  const name = async () => {
+    const played = await nameToPlay(nameInput.value.trim());
+    showRefusal(played.refused);
+    fillName();
+    return played.name;
+  };
+  nameInput.addEventListener("change", () => void name());
 
   // --- edition picker (shared by solo and rooms) ---
   const editionButtons = h("div.edition-picker", { role: "radiogroup", "aria-label": t("room:edition") });
@@ -200,7 +208,7 @@ export function homeScreen(go: Navigate): HTMLElement {
         settings.solo_goal = goal.value as SoloGoal;
         if (!endless() && goal.value !== "practice") settings.solo_amount = Number(amount.value);
       }
-      const body: CreateRoom = { name: name(), settings };
+      const body: CreateRoom = { name: await name(), settings };
       const seat = await api("POST /api/rooms", { body });
       saveTicket(seat);
       go(`/room/${seat.code}`);
@@ -234,7 +242,9 @@ export function homeScreen(go: Navigate): HTMLElement {
   };
   playNow.addEventListener("click", async () => {
     busy(playNow, true);
-    const me = await ensureAccount();
+    // the seat takes the account's name: the one typed in is saved to it first
+    await name();
+    const me = currentAccount();
     if (!me) {
       toast(t("home:needAccount"), "bad");
       busy(playNow, false);
@@ -269,7 +279,7 @@ export function homeScreen(go: Navigate): HTMLElement {
     "aria-label": t("home:roomCodeOrLink"),
     autocapitalize: "characters",
   });
-  const join = () => {
+  const join = async () => {
     const raw = codeInput.value.trim();
     const m = raw.match(/room\/([A-Za-z0-9]+)/);
     const code = (m ? m[1] : raw).toUpperCase();
@@ -277,11 +287,11 @@ export function homeScreen(go: Navigate): HTMLElement {
       toast(t("home:typeCode"), "bad");
       return;
     }
-    name();
+    await name();
     go(`/room/${code}`);
   };
   codeInput.addEventListener("keydown", (e) => {
-    if (e.key === "Enter") join();
+    if (e.key === "Enter") void join();
   });
 
   const page = h(

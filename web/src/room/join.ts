@@ -1,6 +1,6 @@
 // The invite link's first screen: take a seat with a name, or just watch.
 
-import { ApiError, api, savedName, saveName } from "../api";
+import { ApiError, api, nameToPlay, savedName } from "../api";
 import { h } from "../dom";
 import type { Navigate } from "../home";
 import { t } from "../i18n";
@@ -21,9 +21,9 @@ export function showJoin(root: HTMLElement, code: string, go: Navigate, joined: 
   const watch = h("button#spectate", { type: "button" }, t("room:justWatch"));
   joinButton.addEventListener("click", async () => {
     joinButton.disabled = true;
-    const name = nameInput.value.trim() || t("common:player");
-    // the seat takes the name whatever the account's answer: a refusal is said, not in the way
-    saveName(name).then((refused) => refused && toast(refused.message, "bad"));
+    // a refused name is said, not in the way: the seat then takes the account's
+    const { name, refused } = await nameToPlay(nameInput.value.trim());
+    if (refused) toast(refused.message, "bad");
     try {
       const r = await api("POST /api/rooms/{code}/seats", { path: { code }, body: { name } });
       saveTicket(r);
