@@ -29,6 +29,16 @@ def test_three_endless_tasks_get_harder_after_fast_solves(
     page.click("#start-solo")
     expect(page.locator(".game-main .board-svg")).to_be_visible()
     expect(page.locator("#endless-rating")).to_contain_text("rating 1500")
+    # rated: no hint button at all (a dead one showed, its [hidden] beaten by a flex rule), but
+    # a task may be given up; and nothing hidden shows anywhere on the page
+    expect(page.locator("#give-up")).to_be_visible()
+    expect(page.locator("#hint")).to_have_count(0)
+    shown = page.evaluate(
+        "() => [...document.querySelectorAll('[hidden]')]"
+        ".filter((e) => getComputedStyle(e).display !== 'none')"
+        ".map((e) => e.outerHTML.slice(0, 80))"
+    )
+    assert shown == []
     seen = []
     for done in range(3):
         expect(page.locator("#solo-count")).to_contain_text(f"Solved {done}")

@@ -73,7 +73,8 @@ def test_leaderboard_names_link_to_profiles_as_text(page: Page, server: ServerPr
 @pytest.mark.parametrize(
     ("locale", "said"),
     [
-        ("en-US", "another player has this name, or one that looks the same"),  # the server's
+        # the client's own sentence in English too (the server's is written for logs)
+        ("en-US", "Another player has this name (or one that looks the same)."),
         ("de-DE", "Diesen Namen (oder einen, der genauso aussieht) hat schon jemand."),
     ],
 )

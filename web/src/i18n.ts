@@ -91,13 +91,21 @@ export function setLanguage(code: string): void {
   for (const f of [...listeners]) f();
 }
 
-/** The server's message for an error `code`, in the language shown: the client's own text for
- * a known code; the server's English text for a code the client does not know yet. In English
- * the server's text is kept: it says more than the code (which setting, which piece). */
+/** The server's refusal `code` as the player reads it: the client's own sentence for a known
+ * code, in every language (the server's sentence is written for developers and logs: "an
+ * endless run is rated: no hints"); the server's for a code the client does not know yet. */
 export function errorText(code: string, message: string): string {
-  if (language() === "en" && message) return message;
   const key = `errors:${code}`;
-  return hasKey(key) ? t(key) : message || code;
+  if (hasKey(key)) return t(key);
+  const text = message || code;
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** Why a board is not covered yet, as the rules judged it: in English the rules' own sentence,
+ * which names the pieces ("piece C is not placed"); in another language the code's sentence
+ * (the rules are written in English). A refusal is `errorText`'s. */
+export function verdictText(code: string, reason: string): string {
+  return language() === "en" && reason ? reason : errorText(code, reason);
 }
 
 /** The language picker: a select of LANGUAGES (the header's, `#language`; `short`: the game's

@@ -8,7 +8,7 @@ import { type BoardLike, boardHint, createBoard, onInputKind } from "../board3d"
 import { solutionIsoSvg } from "../board3d/iso";
 import type { Catalogue, Placement } from "../catalogue";
 import { h } from "../dom";
-import { errorText, t } from "../i18n";
+import { t, verdictText } from "../i18n";
 import { pieceName } from "../piecename";
 import type { GameView, HintReply, Room, RoomEvent, Task, Verdict } from "../protocol";
 import { settingsMenu } from "../settings";
@@ -166,7 +166,7 @@ export class PlayScreen {
         this.celebrate();
       }
     } else {
-      this.board.setStatus(t("play:notYet", { reason: errorText(v.code, v.reason) }), "bad");
+      this.board.setStatus(t("play:notYet", { reason: verdictText(v.code, v.reason) }), "bad");
     }
   }
 
@@ -274,14 +274,14 @@ export class PlayScreen {
         timed ? t("play:hintTimed") : t("play:hint"),
       );
       hint.addEventListener("click", () => this.askHint());
-      // an endless run is rated: no hints there, but a task may be given up (a lost task)
-      hint.hidden = room.settings.solo_goal === "endless";
       const giveUp = h("button#give-up", { type: "button", title: t("play:giveUpTitle") }, t("play:giveUp"));
       giveUp.addEventListener("click", () => {
         const g = this.ctx.store.room?.game;
         if (g) this.ctx.send({ type: "give_up", round: g.round });
       });
-      actions.append(hint, giveUp);
+      // an endless run is rated: no hints there, but a task may be given up (a lost task)
+      if (room.settings.solo_goal !== "endless") actions.append(hint);
+      actions.append(giveUp);
     }
     parts.main.append(board.element, actions);
     undo.keys(board.element);
