@@ -15,12 +15,14 @@ import pytest
 
 from ubongo.rules import (
     Advance,
+    GameOver,
     GiveUp,
     NotSolo,
     Settings,
     SettingsError,
     SkipTask,
     StartRound,
+    StopRun,
     Submit,
     TooLate,
     apply,
@@ -138,6 +140,33 @@ def test_long_solo_reshuffles_the_stack() -> None:
     for i in range(60):
         game = apply(game, SkipTask("sol", float(i)))
     assert game.reshuffles >= 1 and game.phase == "playing"
+
+
+@pytest.mark.parametrize("goal", ["time", "tasks"])
+def test_a_run_stopped_before_its_goal_ends_and_is_no_complete_record(goal: str) -> None:
+    """The player may end any solo run; a time or tasks run so ended did not meet its goal
+    (ranked, a run stopped after one quick task would top a board ordered by time)."""
+    game = apply(solo("classic", solo_goal=goal, solo_target=5), StartRound(0.0))
+    game = solve_current(game, 8.0)
+    game = apply(game, StopRun("sol", 9.0))
+    assert game.phase == "over" and game.events[-1].data["why"] == "stopped"
+    record = solo_record(game)
+    assert record["solved"] == 1 and record["seconds"] == 9.0 and not record["complete"]
+    with pytest.raises(GameOver):  # nothing more after the stop
+        solve_current(game, 10.0)
+
+
+def test_a_daily_run_is_not_stopped() -> None:
+    """A daily run is played to its last task: each task put aside costs the time it ran,
+    and a stop would put the rest aside for free."""
+    settings = Settings("classic", ("sol",), mode="solo", puzzles="daily", day="2026-11-26")
+    game = apply(new_game(settings, 3), StartRound(0.0))
+    with pytest.raises(NotSolo):
+        apply(game, StopRun("sol", 5.0))
+    race = new_game(Settings("classic", ("a", "b")), 1, fixture_deck("classic"))
+    race = apply(race, StartRound(0.0))
+    with pytest.raises(NotSolo):  # nor a race
+        apply(race, StopRun("a", 1.0))
 
 
 def test_skip_is_solo_only() -> None:

@@ -433,6 +433,35 @@ def test_solo_record_survives_a_killed_server(tmp_path: Path) -> None:
         srv.stop()
 
 
+@pytest.mark.parametrize("goal", ["tasks", "time"])
+def test_a_run_stopped_after_one_quick_task_is_not_ranked(tmp_path: Path, goal: str) -> None:
+    """A script solves one task in a flash and stops: shown to it, stored with the game, but
+    not on the leaderboard (ordered by time, it would top a board of whole runs)."""
+    srv = ServerProcess(
+        f"sqlite:///{tmp_path / 'stop.sqlite3'}",
+        log=tmp_path / "s.log",
+        args=("--record-seconds-per-piece", "0", "--no-require-traces"),
+    ).start()
+    try:
+        room = srv.create_room("Quitter", edition="classic", mode="solo", solo_goal=goal)
+        c = Client(srv)
+        c.hello(room["code"], room["token"])
+        c.send({"type": "start"})
+        started = c.event("round_started")["room"]
+        amount, game = started["settings"]["solo_amount"], started["game"]
+        assert play_round(c, "classic", game)["ok"]
+        game = c.event("task_drawn")["room"]["game"]
+        c.send({"type": "stop", "round": game["round"]})
+        over = c.event("game_over")
+        assert over["data"]["record"]["solved"] == 1 and not over["data"]["record"]["complete"]
+        c.close()
+        board = srv.get(f"/api/leaderboard?edition=classic&goal={goal}&amount={amount}&side=A")
+        assert board == []
+        assert srv.get(f"/api/games/{over['data']['game_id']}")["result"]["record"]["solved"] == 1
+    finally:
+        srv.stop()
+
+
 def test_http_routes(server: ServerProcess) -> None:
     assert server.get("/api/editions") == ["classic", "3d", "extreme", "trigo"]
     opts = server.get("/api/options")

@@ -144,3 +144,24 @@ def test_solo_run_of_five_tasks_ends_with_a_record(page: Page, server: ServerPro
     page.click("a.button[href='/']")
     expect(page.locator(".home-records table.leaderboard")).to_contain_text("Runner")
     shot(page, "home-with-records")
+
+
+def test_a_timed_run_can_be_stopped_and_is_then_not_ranked(
+    page: Page, server: ServerProcess
+) -> None:
+    page.goto(server.url + "/")
+    page.fill("#name", "Stopper")
+    page.click('button.edition[data-edition="classic"]')
+    page.select_option("#solo-goal", "time")
+    page.click("#start-solo")
+    expect(page.locator(".game-main .board-svg")).to_be_visible()
+    drag_solution(page, "classic")
+    expect(page.locator("#solo-count")).to_contain_text("Solved 1")
+    # a timed run has a Stop beside Skip (it had only the home link, its clock running on)
+    page.click("#stop")
+    expect(page.locator(".solo-end h1")).to_have_text("Stopped.")
+    expect(page.locator("#solo-result")).to_have_text("1 solved")
+    expect(page.locator("#solo-stopped")).to_contain_text("not on the leaderboard")
+    expect(page.locator("table.leaderboard")).to_be_visible()
+    expect(page.locator("table.leaderboard tr", has_text="Stopper")).to_have_count(0)
+    shot(page, "solo-stopped")

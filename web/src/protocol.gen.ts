@@ -210,8 +210,8 @@ export interface Skip {
   round: number;
 }
 /**
- * Endless and practice: end the run now (an endless run ends only so; the task in hand
- * is not rated).
+ * Solo, not the daily challenge: end the run now (an endless run ends only so, the task
+ * in hand not rated; a time or tasks run so ended is not ranked).
  */
 export interface Stop {
   type: "stop";
@@ -1924,7 +1924,7 @@ export interface SoloOverFacts {
    */
   rated?: number | null;
   /**
-   * done: every task of a daily run was played; stopped: an endless or practice run its player ended (or, stored before giving up a task, a solo run given up)
+   * done: every task of a daily run was played; stopped: a solo run its player ended (a time or tasks run so ended is not ranked; or, stored before giving up a task, a solo run given up)
    */
   why: "target" | "stopped" | "time" | "done";
 }

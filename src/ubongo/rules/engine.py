@@ -430,12 +430,15 @@ def _give_up(g: Game, entry: Entry, now: float) -> None:
 
 
 def _stop(g: Game, now: float) -> None:
-    """An endless or practice run ends when its player says so (the task in hand is not
-    rated); the other runs end by their clock or their number of tasks."""
+    """A solo run ends when its player says so: an endless or practice run only so (the task
+    in hand is not rated); a time or tasks run before its goal, and then it is no record (it
+    would rank by a clock it did not play out). A daily run is played to its last task: each
+    task put aside costs the time it ran."""
     r = g.round
     assert r is not None
-    if r.kind != "solo" or g.settings.solo_goal not in ("endless", "practice"):
-        raise NotSolo("only an endless or practice run is stopped; leave the room instead")
+    if r.kind != "solo" or g.solo is None or g.settings.puzzles == "daily":
+        raise NotSolo("only a solo run that is not the daily challenge is stopped")
+    g.solo.stopped = True
     _end_solo(g, now, "stopped")
 
 
@@ -531,8 +534,10 @@ def solo_record(game: Game) -> dict[str, Any]:
     target = s.solo_target or 0
     if s.solo_goal == "tasks":
         done = solo.solved >= target
-    else:  # a time run when its time is up, an endless run once stopped; practice never
-        done = s.solo_goal in ("time", "endless") and solo.ended_at is not None
+    elif s.solo_goal == "time":  # when its time is up, not when its player stopped it
+        done = solo.ended_at is not None and not solo.stopped
+    else:  # an endless run once stopped; practice never
+        done = s.solo_goal == "endless" and solo.ended_at is not None
     rating = solo.rating if s.endless else None
     return {
         "goal": s.solo_goal,

@@ -105,6 +105,8 @@ class Solo:
     dealt_at: float | None = None
     rated: int = 0
     timed_out: int = 0
+    #: the player ended the run before its goal (a time or tasks run so ended is no record)
+    stopped: bool = False
 
 
 @dataclass

@@ -3,7 +3,7 @@
 // leaderboard of that kind of run, your personal bests and Play again; a daily challenge run with
 // its times, whether it is rated, the text to share (Copy) and the day's leaderboard.
 
-import { api, savedName } from "../api";
+import { ApiError, api, nameToPlay, savedName } from "../api";
 import type { Catalogue } from "../catalogue";
 import { h } from "../dom";
 import { t } from "../i18n";
@@ -206,8 +206,10 @@ function soloEnd(ctx: RoomContext, room: Room, over: EventOf<"game_over">["data"
   const done = rec ? rec.solved : (room.game?.solo?.done ?? 0);
   const secs = rec ? rec.seconds : 0;
   const endless = s.solo_goal === "endless";
+  // a time or tasks run its player stopped: shown, not ranked (docs/protocol.md, `stop`)
+  const stopped = rec !== null && (s.solo_goal === "time" || s.solo_goal === "tasks") && !rec.complete;
   box.append(
-    h("h1", {}, s.solo_goal === "time" ? t("play:timesUp") : t("play:done")),
+    h("h1", {}, stopped ? t("play:stopped") : s.solo_goal === "time" ? t("play:timesUp") : t("play:done")),
     h(
       "p.big#solo-result",
       {},
@@ -229,6 +231,7 @@ function soloEnd(ctx: RoomContext, room: Room, over: EventOf<"game_over">["data"
       h("span.muted", {}, t("play:putAsideRule")),
     ),
   );
+  if (stopped) box.append(h("p.muted#solo-stopped", {}, t("play:stoppedNote")));
   if (endless && rec?.rating != null)
     box.append(h("p#endless-final", {}, t("play:yourRating", { rating: Math.round(rec.rating) })));
   const again = h("button.primary#again", { type: "button" }, t("play:playAgain"));
@@ -236,7 +239,7 @@ function soloEnd(ctx: RoomContext, room: Room, over: EventOf<"game_over">["data"
     try {
       const r = await api("POST /api/rooms", {
         body: {
-          name: savedName() || t("common:player"),
+          name: (await nameToPlay(savedName())).name,
           settings: {
             edition: s.edition,
             mode: "solo",
@@ -249,7 +252,7 @@ function soloEnd(ctx: RoomContext, room: Room, over: EventOf<"game_over">["data"
       saveTicket(r);
       ctx.go(`/room/${r.code}`);
     } catch (e) {
-      toast(String(e), "bad");
+      toast(e instanceof ApiError ? e.message : String(e), "bad");
     }
   });
   box.append(h("div.row", {}, again, h("a.button", { href: "/", "data-link": "" }, t("common:home"))));

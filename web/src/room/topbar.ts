@@ -59,8 +59,9 @@ export function topBar(ctx: RoomContext, room: Room, game: GameView, settings: H
     const skip = h("button#skip", { type: "button" }, t("play:skipTask"));
     skip.addEventListener("click", () => ctx.send({ type: "skip", round: game.round }));
     items.push(skip);
-    if (solo.endless) {
-      // an endless run has no end but this
+    if (room.settings.puzzles !== "daily") {
+      // an endless run has no end but this; a time or tasks run so ended is not ranked (a
+      // daily run is played to its last task)
       const stop = h("button#stop", { type: "button" }, t("play:stop"));
       stop.addEventListener("click", () => ctx.send({ type: "stop", round: game.round }));
       items.push(stop);

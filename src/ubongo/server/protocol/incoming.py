@@ -212,8 +212,8 @@ class Skip(Strict):
 
 
 class Stop(Strict):
-    """Endless and practice: end the run now (an endless run ends only so; the task in hand
-    is not rated)."""
+    """Solo, not the daily challenge: end the run now (an endless run ends only so, the task
+    in hand not rated; a time or tasks run so ended is not ranked)."""
 
     type: Literal["stop"]
     round: int = Field(ge=0, le=1000)

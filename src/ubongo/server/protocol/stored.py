@@ -197,9 +197,9 @@ class HintFacts(Sent):
 
 class SoloOverFacts(SoloResult):
     why: Literal["target", "stopped", "time", "done"] = Field(
-        description="done: every task of a daily run was played; stopped: an endless or"
-        " practice run its player ended (or, stored before giving up a task, a solo run given"
-        " up)"
+        description="done: every task of a daily run was played; stopped: a solo run its"
+        " player ended (a time or tasks run so ended is not ranked; or, stored before giving up"
+        " a task, a solo run given up)"
     )
 
 

@@ -95,7 +95,11 @@ class GameResults:
         solo: SoloRecord | DailyRecord | None = None
         if record is not None and game.settings.puzzles == "daily":
             solo = _daily_record(room, game, record, now, checks)
-        elif record is not None and game.settings.solo_goal not in ("practice", "endless"):
+        elif (
+            record is not None
+            and game.settings.solo_goal in ("time", "tasks")
+            and record["complete"]  # a run stopped before its goal is its player's, not ranked
+        ):
             solo = _solo_record(room, game, record, now, checks)
         room.record = record
         announce: dict[str, Any] = {
