@@ -61,3 +61,31 @@ def test_the_game_screen_has_a_heading_and_buttons_named_by_their_words(
             assert word in (tool.get_attribute("aria-label") or ""), word
             named += 1
     assert named >= 3
+
+
+def test_the_keyboard_reaches_play_solo_past_the_header_in_a_few_tabs(
+    page: Page, server: ServerProcess
+) -> None:
+    page.goto(server.url + "/")
+    expect(page.locator("#start-solo")).to_be_visible()
+    # the first Tab shows the skip link; it leads past the header's menus to the page itself
+    page.keyboard.press("Tab")
+    skip = page.locator(".skip-link")
+    expect(skip).to_be_focused()
+    box = skip.bounding_box()
+    assert box is not None and box["y"] >= 0, "the focused skip link is on screen"
+    page.keyboard.press("Enter")
+    expect(page.locator("main")).to_be_focused()
+    tabs = 0
+    while not page.evaluate("() => document.activeElement?.id === 'start-solo'"):
+        page.keyboard.press("Tab")
+        tabs += 1
+        assert tabs <= 10, page.evaluate("() => document.activeElement?.outerHTML.slice(0, 80)")
+    # the editions are one Tab stop: arrows choose among them (a radio group)
+    editions = page.locator("button.edition")
+    first = editions.nth(0)
+    first.focus()
+    page.keyboard.press("ArrowRight")
+    expect(editions.nth(1)).to_be_focused()
+    expect(editions.nth(1)).to_have_attribute("aria-checked", "true")
+    expect(first).to_have_attribute("tabindex", "-1")

@@ -36,6 +36,9 @@ def test_extreme_room_countdown_cards_and_winner(browser: Browser, server: Serve
     page.click('button[data-add-bot="easy"]')
     expect(page.locator(".seat.bot")).to_have_count(1)
     expect(page.locator("#ready")).to_have_count(0)  # a host alone with bots just starts
+    # and nothing says the host is "not ready" above "Everyone is ready."
+    expect(page.locator(".seat.person .ready-mark")).to_have_count(0)
+    expect(page.locator(".lobby .hint")).to_have_text("Everyone is ready.")
     page.click("#start")
     expect(page.locator(".game-main .board-svg")).to_be_visible()
     expect(page.locator(".game-top .key-badge")).to_be_visible()

@@ -71,6 +71,7 @@ export function homeScreen(go: Navigate): HTMLElement {
     save();
     for (const b of editionButtons.querySelectorAll("button")) {
       b.setAttribute("aria-checked", String(b.dataset.edition === ed));
+      b.tabIndex = b.dataset.edition === ed ? 0 : -1; // one Tab stop, arrows choose (a radio group)
     }
     const info = editionInfo(ed);
     (sideLabel.firstChild as HTMLElement).textContent = info.sideWord;
@@ -82,6 +83,16 @@ export function homeScreen(go: Navigate): HTMLElement {
     drawDaily();
     drawRatings();
   };
+  editionButtons.addEventListener("keydown", (e) => {
+    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
+    if (!step) return;
+    e.preventDefault();
+    const buttons = [...editionButtons.querySelectorAll<HTMLButtonElement>("button")];
+    const at = buttons.findIndex((b) => b.dataset.edition === prefs.edition);
+    const next = buttons[(at + step + buttons.length) % buttons.length];
+    setEdition(next.dataset.edition ?? prefs.edition);
+    next.focus();
+  });
   sideSelect.addEventListener("change", () => {
     prefs.side[prefs.edition] = sideSelect.value;
     save();

@@ -51,7 +51,21 @@ function go(path: string, replace = false): void {
 
 /** The page header: the logo, Help, the language, the settings and the offline banner. */
 function appHeader(): HTMLElement {
-  return h("header.app-header", {}, logo(), helpMenu(), languagePicker(), settingsMenu(), offlineBanner());
+  return h("header.app-header", {}, skipLink(), logo(), helpMenu(), languagePicker(), settingsMenu(), offlineBanner());
+}
+
+/** The first Tab stop of every page, shown when focused: past the header to the page's own
+ * content (a keyboard player's way round the header's menus). */
+function skipLink(): HTMLElement {
+  const link = h("a.skip-link", { href: "#main" }, t("common:skipToContent"));
+  link.addEventListener("click", (e) => {
+    e.preventDefault();
+    const main = app.querySelector<HTMLElement>("main");
+    if (!main) return;
+    if (!main.hasAttribute("tabindex")) main.tabIndex = -1;
+    main.focus();
+  });
+  return link;
 }
 
 function route(): void {

@@ -179,6 +179,11 @@ function settingsFields(ctx: RoomContext, room: Room, opts: EditionOptions | und
   return settings;
 }
 
+/** The room's seats taken by people (not bots). */
+function people(room: Room): Seat[] {
+  return room.seats.filter((s): s is Seat => !!s && s.kind === "person");
+}
+
 /** Ready, Start and the line saying what the game waits for. */
 function readyAndStart(ctx: RoomContext, room: Room, me: Seat | null, minPlayers: number): HTMLElement[] {
   const host = ctx.store.isHost;
@@ -189,10 +194,9 @@ function readyAndStart(ctx: RoomContext, room: Room, me: Seat | null, minPlayers
     me?.ready ? t("room:readyDone") : t("room:imReady"),
   );
   ready.addEventListener("click", () => send({ type: "ready", ready: !me?.ready }));
-  const people = room.seats.filter((s): s is Seat => !!s && s.kind === "person");
   // the host's Start is their "ready" (the server waits for the others only): a host alone
   // with bots just starts
-  const others = people.filter((s) => s.seat !== room.host);
+  const others = people(room).filter((s) => s.seat !== room.host);
   const allReady = others.every((s) => s.ready);
   const askReady = me !== null && !(host && others.length === 0);
   const seated = room.seats.filter(Boolean).length;
@@ -227,7 +231,8 @@ function seatRow(ctx: RoomContext, room: Room, s: Seat | null, i: number, host: 
     { "data-seat": i, class: s.kind },
     h("span.seat-name", {}, shownName(s, i)),
     ...tags,
-    s.kind === "person"
+    // the host alone among bots starts when they like: no "not ready" on their row
+    s.kind === "person" && !(room.host === i && people(room).length === 1)
       ? h("span.ready-mark", { class: s.ready ? "yes" : "" }, s.ready ? t("room:ready") : t("room:notReady"))
       : null,
   );
