@@ -93,3 +93,20 @@ def test_a_room_made_before_the_first_account_arrives_is_still_the_accounts(
     assert me["name"] == account["name"] != "Player"
     page.goto(server.url + "/")
     expect(page.locator("#name")).to_have_value(str(account["name"]))
+
+
+def test_a_seat_takes_the_typed_name_even_when_another_account_holds_it(
+    page: Page, server: ServerProcess
+) -> None:
+    # names are unique among accounts, not among a room's seats: friends call a seat "Bob"
+    assert server.post("/api/accounts", {"name": "Seat Bob"})[0] == 201
+    page.goto(server.url + "/")
+    account = stored_account(page)
+    page.fill("#name", "Seat Bob")
+    page.click(f'button.edition[data-edition="{editions.names()[0]}"]')
+    page.click("#start-solo")
+    expect(page.locator(".game-main .board-svg")).to_be_visible()
+    room = server.request("GET", f"/api/rooms/{page.url.rsplit('/', 1)[-1]}")[1]
+    assert [s["name"] for s in room["seats"] if s] == ["Seat Bob"]
+    me = server.request("GET", "/api/accounts/me", token=str(account["token"]))[1]
+    assert me["name"] == account["name"] != "Seat Bob"

@@ -177,14 +177,14 @@ export async function saveName(name: string): Promise<ApiError | null> {
   }
 }
 
-/** The name a seat is played under: the one typed in, which the account takes too (resolves
- * with the server's refusal of it, if any); else, or when refused, the account's own. "Player"
- * only when there is neither, and a placeholder is never saved to the account. */
+/** The name a seat is played under: the one typed in, which the account takes too if the
+ * server lets it (resolves with its refusal, if any: said, not in the way: a room's seat may
+ * be "Bob" while another account holds that name); else the account's own. "Player" only when
+ * there is neither, and a placeholder is never saved to the account. */
 export async function nameToPlay(typed: string): Promise<{ name: string; refused: ApiError | null }> {
   const me = await ensureAccount();
-  const refused = typed ? await saveName(typed) : null;
-  if (typed && !refused) return { name: typed, refused };
-  return { name: me?.name ?? (typed || t("common:player")), refused };
+  if (typed) return { name: typed, refused: await saveName(typed) };
+  return { name: me?.name ?? t("common:player"), refused: null };
 }
 
 let optionsPromise: Promise<Options> | null = null;

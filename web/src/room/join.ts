@@ -21,7 +21,7 @@ export function showJoin(root: HTMLElement, code: string, go: Navigate, joined: 
   const watch = h("button#spectate", { type: "button" }, t("room:justWatch"));
   joinButton.addEventListener("click", async () => {
     joinButton.disabled = true;
-    // a refused name is said, not in the way: the seat then takes the account's
+    // a name the account may not take is said, not in the way
     const { name, refused } = await nameToPlay(nameInput.value.trim());
     if (refused) toast(refused.message, "bad");
     try {
