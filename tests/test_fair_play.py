@@ -508,6 +508,47 @@ def daily_by_script(server: ServerProcess, name: str, trace: Any) -> dict[str, A
     return daily
 
 
+def test_a_daily_run_that_solves_nothing_is_not_ranked_and_still_the_days_run(
+    no_floor: ServerProcess,
+) -> None:
+    """A script puts each of the day's tasks aside at once: the audit found it ranked. It is
+    not ranked, and it was the day's run all the same (else a look at the tasks would come
+    free before the counted run)."""
+    account = new_account(no_floor, "Skippy")
+    settings = {"edition": EDITION, "mode": "solo", "puzzles": "daily"}
+
+    def run() -> dict[str, Any]:
+        status, seat = no_floor.post(
+            "/api/rooms", {"name": "Skippy", "settings": settings}, account["token"]
+        )
+        assert status == 201, seat
+        c = Client(no_floor)
+        assert c.hello(seat["code"], seat["token"])["type"] == "welcome"
+        c.send({"type": "start"})
+        c.event("round_started")
+        for n in range(5):
+            assert c.room is not None
+            c.send({"type": "skip", "round": c.room["game"]["round"]})
+            c.event("task_skipped")
+            if n < 4:
+                c.event("task_drawn")
+        daily = dict(c.event("game_over")["data"]["daily"])
+        c.close()
+        return daily
+
+    first = run()
+    assert first["solved"] == 0 and not first["rated"] and first["unrated"] == "no task solved"
+    board = no_floor.get(f"/api/daily/results?edition={EDITION}&date={first['date']}")
+    assert "Skippy" not in [r["name"] for r in board["results"]]
+    # the day's run is stored, so the account's next run is not its first
+    db = no_floor.database_url.removeprefix("sqlite:///")
+    with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as con:
+        runs = con.execute(
+            "SELECT rated, unrated FROM daily_results WHERE account = ?", (account["id"],)
+        ).fetchall()
+    assert runs == [(0, "no task solved")]
+
+
 def test_a_daily_run_by_script_is_not_ranked_with_or_without_a_trace(
     no_floor: ServerProcess,
 ) -> None:

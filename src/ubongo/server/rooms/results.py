@@ -341,6 +341,9 @@ def _daily_record(
         unrated = HELD
     elif room.started_at is not None and day_of(room.started_at).isoformat() != game.settings.day:
         unrated = "played after its day"
+    elif int(record["solved"]) == 0:
+        # every task put aside: the day's run all the same (it saw the tasks), not ranked
+        unrated = "no task solved"
     return DailyRecord(
         game_id=0,
         name=person.name,
