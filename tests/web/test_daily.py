@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import re
 import urllib.request
 
 from playwright.sync_api import Page, expect
@@ -58,9 +59,23 @@ def test_the_daily_challenge_is_played_and_its_result_copied(
     # the browser's account (made on this first visit) plays its first daily run: rated
     expect(page.locator("#daily-rated")).to_contain_text("On the leaderboard")
     shot(page, "daily-end")
+    # the text carries the link to play the same tasks
+    assert text.splitlines()[-1] == server.url + "/", text
     page.click("#copy-share")
     expect(page.locator("#toast")).to_contain_text("Copied")
+    expect(page.locator("#copy-share")).to_have_text("Copied ✓")
     assert page.evaluate("navigator.clipboard.readText()") == text
+    # back home: the counted run is said, and another is offered as not counted
+    page.goto(server.url + "/")
+    page.click('button.edition[data-edition="classic"]')
+    expect(page.locator("#daily-mine")).to_contain_text("Your run today counted: 4 of 5")
+    expect(page.locator("#start-daily")).to_contain_text("again (not counted)")
+    # in German, days are German ("26.11.2026"), not the server's 2026-11-26
+    page.select_option("#language", "de")
+    caption = page.locator(".daily-board caption")
+    expect(caption).to_contain_text("Die Sieger von gestern")
+    expect(caption).to_have_text(re.compile(r"\(\d{1,2}\.\d{1,2}\.\d{4}\)"))
+    page.select_option("#language", "en")
 
 
 def test_practice_hints_put_pieces_on_the_board_and_giving_up_shows_a_solution(

@@ -5,7 +5,7 @@ import { ApiError, api, currentAccount, ensureAccount, nameToPlay, savedName } f
 import { keys3d, piecePicture as pieceSvg } from "./board3d"; // 3D pictures (issue #7)
 import { loadCatalogue } from "./catalogue";
 import { h } from "./dom";
-import { colourName, t } from "./i18n";
+import { colourName, dayText, t } from "./i18n";
 import { liveGames } from "./live";
 import { forgetTicket, saveTicket, ticketFor } from "./net";
 import { pieceName } from "./piecename";
@@ -13,7 +13,7 @@ import type { CreateRoom, SettingsPatch, SoloGoal } from "./protocol";
 import { dailyBoard, leaderboard, myRating, ratingsBoard } from "./records";
 import { rulesLink } from "./rules";
 import { type HomePrefs, stored } from "./storage";
-import { EDITIONS, editionInfo, toast } from "./ui";
+import { clock, EDITIONS, editionInfo, toast } from "./ui";
 
 export type Navigate = (path: string) => void;
 
@@ -178,13 +178,35 @@ export function homeScreen(go: Navigate): HTMLElement {
   // --- the daily challenge: today's tasks for everyone, yesterday's winners ---
   const dailyButton = h("button.primary#start-daily", { type: "button" }, t("home:dailyChallenge"));
   const dailyInfo = h("div.daily-boards");
+  const dailyMine = h("p#daily-mine", { hidden: true });
   const drawDaily = () => {
-    const title = editionInfo(prefs.edition).title;
+    const edition = prefs.edition;
+    const title = editionInfo(edition).title;
     dailyButton.textContent = t("home:playDaily", { title });
+    dailyMine.hidden = true;
     const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
     dailyInfo.replaceChildren(
-      dailyBoard(prefs.edition, yesterday, t("home:yesterdaysWinners", { date: yesterday }), 3),
+      dailyBoard(edition, yesterday, t("home:yesterdaysWinners", { date: dayText(yesterday) }), 3),
     );
+    // the day's counted run played already: it is said, and another run is offered as what it
+    // is (not counted), before it starts rather than at its end
+    const me = currentAccount();
+    const today = new Date().toISOString().slice(0, 10);
+    if (!me) return;
+    api("GET /api/daily/results", { query: { edition, date: today } })
+      .then((day) => {
+        const mine = day.results.find((r) => r.account === me.id);
+        if (!mine || prefs.edition !== edition) return;
+        dailyMine.textContent = t("home:dailyPlayed", {
+          rank: mine.rank,
+          solved: mine.solved,
+          total: mine.times.length,
+          time: clock(mine.seconds),
+        });
+        dailyMine.hidden = false;
+        dailyButton.textContent = t("home:playDailyAgain", { title });
+      })
+      .catch(() => undefined);
   };
   for (const el of [goal, amount, sideSelect]) el.addEventListener("change", drawRecords);
 
@@ -356,6 +378,7 @@ export function homeScreen(go: Navigate): HTMLElement {
         {},
         h("h2", {}, t("home:dailyHeading")),
         h("p.muted", {}, t("home:dailyAbout")),
+        dailyMine,
         dailyButton,
         dailyInfo,
       ),

@@ -126,6 +126,13 @@ export function dateText(d: Date, withTime = false): string {
   return withTime ? d.toLocaleString(language()) : d.toLocaleDateString(language());
 }
 
+/** A day named as the server names it (YYYY-MM-DD, a UTC day: the daily's) in the language
+ * shown: "26.11.2026", "11/26/2026". */
+export function dayText(iso: string): string {
+  const d = new Date(`${iso}T00:00:00Z`);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleDateString(language(), { timeZone: "UTC" });
+}
+
 /** A piece's colour as the catalogue names it ("red", "light blue"), in the language shown. */
 export function colourName(colour: string): string {
   return t(`board:colours.${colour}`, { defaultValue: colour });

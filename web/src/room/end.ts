@@ -6,7 +6,7 @@
 import { ApiError, api, nameToPlay, savedName } from "../api";
 import type { Catalogue } from "../catalogue";
 import { h } from "../dom";
-import { t } from "../i18n";
+import { dayText, t } from "../i18n";
 import { saveTicket } from "../net";
 import type { DailyResult, EventOf, GameView, Room } from "../protocol";
 import { dailyBoard, leaderboard, personalBests } from "../records";
@@ -139,11 +139,13 @@ function scoringNote(room: Room): HTMLElement {
 /** The result to share in the language shown, made as the server makes its (English) `share`:
  * edition, day, each task's time or ✗, tasks solved and the whole time; nothing of the tasks. */
 export function shareText(daily: DailyResult, title: string): string {
-  const values = { title, date: daily.date };
+  const values = { title, date: dayText(daily.date) };
   const head = daily.rated ? t("play:shareHead", values) : t("play:shareHeadUnrated", values);
   const marks = daily.times.map((time) => (time === null ? "✗" : clock(time))).join(" · ");
   const solved = daily.times.filter((time) => time !== null).length;
-  return `${head}\n${marks}\n${t("play:shareSolved", { solved, total: daily.times.length, time: clock(daily.seconds) })}`;
+  const tally = t("play:shareSolved", { solved, total: daily.times.length, time: clock(daily.seconds) });
+  // the link: whoever reads it can play the same day's tasks
+  return `${head}\n${marks}\n${tally}\n${location.origin}/`;
 }
 
 /** A daily run's end: each task's time, rated or why not, the text to share, the day's board. */
@@ -167,6 +169,7 @@ function dailyEnd(room: Room, daily: DailyResult): HTMLElement {
     try {
       await navigator.clipboard.writeText(text);
       toast(t("play:copied"), "good");
+      copy.textContent = t("play:copiedShort"); // said where the click was, too
     } catch {
       // no clipboard (an insecure page, a refusal): select the text to copy by hand
       const range = document.createRange();
@@ -188,13 +191,17 @@ function dailyEnd(room: Room, daily: DailyResult): HTMLElement {
       "p#daily-rated",
       { class: daily.rated ? "good" : "muted" },
       daily.rated
-        ? t("play:onLeaderboardOf", { date: daily.date })
+        ? t("play:onLeaderboardOf", { date: dayText(daily.date) })
         : t("play:notRated", { why: daily.unrated ?? t("play:notCounted") }),
     ),
     times,
     h("div.share-box", {}, h("h2", {}, t("play:shareResult")), share, copy),
     h("div.row", {}, h("a.button", { href: "/", "data-link": "" }, t("common:home"))),
-    h("div.records", {}, dailyBoard(room.settings.edition, daily.date, t("play:leaderboardOf", { date: daily.date }))),
+    h(
+      "div.records",
+      {},
+      dailyBoard(room.settings.edition, daily.date, t("play:leaderboardOf", { date: dayText(daily.date) })),
+    ),
   );
   return box;
 }
