@@ -118,9 +118,9 @@ def new_account(server: ServerProcess, name: str) -> dict[str, Any]:
 
 def one_round_race(
     server: ServerProcess, winner: dict[str, Any], loser: dict[str, Any], rated: bool
-) -> int:
+) -> dict[str, Any]:
     """A one-round race of two accounts in a private room; only ``winner`` solves its task
-    (the hourglass ends the round). The stored game's id."""
+    (the hourglass ends the round). The ``game_over`` event's data (the stored game's id)."""
     created = server.create_room_as(
         winner["token"],
         winner["name"],
@@ -145,14 +145,15 @@ def one_round_race(
     assert over["data"]["winners"] == [0]
     host.close()
     other.close()
-    return int(over["data"]["game_id"])
+    return dict(over["data"])
 
 
 def test_a_rated_game_moves_the_winner_up_and_the_loser_down_everywhere(
     server: ServerProcess,
 ) -> None:
     ada, bob = new_account(server, "Ada"), new_account(server, "Bob")
-    game_id = one_round_race(server, ada, bob, rated=True)
+    over = one_round_race(server, ada, bob, rated=True)
+    game_id = int(over["game_id"])
     won = server.get(f"/api/accounts/{ada['id']}")
     lost = server.get(f"/api/accounts/{bob['id']}")
     new = ratings.display(ratings.MU, ratings.SIGMA)
@@ -169,6 +170,11 @@ def test_a_rated_game_moves_the_winner_up_and_the_loser_down_everywhere(
         }
     ]
     assert lost["history"][EDITION][0]["after"] == down["rating"]
+    # the end screen hears each seat's move with the game's end (the winner sat in seat 0)
+    assert over["ratings"] == {
+        "0": {"before": new, "after": up["rating"]},
+        "1": {"before": new, "after": down["rating"]},
+    }
     # the leaderboard: nobody before the minimum of rated games, both with a minimum of 1
     board = server.get(f"/api/ratings?edition={EDITION}")
     assert board["min_games"] == ratings.LEADERBOARD_GAMES
@@ -182,7 +188,7 @@ def test_a_rated_game_moves_the_winner_up_and_the_loser_down_everywhere(
 
 def test_an_unrated_room_changes_no_rating(server: ServerProcess) -> None:
     cy, di = new_account(server, "Cy"), new_account(server, "Di")
-    one_round_race(server, cy, di, rated=False)
+    assert one_round_race(server, cy, di, rated=False)["ratings"] is None
     assert server.get(f"/api/accounts/{cy['id']}")["ratings"] == {}
     assert server.get(f"/api/accounts/{di['id']}")["history"] == {}
 

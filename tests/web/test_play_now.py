@@ -4,6 +4,7 @@ the home screen then shows the rating it gave and the ratings leaderboard."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -60,9 +61,15 @@ def test_play_now_against_a_bot_to_the_end(page: Page, quick_server: ServerProce
     page.click("#play-now")
     expect(page.locator(".game-main .board-svg")).to_be_visible(timeout=15_000)
     expect(page.locator(".players .player")).to_have_count(2)
+    # rated, and said so from the first moment
+    expect(page.locator("#rated-badge")).to_have_text("Rated")
     shot(page, "quickmatch-game")
     solve_and_call(page, EDITION)
     to_the_end(page, EDITION)
+    # the end screen: the person's rating move ("+12", or "−8" after a loss), none for the bot
+    moves = page.locator("table.scores td.rating-move b")
+    expect(moves).to_have_count(1)
+    expect(moves).to_have_text(re.compile(r"^(\+\d+|−\d+|±0)$"))
     shot(page, "quickmatch-over")
     # its replay, rebuilt by the rules: the round and its finishers
     page.click("#watch-replay")

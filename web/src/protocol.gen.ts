@@ -302,6 +302,12 @@ export interface RoomSnapshot {
    * a daily challenge run's result, once over
    */
   daily: DailyResult | null;
+  /**
+   * a rated game's rating moves by seat, once stored (seats whose rating moved: an account's; not a guest's, a bot's, nor an unrated seat's)
+   */
+  ratings?: {
+    [k: string]: RatingMove;
+  } | null;
 }
 /**
  * The room's settings in force (every field present; see "Room settings").
@@ -592,6 +598,13 @@ export interface DailyResult {
    * the result to share, as text
    */
   share: string;
+}
+/**
+ * A seat's account's shown rating before and after a rated game.
+ */
+export interface RatingMove {
+  before: number;
+  after: number;
 }
 /**
  * A person took a seat.
@@ -1091,6 +1104,12 @@ export interface GameOverData {
    * a daily challenge run's result
    */
   daily: DailyResult | null;
+  /**
+   * a rated game's rating moves by seat (as the snapshot's)
+   */
+  ratings?: {
+    [k: string]: RatingMove;
+  } | null;
 }
 /**
  * Back to the lobby with the same seats and settings.

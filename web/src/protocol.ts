@@ -91,6 +91,7 @@ export type QuickMatchLeft = gen.QuickMatchLeft;
 /** `GET /api/ratings`: an edition's rated accounts and the bot levels' ratings. */
 export type RatingsBoard = gen.RatingsBoard;
 export type RatingView = gen.RatingView;
+export type RatingMove = gen.RatingMove;
 export type RatingChange = gen.RatingChange;
 /** Every HTTP error's body. */
 export type ApiErrorBody = gen.ApiError;

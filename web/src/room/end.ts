@@ -8,7 +8,7 @@ import type { Catalogue } from "../catalogue";
 import { h } from "../dom";
 import { dayText, t } from "../i18n";
 import { saveTicket } from "../net";
-import type { DailyResult, EventOf, GameView, Room } from "../protocol";
+import type { DailyResult, EventOf, GameView, RatingMove, Room } from "../protocol";
 import { dailyBoard, leaderboard, personalBests } from "../records";
 import { clock, editionInfo, GEM_VALUES, gemKey, gemRow, toast } from "../ui";
 import type { RoomContext } from "./context";
@@ -42,7 +42,7 @@ export function gameEnd(ctx: RoomContext, room: Room, cat: Catalogue | null): HT
   if (game && isTieBreak(game.kind) && tiedSeats(game).length > 1) {
     page.append(tieBreakNote(room, game, winners));
   }
-  page.append(scoreTable(room, game, winners), scoringNote(room));
+  page.append(scoreTable(room, game, winners, room.ratings ?? over?.data.ratings ?? null), scoringNote(room));
   if (game && store.lastRoundEnd) {
     page.append(h("section.round-result.last-round", {}, ...roundResultParts(store, room, game, cat)));
   }
@@ -77,8 +77,22 @@ function tieBreakNote(room: Room, game: GameView, winners: number[]): HTMLElemen
   );
 }
 
-function scoreTable(room: Room, game: GameView | null, winners: number[]): HTMLElement {
+/** A rating's move as shown: "+12", "−8" (a minus sign), "±0". */
+function moveText(m: RatingMove): string {
+  const d = m.after - m.before;
+  return d > 0 ? `+${d}` : d < 0 ? `−${-d}` : "±0";
+}
+
+/** The results by seat: gems or cards, points, and in a rated game each account's rating move
+ * (once the game is stored; a seat whose rating did not move shows "not rated"). */
+function scoreTable(
+  room: Room,
+  game: GameView | null,
+  winners: number[],
+  moves: Record<string, RatingMove> | null,
+): HTMLElement {
   const scores = game ? Object.entries(game.scores) : [];
+  const rated = room.settings.rated && moves !== null;
   scores.sort((a, b) => b[1].points - a[1].points);
   const gems = editionInfo(room.settings.edition).gems;
   return h(
@@ -93,6 +107,7 @@ function scoreTable(room: Room, game: GameView | null, winners: number[]): HTMLE
         h("th", {}, t("play:player")),
         h("th", {}, gems ? t("play:gemsHeading") : t("play:cardsHeading")),
         gems ? h("th", {}, t("play:pointsHeading")) : null,
+        rated ? h("th", {}, t("play:ratingHeading")) : null,
       ),
     ),
     h(
@@ -112,6 +127,7 @@ function scoreTable(room: Room, game: GameView | null, winners: number[]): HTMLE
           gems
             ? h("td.points", {}, h("b", {}, String(sc.points)), pointsSum(sc.gems as Record<string, number> | null))
             : null,
+          rated ? ratingCell(moves?.[seat], room.seats[Number(seat)]?.kind === "bot") : null,
         ),
       ),
     ),
@@ -134,6 +150,18 @@ function scoringNote(room: Room): HTMLElement {
     return h("div.scoring-note", {}, gemKey(), h("p.muted", {}, t("play:scoringGems")));
   }
   return h("p.scoring-note.muted", {}, t("play:scoringCards"));
+}
+
+function ratingCell(move: RatingMove | undefined, bot: boolean): HTMLElement {
+  // a bot's level has a rating too, but it is not a player's to see move
+  if (!move) return h("td.rating-move.muted", {}, bot ? "" : t("play:notRatedShort"));
+  const d = move.after - move.before;
+  return h(
+    "td.rating-move",
+    { class: d > 0 ? "up" : d < 0 ? "down" : "", title: `${move.before} → ${move.after}` },
+    h("b", {}, moveText(move)),
+    h("small.muted", {}, ` ${move.after}`),
+  );
 }
 
 /** The result to share in the language shown, made as the server makes its (English) `share`:

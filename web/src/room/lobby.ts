@@ -50,6 +50,7 @@ export function lobby(
       h("a.small", { href: "/", "data-link": "" }, t("room:leave")),
     ),
     inviteRow(room),
+    room.settings.rated ? h("p.rated-note#rated-note", {}, t("room:ratedTitle")) : null,
     h(
       "div.lobby-grid",
       {},

@@ -30,6 +30,8 @@ export function topBar(ctx: RoomContext, room: Room, game: GameView, settings: H
       "div.round-info",
       {},
       h("strong", {}, ed.title),
+      // said from the first moment: this game moves ratings
+      room.settings.rated ? h("span.tag.rated#rated-badge", { title: t("room:ratedTitle") }, t("room:rated")) : null,
       solo
         ? h(
             "span#solo-count",

@@ -18,6 +18,7 @@ from .snapshot import (
     DailyResult,
     GemName,
     Ms,
+    RatingMove,
     RoomSettingsView,
     RoomSnapshot,
     Sent,
@@ -177,6 +178,9 @@ class GameOverData(Sent):
     scores: dict[str, int] = Field(description="points (gems) or cards, by seat")
     record: SoloResult | None = Field(description="the solo result; null in a race")
     daily: DailyResult | None = Field(description="a daily challenge run's result")
+    ratings: dict[str, RatingMove] | None = Field(
+        default=None, description="a rated game's rating moves by seat (as the snapshot's)"
+    )
 
 
 class EmptyData(Sent):

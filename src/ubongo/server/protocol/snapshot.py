@@ -204,6 +204,13 @@ class DailyResult(Sent):
     share: str = Field(description="the result to share, as text")
 
 
+class RatingMove(Sent):
+    """A seat's account's shown rating before and after a rated game."""
+
+    before: int
+    after: int
+
+
 class RoomSnapshot(Sent):
     """A room as everybody in it sees it (also ``GET /api/rooms/{code}``)."""
 
@@ -219,3 +226,8 @@ class RoomSnapshot(Sent):
     game_id: int | None = Field(description="the stored game, once it is over")
     record: SoloResult | None = Field(description="the solo result, once it is over")
     daily: DailyResult | None = Field(description="a daily challenge run's result, once over")
+    ratings: dict[str, RatingMove] | None = Field(
+        default=None,
+        description="a rated game's rating moves by seat, once stored (seats whose rating"
+        " moved: an account's; not a guest's, a bot's, nor an unrated seat's)",
+    )

@@ -62,6 +62,7 @@ def durable(room: Room, seq: int) -> dict[str, Any]:
     data["locked"], data["joined_ever"] = room.locked, room.joined_ever
     data["settings"] = _fields(room.settings)
     data["daily"] = room.daily
+    data["ratings"] = room.ratings
     data["traces"] = room.traces
     data["seats"] = [
         None if s is None else {name: getattr(s, name) for name in (*SEAT_FIELDS, "account")}
@@ -95,6 +96,7 @@ def rebuilt(data: dict[str, Any]) -> Room:
     room.joined_ever = bool(data.get("joined_ever", True))
     # kept since the daily challenge and accounts (a room kept before has neither)
     room.daily = data.get("daily")
+    room.ratings = data.get("ratings")  # kept since the end screen shows rating moves
     room.traces = list(data.get("traces", ()))  # kept since play traces
     room.seats = [
         None if s is None else Seat(**{name: s[name] for name in SEAT_FIELDS if name in s})

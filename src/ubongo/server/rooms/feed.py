@@ -75,6 +75,7 @@ class RoomFeed:
             "game_id": room.game_id,
             "record": room.record,
             "daily": room.daily,
+            "ratings": room.ratings,
         }
 
     def hold(self, room: Room) -> None:

@@ -343,6 +343,7 @@ class Lobby:
         room.solutions = {}
         room.traces = []
         room.daily = None
+        room.ratings = None
         for s in room.occupied():
             s.ready = s.kind == "bot"
 

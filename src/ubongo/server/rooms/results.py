@@ -107,6 +107,7 @@ class GameResults:
             "scores": {str(k): v for k, v in result["scores"].items()},
             "record": record,
             "daily": None,
+            "ratings": None,
         }
         # stored before anybody hears the game is over (a killed server loses nothing that
         # was announced), in a thread so that other rooms' clocks and verdicts do not wait
@@ -140,6 +141,10 @@ class GameResults:
                 room.game_id, rating = got
             if isinstance(solo, DailyRecord):
                 room.daily = announce["daily"] = daily_result(solo.facts, *rating)
+            if stored.rated and self.storage is not None and room.game_id is not None:
+                room.ratings = announce["ratings"] = await self._rating_moves(
+                    self.storage, room.game_id, stored
+                )
         finally:
             room.saving = None
         if self.feed.is_open(room):
@@ -183,6 +188,22 @@ class GameResults:
             if failures:
                 log.warning("room %s: stored game %d after %d tries", room.code, game_id, failures)
             return game_id, rating
+
+    async def _rating_moves(
+        self, storage: Store, game_id: int, stored: GameRecord
+    ) -> dict[str, dict[str, int]] | None:
+        """The seats' rating moves of a stored rated game, for its end screen (``None`` if
+        the database does not answer: the game is stored, its end screen shows no moves)."""
+        try:
+            moved = await asyncio.to_thread(storage.ratings.of_game, game_id)
+        except Exception:
+            log.exception("game %d: its rating moves could not be read", game_id)
+            return None
+        return {
+            str(seat): {"before": moved[account][0], "after": moved[account][1]}
+            for seat, account in seated_accounts(stored).items()
+            if account in moved
+        }
 
     def _save_game(self, storage: Store, stored: GameRecord) -> int:
         """Store a finished game (in a thread); a rated one's seats whose accounts have

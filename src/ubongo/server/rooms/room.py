@@ -270,6 +270,9 @@ class Room:
     presence_at: float = float("-inf")
     #: a daily run's result once it is over (``DailyResult``)
     daily: dict[str, Any] | None = None
+    #: a rated game's moves of its accounts' shown ratings once it is stored, by seat
+    #: (``RatingMove``)
+    ratings: dict[str, dict[str, int]] | None = None
     #: the play traces of the game's finishes, as :class:`..online.traces.TraceNote` JSON, for
     #: rated and ranked play (docs/fair-play.md): stored with the game
     traces: list[dict[str, Any]] = field(default_factory=list)

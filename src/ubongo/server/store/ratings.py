@@ -191,6 +191,17 @@ class RatingRepository:
             ).all()
             return {(a, b): int(n) for a, b, n in rows}
 
+    def of_game(self, game_id: int) -> dict[int, tuple[int, int]]:
+        """The shown rating before and after game ``game_id``, by account (the accounts whose
+        rating it moved)."""
+        with self.database.session() as s:
+            rows = s.execute(
+                select(RatingHistoryRow.account_id, RatingHistoryRow.before, RatingHistoryRow.after)
+                .where(RatingHistoryRow.game_id == game_id)
+                .order_by(RatingHistoryRow.id)
+            ).all()
+            return {account: (before, after) for account, before, after in rows}
+
     def of_account(self, account: int, latest: int = 100) -> AccountRatings:
         """An account's ratings and, per edition, the changes of its ``latest`` rated games,
         oldest first."""
