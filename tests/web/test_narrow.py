@@ -24,7 +24,8 @@ OVERFLOW_JS = """(width) => {
   for (const el of document.querySelectorAll("body *")) {
     const r = el.getBoundingClientRect();
     if (r.right > width + 1 && r.width > 0 && getComputedStyle(el).position !== "fixed") {
-      out.push(`${el.tagName.toLowerCase()}.${[...el.classList].join(".")}#${el.id} ${Math.round(r.right)}`);
+      const name = `${el.tagName.toLowerCase()}.${[...el.classList].join(".")}#${el.id}`;
+      out.push(`${name} ${Math.round(r.right)}`);
     }
   }
   return [over, out.slice(-6)];
