@@ -78,8 +78,11 @@ export function toolbar(act: (a: Action) => void): HTMLElement {
   ];
   for (const [turn, key, icon, word] of turnNames) {
     turns.append(
-      tool(`<i class="sign">${icon}</i><sub>${key}</sub> <span>${word}</span>`, t("board:turnTitle", { word, key }), `${turn}`, () =>
-        act({ kind: "turn", turn, back: false }),
+      tool(
+        `<i class="sign">${icon}</i><sub>${key}</sub> <span>${word}</span>`,
+        t("board:turnTitle", { word, key }),
+        `${turn}`,
+        () => act({ kind: "turn", turn, back: false }),
       ),
       tool(`↺<sub>${key}</sub>`, t("board:turnBackTitle", { word, key }), `${turn}-back`, () =>
         act({ kind: "turn", turn, back: true }),
