@@ -10,6 +10,7 @@ import itertools
 import re
 
 from axe import assert_accessible as axe_light
+from axe import axe_violations
 from playwright.sync_api import Browser, Page, expect
 from server_harness import ServerProcess
 from webharness import new_page, open_room, shot
@@ -95,3 +96,27 @@ def test_every_screen_passes_axe(browser: Browser, server: ServerProcess) -> Non
     expect(page.locator("#replay-caption")).to_contain_text("Step 1 of")
     assert_accessible(page, "replay")
     assert not errors, errors
+
+
+def test_3d_the_tutorial_and_german_screens_pass_axe(
+    browser: Browser, server: ServerProcess
+) -> None:
+    """What the audit found beyond the flow above: the 3D tray's labels and turn buttons, the
+    tutorial's edition pills, the German texts (a name that must contain the words shown), and
+    the heading order of the game's side panel."""
+    for locale in ("en-US", "de-DE"):
+        context = browser.new_context(viewport={"width": 1280, "height": 800}, locale=locale)
+        page = context.new_page()
+        for name in ("classic", "3d"):
+            page.goto(f"{server.url}/tutorial?edition={name}")
+            expect(page.locator("main")).to_be_visible()
+            assert_accessible(page, f"tutorial {name} {locale}")
+        page.goto(server.url + "/")
+        page.click('button.edition[data-edition="3d"]')
+        page.select_option("#solo-goal", "practice")
+        page.click("#start-solo")
+        expect(page.locator(".game-main .board3d-tools")).to_be_visible()
+        assert_accessible(page, f"3d solo {locale}")
+        order = [v for v in axe_violations(page, ("moderate",)) if v["id"] == "heading-order"]
+        assert not order, order
+        context.close()

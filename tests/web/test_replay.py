@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from axe import assert_accessible
 from playwright.sync_api import Browser, expect
 from server_harness import ServerProcess
 from webharness import new_page, open_room, shot
@@ -103,6 +104,11 @@ def test_a_game_is_watched_live_and_replayed(browser: Browser, server: ServerPro
     expect(ada.locator("#replay-next")).to_be_enabled()
     ada.click("#copy-replay-link")
     expect(ada.locator("#toast")).to_contain_text(re.compile(r"copied|/replay/"))
+    # in German too, each button is named by the words it shows (axe)
+    ada.select_option("#language", "de")
+    expect(ada.locator("#replay-prev")).to_contain_text("Zurück")
+    assert_accessible(ada, "replay (German)")
+    ada.select_option("#language", "en")
 
     # an unknown game: a clear page, not a crash
     ada.goto(f"{server.url}/replay/99999999")

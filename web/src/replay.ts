@@ -141,12 +141,14 @@ function draw(root: HTMLElement, replay: GameReplay, cat: Catalogue, start = 0):
     value: 0,
     "aria-label": t("replay:timeline"),
   });
+  // named by the words they show (German "Zurück" was named "Voriger Schritt": axe, label in
+  // name); what they do in full is their title
   const prev = h(
     "button#replay-prev",
-    { type: "button", "aria-label": t("replay:previousStep") },
+    { type: "button", title: t("replay:previousStep") },
     `◀ ${t("replay:previous")}`,
   );
-  const next = h("button#replay-next", { type: "button", "aria-label": t("replay:nextStep") }, `${t("replay:next")} ▶`);
+  const next = h("button#replay-next", { type: "button", title: t("replay:nextStep") }, `${t("replay:next")} ▶`);
   const caption = h("p.replay-caption#replay-caption", { "aria-live": "polite" });
   const stage = h("div.replay-stage");
   let at = 0;

@@ -19,7 +19,7 @@ export interface SoloRecords {
 export function sidePanel(room: Room, game: GameView, seat: number | null, records: SoloRecords): HTMLElement[] {
   const blocks: HTMLElement[] = [];
   if (game.display) {
-    const disp = h("div.display", {}, h("h3", {}, t("play:gemDisplay")));
+    const disp = h("div.display", {}, h("h2", {}, t("play:gemDisplay")));
     const row = h("div.gem-row");
     for (const name of ["sapphire", "amber"])
       row.append(h("span.gem-count", {}, gem(name), `×${game.display[name] ?? 0}`));
@@ -36,7 +36,7 @@ export function sidePanel(room: Room, game: GameView, seat: number | null, recor
       h(
         "div.playoff-note",
         {},
-        h("h3", {}, what),
+        h("h2", {}, what),
         h(
           "p",
           {},
@@ -48,7 +48,7 @@ export function sidePanel(room: Room, game: GameView, seat: number | null, recor
     );
   }
   if (!game.solo) {
-    blocks.push(h("div", {}, h("h3", {}, t("room:players")), playersList(room, game, seat)));
+    blocks.push(h("div", {}, h("h2", {}, t("room:players")), playersList(room, game, seat)));
   } else {
     blocks.push(soloPanel(room, game, records));
   }
@@ -93,7 +93,7 @@ function playersList(room: Room, game: GameView, seat: number | null): HTMLEleme
 }
 
 function soloPanel(room: Room, game: GameView, records: SoloRecords): HTMLElement {
-  const box = h("div.solo-panel", {}, h("h3", {}, t("play:soloHeading")));
+  const box = h("div.solo-panel", {}, h("h2", {}, t("play:soloHeading")));
   const s = game.solo;
   if (!s) return box;
   if (s.endless) {
