@@ -89,6 +89,13 @@ def test_play_now_against_a_bot_to_the_end(page: Page, quick_server: ServerProce
     card = page.locator(f'.rating-card[data-edition="{EDITION}"]')
     expect(card).to_contain_text("1 rated game")
     expect(card.locator("svg.history-chart circle")).to_have_count(2)
+    # the chart fills its card and its time axis is dated (the game's day)
+    chart, inner = card.locator("svg.history-chart").bounding_box(), card.bounding_box()
+    assert chart is not None and inner is not None and chart["width"] >= 0.85 * inner["width"]
+    day = page.evaluate("() => new Date().toLocaleDateString('en-US')")
+    expect(card.locator("svg.history-chart text", has_text=day)).to_have_count(1)
+    # and the two rating scales a player meets are told apart
+    expect(page.locator("#rating-scales")).to_contain_text("1500")
     expect(page.locator("#profile-recent a", has_text="Replay")).to_have_count(1)
     shot(page, "profile")
 

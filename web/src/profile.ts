@@ -77,6 +77,8 @@ function draw(p: Profile): HTMLElement[] {
             }),
         )
       : h("p.muted", {}, t("profile:noRatedGames")),
+    // two scales meet a player: this one, and endless solo's (against the tasks)
+    h("p.muted#rating-scales", {}, t("profile:ratingScales")),
   );
   const played = h(
     "section.panel",
@@ -133,16 +135,17 @@ function historyChart(changes: RatingChange[]): Element {
   const lo = Math.min(...points);
   const hi = Math.max(...points);
   const span = Math.max(1, hi - lo);
-  const x = (i: number) => 30 + (i * 260) / Math.max(1, points.length - 1);
-  const y = (v: number) => 80 - ((v - lo) * 70) / span;
+  // wide and low: it fills its card without growing tall (its words stay small)
+  const x = (i: number) => 44 + (i * 546) / Math.max(1, points.length - 1);
+  const y = (v: number) => 96 - ((v - lo) * 84) / span;
   const chart = svg("svg", {
     class: "history-chart",
-    viewBox: "0 0 300 90",
+    viewBox: "0 0 600 128",
     role: "img",
     "aria-label": t("profile:historyLabel", { from: points[0], to: points[points.length - 1], count: changes.length }),
   });
   const axis = (v: number) => {
-    const label = svg("text", { x: 0, y: y(v) + 4, "font-size": 10, fill: "currentColor" });
+    const label = svg("text", { x: 0, y: y(v) + 4, "font-size": 11, fill: "currentColor" });
     label.textContent = String(v);
     return label;
   };
@@ -152,7 +155,15 @@ function historyChart(changes: RatingChange[]): Element {
     stroke: "currentColor",
     "stroke-width": 2,
   });
-  chart.append(axis(hi), axis(lo), line);
+  // the time axis: a base line, the first and the last rated game's days under its ends
+  const base = svg("line", { x1: 40, x2: 594, y1: 104, y2: 104, stroke: "currentColor", "stroke-opacity": 0.35 });
+  const when = (at: number, x0: number, anchor: string) => {
+    const label = svg("text", { x: x0, y: 122, "font-size": 11, fill: "currentColor", "text-anchor": anchor });
+    label.textContent = dateText(new Date(at * 1000));
+    return label;
+  };
+  chart.append(axis(hi), axis(lo), base, line, when(changes[0].at, 44, "start"));
+  if (changes.length > 1) chart.append(when(changes[changes.length - 1].at, 590, "end"));
   points.forEach((v, i) => {
     const dot = svg("circle", { cx: x(i), cy: y(v), r: 3, fill: "currentColor" });
     const tip = svg("title");
