@@ -92,3 +92,16 @@ def test_undo_and_ubongo_are_on_a_phones_first_screen(
         box = button.bounding_box()
         assert box is not None and box["y"] + box["height"] <= 844, (name, box, top)
     shot(phone, f"phone-first-screen-{name}")
+
+
+def test_play_now_is_on_a_phones_first_screen(phone: Page, server: ServerProcess) -> None:
+    """The audit's phone (390x844): "Play now" sat two screens down the home page."""
+    phone.set_viewport_size({"width": 390, "height": 844})
+    phone.goto(server.url + "/")
+    expect(phone.locator("#play-now")).to_be_visible()
+    for button in ("#start-solo", "#play-now"):
+        box = phone.locator(button).bounding_box()
+        assert box is not None, button
+        if button == "#play-now":
+            assert box["y"] + box["height"] <= 844, box
+    shot(phone, "phone-home-first-screen")

@@ -362,6 +362,15 @@ export function homeScreen(go: Navigate): HTMLElement {
       editionButtons,
       h("div.row", {}, h("label.field", {}, h("span", {}, t("home:yourName")), nameInput, nameError), sideLabel),
     ),
+    // a rated game with anyone, right under the choice of game: on a phone it was two screens
+    // down, below solo and the daily
+    h(
+      "section.panel.quick",
+      {},
+      h("h2", {}, t("home:quickHeading")),
+      h("p.muted", {}, t("home:quickAbout")),
+      h("div.row.quick-match", {}, players, playNow, cancelMatch, matchStatus),
+    ),
     h(
       "div.play-columns",
       {},
@@ -389,9 +398,6 @@ export function homeScreen(go: Navigate): HTMLElement {
         h("p.muted", {}, t("home:friendsAbout")),
         roomButton,
         h("div.join", {}, codeInput, h("button#join", { type: "button", onclick: join }, t("home:join"))),
-        h("h2", {}, t("home:quickHeading")),
-        h("p.muted", {}, t("home:quickAbout")),
-        h("div.row.quick-match", {}, players, playNow, cancelMatch, matchStatus),
         ratings,
       ),
     ),
