@@ -9,6 +9,7 @@ from typing import Any
 from playwright.sync_api import Page, Route, expect
 from server_harness import ServerProcess
 from waiting import eventually
+from webharness import first_held
 
 from ubongo import editions
 
@@ -76,11 +77,11 @@ def test_a_room_made_before_the_first_account_arrives_is_still_the_accounts(
     page.click(f'button.edition[data-edition="{editions.names()[0]}"]')
     page.click("#start-solo")
     page.wait_for_function("() => document.querySelector('#start-solo').disabled")
-    eventually(lambda: held or None, "the account asked for", every=0.05)
+    first = first_held(page, held, "the account asked for")
     # the seat waits for the account: its records are the account's (a seat without it kept
     # them by name only, and the player's personal bests showed "No solo runs yet")
     with page.expect_request(lambda r: r.url.endswith("/api/rooms")) as created:
-        held[0].continue_()
+        first.continue_()
     account = stored_account(page)
     assert created.value.headers.get("authorization") == f"Bearer {account['token']}"
     expect(page.locator(".game-main .board-svg")).to_be_visible()

@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, Route, expect
 from server_harness import ServerProcess, server_in
-from waiting import eventually
-from webharness import shot
+from webharness import first_held, shot
 from webplay import solve_and_call, to_the_end
 
 from ubongo import editions
@@ -119,7 +118,7 @@ def test_play_now_plays_under_the_name_typed_on_the_home_page(
     page.fill("#name", "Quick Ada")
     page.select_option("#match-players", "2")
     page.click("#play-now")
-    eventually(lambda: held or None, "the rename asked for", every=0.05)
+    first_held(page, held, "the rename asked for")
     with page.expect_request(lambda r: r.url.endswith("/api/quickmatch")):
         released = True
         for route in held:  # the box's change and the button may each save the name

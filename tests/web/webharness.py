@@ -9,10 +9,11 @@ set-up from scripts/system-packages.txt). The web client must be built (``make w
 from __future__ import annotations
 
 import shutil
+import time
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, ConsoleMessage, Locator, Page, expect
+from playwright.sync_api import Browser, ConsoleMessage, Locator, Page, Route, expect
 from server_harness import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -66,6 +67,18 @@ ANIMATIONS_JS = """el => Promise.race([
     .map((a) => a.finished.catch(() => null))),
   new Promise((_, fail) => setTimeout(() => fail(new Error("animations still running")), 10000)),
 ])"""
+
+
+def first_held(page: Page, routes: list[Route], what: str, timeout: float = 15.0) -> Route:
+    """The first of ``routes`` that a ``page.route`` handler holds back (appends instead of
+    continuing), waited for: Playwright calls a handler only while the test waits inside
+    Playwright, so the wait is Playwright's (a plain sleep would never let it run)."""
+    deadline = time.monotonic() + timeout
+    while not routes:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"waited {timeout} s for {what}")
+        page.wait_for_timeout(20)  # between two looks: a turn for the handler in Playwright
+    return routes[0]
 
 
 def animations_done(element: Locator) -> None:
