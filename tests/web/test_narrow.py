@@ -94,14 +94,19 @@ def test_undo_and_ubongo_are_on_a_phones_first_screen(
     shot(phone, f"phone-first-screen-{name}")
 
 
-def test_play_now_is_on_a_phones_first_screen(phone: Page, server: ServerProcess) -> None:
-    """The audit's phone (390x844): "Play now" sat two screens down the home page."""
+def test_play_now_follows_play_solo_on_a_phone(phone: Page, server: ServerProcess) -> None:
+    """The audit's phone (390x844): "Play now" sat two screens down the home page, below the
+    daily and the friends' rooms. It follows solo now, in the next half screen (Play solo keeps
+    the first screen: tests/web/test_findings.py)."""
     phone.set_viewport_size({"width": 390, "height": 844})
     phone.goto(server.url + "/")
     expect(phone.locator("#play-now")).to_be_visible()
-    for button in ("#start-solo", "#play-now"):
-        box = phone.locator(button).bounding_box()
-        assert box is not None, button
-        if button == "#play-now":
-            assert box["y"] + box["height"] <= 844, box
-    shot(phone, "phone-home-first-screen")
+    solo, now = (
+        phone.locator("#start-solo").bounding_box(),
+        phone.locator("#play-now").bounding_box(),
+    )
+    daily = phone.locator("section.daily").bounding_box()
+    assert solo is not None and now is not None and daily is not None
+    assert solo["y"] < 844, solo  # in the first screen, as test_findings asks
+    assert solo["y"] < now["y"] < daily["y"] and now["y"] + now["height"] <= 1.5 * 844, now
+    shot(phone, "phone-home")

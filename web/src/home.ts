@@ -362,15 +362,6 @@ export function homeScreen(go: Navigate): HTMLElement {
       editionButtons,
       h("div.row", {}, h("label.field", {}, h("span", {}, t("home:yourName")), nameInput, nameError), sideLabel),
     ),
-    // a rated game with anyone, right under the choice of game: on a phone it was two screens
-    // down, below solo and the daily
-    h(
-      "section.panel.quick",
-      {},
-      h("h2", {}, t("home:quickHeading")),
-      h("p.muted", {}, t("home:quickAbout")),
-      h("div.row.quick-match", {}, players, playNow, cancelMatch, matchStatus),
-    ),
     h(
       "div.play-columns",
       {},
@@ -381,6 +372,16 @@ export function homeScreen(go: Navigate): HTMLElement {
         h("div.row", {}, h("label.field", {}, h("span", {}, t("home:mode")), goal), amountLabel),
         soloButton,
         records,
+      ),
+      // a rated game with anyone, right after solo: on a phone it sat two screens down, below
+      // the daily and the friends' rooms (Play solo keeps the first screen)
+      h(
+        "section.panel.quick",
+        {},
+        h("h2", {}, t("home:quickHeading")),
+        h("p.muted", {}, t("home:quickAbout")),
+        h("div.row.quick-match", {}, players, playNow, cancelMatch, matchStatus),
+        ratings, // the ratings are quick match's: its games are the rated ones
       ),
       h(
         "section.panel.daily",
@@ -398,7 +399,6 @@ export function homeScreen(go: Navigate): HTMLElement {
         h("p.muted", {}, t("home:friendsAbout")),
         roomButton,
         h("div.join", {}, codeInput, h("button#join", { type: "button", onclick: join }, t("home:join"))),
-        ratings,
       ),
     ),
     liveGames(),
