@@ -14,7 +14,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_harness import Client, ServerProcess, replayed, server_in, solution
+from server_harness import (
+    Client,
+    ServerProcess,
+    race_to_the_end,
+    replayed,
+    server_in,
+    solution,
+)
 from waiting import eventually
 
 FAST: dict[str, dict[str, Any]] = {
@@ -378,7 +385,9 @@ def test_rematch_returns_to_the_lobby_with_the_same_seats(server: ServerProcess)
     (ada,) = seated(server, ["Ada"], edition="classic", hourglass_seconds=1, rounds=1)
     ada.reply({"type": "add_bot", "level": "easy"}, "bot_added")
     ada.send({"type": "start"})
-    ada.event("game_over", 15)
+    # played to its end, a playoff too (a tie on points is played off, and waits for Ada: a
+    # run that only waited for game_over timed out once)
+    race_to_the_end(ada, ada.event("round_started", 30)["room"]["game"], "classic")
     ev = ada.reply({"type": "rematch"}, "rematch")
     assert ev["kind"] == "rematch"
     room = ev["room"]
