@@ -119,11 +119,11 @@ def test_a_solved_solo_board_stays_in_view_a_moment(page: Page, server: ServerPr
     expect(main).not_to_have_attribute("data-holding", "solved", timeout=5_000)
     assert board_task(page) != before
     expect(placed).to_have_count(0)
-    # the next one solved: a key goes on at once
-    plan = drag_solution(page, "classic")
-    expect(main).to_have_attribute("data-holding", "solved")
-    page.keyboard.press("Space")
-    expect(main).not_to_have_attribute("data-holding", "solved", timeout=1_000)
+    # the next one solved: a key goes on at once (pressed as the hold begins: PRESS_AS_HELD)
+    page.evaluate(PRESS_AS_HELD, [[None, " "]])
+    drag_solution(page, "classic")
+    seen = page.wait_for_function("() => window.seen").json_value()
+    assert seen == [{"before": True, "after": False, "kept": False}], seen
     expect(placed).to_have_count(0)
 
 
