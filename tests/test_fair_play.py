@@ -479,17 +479,23 @@ def test_an_account_that_keeps_leaving_rated_games_waits_longer_each_time(
 # --- the daily ---------------------------------------------------------------------------------
 
 
-def daily_by_script(server: ServerProcess, name: str, trace: Any) -> dict[str, Any]:
-    """The probe's daily script: each of the day's five tasks answered by the solver as soon as
-    it is dealt, with ``trace`` (a function of the answer, or ``None``): the daily result."""
-    account = new_account(server, name)
+def daily_started(server: ServerProcess, account: dict[str, Any]) -> Client:
+    """A client in ``account``'s daily run of today, its first task dealt."""
     settings = {"edition": EDITION, "mode": "solo", "puzzles": "daily"}
-    status, seat = server.post("/api/rooms", {"name": name, "settings": settings}, account["token"])
+    body = {"name": account["name"], "settings": settings}
+    status, seat = server.post("/api/rooms", body, account["token"])
     assert status == 201, seat
     c = Client(server)
     assert c.hello(seat["code"], seat["token"])["type"] == "welcome"
     c.send({"type": "start"})
     c.event("round_started")
+    return c
+
+
+def daily_by_script(server: ServerProcess, name: str, trace: Any) -> dict[str, Any]:
+    """The probe's daily script: each of the day's five tasks answered by the solver as soon as
+    it is dealt, with ``trace`` (a function of the answer, or ``None``): the daily result."""
+    c = daily_started(server, new_account(server, name))
     for n in range(5):
         assert c.room is not None
         game = c.room["game"]
@@ -515,28 +521,15 @@ def test_a_daily_run_that_solves_nothing_is_not_ranked_and_still_the_days_run(
     not ranked, and it was the day's run all the same (else a look at the tasks would come
     free before the counted run)."""
     account = new_account(no_floor, "Skippy")
-    settings = {"edition": EDITION, "mode": "solo", "puzzles": "daily"}
-
-    def run() -> dict[str, Any]:
-        status, seat = no_floor.post(
-            "/api/rooms", {"name": "Skippy", "settings": settings}, account["token"]
-        )
-        assert status == 201, seat
-        c = Client(no_floor)
-        assert c.hello(seat["code"], seat["token"])["type"] == "welcome"
-        c.send({"type": "start"})
-        c.event("round_started")
-        for n in range(5):
-            assert c.room is not None
-            c.send({"type": "skip", "round": c.room["game"]["round"]})
-            c.event("task_skipped")
-            if n < 4:
-                c.event("task_drawn")
-        daily = dict(c.event("game_over")["data"]["daily"])
-        c.close()
-        return daily
-
-    first = run()
+    c = daily_started(no_floor, account)
+    for n in range(5):
+        assert c.room is not None
+        c.send({"type": "skip", "round": c.room["game"]["round"]})
+        c.event("task_skipped")
+        if n < 4:
+            c.event("task_drawn")
+    first = dict(c.event("game_over")["data"]["daily"])
+    c.close()
     assert first["solved"] == 0 and not first["rated"] and first["unrated"] == "no task solved"
     board = no_floor.get(f"/api/daily/results?edition={EDITION}&date={first['date']}")
     assert "Skippy" not in [r["name"] for r in board["results"]]
