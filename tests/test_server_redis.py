@@ -23,6 +23,7 @@ from server_harness import (
     scrape,
     solution,
 )
+from test_social import Notices, account, challenge, follow, online
 from waiting import eventually
 
 
@@ -411,3 +412,27 @@ def test_every_process_lists_the_live_games_of_all(cluster: list[ServerProcess])
         every=0.2,
     )
     ada.close()
+
+
+def test_a_challenge_and_a_friend_online_reach_across_processes(
+    cluster: list[ServerProcess],
+) -> None:
+    """Bob's page listens on one process; Ada, on another, sees him online and challenges
+    him; he hears it at once and accepts on a third; her page there is told her seat."""
+    a, b, c = cluster
+    ada, bob = account(a), account(b)
+    follow(a, ada, bob)
+    follow(b, bob, ada)
+    bob_page, ada_page = Notices(a, bob["token"]), Notices(c, ada["token"])
+    assert bob_page.next()["type"] == ada_page.next()["type"] == "welcome"
+    bob_page.send({"type": "here", "room": "K7QXB"})
+    eventually(lambda: online(b, ada)[bob["id"]]["room"] == "K7QXB", "bob in K7QXB, from b")
+    status, made = challenge(b, ada, bob, rated=True)
+    assert status == 201, made
+    assert bob_page.challenge("open")["challenge"]["id"] == made["id"]
+    status, seat = c.post(f"/api/challenges/{made['id']}/accept", {}, bob["token"])
+    assert status == 201, seat
+    assert ada_page.challenge("accepted")["seat"]["code"] == seat["code"]
+    bob_page.close()
+    eventually(lambda: online(c, ada)[bob["id"]]["online"] is False, "bob offline, from c")
+    ada_page.close()

@@ -14,6 +14,9 @@ export type UbongoProtocol =
   | Rename
   | HintRequest
   | ApiError
+  | NewChallenge
+  | NoticeClientMessage
+  | Notice
   | Health
   | EditionNames
   | EditionCatalogue
@@ -34,7 +37,11 @@ export type UbongoProtocol =
   | DailyTasks
   | DailyResults
   | HintAnswer
-  | PracticeBundle;
+  | PracticeBundle
+  | FollowState
+  | Friends
+  | ChallengeView
+  | Challenges;
 export type ClientMessage =
   | Hello
   | Ping
@@ -84,6 +91,8 @@ export type RoomEvent =
   | TaskRatedEvent
   | GameOverEvent
   | RematchEvent;
+export type NoticeClientMessage = NoticeHello | Here;
+export type Notice = NoticeWelcome | ChallengeNotice | NoticeError;
 /**
  * ``GET /api/editions``: the editions' names.
  */
@@ -104,6 +113,10 @@ export type Leaderboard = RankedRecord[];
  * ``GET /api/records?name=`` or ``?account=``: one player's best run of each kind.
  */
 export type PersonalBests = PersonalBest[];
+/**
+ * ``GET /api/friends``: the accounts the token's account follows, by name.
+ */
+export type Friends = Friend[];
 
 export interface Hello {
   type: "hello";
@@ -1369,7 +1382,111 @@ export interface ErrorDetail {
     | "bad_puzzle"
     | "playban"
     | "name_taken"
-    | "name_reserved";
+    | "name_reserved"
+    | "follow_limit"
+    | "already_challenged"
+    | "no_challenge"
+    | "challenge_gone";
+  message: string;
+}
+/**
+ * ``POST /api/challenges``: the account challenged, and the game proposed.
+ */
+export interface NewChallenge {
+  /**
+   * the challenged account's id
+   */
+  to: number;
+  edition: string;
+  rated?: boolean;
+}
+/**
+ * The first message: the account's token (never in the URL, which logs keep).
+ */
+export interface NoticeHello {
+  type: "hello";
+  token: string;
+}
+/**
+ * The room the page shows now (its code), or none; friends see it.
+ */
+export interface Here {
+  type: "here";
+  room: string | null;
+}
+export interface NoticeWelcome {
+  type: "welcome";
+  account: number;
+  server_time: number;
+}
+/**
+ * A challenge made to or by the account, or answered: its state now; ``seat``: the
+ * challenger's seat in the room made for an accepted one (sent to the challenger only).
+ */
+export interface ChallengeNotice {
+  type: "challenge";
+  challenge: ChallengeView;
+  seat: SeatTicket | null;
+}
+/**
+ * A challenge as its two accounts see it.
+ */
+export interface ChallengeView {
+  id: number;
+  from_id: number;
+  from_name: string;
+  to_id: number;
+  to_name: string;
+  edition: string;
+  rated: boolean;
+  made_at: number;
+  expires_at: number;
+  status: "open" | "accepted" | "declined" | "cancelled" | "expired";
+  /**
+   * the room made for it, once accepted
+   */
+  room: string | null;
+}
+/**
+ * ``POST /api/rooms`` and ``POST /api/rooms/{code}/seats``: a seat and its token.
+ */
+export interface SeatTicket {
+  code: string;
+  seat: number;
+  /**
+   * keep it: hello sends it to act as this seat
+   */
+  token: string;
+  invite: string;
+}
+export interface NoticeError {
+  type: "error";
+  code:
+    | "bad_json"
+    | "too_large"
+    | "unknown_type"
+    | "bad_message"
+    | "rate_limited"
+    | "not_joined"
+    | "already_joined"
+    | "no_room"
+    | "bad_token"
+    | "no_account"
+    | "spectator"
+    | "not_host"
+    | "wrong_phase"
+    | "stale_round"
+    | "not_ready"
+    | "bad_seats"
+    | "room_full"
+    | "room_locked"
+    | "spectators_full"
+    | "no_such_seat"
+    | "bad_setting"
+    | "unavailable"
+    | "no_help"
+    | "bad_placement"
+    | "bad_date";
   message: string;
 }
 /**
@@ -1510,18 +1627,6 @@ export interface EditionOptions {
   solo_default: {
     [k: string]: number;
   };
-}
-/**
- * ``POST /api/rooms`` and ``POST /api/rooms/{code}/seats``: a seat and its token.
- */
-export interface SeatTicket {
-  code: string;
-  seat: number;
-  /**
-   * keep it: hello sends it to act as this seat
-   */
-  token: string;
-  invite: string;
 }
 /**
  * A game being played now that anybody may watch: ``hello`` with the ``code`` and
@@ -2509,4 +2614,44 @@ export interface PracticeTask {
    * one arrangement that covers the area
    */
   solution: Placement[];
+}
+/**
+ * ``PUT`` and ``DELETE /api/accounts/{account_id}/follow``: whether the token's account
+ * follows that one now.
+ */
+export interface FollowState {
+  following: boolean;
+}
+/**
+ * An account the token's account follows; where it is, only if it follows back.
+ */
+export interface Friend {
+  id: number;
+  name: string;
+  /**
+   * it follows back: friends see each other online
+   */
+  mutual: boolean;
+  /**
+   * null unless mutual
+   */
+  online: boolean | null;
+  /**
+   * the room its page shows (mutual and online only)
+   */
+  room: string | null;
+}
+/**
+ * ``GET /api/challenges``: the token's account's open challenges, made and received, and
+ * the seats of its challenges accepted lately (a page that missed the notice takes its seat
+ * from here).
+ */
+export interface Challenges {
+  received: ChallengeView[];
+  made: ChallengeView[];
+  /**
+   * seats of the account's accepted challenges
+   */
+  seats: SeatTicket[];
+  server_time: number;
 }

@@ -2,11 +2,11 @@
 import type * as gen from "./protocol.gen";
 
 /** The types a route's answer may have, by name (each one checked by check.ts). */
-export type AnswerName = "AccountTicket" | "AccountView" | "DailyResults" | "DailyTasks" | "EditionCatalogue" | "EditionNames" | "GameList" | "GameReplay" | "Health" | "HintAnswer" | "Leaderboard" | "LiveRooms" | "Options" | "PersonalBests" | "PracticeBundle" | "Profile" | "QuickMatchLeft" | "RatingsBoard" | "RoomSnapshot" | "SeatTicket" | "StoredGame";
+export type AnswerName = "AccountTicket" | "AccountView" | "ChallengeView" | "Challenges" | "DailyResults" | "DailyTasks" | "EditionCatalogue" | "EditionNames" | "FollowState" | "Friends" | "GameList" | "GameReplay" | "Health" | "HintAnswer" | "Leaderboard" | "LiveRooms" | "Options" | "PersonalBests" | "PracticeBundle" | "Profile" | "QuickMatchLeft" | "RatingsBoard" | "RoomSnapshot" | "SeatTicket" | "StoredGame";
 
 /** How to call a route; what it takes and answers is in `Routes`. */
 export interface RouteSpec {
-  method: "DELETE" | "GET" | "PATCH" | "POST";
+  method: "DELETE" | "GET" | "PATCH" | "POST" | "PUT";
   /** the path, `{name}` for each path parameter */
   path: string;
   /** the answer's type, by name: what the client checks the answer against */
@@ -41,6 +41,14 @@ export interface Routes {
   "GET /api/daily/results": { args: { query?: { edition?: string; date?: string } }; answer: gen.DailyResults };
   "POST /api/hint": { args: { body: gen.HintRequest }; answer: gen.HintAnswer };
   "GET /api/practice-bundle": { args: {}; answer: gen.PracticeBundle };
+  "PUT /api/accounts/{account_id}/follow": { args: { path: { account_id: number } }; answer: gen.FollowState };
+  "DELETE /api/accounts/{account_id}/follow": { args: { path: { account_id: number } }; answer: gen.FollowState };
+  "GET /api/friends": { args: {}; answer: gen.Friends };
+  "POST /api/challenges": { args: { body: gen.NewChallenge }; answer: gen.ChallengeView };
+  "GET /api/challenges": { args: {}; answer: gen.Challenges };
+  "POST /api/challenges/{challenge_id}/accept": { args: { path: { challenge_id: number } }; answer: gen.SeatTicket };
+  "POST /api/challenges/{challenge_id}/decline": { args: { path: { challenge_id: number } }; answer: gen.ChallengeView };
+  "DELETE /api/challenges/{challenge_id}": { args: { path: { challenge_id: number } }; answer: gen.ChallengeView };
 }
 
 export const ROUTES: { readonly [R in keyof Routes]: RouteSpec } = {
@@ -68,4 +76,12 @@ export const ROUTES: { readonly [R in keyof Routes]: RouteSpec } = {
   "GET /api/daily/results": { method: "GET", path: "/api/daily/results", answer: "DailyResults", account: false },
   "POST /api/hint": { method: "POST", path: "/api/hint", answer: "HintAnswer", account: true },
   "GET /api/practice-bundle": { method: "GET", path: "/api/practice-bundle", answer: "PracticeBundle", account: false },
+  "PUT /api/accounts/{account_id}/follow": { method: "PUT", path: "/api/accounts/{account_id}/follow", answer: "FollowState", account: true },
+  "DELETE /api/accounts/{account_id}/follow": { method: "DELETE", path: "/api/accounts/{account_id}/follow", answer: "FollowState", account: true },
+  "GET /api/friends": { method: "GET", path: "/api/friends", answer: "Friends", account: true },
+  "POST /api/challenges": { method: "POST", path: "/api/challenges", answer: "ChallengeView", account: true },
+  "GET /api/challenges": { method: "GET", path: "/api/challenges", answer: "Challenges", account: true },
+  "POST /api/challenges/{challenge_id}/accept": { method: "POST", path: "/api/challenges/{challenge_id}/accept", answer: "SeatTicket", account: true },
+  "POST /api/challenges/{challenge_id}/decline": { method: "POST", path: "/api/challenges/{challenge_id}/decline", answer: "ChallengeView", account: true },
+  "DELETE /api/challenges/{challenge_id}": { method: "DELETE", path: "/api/challenges/{challenge_id}", answer: "ChallengeView", account: true },
 };

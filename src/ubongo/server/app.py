@@ -26,6 +26,7 @@ from .config import ServerConfig
 from .online.accounts import Accounts
 from .online.conduct import Conduct
 from .online.help import HintDesk
+from .online.social import Social
 from .ops import collector
 from .ops.logs import RequestLog
 from .ops.security import (
@@ -111,6 +112,7 @@ def _lifespan(
         app.state.accounts = Accounts(store, rooms.clock, config.accounts_per_hour)
         app.state.hint_desk = HintDesk(rooms.tasks, rooms.clock, config)
         app.state.conduct = Conduct(store, rooms.clock, config)
+        app.state.social = Social(store, rooms.clock, config, rooms.notices)
         metrics = app.state.metrics = rooms.metrics
         db_seconds = metrics.db_seconds
         store.database.on_write = lambda what, s: db_seconds.labels(what=what).observe(s)

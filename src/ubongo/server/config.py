@@ -377,6 +377,16 @@ class ServerConfig(BaseSettings):
     accounts_per_hour: Annotated[int, _limit("`429 rate_limited` (docs/accounts.md)")] = Field(
         default=60, gt=0, description="accounts one address may create an hour (a burst of as many)"
     )
+    #: a challenge is a notice on another player's pages: few enough that nobody is pestered
+    challenges_per_hour: Annotated[int, _limit("`429 rate_limited` (docs/social.md)")] = Field(
+        default=30, gt=0, description="challenges one account may make an hour"
+    )
+    challenge_seconds: Annotated[float, _limit("the challenge expires (docs/social.md)")] = Field(
+        default=120.0, ge=5, le=3600, description="how long a challenge waits for its answer"
+    )
+    follows_per_account: Annotated[int, _limit("`409 follow_limit` (docs/social.md)")] = Field(
+        default=500, gt=0, description="accounts one account may follow"
+    )
     #: lichess's playban: leaving rated games is not a way to dodge losses (docs/fair-play.md)
     playban_leaves: Annotated[
         int, _limit("`429 playban` with `Retry-After` (docs/fair-play.md)")

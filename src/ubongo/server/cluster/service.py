@@ -18,6 +18,7 @@ from ..rooms.quickrooms import QuickRooms
 from ..rooms.service import RoomService
 from ..store import Store
 from .node import ClusterHub, Node
+from .notices import RedisNotices
 from .queue import RedisQueue
 from .tasks import RedisTasksInPlay
 
@@ -45,13 +46,17 @@ class ClusterRoomService(RoomService):
         self.quick_rooms = QuickRooms(self.gateway, self.node.reserve_code)
         #: every process's matcher over one queue in Redis (a group is claimed atomically)
         self.quick = self.quick_rooms.matcher(RedisQueue(self.node.redis))
+        #: every page's notices and presence, through Redis
+        self.notices = RedisNotices(redis_url)
 
     async def start(self) -> None:
         await self.node.start()
+        await self.notices.start()
         self.housekeeping.start()
         self.quick.start()
 
     async def stop(self) -> None:
+        await self.notices.stop()
         await self.quick.stop()
         self.quick_rooms.stop()
         await self.housekeeping.stop()

@@ -20,10 +20,12 @@ from ubongo.editions.record import KeyKind
 from ubongo.rules.settings import Mode, Puzzles, SoloGoal, Variant
 from ubongo.rules.state import RoundKind
 
+from . import social
 from .events import CardAwards, GemAwards, NoAwards
 from .incoming import CellCoords, Level, PieceId, Placement
 from .outgoing import ProtocolCode
 from .snapshot import Ms, RoomSettingsView, RoomSnapshot, Sent, SoloResult, TaskView
+from .snapshot import SeatTicket as SeatTicket
 from .stored import Action, RuleEvent, RulesSettings
 
 #: what ``GET /api/health`` and the stored games count in (seconds since the Unix epoch)
@@ -44,6 +46,10 @@ HttpErrorCode = Literal[
     "playban",
     "name_taken",
     "name_reserved",
+    "follow_limit",
+    "already_challenged",
+    "no_challenge",
+    "challenge_gone",
 ]
 
 
@@ -142,15 +148,6 @@ class EditionOptions(Sent):
 
 class Options(RootModel[dict[str, EditionOptions]]):
     """``GET /api/options``: the options of every edition, by name."""
-
-
-class SeatTicket(Sent):
-    """``POST /api/rooms`` and ``POST /api/rooms/{code}/seats``: a seat and its token."""
-
-    code: str
-    seat: int
-    token: str = Field(description="keep it: hello sends it to act as this seat")
-    invite: str
 
 
 class StoredPlayer(Sent):
@@ -550,4 +547,12 @@ RESPONSES: dict[tuple[str, str], type[BaseModel]] = {
     ("GET", "/api/daily/results"): DailyResults,
     ("POST", "/api/hint"): HintAnswer,
     ("GET", "/api/practice-bundle"): PracticeBundle,
+    ("PUT", "/api/accounts/{account_id}/follow"): social.FollowState,
+    ("DELETE", "/api/accounts/{account_id}/follow"): social.FollowState,
+    ("GET", "/api/friends"): social.Friends,
+    ("POST", "/api/challenges"): social.ChallengeView,
+    ("GET", "/api/challenges"): social.Challenges,
+    ("POST", "/api/challenges/{challenge_id}/accept"): SeatTicket,
+    ("POST", "/api/challenges/{challenge_id}/decline"): social.ChallengeView,
+    ("DELETE", "/api/challenges/{challenge_id}"): social.ChallengeView,
 }

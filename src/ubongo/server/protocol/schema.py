@@ -25,6 +25,7 @@ from pydantic import create_model
 from . import answers as bodies
 from . import incoming as protocol
 from . import outgoing as messages
+from . import social
 from .events import RoomEvent
 
 #: the protocol's entry points: what each channel carries, by the name the client uses
@@ -39,6 +40,9 @@ ROOTS: dict[str, Any] = {
     "Rename": protocol.Rename,
     "HintRequest": protocol.HintRequest,
     "ApiError": bodies.ApiError,
+    "NewChallenge": social.NewChallenge,
+    "NoticeClientMessage": social.NoticeClientMessage,
+    "Notice": social.Notice,
     **{model.__name__: model for model in bodies.RESPONSES.values()},
 }
 

@@ -34,6 +34,15 @@ class Sent(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class SeatTicket(Sent):
+    """``POST /api/rooms`` and ``POST /api/rooms/{code}/seats``: a seat and its token."""
+
+    code: str
+    seat: int
+    token: str = Field(description="keep it: hello sends it to act as this seat")
+    invite: str
+
+
 # --- the room snapshot -----------------------------------------------------------------------
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from ..config import ServerConfig
+from ..online.notices import LocalNotices, Notices
 from ..online.quickmatch import LocalQueue, QuickMatch
 from ..online.tasks_in_play import TasksInPlay
 from ..ops.clock import Clock
@@ -63,6 +64,9 @@ class RoomService(Protocol):
     limits: AddressLimits
     #: quick match: players waiting for a rated game, seated together (docs/protocol.md)
     quick: QuickMatch
+    #: the players' notice sockets: challenges reach every page, and who is online
+    #: (docs/social.md)
+    notices: Notices
 
     # --- start and stop ------------------------------------------------------------------------
 
@@ -131,6 +135,7 @@ class LocalRoomService(RoomService):
         self.quick_rooms = QuickRooms(self.gateway)
         #: players waiting for a quick match, in this process
         self.quick = self.quick_rooms.matcher(LocalQueue())
+        self.notices = LocalNotices()
 
     async def start(self) -> None:
         await self.saved.reopen(self.gateway.rooms)
@@ -138,6 +143,7 @@ class LocalRoomService(RoomService):
         self.quick.start()
 
     async def stop(self) -> None:
+        await self.notices.stop()
         await self.quick.stop()
         self.quick_rooms.stop()
         await self.housekeeping.stop()

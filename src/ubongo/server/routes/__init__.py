@@ -11,6 +11,7 @@
 * :mod:`.quickmatch` - quick match: waiting for a seat in a rated game, leaving the queue;
 * :mod:`.puzzles` - the daily challenge's tasks and hints for any puzzle;
 * :mod:`.practice` - the practice bundle the web client keeps for playing offline;
+* :mod:`.social` - following, friends, challenges, and the notice socket ``/ws/notices``;
 * :mod:`.websocket` - the room WebSocket ``/ws`` (and ``/ws/echo``);
 * :mod:`.web` - the web client's files (last: it answers every other path).
 
@@ -37,6 +38,7 @@ from . import (
     ratings,
     records,
     rooms,
+    social,
     web,
     websocket,
 )
@@ -54,6 +56,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     quickmatch.router,
     puzzles.router,
     practice.router,
+    social.router,
     websocket.router,
     web.router,
 )

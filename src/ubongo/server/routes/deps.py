@@ -17,6 +17,7 @@ from starlette.requests import HTTPConnection
 from ..online.accounts import Account, Accounts
 from ..online.conduct import Conduct
 from ..online.help import HintDesk
+from ..online.social import Social
 from ..ops.clock import Clock
 from ..protocol.incoming import ProtocolError
 from ..rooms.service import RoomService
@@ -75,6 +76,12 @@ def hint_desk(conn: HTTPConnection) -> HintDesk:
     return found
 
 
+def social(conn: HTTPConnection) -> Social:
+    """Follows and challenges."""
+    found: Social = conn.app.state.social
+    return found
+
+
 def clock(conn: HTTPConnection) -> Clock:
     """The server's clock (the rooms' time line)."""
     return room_service(conn).clock
@@ -91,6 +98,7 @@ StoreDep = Annotated[Store, Depends(store)]
 AccountsDep = Annotated[Accounts, Depends(accounts)]
 HintDeskDep = Annotated[HintDesk, Depends(hint_desk)]
 ConductDep = Annotated[Conduct, Depends(conduct)]
+SocialDep = Annotated[Social, Depends(social)]
 #: the request's account, or None (no Authorization header)
 MaybeAccount = Annotated[Account | None, Depends(bearer)]
 #: the request's account, required

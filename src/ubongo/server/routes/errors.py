@@ -38,6 +38,10 @@ HTTP_STATUS = {
     "room_locked": 409,
     "game_running": 409,
     "name_taken": 409,
+    "follow_limit": 409,
+    "already_challenged": 409,
+    "no_challenge": 404,
+    "challenge_gone": 409,
     "name_reserved": 422,  # the name itself, whoever asks for it
     "too_large": 413,
     "rate_limited": 429,

@@ -40,11 +40,11 @@ SEND_BUFFER = 64 * 1024
 @router.websocket("/ws")
 async def websocket(ws: WebSocket, rooms: RoomServiceDep) -> None:
     """A client's connection: ``hello`` joins a room, then commands and events."""
-    if not await _same_site(ws):
+    if not await same_site(ws):
         return
     address = address_key(ws.client.host if ws.client else None)
     if not rooms.limits.open_socket(address):
-        await _refuse(ws, rooms.config.connections_per_address)
+        await refuse(ws, rooms.config.connections_per_address)
         return
     try:
         await ws.accept()
@@ -94,7 +94,7 @@ async def _serve(ws: WebSocket, rooms: RoomServiceDep, conn: Connection) -> None
                 await ws.close()
 
 
-async def _same_site(ws: WebSocket) -> bool:
+async def same_site(ws: WebSocket) -> bool:
     """Whether a page of this site (or of an allowed origin) opens the socket, or no browser
     does; another site's page is refused before the handshake (HTTP 403), so that it cannot
     play with its visitor's seat tokens."""
@@ -105,7 +105,7 @@ async def _same_site(ws: WebSocket) -> bool:
     return False
 
 
-async def _refuse(ws: WebSocket, limit: int) -> None:
+async def refuse(ws: WebSocket, limit: int) -> None:
     """Too many sockets from this address: say so, and close (code 4029)."""
     await ws.accept()
     with contextlib.suppress(Exception):
@@ -188,7 +188,7 @@ async def _writer(ws: WebSocket, conn: Connection, sent: Counter) -> None:
 async def echo(ws: WebSocket) -> None:
     """Sends every text frame back: the baseline bench/server.py measures against, and a
     quick check that WebSockets get through a proxy."""
-    if not await _same_site(ws):
+    if not await same_site(ws):
         return
     await ws.accept()
     with contextlib.suppress(WebSocketDisconnect, RuntimeError):

@@ -11,7 +11,8 @@ by the Alembic migrations in ``migrations/``, run at every start.
   (accounts and profiles; names unique by their key, :mod:`.namekey`), :mod:`.addresses` (the
   addresses accounts used lately, hashed), :mod:`.ratings` (rating rows of rated games and of
   endless runs' tasks and players), :mod:`.open_rooms` (rooms that outlive a restart),
-  :mod:`.review` (results held for fair play, and the moderators' logged decisions).
+  :mod:`.review` (results held for fair play, and the moderators' logged decisions),
+  :mod:`.follows` (who follows whom), :mod:`.challenges` (games proposed to an account).
 
 Callers hold one :class:`Store` (the app makes it and hands it on) and reach each
 repository as its attribute: ``store.games.save(game)``, ``store.accounts.by_token(hash)``.
@@ -37,8 +38,10 @@ from __future__ import annotations
 
 from .accounts import AccountRepository, NameTaken, Profile, SeatedGame, StoredAccount
 from .addresses import AddressRepository
+from .challenges import Challenge, ChallengeRepository
 from .daily import DailyRecord, DailyRepository, DailyRun
 from .database import Backoff, Database, default_database_url
+from .follows import Followed, FollowRepository
 from .games import GameRecord, GameRepository, Held, RatedSeat, RateGame, StoredGame
 from .open_rooms import OpenRoomRepository
 from .ratings import (
@@ -73,6 +76,8 @@ class Store:
         self.task_ratings = TaskRatingRepository(self.database)
         self.open_rooms = OpenRoomRepository(self.database)
         self.review = ReviewRepository(self.database)
+        self.follows = FollowRepository(self.database)
+        self.challenges = ChallengeRepository(self.database)
 
     @property
     def url(self) -> str:
@@ -91,11 +96,15 @@ __all__ = [
     "AccountRepository",
     "AddressRepository",
     "Backoff",
+    "Challenge",
+    "ChallengeRepository",
     "DailyRecord",
     "DailyRepository",
     "DailyRun",
     "Database",
     "Decision",
+    "FollowRepository",
+    "Followed",
     "GameRecord",
     "GameRepository",
     "GiveBack",

@@ -99,6 +99,11 @@ class AccountRepository:
             ).first()
             return None if row is None else StoredAccount(row[0], row[1])
 
+    def name_of(self, account: int) -> str | None:
+        """The account's name now (None: no such account)."""
+        with self.database.session() as s:
+            return s.scalar(select(AccountRow.name).where(AccountRow.id == account))
+
     def rename(self, account: int, name: str) -> None:
         """A new name for the account (nothing if there is no such account);
         :class:`NameTaken` if another account holds the name's key (its own may change case:

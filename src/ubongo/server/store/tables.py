@@ -254,3 +254,37 @@ class ReviewDecisionRow(Base):
     held_id: Mapped[int | None] = mapped_column(ForeignKey("held_results.id"), nullable=True)
     note: Mapped[str] = mapped_column(String(500))
     changes: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class FollowRow(Base):
+    """An account follows another (docs/social.md): one-way; two accounts that follow each
+    other are friends, who see each other online and where."""
+
+    __tablename__ = "follows"
+
+    follower_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    followed_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id"), primary_key=True, index=True
+    )
+    since: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ChallengeRow(Base):
+    """A challenge from one account to another: the game it proposes (edition, rated), until
+    it is answered or expires; an accepted one keeps the room made for it and the challenger's
+    seat (for the challenger's page to collect, docs/social.md)."""
+
+    __tablename__ = "challenges"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    from_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    to_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    edition: Mapped[str] = mapped_column(String(16))
+    rated: Mapped[bool] = mapped_column(Boolean)
+    made_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: open, accepted, declined, cancelled (an expired one stays open past ``expires_at``)
+    status: Mapped[str] = mapped_column(String(12))
+    room: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    #: the challenger's seat in the room made for it (code, seat, token, invite)
+    seat: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
