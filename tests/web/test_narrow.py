@@ -52,6 +52,10 @@ def test_no_page_scrolls_sideways_at_360_px(phone: Page, server: ServerProcess) 
     phone.goto(server.url + "/")
     expect(phone.locator("#start-solo")).to_be_visible()
     fits(phone, "home")
+    phone.locator(".bell-menu summary").click()  # the challenges' list, open
+    expect(phone.locator(".bell-items")).to_be_visible()
+    fits(phone, "home-bell")
+    phone.locator(".bell-menu summary").click()
     for name in EDITIONS:
         phone.goto(f"{server.url}/tutorial?edition={name}")
         expect(phone.locator("main")).to_be_visible()

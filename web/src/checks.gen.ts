@@ -21,6 +21,7 @@ export interface Checked {
   HintAnswer: gen.HintAnswer;
   Leaderboard: gen.Leaderboard;
   LiveRooms: gen.LiveRooms;
+  Notice: gen.Notice;
   Options: gen.Options;
   PersonalBests: gen.PersonalBests;
   PracticeBundle: gen.PracticeBundle;
@@ -47,6 +48,7 @@ export const DEFS: Readonly<Record<string, Schema>> = {
   "CardFacts": {"properties":{"player":{"type":"string"},"card":{"type":"integer"},"key":{"type":"string"}},"required":["player","card","key"],"type":"object"},
   "CardsFacts": {"properties":{"round":{"type":"integer"},"first":{"anyOf":[{"type":"string"},{"type":"null"}]},"kept":{"additionalProperties":{"type":"integer"},"type":"object"},"handed":{"additionalProperties":{"type":"integer"},"type":"object"},"discarded":{"additionalProperties":{"type":"integer"},"type":"object"}},"required":["round","first","kept","handed","discarded"],"type":"object"},
   "CataloguePiece": {"properties":{"id":{"type":"string"},"number":{"type":"integer"},"name":{"type":"string"},"colour":{"type":"string"},"colour_name":{"type":"string"},"size":{"type":"integer"},"transforms":{"items":{"type":"integer"},"type":"array"},"shapes":{"additionalProperties":{"items":{"items":{"type":"integer"},"type":"array"},"type":"array"},"type":"object"}},"required":["id","number","name","colour","colour_name","size","transforms","shapes"],"type":"object"},
+  "ChallengeNotice": {"properties":{"type":{"const":"challenge","type":"string"},"challenge":{"$ref":"ChallengeView"},"seat":{"anyOf":[{"$ref":"SeatTicket"},{"type":"null"}]}},"required":["type","challenge","seat"],"type":"object"},
   "ChallengeView": {"properties":{"id":{"type":"integer"},"from_id":{"type":"integer"},"from_name":{"type":"string"},"to_id":{"type":"integer"},"to_name":{"type":"string"},"edition":{"type":"string"},"rated":{"type":"boolean"},"made_at":{"type":"integer"},"expires_at":{"type":"integer"},"status":{"enum":["open","accepted","declined","cancelled","expired"],"type":"string"},"room":{"anyOf":[{"type":"string"},{"type":"null"}]}},"required":["id","from_id","from_name","to_id","to_name","edition","rated","made_at","expires_at","status","room"],"type":"object"},
   "Challenges": {"properties":{"received":{"items":{"$ref":"ChallengeView"},"type":"array"},"made":{"items":{"$ref":"ChallengeView"},"type":"array"},"seats":{"items":{"$ref":"SeatTicket"},"type":"array"},"server_time":{"type":"integer"}},"required":["received","made","seats","server_time"],"type":"object"},
   "ConnectionChangedEvent": {"properties":{"type":{"const":"event","type":"string"},"seq":{"type":"integer"},"at":{"type":"integer"},"kind":{"const":"connection","type":"string"},"data":{"$ref":"ConnectionData"},"room":{"$ref":"RoomSnapshot"}},"required":["type","seq","at","kind","data","room"],"type":"object"},
@@ -106,6 +108,9 @@ export const DEFS: Readonly<Record<string, Schema>> = {
   "LockedData": {"properties":{"locked":{"type":"boolean"}},"required":["locked"],"type":"object"},
   "LockedEvent": {"properties":{"type":{"const":"event","type":"string"},"seq":{"type":"integer"},"at":{"type":"integer"},"kind":{"const":"locked","type":"string"},"data":{"$ref":"LockedData"},"room":{"$ref":"RoomSnapshot"}},"required":["type","seq","at","kind","data","room"],"type":"object"},
   "NoAwards": {"properties":{},"type":"object"},
+  "Notice": {"tag":"type","cases":{"challenge":{"$ref":"ChallengeNotice"},"error":{"$ref":"NoticeError"},"welcome":{"$ref":"NoticeWelcome"}}},
+  "NoticeError": {"properties":{"type":{"const":"error","type":"string"},"code":{"enum":["bad_json","too_large","unknown_type","bad_message","rate_limited","not_joined","already_joined","no_room","bad_token","no_account","spectator","not_host","wrong_phase","stale_round","not_ready","bad_seats","room_full","room_locked","spectators_full","no_such_seat","bad_setting","unavailable","no_help","bad_placement","bad_date"],"type":"string"},"message":{"type":"string"}},"required":["type","code","message"],"type":"object"},
+  "NoticeWelcome": {"properties":{"type":{"const":"welcome","type":"string"},"account":{"type":"integer"},"server_time":{"type":"integer"}},"required":["type","account","server_time"],"type":"object"},
   "Options": {"additionalProperties":{"$ref":"EditionOptions"},"type":"object"},
   "PersonalBest": {"properties":{"id":{"type":"integer"},"game_id":{"type":"integer"},"name":{"type":"string"},"account":{"anyOf":[{"type":"integer"},{"type":"null"}]},"edition":{"type":"string"},"goal":{"enum":["time","tasks","endless","practice"],"type":"string"},"amount":{"type":"integer"},"side":{"type":"string"},"score":{"type":"integer"},"seconds":{"type":"number"},"finished_at":{"type":"number"},"hints":{"type":"integer"},"skipped":{"type":"integer"},"runs":{"type":"integer"}},"required":["id","game_id","name","account","edition","goal","amount","side","score","seconds","finished_at","hints","skipped","runs"],"type":"object"},
   "PersonalBests": {"items":{"$ref":"PersonalBest"},"type":"array"},

@@ -12,6 +12,7 @@ import { pieceName } from "./piecename";
 import type { CreateRoom, SettingsPatch, SoloGoal } from "./protocol";
 import { dailyBoard, leaderboard, myRating, ratingsBoard } from "./records";
 import { rulesLink } from "./rules";
+import { friendsPanel } from "./social";
 import { type HomePrefs, stored } from "./storage";
 import { clock, EDITIONS, editionInfo, toast } from "./ui";
 
@@ -401,6 +402,7 @@ export function homeScreen(go: Navigate): HTMLElement {
         h("div.join", {}, codeInput, h("button#join", { type: "button", onclick: join }, t("home:join"))),
       ),
     ),
+    friendsPanel(),
     liveGames(),
     howTo,
   );

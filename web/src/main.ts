@@ -11,6 +11,7 @@ import "./styles/motion.css";
 import "./styles/rules.css";
 import "./styles/settings.css";
 import "./styles/findings.css";
+import "./styles/social.css";
 import { ensureAccount } from "./api";
 import { h } from "./dom";
 import { loadEditions } from "./editions";
@@ -18,6 +19,7 @@ import { cellAt, nearestTranslation, outline, translationVector } from "./geomet
 import { homeScreen } from "./home";
 import { language, languagePicker, onLanguageChange, t } from "./i18n";
 import "./offline/offline.css";
+import { sayHere, startNotices } from "./notices";
 import { offlineHome } from "./offline/home";
 import { needsNetwork, offlineBanner } from "./offline/network";
 import { practiceScreen } from "./offline/practice";
@@ -27,6 +29,7 @@ import { replayScreen } from "./replay";
 import { roomScreen } from "./room";
 import { rulesScreen } from "./rules";
 import { applyTheme, settingsMenu } from "./settings";
+import { bell, startChallenges } from "./social";
 import { helpMenu, tutorialOffer, tutorialScreen } from "./tutorial";
 import { logo } from "./ui";
 
@@ -51,7 +54,17 @@ function go(path: string, replace = false): void {
 
 /** The page header: the logo, Help, the language, the settings and the offline banner. */
 function appHeader(): HTMLElement {
-  return h("header.app-header", {}, skipLink(), logo(), helpMenu(), languagePicker(), settingsMenu(), offlineBanner());
+  return h(
+    "header.app-header",
+    {},
+    skipLink(),
+    logo(),
+    helpMenu(),
+    online ? bell() : null,
+    languagePicker(),
+    settingsMenu(),
+    offlineBanner(),
+  );
 }
 
 /** The first Tab stop of every page, shown when focused: past the header to the page's own
@@ -79,6 +92,8 @@ function route(): void {
   const profile = path.match(/^\/profile\/([0-9]+)\/?$/);
   const rules = path.match(/^\/rules\/([^/]+)\/?$/);
   const edition = new URLSearchParams(location.search).get("edition");
+  // friends see the room this page shows: its short code, never an invite's secret
+  sayHere(room ? room[1].slice(0, 5).toUpperCase() : null);
   let body: HTMLElement;
   let offer: HTMLElement | null = null;
   if (path === "/practice" || path === "/tutorial") {
@@ -146,6 +161,9 @@ loadEditions().then(
   () => {
     window.addEventListener("popstate", route);
     route();
+    // challenges and friends' whereabouts (docs/social.md): after the first screen is drawn
+    startChallenges(go);
+    startNotices();
   },
   () => {
     // no server: the practice bundle (kept by the service worker) still plays

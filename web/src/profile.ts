@@ -8,6 +8,7 @@ import { EDITIONS, editionInfo } from "./editions";
 import { dateText, t } from "./i18n";
 import type { Profile, RatingChange } from "./protocol";
 import { ratingText } from "./records";
+import { profileActions } from "./social";
 import { clock } from "./ui";
 
 export function profileScreen(id: string): HTMLElement {
@@ -47,6 +48,7 @@ function draw(p: Profile): HTMLElement[] {
       {},
       `${t("profile:playingSince", { date: day(p.joined) })}${mine ? ` · ${t("profile:thisIsYou")}` : ""}`,
     ),
+    profileActions(p),
     h("p", {}, h("a", { href: "/", "data-link": "" }, t("common:backHome"))),
   );
   const editions = [...new Set([...Object.keys(p.ratings), ...Object.keys(p.games)])];

@@ -104,3 +104,10 @@ export type HintAnswer = gen.HintAnswer;
 export type PracticeBundle = gen.PracticeBundle;
 export type PracticeEdition = gen.PracticeEdition;
 export type PracticeTask = gen.PracticeTask;
+/** Server to client over `/ws/notices` (docs/social.md). */
+export type Notice = gen.Notice;
+/** A challenge made to or by this player, or answered; the challenger's seat once accepted. */
+export type ChallengeNotice = gen.ChallengeNotice;
+export type Challenge = gen.ChallengeView;
+/** `GET /api/friends`: an account this player follows. */
+export type Friend = gen.Friend;

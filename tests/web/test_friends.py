@@ -1,0 +1,118 @@
+"""Friends and challenges in two browsers (docs/social.md): Ada and Bob follow each other from
+their profiles, Ada sees Bob online in her friends list and challenges him from his profile;
+Bob's bell rings on whatever page he is, he accepts, and both land in the new room, Ada as its
+host. A challenge declined is told to its maker; one taken back leaves the other's bell."""
+
+from __future__ import annotations
+
+import json
+
+from axe import assert_accessible
+from playwright.sync_api import Browser, Page, expect
+from server_harness import ServerProcess
+from webharness import new_page, shot
+
+
+def signed_in(page: Page, server: ServerProcess) -> dict[str, object]:
+    """The page on the home screen, once its account is made: the account."""
+    page.goto(server.url + "/")
+    page.wait_for_function("() => localStorage.getItem('ubongo.account') !== null")
+    account: dict[str, object] = json.loads(
+        page.evaluate("() => localStorage.getItem('ubongo.account')")
+    )
+    return account
+
+
+def follow(page: Page, server: ServerProcess, whom: dict[str, object]) -> None:
+    page.goto(f"{server.url}/profile/{whom['id']}")
+    expect(page.locator("#profile-name")).to_have_text(str(whom["name"]))
+    page.click("button.follow")
+    expect(page.locator("button.follow")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("button.follow")).to_have_text("Unfollow")
+
+
+def challenge_from_profile(page: Page, server: ServerProcess, whom: dict[str, object]) -> None:
+    page.goto(f"{server.url}/profile/{whom['id']}")
+    page.click(".profile-actions .challenge-open")
+    page.check(".challenge-form .challenge-rated")
+    page.click(".challenge-form .send-challenge")
+    expect(page.locator("#toast")).to_have_text(f"Challenge sent to {whom['name']}")
+
+
+def test_friends_online_a_challenge_from_a_profile_accepted_from_the_bell(
+    browser: Browser, server: ServerProcess
+) -> None:
+    errors: list[str] = []
+    ada_page, bob_page = new_page(browser, errors), new_page(browser, errors)
+    ada, bob = signed_in(ada_page, server), signed_in(bob_page, server)
+    follow(ada_page, server, bob)
+    ada_page.goto(server.url + "/")
+    # Bob does not follow back yet: Ada learns nothing of him but his name
+    row = ada_page.locator(f'.friend[data-account="{bob["id"]}"]')
+    expect(row.locator(".presence")).to_have_text("does not follow you back")
+    follow(bob_page, server, ada)
+    ada_page.click("#friends-refresh")
+    expect(row.locator(".presence.online")).to_have_text("online")
+    shot(ada_page, "friends-online")
+
+    challenge_from_profile(ada_page, server, bob)
+    # Bob is on Ada's profile: the bell there rings, with the challenge in it
+    bell = bob_page.locator(".bell-menu")
+    expect(bell.locator(".bell-count")).to_have_text("1")
+    expect(bell.locator("summary")).to_have_attribute(
+        "aria-label", "Challenges: 1 waiting for your answer"
+    )
+    bell.locator("summary").click()
+    offer = bell.locator(".challenge.received")
+    expect(offer).to_contain_text(f"{ada['name']} challenges you:")
+    expect(offer).to_contain_text("rated")
+    assert_accessible(bob_page, "the bell with a challenge")
+    shot(bob_page, "bell-challenge")
+    # Ada's own bell says she waits for Bob
+    ada_page.locator(".bell-menu summary").click()
+    expect(ada_page.locator(".challenge.made")).to_contain_text(f"Waiting for {bob['name']}:")
+
+    offer.locator("button.accept").click()
+    bob_page.wait_for_url("**/room/**")
+    ada_page.wait_for_url(bob_page.url)  # her page is told her seat and goes there
+    for page in (ada_page, bob_page):
+        seats = page.locator("ol.seats li.seat")
+        expect(seats.nth(0)).to_contain_text(str(ada["name"]))  # the challenger is the host
+        expect(seats.nth(0)).to_contain_text("host")
+        expect(seats.nth(1)).to_contain_text(str(bob["name"]))
+        expect(page.locator("#rated-note")).to_be_visible()
+    # Bob's friends see where he is now
+    friends = new_page(browser, errors)
+    friends.context.add_init_script(
+        f"localStorage.setItem('ubongo.account', {json.dumps(json.dumps(ada))})"
+    )
+    friends.goto(server.url + "/")
+    code = bob_page.url.rsplit("/", 1)[1][:5]
+    expect(friends.locator(f'.friend[data-account="{bob["id"]}"] .friend-room')).to_have_text(
+        f"In room {code}"
+    )
+    assert errors == []
+
+
+def test_a_declined_challenge_is_told_and_one_taken_back_leaves_the_bell(
+    browser: Browser, server: ServerProcess
+) -> None:
+    errors: list[str] = []
+    ada_page, bob_page = new_page(browser, errors), new_page(browser, errors)
+    signed_in(ada_page, server)
+    bob = signed_in(bob_page, server)
+    challenge_from_profile(ada_page, server, bob)
+    bell = bob_page.locator(".bell-menu")
+    expect(bell.locator(".bell-count")).to_have_text("1")
+    bell.locator("summary").click()
+    bell.locator(".challenge.received button.decline").click()
+    expect(ada_page.locator("#toast")).to_have_text(f"{bob['name']} declined your challenge")
+    expect(bell.locator(".bell-count")).to_have_count(0)
+
+    challenge_from_profile(ada_page, server, bob)
+    expect(bell.locator(".bell-count")).to_have_text("1")
+    ada_page.locator(".bell-menu summary").click()
+    ada_page.locator(".challenge.made button.take-back").click()
+    expect(bell.locator(".bell-count")).to_have_count(0)
+    expect(bell.locator(".challenge-list")).to_contain_text("No challenges")
+    assert errors == []
