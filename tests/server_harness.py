@@ -368,7 +368,7 @@ class Client:
             self.seq = msg["seq"]
             if "room" in msg:
                 self.room = msg["room"]
-            elif self.room is not None:  # the spectators' count comes alone
+            elif self.room is not None and msg["kind"] == "spectators":  # the count comes alone
                 self.room = {**self.room, "spectators": msg["data"]["count"]}
             self.events.append(msg)
         elif msg["type"] == "welcome":

@@ -110,6 +110,17 @@ def lobby_then_a_tie_broken_by_a_playoff(server: ServerProcess) -> list[int]:
     ada.reply({"type": "kick", "seat": squatter["seat"]}, "kicked")
     ada.reply({"type": "lock", "locked": True}, "locked")
     ada.reply({"type": "lock", "locked": False}, "locked")
+    said = bob.reply({"type": "say", "phrase": "good_luck"}, "chat")
+    assert said["data"] == {"seat": bob.seat, "phrase": "good_luck"} and "room" not in said
+    assert ada.event("chat")["data"]["phrase"] == "good_luck"
+    # again at once: the pace of phrases; a spectator does not speak to the players
+    for who, phrase, code in (
+        (bob, "wow", "rate_limited"),
+        (watcher, "hello", "spectator"),
+        (bob, "free text", "bad_message"),
+    ):
+        who.send({"type": "say", "phrase": phrase})
+        assert who.wait(lambda m: m["type"] == "error")["code"] == code, phrase
     bob.reply({"type": "choose_side", "side": "red"}, "side_chosen")
     # time enough for a wrong arrangement to arrive before the hourglass (and its second turn)
     # runs out on a busy machine

@@ -123,6 +123,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "leave": {},
     "lock": {"locked": True},
     "kick": {"seat": 1},
+    "say": {"phrase": "hello"},
 }
 
 

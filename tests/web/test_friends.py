@@ -1,7 +1,8 @@
 """Friends and challenges in two browsers (docs/social.md): Ada and Bob follow each other from
 their profiles, Ada sees Bob online in her friends list and challenges him from his profile;
 Bob's bell rings on whatever page he is, he accepts, and both land in the new room, Ada as its
-host. A challenge declined is told to its maker; one taken back leaves the other's bell."""
+host, where they greet each other with quick phrases. A challenge declined is told to its
+maker; one taken back leaves the other's bell."""
 
 from __future__ import annotations
 
@@ -81,6 +82,14 @@ def test_friends_online_a_challenge_from_a_profile_accepted_from_the_bell(
         expect(seats.nth(0)).to_contain_text("host")
         expect(seats.nth(1)).to_contain_text(str(bob["name"]))
         expect(page.locator("#rated-note")).to_be_visible()
+    # they chat with quick phrases: each reads them in their own language
+    bob_page.locator(".chat-say summary").click()
+    bob_page.click('.chat-phrases .phrase[data-phrase="good_luck"]')
+    expect(ada_page.locator(".chat-line")).to_have_text(f"{bob['name']}: Good luck!")
+    ada_page.locator(".chat-say summary").click()
+    assert_accessible(ada_page, "a lobby with the chat open")
+    ada_page.click('.chat-phrases .phrase[data-phrase="thanks"]')
+    expect(bob_page.locator(".chat-line").last).to_have_text(f"{ada['name']}: Thanks!")
     # Bob's friends see where he is now
     friends = new_page(browser, errors)
     friends.context.add_init_script(

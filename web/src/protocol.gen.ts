@@ -60,7 +60,8 @@ export type ClientMessage =
   | Rematch
   | Leave
   | Lock
-  | Kick;
+  | Kick
+  | Say;
 export type ServerMessage = Welcome | RoomEvent | Pong | Verdict | HintReply | Error;
 export type RoomEvent =
   | SeatTakenEvent
@@ -72,6 +73,7 @@ export type RoomEvent =
   | ReadyChangedEvent
   | ConnectionChangedEvent
   | SpectatorsChangedEvent
+  | ChatEvent
   | LockedEvent
   | KickedEvent
   | ReplacedByBotEvent
@@ -262,6 +264,13 @@ export interface Lock {
 export interface Kick {
   type: "kick";
   seat: number;
+}
+/**
+ * A quick phrase to the room (players only).
+ */
+export interface Say {
+  type: "say";
+  phrase: "hello" | "good_luck" | "well_played" | "thanks" | "rematch" | "oops" | "wow" | "bye";
 }
 /**
  * The answer to ``hello``; with ``resumed`` the missed events follow.
@@ -751,6 +760,21 @@ export interface SpectatorsData {
    * how many are watching now
    */
   count: number;
+}
+/**
+ * A player said a quick phrase: the phrase alone, without the room's snapshot (nothing
+ * else changed).
+ */
+export interface ChatEvent {
+  type: "event";
+  seq: number;
+  at: number;
+  kind: "chat";
+  data: SaidData;
+}
+export interface SaidData {
+  seat: number;
+  phrase: "hello" | "good_luck" | "well_played" | "thanks" | "rematch" | "oops" | "wow" | "bye";
 }
 /**
  * The host closed the free seats to newcomers, or opened them again.

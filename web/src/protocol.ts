@@ -111,3 +111,5 @@ export type ChallengeNotice = gen.ChallengeNotice;
 export type Challenge = gen.ChallengeView;
 /** `GET /api/friends`: an account this player follows. */
 export type Friend = gen.Friend;
+/** A quick phrase of the room's chat (`say`), each reader's words for it in the locales. */
+export type Phrase = gen.Say["phrase"];

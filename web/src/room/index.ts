@@ -10,6 +10,7 @@ import { errorText, t } from "../i18n";
 import { forgetTicket, RoomConnection, ticketFor } from "../net";
 import type { EditionOptions, HintReply, Room, RoomEvent, Verdict } from "../protocol";
 import { toast } from "../ui";
+import { ChatStrip } from "./chat";
 import type { RoomContext } from "./context";
 import { gameEnd } from "./end";
 import { showJoin } from "./join";
@@ -47,6 +48,7 @@ class RoomView {
   private readonly conn: RoomConnection;
   private readonly ctx: RoomContext;
   private readonly play: PlayScreen;
+  private readonly chat: ChatStrip;
   private cat: Catalogue | null = null;
   private readonly timer: number;
   private autoStarted = false;
@@ -65,6 +67,7 @@ class RoomView {
       verdict: (v) => this.onVerdict(v),
       hint: (r) => this.onHint(r),
       error: (c, m, ref) => this.onError(c, m, ref),
+      said: (seat, phrase) => this.chat.heard(seat, phrase),
     });
     this.conn = new RoomConnection(code, seated ? ticketFor(code) : null, {
       message: (msg) => this.store.receive(msg),
@@ -73,6 +76,7 @@ class RoomView {
     });
     this.ctx = { code, store: this.store, go, send: (msg) => this.conn.send(msg), now: () => this.conn.now() };
     this.play = new PlayScreen(this.ctx, root);
+    this.chat = new ChatStrip(this.ctx);
     this.timer = window.setInterval(() => this.play.tick(), 200);
     loadOptions()
       .then((o) => {
@@ -90,6 +94,7 @@ class RoomView {
 
   dispose(): void {
     window.clearInterval(this.timer);
+    this.chat.dispose();
     this.conn.close();
     this.play.drop();
   }
@@ -149,6 +154,7 @@ class RoomView {
     const room = this.store.room;
     if (!room) return;
     this.root.dataset.phase = room.phase;
+    this.chat.draw();
     if (room.phase === "lobby") {
       this.play.drop();
       if (room.settings.mode === "solo" && this.store.seat !== null) {

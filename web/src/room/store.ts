@@ -6,6 +6,7 @@ import type {
   EventOf,
   GameView,
   HintReply,
+  Phrase,
   Room,
   RoomEvent,
   RoomEventMessage,
@@ -37,6 +38,8 @@ export interface RoomListener {
   /** the answer to this player's `hint` */
   hint(reply: HintReply): void;
   error(code: string, message: string, ref: string | null): void;
+  /** a player said a quick phrase */
+  said(seat: number, phrase: Phrase): void;
 }
 
 export class RoomStore {
@@ -67,6 +70,9 @@ export class RoomStore {
       case "event":
         if ("room" in msg) {
           this.applyRoom(adaptRoom(msg.room), eventOf(msg));
+        } else if (msg.kind === "chat") {
+          // a quick phrase changes nothing else: no redraw, only the chat hears it
+          this.listener.said(msg.data.seat, msg.data.phrase);
         } else if (this.room) {
           // the spectators' count comes alone: the snapshot we have, with the new count
           this.applyRoom({ ...this.room, spectators: msg.data.count }, eventOf(msg));

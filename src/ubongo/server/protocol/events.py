@@ -13,7 +13,7 @@ from pydantic import Field
 
 from ubongo.rules.state import RoundKind
 
-from .incoming import Level, Placement
+from .incoming import Level, Phrase, Placement
 from .snapshot import (
     DailyResult,
     GemName,
@@ -65,6 +65,11 @@ class ConnectionData(Sent):
 
 class SpectatorsData(Sent):
     count: int = Field(description="how many are watching now")
+
+
+class SaidData(Sent):
+    seat: int
+    phrase: Phrase
 
 
 class LockedData(Sent):
@@ -272,6 +277,17 @@ class SpectatorsChangedEvent(Sent):
     data: SpectatorsData
 
 
+class ChatEvent(Sent):
+    """A player said a quick phrase: the phrase alone, without the room's snapshot (nothing
+    else changed)."""
+
+    type: Literal["event"]
+    seq: int
+    at: Ms
+    kind: Literal["chat"]
+    data: SaidData
+
+
 class LockedEvent(EventBase):
     """The host closed the free seats to newcomers, or opened them again."""
 
@@ -416,6 +432,7 @@ RoomEvent = Annotated[
     | ReadyChangedEvent
     | ConnectionChangedEvent
     | SpectatorsChangedEvent
+    | ChatEvent
     | LockedEvent
     | KickedEvent
     | ReplacedByBotEvent

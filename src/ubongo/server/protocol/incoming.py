@@ -170,6 +170,18 @@ class Ready(Strict):
     ready: bool = True
 
 
+#: the chat's quick phrases (docs/social.md): sent as keys, each reader sees them in their own
+#: language; no free text reaches strangers
+Phrase = Literal["hello", "good_luck", "well_played", "thanks", "rematch", "oops", "wow", "bye"]
+
+
+class Say(Strict):
+    """A quick phrase to the room (players only)."""
+
+    type: Literal["say"]
+    phrase: Phrase
+
+
 class Start(Strict):
     type: Literal["start"]
 
@@ -271,7 +283,8 @@ ClientMessage = Annotated[
     | Rematch
     | Leave
     | Lock
-    | Kick,
+    | Kick
+    | Say,
     Field(discriminator="type"),
 ]
 
@@ -294,6 +307,7 @@ MESSAGE_TYPES = (
     "leave",
     "lock",
     "kick",
+    "say",
 )
 
 _client_adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)

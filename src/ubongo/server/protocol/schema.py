@@ -9,7 +9,7 @@ schema to ``web/src/protocol.schema.json`` and generates ``web/src/protocol.gen.
 
 >>> schema = protocol_schema()
 >>> sorted(schema["$defs"]["RoomEvent"]["discriminator"]["mapping"])[:3]
-['bot_added', 'bot_changed', 'connection']
+['bot_added', 'bot_changed', 'chat']
 >>> schema["$defs"]["Pong"]["required"]
 ['type', 'id', 't', 'server_time']
 """

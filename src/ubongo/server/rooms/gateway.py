@@ -369,6 +369,23 @@ def _kick(gateway: Gateway, by: Sender, msg: p.Kick) -> None:
     gateway.kicked(by.room, msg.seat)
 
 
+#: a seat's quick phrases come at most this often (a phrase is a notice on every player's screen)
+SAY_EVERY_SECONDS = 1.5
+
+
+def _say(gateway: Gateway, by: Sender, msg: p.Say) -> None:
+    """A player's quick phrase, to everyone in the room (docs/social.md): spectators watch
+    and do not speak to the players."""
+    if by.seat is None:
+        raise ProtocolError("spectator", "spectators do not chat with the players")
+    last = by.room.said_at.get(by.seat.index, float("-inf"))
+    if by.at - last < SAY_EVERY_SECONDS:
+        raise ProtocolError("rate_limited", f"a phrase every {SAY_EVERY_SECONDS:g} s at most")
+    by.room.said_at[by.seat.index] = by.at
+    data = {"seat": by.seat.index, "phrase": msg.phrase}
+    gateway.rooms.feed.publish(by.room, "chat", data, at=by.at, snapshot=False)
+
+
 def _step(step: p.TraceStep) -> Step:
     offset = None if step.offset is None else tuple(step.offset)
     return Step(round(step.t, 3), step.op, step.piece, step.transform, offset)
@@ -396,6 +413,7 @@ HANDLERS: dict[type[p.Strict], Handler] = handler_table(
         in_room(p.Ready, lambda g, by, m: g.rooms.lobby.set_ready(by.room, by.seat, m.ready)),
         in_room(p.Lock, lambda g, by, m: g.rooms.lobby.lock(by.room, by.seat, m.locked)),
         in_room(p.Kick, _kick),
+        in_room(p.Say, _say),
         in_room(p.Leave, _leave),
         in_room(p.Rematch, lambda g, by, _m: g.rooms.lobby.rematch(by.room, by.seat)),
         in_room(p.Start, lambda g, by, _m: g.rooms.game.start(by.room, by.seat)),

@@ -268,6 +268,8 @@ class Room:
     presence_timer: asyncio.TimerHandle | None = field(default=None, repr=False)
     presence_sent: int = 0
     presence_at: float = float("-inf")
+    #: when each seat last said a quick phrase (the chat's pace: :data:`SAY_EVERY_SECONDS`)
+    said_at: dict[int, float] = field(default_factory=dict, repr=False)
     #: a daily run's result once it is over (``DailyResult``)
     daily: dict[str, Any] | None = None
     #: a rated game's moves of its accounts' shown ratings once it is stored, by seat
