@@ -12,6 +12,7 @@ from axe import assert_accessible
 from playwright.sync_api import Browser, Page, expect
 from server_harness import ServerProcess
 from webharness import new_page, shot
+from webplay import solve_and_call, to_the_end
 
 
 def signed_in(page: Page, server: ServerProcess) -> dict[str, object]:
@@ -124,4 +125,38 @@ def test_a_declined_challenge_is_told_and_one_taken_back_leaves_the_bell(
     ada_page.locator(".challenge.made button.take-back").click()
     expect(bell.locator(".bell-count")).to_have_count(0)
     expect(bell.locator(".challenge-list")).to_contain_text("No challenges")
+    assert errors == []
+
+
+def seat_in(page: Page, server: ServerProcess, seat: dict[str, object]) -> None:
+    """Open the room of ``seat`` (an API seat ticket) in ``page``, holding that seat."""
+    ticket = {"code": seat["code"], "seat": seat["seat"], "token": seat["token"]}
+    page.evaluate("t => localStorage.setItem(`ubongo.seat.${t.code}`, JSON.stringify(t))", ticket)
+    page.goto(f"{server.url}/room/{seat['code']}")
+    expect(page.locator(".lobby")).to_be_visible()
+
+
+def test_the_end_of_a_game_offers_to_challenge_who_played_it(
+    browser: Browser, server: ServerProcess
+) -> None:
+    errors: list[str] = []
+    ada_page, bob_page = new_page(browser, errors), new_page(browser, errors)
+    ada, bob = signed_in(ada_page, server), signed_in(bob_page, server)
+    made = server.create_room_as(
+        str(ada["token"]), "Ada", edition="classic", rounds=1, hourglass_seconds=3, seed=5
+    )
+    bobs = server.take_seat(made["code"], "Bob", str(bob["token"]))
+    seat_in(ada_page, server, made)
+    seat_in(bob_page, server, bobs)
+    bob_page.click("#ready")
+    ada_page.click("#start")
+    solve_and_call(ada_page, "classic")
+    to_the_end(ada_page)
+    others = ada_page.locator(".played-with")
+    expect(others.locator(".friend-name")).to_have_text("Bob")
+    expect(others.locator(".friend-name")).to_have_attribute("href", f"/profile/{bob['id']}")
+    others.locator(".challenge-open").click()
+    shot(ada_page, "end-played-with")
+    others.locator(".send-challenge").click()
+    expect(bob_page.locator(".bell-menu .bell-count")).to_have_text("1")
     assert errors == []

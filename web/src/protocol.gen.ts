@@ -404,6 +404,10 @@ export interface SeatView {
    * a bot playing on for a person who left for good
    */
   replaced: boolean;
+  /**
+   * the account playing the seat (its profile); null for a guest or a bot
+   */
+  account: number | null;
 }
 /**
  * The public game table (the same for every player and spectator).

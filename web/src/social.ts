@@ -9,7 +9,7 @@ import { EDITIONS, editionInfo } from "./editions";
 import { t } from "./i18n";
 import { saveTicket } from "./net";
 import { onNotice } from "./notices";
-import type { Challenge, ChallengeNotice, Friend } from "./protocol";
+import type { Challenge, ChallengeNotice, Friend, Room, Seat } from "./protocol";
 import { clock, toast } from "./ui";
 
 type Navigate = (path: string) => void;
@@ -308,4 +308,21 @@ export function profileActions(who: { id: number; name: string }): HTMLElement |
   });
   place.append(follow, challengeButton(who, place));
   return place;
+}
+
+/** The end of a game: the other people who played it with an account, each with their
+ * profile and a Challenge button (a rematch among strangers starts here). */
+export function playedWith(room: Room, mySeat: number | null): HTMLElement | null {
+  const me = currentAccount()?.id;
+  const others = room.seats.filter(
+    (s): s is Seat => !!s && s.kind === "person" && s.account !== null && s.account !== me && s.seat !== mySeat,
+  );
+  if (!others.length || !me) return null;
+  const rows = others.map((s) => {
+    const who = { id: s.account as number, name: s.name };
+    const row = h("li.friend", { "data-account": String(who.id) });
+    row.append(h("a.friend-name", { href: `/profile/${who.id}`, "data-link": "" }, s.name), challengeButton(who, row));
+    return row;
+  });
+  return h("section.played-with", {}, h("h2", {}, t("social:playedWith")), h("ul.friend-list", {}, ...rows));
 }

@@ -10,6 +10,7 @@ import { dayText, t } from "../i18n";
 import { saveTicket } from "../net";
 import type { DailyResult, EventOf, GameView, RatingMove, Room } from "../protocol";
 import { dailyBoard, leaderboard, personalBests } from "../records";
+import { playedWith } from "../social";
 import { clock, editionInfo, GEM_VALUES, gemKey, gemRow, toast } from "../ui";
 import type { RoomContext } from "./context";
 import { roundResultParts } from "./result";
@@ -57,6 +58,8 @@ export function gameEnd(ctx: RoomContext, room: Room, cat: Catalogue | null): HT
   if (room.game_id !== null) actions.append(replayLink(room.game_id));
   actions.append(h("a.button", { href: "/", "data-link": "" }, t("common:home")));
   page.append(actions);
+  const others = playedWith(room, store.seat);
+  if (others) page.append(others);
   return page;
 }
 

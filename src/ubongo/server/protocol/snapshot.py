@@ -86,6 +86,9 @@ class SeatView(Sent):
     connected: bool
     held_until: Ms | None = Field(description="a disconnected person's seat is held until then")
     replaced: bool = Field(description="a bot playing on for a person who left for good")
+    account: int | None = Field(
+        description="the account playing the seat (its profile); null for a guest or a bot"
+    )
 
 
 class TaskView(Sent):

@@ -235,6 +235,7 @@ class Seat:
             "connected": self.kind == "bot" or self.connections > 0,
             "held_until": clock.ms(self.held_until),
             "replaced": self.replaced,
+            "account": self.account,
         }
 
 
