@@ -111,6 +111,35 @@ def test_hub_numbers_events_per_room_and_replays_what_was_missed() -> None:
         hub.add("A", "again")
 
 
+def test_a_welcome_held_with_later_events_gets_each_event_once() -> None:
+    """A hello while the room is held (its save running) is welcomed once the save is done,
+    in order among the room's held deliveries: the welcome's missed events are those
+    delivered before it, and the later ones come through the subscription it makes, once
+    (run 40 of issue 22's loop: a reconnect after a restart heard event 66 twice)."""
+
+    class Kept(MemoryHub[str]):
+        durable = True
+
+    hub = Kept()
+    hub.add("ROOM", "the room")
+    hub.publish("ROOM", {"kind": "a"})
+    heard: list[int] = []
+
+    def welcome() -> None:  # as the gateway's: missed events, then the subscription
+        missed = hub.since("ROOM", 0)
+        assert missed is not None
+        heard.extend(e.seq for e in missed)
+        hub.subscribe("ROOM", lambda e: heard.append(e.seq))
+
+    hub.hold("ROOM")
+    hub.then("ROOM", welcome)
+    hub.publish("ROOM", {"kind": "b"})  # after the hello, before the save ends
+    hub.stored("ROOM", hub.mark("ROOM"))
+    hub.publish("ROOM", {"kind": "c"})
+    assert heard == [1, 2, 3]
+    assert not hub.held("ROOM") and hub.last_seq("ROOM") == 3
+
+
 def test_rate_limit_allows_a_burst_then_the_rate() -> None:
     bucket = TokenBucket(rate=20, burst=40, now=0.0)
     assert sum(bucket.allow(0.0) for _ in range(100)) == 40

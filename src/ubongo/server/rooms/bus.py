@@ -281,20 +281,30 @@ class MemoryHub(Generic[R]):
         held = self._held.get(code)
         if held is None or mark is None:
             return
-        covered = len(held.waiting) - (held.queued - mark[0])
-        if held.holds == mark[1]:  # no hold since: the cheap deliveries behind go out too
-            covered = len(held.waiting)
-            del self._held[code]
+        release = held.holds == mark[1]  # no hold since: the deliveries behind go out too
+        covered = len(held.waiting) if release else len(held.waiting) - (held.queued - mark[0])
+        # the room stays held while its deliveries go out in order, so that a call among them
+        # (a welcome) sees the events delivered before it and not those after: a welcome that
+        # sent the later ones as "missed", then subscribed, got them again from this loop
         for _ in range(covered):
-            item = held.waiting.popleft()
-            if isinstance(item, Event):
-                held.shown = item.seq
-                self._deliver(item)
-                continue
-            try:
-                item()
-            except Exception:  # one failed call must not keep the others (or rooms) waiting
-                log.exception("room %s: a call held for its save failed", code)
+            self._deliver_one(code, held)
+        if release:
+            while held.waiting and held.holds == mark[1]:
+                self._deliver_one(code, held)  # what the calls published meanwhile
+            if held.holds == mark[1] and self._held.get(code) is held:
+                del self._held[code]
+
+    def _deliver_one(self, code: str, held: Held) -> None:
+        """The next of a held room's deliveries: an event, or a call given to :meth:`then`."""
+        item = held.waiting.popleft()
+        if isinstance(item, Event):
+            held.shown = item.seq
+            self._deliver(item)
+            return
+        try:
+            item()
+        except Exception:  # one failed call must not keep the others (or rooms) waiting
+            log.exception("room %s: a call held for its save failed", code)
 
     def last_seq(self, code: str) -> int:
         held = self._held.get(code)
