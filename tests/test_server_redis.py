@@ -436,3 +436,26 @@ def test_a_challenge_and_a_friend_online_reach_across_processes(
     bob_page.close()
     eventually(lambda: online(c, ada)[bob["id"]]["online"] is False, "bob offline, from c")
     ada_page.close()
+
+
+def test_every_process_lists_the_open_games_of_all(cluster: list[ServerProcess]) -> None:
+    """A listed room waiting on one process is an open game on every process (within a beat),
+    and a player on another takes its free seat."""
+    a, b, c = cluster
+    created = a.create_room("Ada", edition="classic", listed=True)
+    code = created["code"]
+    ada = connect(a, code, created["token"])
+    eventually(
+        lambda: all(code in [g["code"] for g in s.get("/api/open-games")] for s in (b, c)),
+        "the other processes to list the open game",
+        timeout=5,
+        every=0.2,
+    )
+    assert c.take_seat(code, "Cy")["seat"] == 1
+    eventually(
+        lambda: [g["free"] for g in b.get("/api/open-games") if g["code"] == code] == [2],
+        "the seat taken, on every list",
+        timeout=5,
+        every=0.2,
+    )
+    ada.close()

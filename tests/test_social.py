@@ -264,3 +264,35 @@ def test_the_notice_socket_refuses_a_bad_hello_and_survives_bad_frames(
     assert challenge(server, bob, ada)[0] == 201  # the socket still hears its notices
     assert page.challenge("open")["challenge"]["from_id"] == bob["id"]
     page.close()
+
+
+def test_a_listed_room_is_an_open_game_while_it_waits_for_players(server: ServerProcess) -> None:
+    ada = account(server)
+    made = server.create_room_as(str(ada["token"]), "Ada", edition=EDITION, listed=True)
+    code = made["code"]
+    # nobody in it yet: not listed (a room made and left is not a game to join)
+    assert code not in [g["code"] for g in server.get("/api/open-games")]
+    host = Client(server)
+    try:
+        assert host.hello(code, made["token"])["room"]["settings"]["listed"] is True
+        listed = eventually(
+            lambda: [g for g in server.get("/api/open-games") if g["code"] == code],
+            "the room among the open games",
+        )[0]
+        assert listed["host"] == "Ada" and listed["free"] == 3 and listed["rated"] is False
+        assert made["token"] not in str(listed) and "invite" not in listed
+        # a stranger takes a free seat by the code the list gives
+        guest = server.take_seat(code, "Guest")
+        assert guest["seat"] == 1
+        assert [g["free"] for g in server.get("/api/open-games") if g["code"] == code] == [2]
+        # locked, then unlisted: off the list either way
+        host.reply({"type": "lock", "locked": True}, "locked")
+        assert code not in [g["code"] for g in server.get("/api/open-games")]
+        host.reply({"type": "lock", "locked": False}, "locked")
+        host.reply({"type": "settings", "settings": {"listed": False}}, "settings_changed")
+        assert code not in [g["code"] for g in server.get("/api/open-games")]
+    finally:
+        host.close()
+    # an unlisted room, or a solo one, is never listed
+    solo = server.create_room_as(str(ada["token"]), "Ada", mode="solo", listed=True)
+    assert solo["code"] not in [g["code"] for g in server.get("/api/open-games")]

@@ -11,7 +11,7 @@ import json
 from axe import assert_accessible
 from playwright.sync_api import Browser, Page, expect
 from server_harness import ServerProcess
-from webharness import new_page, shot
+from webharness import create_room, new_page, shot
 from webplay import solve_and_call, to_the_end
 
 
@@ -159,4 +159,24 @@ def test_the_end_of_a_game_offers_to_challenge_who_played_it(
     shot(ada_page, "end-played-with")
     others.locator(".send-challenge").click()
     expect(bob_page.locator(".bell-menu .bell-count")).to_have_text("1")
+    assert errors == []
+
+
+def test_a_listed_room_is_joined_from_the_open_games(
+    browser: Browser, server: ServerProcess
+) -> None:
+    errors: list[str] = []
+    ada_page, bob_page = new_page(browser, errors), new_page(browser, errors)
+    create_room(ada_page, server, "Ada", "classic")
+    ada_page.select_option("#set-listed", "listed")
+    expect(ada_page.locator("#set-listed")).to_have_value("listed")
+    code = ada_page.url.rsplit("/", 1)[1][:5]
+    bob_page.goto(server.url + "/")
+    listed = bob_page.locator(f'#open-games li[data-code="{code}"]')
+    expect(listed).to_contain_text("Ada · 3 free seats")
+    listed.locator("a.join-open").click()
+    bob_page.fill("#join-name", "Bob")
+    bob_page.click("#take-seat")
+    expect(bob_page.locator(".lobby")).to_be_visible()
+    expect(ada_page.locator("ol.seats li.seat").nth(1)).to_contain_text("Bob")
     assert errors == []

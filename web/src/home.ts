@@ -6,7 +6,7 @@ import { keys3d, piecePicture as pieceSvg } from "./board3d"; // 3D pictures (is
 import { loadCatalogue } from "./catalogue";
 import { h } from "./dom";
 import { colourName, dayText, t } from "./i18n";
-import { liveGames } from "./live";
+import { liveGames, openGames } from "./live";
 import { forgetTicket, saveTicket, ticketFor } from "./net";
 import { pieceName } from "./piecename";
 import type { CreateRoom, SettingsPatch, SoloGoal } from "./protocol";
@@ -403,6 +403,7 @@ export function homeScreen(go: Navigate): HTMLElement {
       ),
     ),
     friendsPanel(),
+    openGames(),
     liveGames(),
     howTo,
   );

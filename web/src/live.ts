@@ -4,7 +4,7 @@
 import { api } from "./api";
 import { h } from "./dom";
 import { t } from "./i18n";
-import type { LiveRoom } from "./protocol";
+import type { LiveRoom, OpenGame } from "./protocol";
 import { editionInfo } from "./ui";
 
 /** The home screen's "Watch a live game" panel; it loads the list now and on "Refresh". */
@@ -59,6 +59,51 @@ function liveRow(room: LiveRoom): HTMLElement {
         "aria-label": t("home:watchLabel", { title: ed.title, players }),
       },
       t("home:watch"),
+    ),
+  );
+}
+
+/** The home screen's "Open games": rooms waiting for players that their hosts listed
+ * (`GET /api/open-games`), each with a Join link (the room's join screen asks for the name). */
+export function openGames(): HTMLElement {
+  const list = h("ul.live-list#open-games", { "aria-live": "polite" });
+  const refresh = h("button#open-refresh", { type: "button" }, t("home:refresh"));
+  const load = () => {
+    refresh.disabled = true;
+    api("GET /api/open-games")
+      .then((games) => {
+        list.replaceChildren(...games.map(openRow));
+        if (!games.length) list.append(h("li.muted", {}, t("home:noOpenGames")));
+      })
+      .catch(() => list.replaceChildren(h("li.muted", {}, t("home:liveNotLoaded"))))
+      .finally(() => {
+        refresh.disabled = false;
+      });
+  };
+  refresh.addEventListener("click", load);
+  load();
+  return h(
+    "section.panel.open-games",
+    {},
+    h("h2", {}, t("home:openGames")),
+    h("p.muted", {}, t("home:openGamesAbout")),
+    list,
+    refresh,
+  );
+}
+
+function openRow(game: OpenGame): HTMLElement {
+  const ed = editionInfo(game.edition);
+  const players = game.players.map((p) => p.name).join(", ");
+  const rated = game.rated ? ` · ${t("social:rated")}` : "";
+  return h(
+    "li.live-room",
+    { "data-code": game.code },
+    h("span", {}, h("b", {}, ed.title), ` · ${players} · ${t("home:freeSeats", { count: game.free })}${rated}`),
+    h(
+      "a.button.join-open",
+      { href: `/room/${game.code}`, "data-link": "", "aria-label": t("home:joinLabel", { title: ed.title, players }) },
+      t("home:join"),
     ),
   );
 }

@@ -24,6 +24,7 @@ export type UbongoProtocol =
   | SeatTicket
   | RoomSnapshot
   | LiveRooms
+  | OpenGames
   | GameList
   | StoredGame
   | GameReplay
@@ -104,6 +105,11 @@ export type EditionNames = string[];
  */
 export type LiveRooms = LiveRoom[];
 /**
+ * ``GET /api/open-games``: the listed rooms waiting for players, the fullest first (at
+ * most 50).
+ */
+export type OpenGames = OpenGame[];
+/**
  * ``GET /api/games``: finished games, newest first.
  */
 export type GameList = GameSummary[];
@@ -156,6 +162,7 @@ export interface SettingsPatch {
   puzzles?: ("fresh" | "standard" | "daily") | null;
   day?: string | null;
   rated?: boolean | null;
+  listed?: boolean | null;
 }
 export interface ChooseSide {
   type: "choose_side";
@@ -378,6 +385,10 @@ export interface RoomSettingsView {
    * a rated game: its players' ratings change at its end
    */
   rated?: boolean;
+  /**
+   * listed among the open games (GET /api/open-games) while it waits: anyone may take a free seat
+   */
+  listed?: boolean;
 }
 /**
  * A taken seat.
@@ -1317,6 +1328,7 @@ export interface SettingsPatch1 {
   puzzles?: ("fresh" | "standard" | "daily") | null;
   day?: string | null;
   rated?: boolean | null;
+  listed?: boolean | null;
 }
 export interface TakeSeat {
   name: string;
@@ -1694,6 +1706,23 @@ export interface StoredPlayer {
    * the seat's account, if it had one (missing before accounts)
    */
   account?: number | null;
+}
+/**
+ * A room waiting for players that its host listed: anybody may take a free seat
+ * (``POST /api/rooms/{code}/seats``).
+ */
+export interface OpenGame {
+  code: string;
+  edition: string;
+  variant: "standard" | "only-first";
+  side: string;
+  rated: boolean;
+  host: string | null;
+  players: StoredPlayer[];
+  /**
+   * free seats
+   */
+  free: number;
 }
 /**
  * A finished game in ``GET /api/games``.

@@ -113,3 +113,5 @@ export type Challenge = gen.ChallengeView;
 export type Friend = gen.Friend;
 /** A quick phrase of the room's chat (`say`), each reader's words for it in the locales. */
 export type Phrase = gen.Say["phrase"];
+/** `GET /api/open-games`: a room waiting for players that its host listed. */
+export type OpenGame = gen.OpenGame;

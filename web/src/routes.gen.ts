@@ -2,7 +2,7 @@
 import type * as gen from "./protocol.gen";
 
 /** The types a route's answer may have, by name (each one checked by check.ts). */
-export type AnswerName = "AccountTicket" | "AccountView" | "ChallengeView" | "Challenges" | "DailyResults" | "DailyTasks" | "EditionCatalogue" | "EditionNames" | "FollowState" | "Friends" | "GameList" | "GameReplay" | "Health" | "HintAnswer" | "Leaderboard" | "LiveRooms" | "Options" | "PersonalBests" | "PracticeBundle" | "Profile" | "QuickMatchLeft" | "RatingsBoard" | "RoomSnapshot" | "SeatTicket" | "StoredGame";
+export type AnswerName = "AccountTicket" | "AccountView" | "ChallengeView" | "Challenges" | "DailyResults" | "DailyTasks" | "EditionCatalogue" | "EditionNames" | "FollowState" | "Friends" | "GameList" | "GameReplay" | "Health" | "HintAnswer" | "Leaderboard" | "LiveRooms" | "OpenGames" | "Options" | "PersonalBests" | "PracticeBundle" | "Profile" | "QuickMatchLeft" | "RatingsBoard" | "RoomSnapshot" | "SeatTicket" | "StoredGame";
 
 /** How to call a route; what it takes and answers is in `Routes`. */
 export interface RouteSpec {
@@ -23,6 +23,7 @@ export interface Routes {
   "GET /api/options": { args: {}; answer: gen.Options };
   "POST /api/rooms": { args: { body: gen.CreateRoom }; answer: gen.SeatTicket };
   "GET /api/live": { args: {}; answer: gen.LiveRooms };
+  "GET /api/open-games": { args: {}; answer: gen.OpenGames };
   "GET /api/rooms/{code}": { args: { path: { code: string } }; answer: gen.RoomSnapshot };
   "POST /api/rooms/{code}/seats": { args: { path: { code: string }; body: gen.TakeSeat }; answer: gen.SeatTicket };
   "POST /api/accounts": { args: { body: gen.NewAccount | null }; answer: gen.AccountTicket };
@@ -58,6 +59,7 @@ export const ROUTES: { readonly [R in keyof Routes]: RouteSpec } = {
   "GET /api/options": { method: "GET", path: "/api/options", answer: "Options", account: false },
   "POST /api/rooms": { method: "POST", path: "/api/rooms", answer: "SeatTicket", account: true },
   "GET /api/live": { method: "GET", path: "/api/live", answer: "LiveRooms", account: false },
+  "GET /api/open-games": { method: "GET", path: "/api/open-games", answer: "OpenGames", account: false },
   "GET /api/rooms/{code}": { method: "GET", path: "/api/rooms/{code}", answer: "RoomSnapshot", account: false },
   "POST /api/rooms/{code}/seats": { method: "POST", path: "/api/rooms/{code}/seats", answer: "SeatTicket", account: true },
   "POST /api/accounts": { method: "POST", path: "/api/accounts", answer: "AccountTicket", account: false },

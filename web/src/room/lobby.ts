@@ -168,6 +168,21 @@ function settingsFields(ctx: RoomContext, room: Room, opts: EditionOptions | und
       send({ type: "settings", settings: { [timeKey]: v === "" ? null : Number(v) } }),
     ),
   );
+  // a listed room is one of the home page's open games: anybody may take a free seat
+  if (room.settings.mode === "race" && !room.settings.rated) {
+    setting(
+      t("room:whoMayJoin"),
+      select(
+        "set-listed",
+        [
+          ["private", t("room:joinByLink")],
+          ["listed", t("room:joinAnyone")],
+        ],
+        room.settings.listed ? "listed" : "private",
+        (v) => send({ type: "settings", settings: { listed: v === "listed" } }),
+      ),
+    );
+  }
   const roundsOptions: [string, string][] = [["", t("room:rulebookRounds", { rounds: info.rounds })]];
   for (const n of [1, 2, 3, 4, 6]) roundsOptions.push([String(n), `${n}`]);
   setting(

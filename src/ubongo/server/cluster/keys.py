@@ -88,6 +88,14 @@ def live_key(node: str) -> str:
 LIVE_PATTERN = f"{PREFIX}live:*"
 
 
+def open_key(node: str) -> str:  # (the open games: rooms waiting for players, listed)
+    """Where process ``node`` keeps its list of open games to join (renewed every beat)."""
+    return f"{PREFIX}open:{node}"
+
+
+OPEN_PATTERN = f"{PREFIX}open:*"
+
+
 def room_keys(code: str) -> list[str]:
     """A room's owner, log and snapshot keys, in the order the scripts take them."""
     return [owner_key(code), log_key(code), snap_key(code)]

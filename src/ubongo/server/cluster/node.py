@@ -25,11 +25,13 @@ from .keys import (
     KEEP_MS,
     LEASE_MS,
     LIVE_PATTERN,
+    OPEN_PATTERN,
     Scripts,
     code_of,
     live_key,
     log_key,
     node_channel,
+    open_key,
     owner_key,
     room_channel,
     room_keys,
@@ -131,7 +133,7 @@ class Node:
         for task in self.tasks:
             task.cancel()
         with contextlib.suppress(Exception):
-            await self.redis.delete(live_key(self.node))
+            await self.redis.delete(live_key(self.node), open_key(self.node))
         with contextlib.suppress(Exception):
             for code in self.hub.local_codes():
                 await self.scripts.run("release", [owner_key(code)], [self.node])
@@ -396,16 +398,33 @@ class Node:
         await self.relay.check_senders()
         live = json.dumps(self.gateway.live(), separators=(",", ":"))
         await self.redis.set(live_key(self.node), live, px=LEASE_MS)
+        listed = json.dumps(self.gateway.open_games(), separators=(",", ":"))
+        await self.redis.set(open_key(self.node), listed, px=LEASE_MS)
 
     # --- live games to watch, across the processes ---------------------------------------------
 
     async def live(self, local: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """``local`` (this process's live games now) and every other process's, as its last
         beat wrote them (at most a second old), newest first; Redis away: ``local`` alone."""
+        merged = await self._merged(local, live_key(self.node), LIVE_PATTERN)
+        merged.sort(key=lambda r: (-(r["started_at"] or 0), r["code"]))
+        return merged[:LIVE_LIMIT]
+
+    async def open_games(self, local: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """``local`` (this process's open games now) and every other process's, as its last
+        beat wrote them, the fullest first; Redis away: ``local`` alone."""
+        merged = await self._merged(local, open_key(self.node), OPEN_PATTERN)
+        merged.sort(key=lambda r: (r["free"], r["code"]))
+        return merged[:LIVE_LIMIT]
+
+    async def _merged(
+        self, local: list[dict[str, Any]], mine: str, pattern: str
+    ) -> list[dict[str, Any]]:
+        """``local``, and the rooms of the other processes' lists (keys ``pattern``, this
+        process's own being ``mine``), each room once."""
         texts: list[Any] = []
         try:
-            mine = live_key(self.node)
-            keys = [k async for k in self.redis.scan_iter(match=LIVE_PATTERN, count=100)]
+            keys = [k async for k in self.redis.scan_iter(match=pattern, count=100)]
             others = [k for k in keys if k != mine]
             if others:
                 texts = await self.redis.mget(others)
@@ -419,5 +438,4 @@ class Node:
                 if r["code"] not in seen:
                     seen.add(r["code"])
                     merged.append(r)
-        merged.sort(key=lambda r: (-(r["started_at"] or 0), r["code"]))
-        return merged[:LIVE_LIMIT]
+        return merged

@@ -88,6 +88,10 @@ class ClusterRoomService(RoomService):
         # every process's list, as its last beat wrote it, and this process's as it is now
         return await self.node.live(self.gateway.live())
 
+    async def open_games(self) -> list[dict[str, Any]]:
+        # as the live games: every process's list as its last beat wrote it, and this one's now
+        return await self.node.open_games(self.gateway.open_games())
+
     def connect(self, ws: WebSocket | None, address: str = "") -> Connection:
         return self.gateway.connect(ws, address)
 

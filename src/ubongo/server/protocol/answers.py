@@ -182,6 +182,25 @@ class LiveRooms(RootModel[list[LiveRoom]]):
     """``GET /api/live``: the public games being played now, the newest first (at most 50)."""
 
 
+class OpenGame(Sent):
+    """A room waiting for players that its host listed: anybody may take a free seat
+    (``POST /api/rooms/{code}/seats``)."""
+
+    code: str
+    edition: str
+    variant: Variant
+    side: str
+    rated: bool
+    host: str | None
+    players: list[StoredPlayer]
+    free: int = Field(description="free seats")
+
+
+class OpenGames(RootModel[list[OpenGame]]):
+    """``GET /api/open-games``: the listed rooms waiting for players, the fullest first (at
+    most 50)."""
+
+
 class GameSummary(Sent):
     """A finished game in ``GET /api/games``."""
 
@@ -530,6 +549,7 @@ RESPONSES: dict[tuple[str, str], type[BaseModel]] = {
     ("POST", "/api/rooms"): SeatTicket,
     ("GET", "/api/rooms/{code}"): RoomSnapshot,
     ("GET", "/api/live"): LiveRooms,
+    ("GET", "/api/open-games"): OpenGames,
     ("POST", "/api/rooms/{code}/seats"): SeatTicket,
     ("GET", "/api/games"): GameList,
     ("GET", "/api/games/{game_id}"): StoredGame,

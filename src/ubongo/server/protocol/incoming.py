@@ -97,6 +97,7 @@ class SettingsPatch(Strict):
     #: the daily challenge's day (``puzzles="daily"``); null: the day the run starts (UTC)
     day: str | None = Field(default=None, pattern=r"^\d{4}-\d{2}-\d{2}$")
     rated: bool | None = None
+    listed: bool | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -110,7 +111,16 @@ class SettingsPatch(Strict):
 
 #: the settings a room always has a value for (``null`` in a patch: unchanged)
 _ALWAYS_SET = frozenset(
-    ("edition", "mode", "variant", "solo_goal", "seat_hold_seconds", "between_seconds", "rated")
+    (
+        "edition",
+        "mode",
+        "variant",
+        "solo_goal",
+        "seat_hold_seconds",
+        "between_seconds",
+        "rated",
+        "listed",
+    )
 )
 
 

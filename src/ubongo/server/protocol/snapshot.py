@@ -72,6 +72,11 @@ class RoomSettingsView(Sent):
     rated: bool = Field(
         default=False, description="a rated game: its players' ratings change at its end"
     )
+    listed: bool = Field(
+        default=False,
+        description="listed among the open games (GET /api/open-games) while it waits: anyone"
+        " may take a free seat",
+    )
 
 
 class SeatView(Sent):

@@ -35,7 +35,7 @@ from ..store import Store
 from .bus import RoomHub
 from .connection import MAX_REFUSED, Connection
 from .limits import AddressLimits
-from .live import live_rooms
+from .live import live_rooms, open_rooms
 from .room import Room, Seat
 from .runner import Rooms
 
@@ -102,6 +102,10 @@ class Gateway:
     def live(self) -> list[dict[str, Any]]:
         """The live games anybody may watch (:mod:`.live`) among the rooms this process runs."""
         return live_rooms(self.running(), self.config, self.clock.ms)
+
+    def open_games(self) -> list[dict[str, Any]]:
+        """The open games anybody may join (:mod:`.live`) among the rooms this process runs."""
+        return open_rooms(self.running())
 
     def connections_in(self, code: str) -> list[Connection]:
         """The connections of this process joined to room ``code``."""

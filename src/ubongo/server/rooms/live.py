@@ -56,6 +56,49 @@ def live_json(room: Room, ms: Any) -> dict[str, Any]:
     }
 
 
+def is_open(room: Room) -> bool:
+    """Whether ``room`` is listed among the open games: a race room its host listed, in its
+    lobby, not locked, with a free seat and somebody waiting in it."""
+    return (
+        room.settings.listed
+        and room.settings.mode == "race"
+        and room.phase == "lobby"
+        and not room.locked
+        and any(s is None for s in room.seats)
+        and any(s.kind == "person" and s.connections > 0 for s in room.occupied())
+    )
+
+
+def open_json(room: Room) -> dict[str, Any]:
+    """What the open games' list shows of a room: never a token nor the invite."""
+    st = room.settings
+    host = room.seats[room.host] if room.host is not None else None
+    return {
+        "code": room.code,
+        "edition": st.edition,
+        "variant": st.variant,
+        "side": st.side_or_default,
+        "rated": st.rated,
+        "host": host.name if host is not None else None,
+        "players": [
+            {"seat": s.index, "name": s.name, "kind": s.kind, "level": s.level}
+            for s in room.occupied()
+        ],
+        "free": _free(room),
+    }
+
+
+def _free(room: Room) -> int:
+    return sum(1 for s in room.seats if s is None)
+
+
+def open_rooms(rooms: list[Room]) -> list[dict[str, Any]]:
+    """The open games among ``rooms``, the fullest first (one seat left: a game soon), at most
+    :data:`LIVE_LIMIT`."""
+    listed = sorted((r for r in rooms if is_open(r)), key=lambda r: (_free(r), r.code))
+    return [open_json(r) for r in listed[:LIVE_LIMIT]]
+
+
 def live_rooms(rooms: list[Room], config: ServerConfig, ms: Any) -> list[dict[str, Any]]:
     """The public rooms among ``rooms``, the newest game first, at most :data:`LIVE_LIMIT`."""
     public = [r for r in rooms if is_public(r, config)]

@@ -95,6 +95,9 @@ class RoomSettings:
     #: the game's final ranking changes its players' ratings (quick matches always; a
     #: private room if its host asks; never solo)
     rated: bool = False
+    #: listed among the open games on the home page while it waits for players: anyone may
+    #: take a free seat (a race room; docs/social.md)
+    listed: bool = False
 
     def patched(self, patch: SettingsPatch) -> RoomSettings:
         """These settings with ``patch``'s fields; ``null`` is the rules' default where there

@@ -102,6 +102,10 @@ class RoomService(Protocol):
         """The live games anybody may watch, newest first."""
         ...
 
+    async def open_games(self) -> list[dict[str, Any]]:
+        """The listed rooms waiting for players, which anybody may join."""
+        ...
+
     # --- connections ---------------------------------------------------------------------------
 
     def connect(self, ws: WebSocket | None, address: str = "") -> Connection:
@@ -168,6 +172,9 @@ class LocalRoomService(RoomService):
 
     async def live(self) -> list[dict[str, Any]]:
         return self.gateway.live()
+
+    async def open_games(self) -> list[dict[str, Any]]:
+        return self.gateway.open_games()
 
     def connect(self, ws: WebSocket | None, address: str = "") -> Connection:
         return self.gateway.connect(ws, address)

@@ -65,6 +65,13 @@ async def live_rooms(rooms: RoomServiceDep) -> list[dict[str, Any]]:
     return await rooms.live()
 
 
+@router.get("/api/open-games", response_model=bodies.OpenGames)
+async def open_games(rooms: RoomServiceDep) -> list[dict[str, Any]]:
+    """The rooms waiting for players that their hosts listed (docs/social.md, "Open games"):
+    anybody may take a free seat; never a token or an invite."""
+    return await rooms.open_games()
+
+
 @router.get("/api/rooms/{code}", response_model=RoomSnapshot)
 async def get_room(code: str, request: Request, rooms: RoomServiceDep) -> dict[str, Any]:
     """The room's snapshot (``code``: its short code or its invite key)."""
