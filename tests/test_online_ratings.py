@@ -244,3 +244,41 @@ def test_a_rated_game_and_its_rating_changes_are_stored_together_or_not_at_all(
     assert [(c.game_id, c.before) for c in history] == [(game_id, 1000)]
     assert history[0].after == ratings.Rating.of(mine).display
     store.close()
+
+
+def test_a_profiles_games_are_filtered_and_two_accounts_have_a_head_to_head(
+    server: ServerProcess,
+) -> None:
+    ada, bob, cy = (new_account(server, n) for n in ("Hedda", "Hugo", "Hanne"))
+    one_round_race(server, ada, bob, rated=True)  # Hedda ahead of Hugo, rated
+    one_round_race(server, bob, ada, rated=False)  # Hugo ahead
+    one_round_race(server, ada, cy, rated=False)
+
+    def games(**query: Any) -> list[int]:
+        search = "&".join(f"{k}={v}" for k, v in query.items())
+        found = server.get(f"/api/accounts/{ada['id']}/games?{search}")
+        return [g["id"] for g in found]
+
+    every = games()
+    assert len(every) == 3 and every == sorted(every, reverse=True)
+    assert games(rated="true") == every[2:]  # the first game, the only rated one
+    assert games(rated="false") == every[:2]
+    assert games(with_account=bob["id"]) == [every[1], every[2]]
+    assert games(with_account=cy["id"]) == [every[0]]
+    assert games(edition="extreme") == [] and games(limit=1) == every[:1]
+    assert server.get(f"/api/accounts/{ada['id']}/versus/{bob['id']}") == {
+        "games": 2,
+        "ahead": 1,
+        "behind": 1,
+        "level": 0,
+    }
+    assert server.get(f"/api/accounts/{cy['id']}/versus/{ada['id']}") == {
+        "games": 1,
+        "ahead": 0,
+        "behind": 1,
+        "level": 0,
+    }
+    status, body = server.request("GET", "/api/accounts/99999/games")
+    assert (status, body["error"]["code"]) == (404, "no_account")
+    status, body = server.request("GET", f"/api/accounts/{ada['id']}/games?limit=1000")
+    assert (status, body["error"]["code"]) == (422, "bad_message")

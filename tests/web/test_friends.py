@@ -159,6 +159,16 @@ def test_the_end_of_a_game_offers_to_challenge_who_played_it(
     shot(ada_page, "end-played-with")
     others.locator(".send-challenge").click()
     expect(bob_page.locator(".bell-menu .bell-count")).to_have_text("1")
+    # Bob's profile, seen by Ada: their head-to-head, and the games filtered to those with her
+    ada_page.goto(f"{server.url}/profile/{bob['id']}")
+    expect(ada_page.locator("#head-to-head")).to_have_text(
+        f"You and {bob['name']}: 1 game together · you ahead 1, behind 0, level 0"
+    )
+    ada_page.check("#games-with-me")
+    expect(ada_page.locator("#profile-games li")).to_have_count(1)
+    ada_page.select_option("#games-edition", "classic")
+    ada_page.check("#games-rated")  # the game was not rated
+    expect(ada_page.locator("#profile-games li")).to_have_text("None yet.")
     assert errors == []
 
 

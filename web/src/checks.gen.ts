@@ -17,6 +17,7 @@ export interface Checked {
   Friends: gen.Friends;
   GameList: gen.GameList;
   GameReplay: gen.GameReplay;
+  HeadToHead: gen.HeadToHead;
   Health: gen.Health;
   HintAnswer: gen.HintAnswer;
   Leaderboard: gen.Leaderboard;
@@ -27,6 +28,7 @@ export interface Checked {
   PersonalBests: gen.PersonalBests;
   PracticeBundle: gen.PracticeBundle;
   Profile: gen.Profile;
+  ProfileGames: gen.ProfileGames;
   QuickMatchLeft: gen.QuickMatchLeft;
   RatingsBoard: gen.RatingsBoard;
   RoomSnapshot: gen.RoomSnapshot;
@@ -94,6 +96,7 @@ export const DEFS: Readonly<Record<string, Schema>> = {
   "Gems": {"properties":{"ruby":{"type":"integer"},"sapphire":{"type":"integer"},"emerald":{"type":"integer"},"amber":{"type":"integer"}},"required":["ruby","sapphire","emerald","amber"],"type":"object"},
   "GemsFacts": {"properties":{"round":{"type":"integer"},"rewards":{"additionalProperties":{"items":{"enum":["ruby","sapphire","emerald","amber"],"type":"string"},"type":"array"},"type":"object"},"to_bag":{"items":{"enum":["ruby","sapphire","emerald","amber"],"type":"string"},"type":"array"},"display":{"additionalProperties":{"type":"integer"},"propertyNames":{"enum":["ruby","sapphire","emerald","amber"]},"type":"object"}},"required":["round","rewards","to_bag","display"],"type":"object"},
   "GiveUpAction": {"properties":{"type":{"const":"give_up","type":"string"},"now":{"type":"number"},"player":{"type":"string"}},"required":["type","now","player"],"type":"object"},
+  "HeadToHead": {"properties":{"games":{"type":"integer"},"ahead":{"type":"integer"},"behind":{"type":"integer"},"level":{"type":"integer"}},"required":["games","ahead","behind","level"],"type":"object"},
   "Health": {"properties":{"ok":{"type":"boolean"},"server_time":{"type":"integer"},"version":{"type":"string"},"redis":{"type":"boolean"}},"required":["ok","server_time","version"],"type":"object"},
   "HintAction": {"properties":{"type":{"const":"hint","type":"string"},"now":{"type":"number"},"player":{"type":"string"}},"required":["type","now","player"],"type":"object"},
   "HintAnswer": {"properties":{"placement":{"anyOf":[{"$ref":"HintPlacement"},{"type":"null"}]},"move":{"items":{"anyOf":[{"type":"string"},{"type":"integer"}]},"type":"array"},"solved":{"type":"boolean"},"message":{"type":"string"}},"required":["placement","move","solved","message"],"type":"object"},
@@ -128,6 +131,7 @@ export const DEFS: Readonly<Record<string, Schema>> = {
   "PracticeTask": {"properties":{"id":{"type":"string"},"card":{"type":"integer"},"side":{"type":"string"},"key":{"type":"string"},"level":{"enum":["easy","medium","hard"],"type":"string"},"pieces":{"items":{"type":"string"},"type":"array"},"area":{"items":{"items":{"type":"integer"},"type":"array"},"type":"array"},"layers":{"type":"integer"},"difficulty":{"type":"number"},"solution":{"items":{"$ref":"Placement"},"type":"array"}},"required":["id","card","side","key","level","pieces","area","layers","difficulty","solution"],"type":"object"},
   "Profile": {"properties":{"id":{"type":"integer"},"name":{"type":"string"},"joined":{"type":"number"},"games":{"additionalProperties":{"type":"integer"},"type":"object"},"bests":{"items":{"$ref":"PersonalBest"},"type":"array"},"recent":{"items":{"$ref":"ProfileGame"},"type":"array"},"ratings":{"additionalProperties":{"$ref":"RatingView"},"type":"object"},"history":{"additionalProperties":{"items":{"$ref":"RatingChange"},"type":"array"},"type":"object"}},"required":["id","name","joined","games","bests","recent","ratings","history"],"type":"object"},
   "ProfileGame": {"properties":{"id":{"type":"integer"},"room":{"type":"string"},"edition":{"type":"string"},"mode":{"enum":["race","solo"],"type":"string"},"variant":{"enum":["standard","only-first"],"type":"string"},"players":{"items":{"$ref":"StoredPlayer"},"type":"array"},"winners":{"items":{"type":"integer"},"type":"array"},"started_at":{"type":"number"},"finished_at":{"type":"number"},"seat":{"type":"integer"}},"required":["id","room","edition","mode","variant","players","winners","started_at","finished_at","seat"],"type":"object"},
+  "ProfileGames": {"items":{"$ref":"ProfileGame"},"type":"array"},
   "PuzzleTask": {"properties":{"name":{"type":"string"},"edition":{"type":"string"},"area":{"items":{"items":{"type":"integer"},"type":"array"},"type":"array"},"pieces":{"items":{"anyOf":[{"type":"string"},{"type":"integer"}]},"type":"array"}},"required":["name","edition","area","pieces"],"type":"object"},
   "QuickMatchLeft": {"properties":{"left":{"type":"boolean"}},"required":["left"],"type":"object"},
   "RankedRecord": {"properties":{"id":{"type":"integer"},"game_id":{"type":"integer"},"name":{"type":"string"},"account":{"anyOf":[{"type":"integer"},{"type":"null"}]},"edition":{"type":"string"},"goal":{"enum":["time","tasks","endless","practice"],"type":"string"},"amount":{"type":"integer"},"side":{"type":"string"},"score":{"type":"integer"},"seconds":{"type":"number"},"finished_at":{"type":"number"},"hints":{"type":"integer"},"skipped":{"type":"integer"},"rank":{"type":"integer"}},"required":["id","game_id","name","account","edition","goal","amount","side","score","seconds","finished_at","hints","skipped","rank"],"type":"object"},

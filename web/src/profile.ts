@@ -6,7 +6,7 @@ import { ApiError, api, currentAccount } from "./api";
 import { h, svg } from "./dom";
 import { EDITIONS, editionInfo } from "./editions";
 import { dateText, t } from "./i18n";
-import type { Profile, RatingChange } from "./protocol";
+import type { Profile, ProfileGame, RatingChange } from "./protocol";
 import { ratingText } from "./records";
 import { profileActions } from "./social";
 import { clock } from "./ui";
@@ -49,6 +49,7 @@ function draw(p: Profile): HTMLElement[] {
       `${t("profile:playingSince", { date: day(p.joined) })}${mine ? ` · ${t("profile:thisIsYou")}` : ""}`,
     ),
     profileActions(p),
+    headToHead(p),
     h("p", {}, h("a", { href: "/", "data-link": "" }, t("common:backHome"))),
   );
   const editions = [...new Set([...Object.keys(p.ratings), ...Object.keys(p.games)])];
@@ -108,26 +109,76 @@ function draw(p: Profile): HTMLElement[] {
         )
       : h("p.muted", {}, t("profile:noneYet")),
   );
+  const list = h("ul#profile-games");
+  const show = (games: ProfileGame[]) => {
+    list.replaceChildren(...games.map(gameRow));
+    if (!games.length) list.append(h("li.muted", {}, t("profile:noneYet")));
+  };
+  show(p.recent);
   const recent = h(
     "section.panel#profile-recent",
     {},
     h("h2", {}, t("profile:latestGames")),
-    p.recent.length
-      ? h(
-          "ul",
-          {},
-          ...p.recent.map((g) =>
-            h(
-              "li",
-              {},
-              `${day(g.finished_at)} · ${title(g.edition)} · ${t(`profile:modes.${g.mode}`, { defaultValue: g.mode })} · ${g.players.map((x) => x.name).join(", ")}${g.winners.includes(g.seat) ? ` · ${t("profile:won")}` : ""} `,
-              h("a", { href: `/replay/${g.id}`, "data-link": "" }, t("profile:replay")),
-            ),
-          ),
-        )
-      : h("p.muted", {}, t("profile:noneYet")),
+    gameFilters(p, editions, show),
+    list,
   );
   return [head, ratings, played, bests, recent];
+}
+
+function gameRow(g: ProfileGame): HTMLElement {
+  return h(
+    "li",
+    {},
+    `${day(g.finished_at)} · ${title(g.edition)} · ${t(`profile:modes.${g.mode}`, { defaultValue: g.mode })} · ${g.players.map((x) => x.name).join(", ")}${g.winners.includes(g.seat) ? ` · ${t("profile:won")}` : ""} `,
+    h("a", { href: `/replay/${g.id}`, "data-link": "" }, t("profile:replay")),
+  );
+}
+
+/** The latest games' filters: an edition, rated only, with me (on another's profile). */
+function gameFilters(p: Profile, editions: string[], show: (games: ProfileGame[]) => void): HTMLElement {
+  const me = currentAccount();
+  const edition = h(
+    "select#games-edition",
+    { "aria-label": t("profile:filterEdition") },
+    h("option", { value: "" }, t("profile:allEditions")),
+    ...editions.map((e) => h("option", { value: e }, title(e))),
+  );
+  const rated = h("input#games-rated", { type: "checkbox" });
+  const withMe = h("input#games-with-me", { type: "checkbox" });
+  const load = () => {
+    const query = {
+      edition: edition.value || undefined,
+      rated: rated.checked ? true : undefined,
+      with_account: withMe.checked && me ? me.id : undefined,
+    };
+    api("GET /api/accounts/{account_id}/games", { path: { account_id: p.id }, query })
+      .then(show)
+      .catch(() => undefined);
+  };
+  for (const control of [edition, rated, withMe]) control.addEventListener("change", load);
+  const others = me && me.id !== p.id;
+  return h(
+    "div.game-filters",
+    {},
+    edition,
+    h("label.check", {}, rated, ` ${t("profile:ratedOnly")}`),
+    others ? h("label.check", {}, withMe, ` ${t("profile:withMe")}`) : null,
+  );
+}
+
+/** On another's profile: how this player fared against them, in the games they shared. */
+function headToHead(p: Profile): HTMLElement | null {
+  const me = currentAccount();
+  if (!me || me.id === p.id) return null;
+  const line = h("p#head-to-head.muted");
+  api("GET /api/accounts/{account_id}/versus/{other_id}", { path: { account_id: me.id, other_id: p.id } })
+    .then((r) => {
+      line.textContent = r.games
+        ? t("profile:headToHead", { name: p.name, count: r.games, ahead: r.ahead, behind: r.behind, level: r.level })
+        : t("profile:neverPlayed", { name: p.name });
+    })
+    .catch(() => undefined);
+  return line;
 }
 
 /** The shown rating after each rated game, oldest first, as a line with its range marked. */

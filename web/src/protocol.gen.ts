@@ -33,6 +33,8 @@ export type UbongoProtocol =
   | AccountTicket
   | AccountView
   | Profile
+  | ProfileGames
+  | HeadToHead
   | RatingsBoard
   | QuickMatchLeft
   | DailyTasks
@@ -121,6 +123,10 @@ export type Leaderboard = RankedRecord[];
  * ``GET /api/records?name=`` or ``?account=``: one player's best run of each kind.
  */
 export type PersonalBests = PersonalBest[];
+/**
+ * ``GET /api/accounts/{id}/games``: an account's games, newest first, as filtered.
+ */
+export type ProfileGames = ProfileGame[];
 /**
  * ``GET /api/friends``: the accounts the token's account follows, by name.
  */
@@ -2455,6 +2461,16 @@ export interface RatingChange {
   at: number;
   before: number;
   after: number;
+}
+/**
+ * ``GET /api/accounts/{id}/versus/{other}``: the games two accounts played together, and
+ * how the first finished against the other (a winner the other is not, or more points).
+ */
+export interface HeadToHead {
+  games: number;
+  ahead: number;
+  behind: number;
+  level: number;
 }
 /**
  * ``GET /api/ratings?edition=``: the edition's rated accounts, best first.

@@ -115,3 +115,5 @@ export type Friend = gen.Friend;
 export type Phrase = gen.Say["phrase"];
 /** `GET /api/open-games`: a room waiting for players that its host listed. */
 export type OpenGame = gen.OpenGame;
+/** One of an account's games, with the seat it played (`recent`, `GET /api/accounts/{id}/games`). */
+export type ProfileGame = gen.ProfileGame;

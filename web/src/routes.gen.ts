@@ -2,7 +2,7 @@
 import type * as gen from "./protocol.gen";
 
 /** The types a route's answer may have, by name (each one checked by check.ts). */
-export type AnswerName = "AccountTicket" | "AccountView" | "ChallengeView" | "Challenges" | "DailyResults" | "DailyTasks" | "EditionCatalogue" | "EditionNames" | "FollowState" | "Friends" | "GameList" | "GameReplay" | "Health" | "HintAnswer" | "Leaderboard" | "LiveRooms" | "OpenGames" | "Options" | "PersonalBests" | "PracticeBundle" | "Profile" | "QuickMatchLeft" | "RatingsBoard" | "RoomSnapshot" | "SeatTicket" | "StoredGame";
+export type AnswerName = "AccountTicket" | "AccountView" | "ChallengeView" | "Challenges" | "DailyResults" | "DailyTasks" | "EditionCatalogue" | "EditionNames" | "FollowState" | "Friends" | "GameList" | "GameReplay" | "HeadToHead" | "Health" | "HintAnswer" | "Leaderboard" | "LiveRooms" | "OpenGames" | "Options" | "PersonalBests" | "PracticeBundle" | "Profile" | "ProfileGames" | "QuickMatchLeft" | "RatingsBoard" | "RoomSnapshot" | "SeatTicket" | "StoredGame";
 
 /** How to call a route; what it takes and answers is in `Routes`. */
 export interface RouteSpec {
@@ -30,6 +30,8 @@ export interface Routes {
   "GET /api/accounts/me": { args: {}; answer: gen.AccountView };
   "PATCH /api/accounts/me": { args: { body: gen.Rename }; answer: gen.AccountView };
   "GET /api/accounts/{account_id}": { args: { path: { account_id: number } }; answer: gen.Profile };
+  "GET /api/accounts/{account_id}/games": { args: { path: { account_id: number }; query?: { edition?: string; rated?: boolean; with_account?: number; limit?: number } }; answer: gen.ProfileGames };
+  "GET /api/accounts/{account_id}/versus/{other_id}": { args: { path: { account_id: number; other_id: number } }; answer: gen.HeadToHead };
   "GET /api/games": { args: { query?: { limit?: number } }; answer: gen.GameList };
   "GET /api/games/{game_id}": { args: { path: { game_id: number } }; answer: gen.StoredGame };
   "GET /api/games/{game_id}/replay": { args: { path: { game_id: number } }; answer: gen.GameReplay };
@@ -66,6 +68,8 @@ export const ROUTES: { readonly [R in keyof Routes]: RouteSpec } = {
   "GET /api/accounts/me": { method: "GET", path: "/api/accounts/me", answer: "AccountView", account: true },
   "PATCH /api/accounts/me": { method: "PATCH", path: "/api/accounts/me", answer: "AccountView", account: true },
   "GET /api/accounts/{account_id}": { method: "GET", path: "/api/accounts/{account_id}", answer: "Profile", account: false },
+  "GET /api/accounts/{account_id}/games": { method: "GET", path: "/api/accounts/{account_id}/games", answer: "ProfileGames", account: false },
+  "GET /api/accounts/{account_id}/versus/{other_id}": { method: "GET", path: "/api/accounts/{account_id}/versus/{other_id}", answer: "HeadToHead", account: false },
   "GET /api/games": { method: "GET", path: "/api/games", answer: "GameList", account: false },
   "GET /api/games/{game_id}": { method: "GET", path: "/api/games/{game_id}", answer: "StoredGame", account: false },
   "GET /api/games/{game_id}/replay": { method: "GET", path: "/api/games/{game_id}/replay", answer: "GameReplay", account: false },

@@ -384,6 +384,20 @@ class ProfileGame(GameSummary):
     seat: int
 
 
+class ProfileGames(RootModel[list[ProfileGame]]):
+    """``GET /api/accounts/{id}/games``: an account's games, newest first, as filtered."""
+
+
+class HeadToHead(Sent):
+    """``GET /api/accounts/{id}/versus/{other}``: the games two accounts played together, and
+    how the first finished against the other (a winner the other is not, or more points)."""
+
+    games: int
+    ahead: int
+    behind: int
+    level: int
+
+
 class RatingView(Sent):
     """A rating in one edition (``docs/online-ratings.md``)."""
 
@@ -560,6 +574,8 @@ RESPONSES: dict[tuple[str, str], type[BaseModel]] = {
     ("GET", "/api/accounts/me"): AccountView,
     ("PATCH", "/api/accounts/me"): AccountView,
     ("GET", "/api/accounts/{account_id}"): Profile,
+    ("GET", "/api/accounts/{account_id}/games"): ProfileGames,
+    ("GET", "/api/accounts/{account_id}/versus/{other_id}"): HeadToHead,
     ("GET", "/api/ratings"): RatingsBoard,
     ("POST", "/api/quickmatch"): SeatTicket,
     ("DELETE", "/api/quickmatch"): QuickMatchLeft,

@@ -4,9 +4,9 @@ account's public profile (``docs/accounts.md``)."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 
 from ..protocol import answers as bodies
 from ..protocol import incoming as p
@@ -63,3 +63,39 @@ async def profile(account_id: int, store: StoreDep) -> dict[str, Any]:
     if found is None:
         raise p.ProtocolError("no_account", "no account with this id")
     return views.profile(found, bests, rated)
+
+
+@router.get("/api/accounts/{account_id}/games", response_model=bodies.ProfileGames)
+async def account_games(
+    account_id: int,
+    store: StoreDep,
+    edition: Annotated[str | None, Query(max_length=32)] = None,
+    rated: bool | None = None,
+    with_account: Annotated[int | None, Query(ge=1, le=MAX_ID)] = None,
+    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+) -> list[dict[str, Any]]:
+    """An account's games, newest first: of one ``edition``, ``rated`` (or not) for it,
+    played ``with_account`` (``no_account`` if there is no such account)."""
+    if not 0 < account_id <= MAX_ID:
+        raise p.ProtocolError("no_account", "no account with this id")
+    if await asyncio.to_thread(store.accounts.name_of, account_id) is None:
+        raise p.ProtocolError("no_account", "no account with this id")
+    found = await asyncio.to_thread(
+        store.accounts.games, account_id, edition, rated, with_account, limit
+    )
+    return [{**views.game_summary(g.game), "seat": g.seat} for g in found]
+
+
+@router.get("/api/accounts/{account_id}/versus/{other_id}", response_model=bodies.HeadToHead)
+async def head_to_head(account_id: int, other_id: int, store: StoreDep) -> dict[str, int]:
+    """How ``account_id`` finished against ``other_id`` in the games they played together."""
+    if not (0 < account_id <= MAX_ID and 0 < other_id <= MAX_ID):
+        raise p.ProtocolError("no_account", "no account with this id")
+    shared = await asyncio.to_thread(store.accounts.seats_together, account_id, other_id)
+    standings = [g.standing() for g in shared]
+    return {
+        "games": len(standings),
+        "ahead": standings.count(1),
+        "behind": standings.count(-1),
+        "level": standings.count(0),
+    }

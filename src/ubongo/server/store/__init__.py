@@ -36,7 +36,14 @@ May import: :mod:`..protocol`, :mod:`..config`, :mod:`..ops`.
 
 from __future__ import annotations
 
-from .accounts import AccountRepository, NameTaken, Profile, SeatedGame, StoredAccount
+from .accounts import (
+    AccountRepository,
+    NameTaken,
+    Profile,
+    SeatedGame,
+    SharedGame,
+    StoredAccount,
+)
 from .addresses import AddressRepository
 from .challenges import Challenge, ChallengeRepository
 from .daily import DailyRecord, DailyRepository, DailyRun
@@ -126,6 +133,7 @@ __all__ = [
     "RerateSeat",
     "ReviewRepository",
     "SeatedGame",
+    "SharedGame",
     "SkillRating",
     "SoloRecord",
     "SoloRun",

@@ -27,15 +27,23 @@ ubongo.server.store.accounts.NameTaken: ADA L.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from .database import Database
 from .games import StoredGame
 from .namekey import name_key
-from .tables import AccountRow, GameAccountRow, GameRow, to_datetime, to_epoch
+from .tables import (
+    AccountRow,
+    GameAccountRow,
+    GameRow,
+    RatingHistoryRow,
+    to_datetime,
+    to_epoch,
+)
 
 
 class NameTaken(Exception):
@@ -153,6 +161,72 @@ class AccountRepository:
                 games={edition: n for edition, n in played},
                 recent=[SeatedGame(StoredGame.of_row(g), seat) for g, seat in games],
             )
+
+    def games(
+        self,
+        account: int,
+        edition: str | None = None,
+        rated: bool | None = None,
+        with_account: int | None = None,
+        limit: int = 20,
+    ) -> list[SeatedGame]:
+        """An account's games, newest first: of ``edition`` only; rated for it (``rated``
+        True: its rating moved; False: it did not); played with ``with_account`` too."""
+        mine = select(GameAccountRow.game_id).where(GameAccountRow.account_id == account)
+        query = (
+            select(GameRow, GameAccountRow.seat)
+            .join(GameAccountRow, GameAccountRow.game_id == GameRow.id)
+            .where(GameAccountRow.account_id == account)
+        )
+        if edition is not None:
+            query = query.where(GameRow.edition == edition)
+        if rated is not None:
+            moved = select(RatingHistoryRow.game_id).where(RatingHistoryRow.account_id == account)
+            query = query.where(GameRow.id.in_(moved) if rated else GameRow.id.not_in(moved))
+        if with_account is not None:
+            theirs = select(GameAccountRow.game_id).where(
+                GameAccountRow.account_id == with_account, GameAccountRow.game_id.in_(mine)
+            )
+            query = query.where(GameRow.id.in_(theirs))
+        with self.database.session() as s:
+            rows = s.execute(query.order_by(GameRow.id.desc()).limit(limit)).all()
+        return [SeatedGame(StoredGame.of_row(g), seat) for g, seat in rows]
+
+    def seats_together(self, account: int, other: int, limit: int = 1000) -> list[SharedGame]:
+        """The games ``account`` and ``other`` played together (newest first), with both
+        seats: what a head-to-head record counts."""
+        theirs = aliased(GameAccountRow)
+        with self.database.session() as s:
+            rows = s.execute(
+                select(GameRow.result, GameAccountRow.seat, theirs.seat)
+                .join(GameAccountRow, GameAccountRow.game_id == GameRow.id)
+                .join(theirs, theirs.game_id == GameRow.id)
+                .where(GameAccountRow.account_id == account, theirs.account_id == other)
+                .order_by(GameRow.id.desc())
+                .limit(limit)
+            ).all()
+        return [SharedGame(result, mine, their) for result, mine, their in rows]
+
+
+@dataclass(frozen=True)
+class SharedGame:
+    """A game two accounts played together: its result, and each one's seat."""
+
+    result: dict[str, Any]
+    seat: int
+    other_seat: int
+
+    def standing(self) -> int:
+        """1: the first account finished ahead of the other (a winner the other is not, or
+        more points); -1: behind; 0: level."""
+        winners = set(self.result.get("winners", []))
+        scores = self.result.get("scores", {})
+
+        def place(seat: int) -> tuple[bool, float]:
+            return seat in winners, float(scores.get(str(seat)) or 0)
+
+        mine, theirs = place(self.seat), place(self.other_seat)
+        return (mine > theirs) - (mine < theirs)
 
 
 def _holder(s: Session, key: str) -> int | None:
