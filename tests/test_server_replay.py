@@ -14,6 +14,7 @@ from server_harness import Client, ServerProcess, server_in, solution
 
 from ubongo.board import Area, Placement, check_cover
 from ubongo.pieces import edition
+from ubongo.solver import count
 
 
 @pytest.fixture(scope="module")
@@ -139,6 +140,41 @@ def test_a_fresh_game_replays_the_same_tasks(server: ServerProcess) -> None:
     tasks2 = [[t["task"] for t in r["tasks"]] for r in r2["rounds"]][:2]
     assert tasks1 == tasks2
     assert tasks1[0] == [first["tasks"][1][s] for s in sorted(first["tasks"][1])]
+
+
+@pytest.mark.parametrize(
+    ("ed", "fast"), [("classic", {"hourglass_seconds": 1.5}), ("3d", {"hourglass_seconds": 2})]
+)
+def test_the_analysis_shows_each_tasks_solutions_and_times(
+    server: ServerProcess, ed: str, fast: dict[str, Any]
+) -> None:
+    _seen, over = _play(server, ed, "standard", 5, **fast)
+    analysis = server.get(f"/api/games/{over['game_id']}/analysis")
+    replay = server.get(f"/api/games/{over['game_id']}/replay")
+    assert [r["number"] for r in analysis["rounds"]] == [r["number"] for r in replay["rounds"]]
+    ed_ = edition(ed)
+    for r, played in zip(analysis["rounds"], replay["rounds"], strict=True):
+        for t, dealt in zip(r["tasks"], played["tasks"], strict=True):
+            assert t["seat"] == dealt["seat"]
+            task = dealt["task"]
+            area = Area(ed_.area_lattice, frozenset(tuple(c) for c in task["area"]), task["layers"])
+            pieces = [ed_.piece(p) for p in task["pieces"]]
+            # the solution shown covers the task; the count is the solver's
+            shown = [
+                Placement(p["piece"], p["transform"], tuple(p["offset"])) for p in t["solution"]
+            ]
+            assert check_cover(area, pieces, shown).ok
+            assert t["solutions"] == min(count(area, pieces, limit=201), 200) >= 1
+            assert t["median_seconds"] > 0
+            if dealt["outcome"] == "finished":
+                assert t["seconds"] == round(dealt["at"] - dealt["shown"], 1)
+            else:
+                assert t["seconds"] is None and t["own_differs"] is False
+    # Ada solved the odd rounds with the solver's own answer: the same as the one shown
+    ada = [t for r in analysis["rounds"] if r["number"] % 2 for t in r["tasks"] if t["seat"] == 0]
+    assert ada and all(t["seconds"] is not None and not t["own_differs"] for t in ada)
+    status, body = _status(server, "/api/games/999999/analysis")
+    assert (status, body["error"]["code"]) == (404, "no_game")
 
 
 @pytest.mark.parametrize("game_id", ["999999", "0", "-3", str(2**63), "abc"])

@@ -97,6 +97,15 @@ def test_a_game_is_watched_live_and_replayed(browser: Browser, server: ServerPro
     expect(ada.locator(".replay-scores").first.locator("tbody tr")).to_have_count(2)
     ada.locator(".replay-end").scroll_into_view_if_needed()
     shot(ada, "replay-end")
+    # the round's analysis: each task's solutions, a median player's time, one solution shown
+    analysed = ada.locator(".replay-analysis .task-analysis")
+    expect(analysed).to_have_count(2)
+    expect(analysed.first).to_contain_text(re.compile(r"\d+ solutions?|more than 200"))
+    expect(analysed.first).to_contain_text(re.compile(r"a median player: \d+ s"))
+    analysed.first.locator("button.show-solution").click()
+    expect(analysed.first.locator(".analysis-solution svg")).to_be_visible()
+    expect(analysed.first.locator("button.show-solution")).to_have_text("Hide the solution")
+    shot(ada, "replay-analysis")
     # and "Previous" steps back from there
     last = ada.locator("#replay-caption").inner_text()
     ada.click("#replay-prev")

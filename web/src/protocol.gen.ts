@@ -28,6 +28,7 @@ export type UbongoProtocol =
   | GameList
   | StoredGame
   | GameReplay
+  | GameAnalysis
   | Leaderboard
   | PersonalBests
   | AccountTicket
@@ -2304,6 +2305,50 @@ export interface ReplayTie {
    * why the win was shared, without a tie-break
    */
   resolved: string | null;
+}
+/**
+ * ``GET /api/games/{id}/analysis``: every round's tasks, analysed.
+ */
+export interface GameAnalysis {
+  id: number;
+  edition: string;
+  rounds: RoundAnalysis[];
+}
+export interface RoundAnalysis {
+  number: number;
+  kind: "round" | "playoff" | "tie-round" | "solo";
+  tasks: TaskAnalysis[];
+}
+/**
+ * One task a seat was dealt, analysed: its solutions, one of them, the median player's
+ * time (the difficulty model), and the seat's own time.
+ */
+export interface TaskAnalysis {
+  seat: number;
+  /**
+   * counted up to 200 (more: see more)
+   */
+  solutions: number;
+  /**
+   * it has more solutions than counted
+   */
+  more: boolean;
+  /**
+   * one solution, as the solver found it
+   */
+  solution: Placement[];
+  /**
+   * the difficulty model's time of a median player
+   */
+  median_seconds: number;
+  /**
+   * the seat's own time; null if unsolved
+   */
+  seconds: number | null;
+  /**
+   * the seat solved it another way than the one shown
+   */
+  own_differs: boolean;
 }
 export interface RankedRecord {
   id: number;

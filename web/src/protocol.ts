@@ -117,3 +117,7 @@ export type Phrase = gen.Say["phrase"];
 export type OpenGame = gen.OpenGame;
 /** One of an account's games, with the seat it played (`recent`, `GET /api/accounts/{id}/games`). */
 export type ProfileGame = gen.ProfileGame;
+/** `GET /api/games/{id}/analysis`: every round's tasks, analysed. */
+export type GameAnalysis = gen.GameAnalysis;
+export type RoundAnalysis = gen.RoundAnalysis;
+export type TaskAnalysis = gen.TaskAnalysis;

@@ -4,6 +4,7 @@
 // placements drawn on their area), and each round's end (gems or cards won, scores). A link
 // to share, copied by a button.
 
+import { roundAnalysis } from "./analysis";
 import { ApiError, api } from "./api";
 import { areaSvg } from "./board/pictures";
 import { tablePieces } from "./board3d";
@@ -11,7 +12,7 @@ import { areaIsoSvg, solutionIsoSvg } from "./board3d/iso";
 import { type Catalogue, loadCatalogue } from "./catalogue";
 import { h } from "./dom";
 import { dateText, t } from "./i18n";
-import type { GameReplay, ReplayRound, ReplayTask } from "./protocol";
+import type { GameAnalysis, GameReplay, ReplayRound, ReplayTask } from "./protocol";
 import { andList } from "./room/words";
 import { clock, editionInfo, gem, gemPoints, gemWords, keyText, placeText, toast } from "./ui";
 
@@ -33,12 +34,20 @@ export function replayScreen(id: string): { element: HTMLElement; dispose(): voi
   let stop: ((() => void) & { at?: () => number }) | null = null;
   let gone = false;
   let shown: { replay: GameReplay; cat: Catalogue } | null = null;
+  let analysis: GameAnalysis | null = null;
   let failed: unknown = null;
   api("GET /api/games/{game_id}/replay", { path: { game_id: Number(id) } })
     .then(async (replay) => {
       const cat = await loadCatalogue(replay.edition);
       shown = { replay, cat };
       if (!gone) stop = draw(root, replay, cat);
+      // the analysis solves every task again: it comes after the replay, and is drawn in
+      analysis = await api("GET /api/games/{game_id}/analysis", { path: { game_id: Number(id) } });
+      if (!gone) {
+        const at = stop?.at?.() ?? 0;
+        stop?.();
+        stop = draw(root, replay, cat, at, analysis);
+      }
     })
     .catch((e) => {
       failed = e;
@@ -55,7 +64,7 @@ export function replayScreen(id: string): { element: HTMLElement; dispose(): voi
       if (shown) {
         const at = stop?.at?.() ?? 0;
         stop?.();
-        stop = draw(root, shown.replay, shown.cat, at);
+        stop = draw(root, shown.replay, shown.cat, at, analysis);
       } else if (failed) showFailure(root, failed);
       else root.replaceChildren(h("p.loading", {}, t("replay:loading")));
     },
@@ -129,7 +138,13 @@ function steps(replay: GameReplay): Step[] {
   return out;
 }
 
-function draw(root: HTMLElement, replay: GameReplay, cat: Catalogue, start = 0): (() => void) & { at: () => number } {
+function draw(
+  root: HTMLElement,
+  replay: GameReplay,
+  cat: Catalogue,
+  start = 0,
+  analysis: GameAnalysis | null = null,
+): (() => void) & { at: () => number } {
   const all = steps(replay);
   const ed = editionInfo(replay.edition);
   const link = `${location.origin}/replay/${replay.id}`;
@@ -160,7 +175,7 @@ function draw(root: HTMLElement, replay: GameReplay, cat: Catalogue, start = 0):
     caption.textContent = t("replay:stepOf", { n: at + 1, total: all.length, text: step.text });
     prev.disabled = at === 0;
     next.disabled = at === all.length - 1;
-    stage.replaceChildren(...stepView(replay, cat, step, at === all.length - 1));
+    stage.replaceChildren(...stepView(replay, cat, step, at === all.length - 1, analysis));
   };
   range.addEventListener("input", () => show(Number(range.value)));
   prev.addEventListener("click", () => show(at - 1));
@@ -217,7 +232,13 @@ function draw(root: HTMLElement, replay: GameReplay, cat: Catalogue, start = 0):
   return Object.assign(() => document.removeEventListener("keydown", onKey), { at: () => at });
 }
 
-function stepView(replay: GameReplay, cat: Catalogue, step: Step, last: boolean): HTMLElement[] {
+function stepView(
+  replay: GameReplay,
+  cat: Catalogue,
+  step: Step,
+  last: boolean,
+  analysis: GameAnalysis | null,
+): HTMLElement[] {
   const r = replay.rounds[step.round];
   const parts: HTMLElement[] = [];
   const key = r.key && r.kind !== "solo" ? ` · ${keyText(replay.edition, r.key)}` : "";
@@ -229,7 +250,17 @@ function stepView(replay: GameReplay, cat: Catalogue, step: Step, last: boolean)
       tables(replay, cat, r, step),
     ),
   );
-  if (step.ended) parts.push(roundEnd(replay, r));
+  if (step.ended) {
+    parts.push(roundEnd(replay, r));
+    parts.push(
+      roundAnalysis(
+        replay,
+        cat,
+        r.number,
+        analysis?.rounds.find((a) => a.number === r.number),
+      ),
+    );
+  }
   if (last) parts.push(finalResult(replay));
   return parts;
 }

@@ -2,7 +2,7 @@
 import type * as gen from "./protocol.gen";
 
 /** The types a route's answer may have, by name (each one checked by check.ts). */
-export type AnswerName = "AccountTicket" | "AccountView" | "ChallengeView" | "Challenges" | "DailyResults" | "DailyTasks" | "EditionCatalogue" | "EditionNames" | "FollowState" | "Friends" | "GameList" | "GameReplay" | "HeadToHead" | "Health" | "HintAnswer" | "Leaderboard" | "LiveRooms" | "OpenGames" | "Options" | "PersonalBests" | "PracticeBundle" | "Profile" | "ProfileGames" | "QuickMatchLeft" | "RatingsBoard" | "RoomSnapshot" | "SeatTicket" | "StoredGame";
+export type AnswerName = "AccountTicket" | "AccountView" | "ChallengeView" | "Challenges" | "DailyResults" | "DailyTasks" | "EditionCatalogue" | "EditionNames" | "FollowState" | "Friends" | "GameAnalysis" | "GameList" | "GameReplay" | "HeadToHead" | "Health" | "HintAnswer" | "Leaderboard" | "LiveRooms" | "OpenGames" | "Options" | "PersonalBests" | "PracticeBundle" | "Profile" | "ProfileGames" | "QuickMatchLeft" | "RatingsBoard" | "RoomSnapshot" | "SeatTicket" | "StoredGame";
 
 /** How to call a route; what it takes and answers is in `Routes`. */
 export interface RouteSpec {
@@ -35,6 +35,7 @@ export interface Routes {
   "GET /api/games": { args: { query?: { limit?: number } }; answer: gen.GameList };
   "GET /api/games/{game_id}": { args: { path: { game_id: number } }; answer: gen.StoredGame };
   "GET /api/games/{game_id}/replay": { args: { path: { game_id: number } }; answer: gen.GameReplay };
+  "GET /api/games/{game_id}/analysis": { args: { path: { game_id: number } }; answer: gen.GameAnalysis };
   "GET /api/leaderboard": { args: { query?: { edition?: string; goal?: string; amount?: number; side?: string; limit?: number } }; answer: gen.Leaderboard };
   "GET /api/records": { args: { query?: { name?: string; account?: number } }; answer: gen.PersonalBests };
   "GET /api/ratings": { args: { query?: { edition?: string; limit?: number; min_games?: number } }; answer: gen.RatingsBoard };
@@ -73,6 +74,7 @@ export const ROUTES: { readonly [R in keyof Routes]: RouteSpec } = {
   "GET /api/games": { method: "GET", path: "/api/games", answer: "GameList", account: false },
   "GET /api/games/{game_id}": { method: "GET", path: "/api/games/{game_id}", answer: "StoredGame", account: false },
   "GET /api/games/{game_id}/replay": { method: "GET", path: "/api/games/{game_id}/replay", answer: "GameReplay", account: false },
+  "GET /api/games/{game_id}/analysis": { method: "GET", path: "/api/games/{game_id}/analysis", answer: "GameAnalysis", account: false },
   "GET /api/leaderboard": { method: "GET", path: "/api/leaderboard", answer: "Leaderboard", account: false },
   "GET /api/records": { method: "GET", path: "/api/records", answer: "PersonalBests", account: false },
   "GET /api/ratings": { method: "GET", path: "/api/ratings", answer: "RatingsBoard", account: false },

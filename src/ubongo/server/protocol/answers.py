@@ -300,6 +300,33 @@ class ReplayRound(Sent):
     )
 
 
+class TaskAnalysis(Sent):
+    """One task a seat was dealt, analysed: its solutions, one of them, the median player's
+    time (the difficulty model), and the seat's own time."""
+
+    seat: int
+    solutions: int = Field(description="counted up to 200 (more: see more)")
+    more: bool = Field(description="it has more solutions than counted")
+    solution: list[Placement] = Field(description="one solution, as the solver found it")
+    median_seconds: float = Field(description="the difficulty model's time of a median player")
+    seconds: float | None = Field(description="the seat's own time; null if unsolved")
+    own_differs: bool = Field(description="the seat solved it another way than the one shown")
+
+
+class RoundAnalysis(Sent):
+    number: int
+    kind: RoundKind
+    tasks: list[TaskAnalysis]
+
+
+class GameAnalysis(Sent):
+    """``GET /api/games/{id}/analysis``: every round's tasks, analysed."""
+
+    id: int
+    edition: str
+    rounds: list[RoundAnalysis]
+
+
 class ReplayTie(Sent):
     seats: list[int]
     next: Literal["playoff", "tie-round"] | None = Field(description="the tie-break that followed")
@@ -568,6 +595,7 @@ RESPONSES: dict[tuple[str, str], type[BaseModel]] = {
     ("GET", "/api/games"): GameList,
     ("GET", "/api/games/{game_id}"): StoredGame,
     ("GET", "/api/games/{game_id}/replay"): GameReplay,
+    ("GET", "/api/games/{game_id}/analysis"): GameAnalysis,
     ("GET", "/api/leaderboard"): Leaderboard,
     ("GET", "/api/records"): PersonalBests,
     ("POST", "/api/accounts"): AccountTicket,

@@ -7,6 +7,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 
+from ..online.analysis import analysis_json
 from ..online.replays import ReplayCache, replay_json
 from ..protocol import answers as bodies
 from ..protocol.incoming import ProtocolError
@@ -65,6 +66,27 @@ async def game_replay(game_id: int, store: StoreDep) -> dict[str, Any]:
     def make() -> dict[str, Any]:
         made = replay_json(stored)
         _replays.put(game_id, made)
+        return made
+
+    return await asyncio.to_thread(make)
+
+
+#: analyses made lately (each solves the game's tasks again)
+_analyses = ReplayCache()
+
+
+@router.get("/api/games/{game_id}/analysis", response_model=bodies.GameAnalysis)
+async def game_analysis(game_id: int, store: StoreDep) -> dict[str, Any]:
+    """Every task of a stored game analysed: solutions, one of them, the median player's time
+    and each seat's own (``no_game`` if there is none with this id)."""
+    kept = _analyses.get(game_id)
+    if kept is not None:
+        return kept
+    replay = await game_replay(game_id, store)
+
+    def make() -> dict[str, Any]:
+        made = analysis_json(replay)
+        _analyses.put(game_id, made)
         return made
 
     return await asyncio.to_thread(make)
