@@ -1,12 +1,14 @@
 """Friends and challenges in two browsers (docs/social.md): Ada and Bob follow each other from
 their profiles, Ada sees Bob online in her friends list and challenges him from his profile;
 Bob's bell rings on whatever page he is, he accepts, and both land in the new room, Ada as its
-host, where they greet each other with quick phrases. A challenge declined is told to its
+host, where they greet each other with quick phrases, play a rated round, see their
+rating moves and the replay's analysis. A challenge declined is told to its
 maker; one taken back leaves the other's bell."""
 
 from __future__ import annotations
 
 import json
+import re
 
 from axe import assert_accessible
 from playwright.sync_api import Browser, Page, expect
@@ -101,6 +103,19 @@ def test_friends_online_a_challenge_from_a_profile_accepted_from_the_bell(
     expect(friends.locator(f'.friend[data-account="{bob["id"]}"] .friend-room')).to_have_text(
         f"In room {code}"
     )
+    # they play a round, rated: each sees their rating move at the end, then the analysis
+    ada_page.select_option("#set-rounds", "1")
+    bob_page.click("#ready")
+    ada_page.click("#start")
+    for page in (ada_page, bob_page):
+        solve_and_call(page, "classic")
+    to_the_end(ada_page)
+    moves = ada_page.locator("table.scores td.rating-move b")
+    expect(moves).to_have_count(2)
+    expect(moves.first).to_have_text(re.compile(r"^(\+\d+|−\d+|±0)$"))
+    ada_page.click("#watch-replay")
+    ada_page.locator("#replay-timeline").press("End")
+    expect(ada_page.locator(".replay-analysis .task-analysis")).to_have_count(2)
     assert errors == []
 
 
