@@ -111,7 +111,8 @@ def lobby_then_a_tie_broken_by_a_playoff(server: ServerProcess) -> list[int]:
     ada.reply({"type": "lock", "locked": True}, "locked")
     ada.reply({"type": "lock", "locked": False}, "locked")
     said = bob.reply({"type": "say", "phrase": "good_luck"}, "chat")
-    assert said["data"] == {"seat": bob.seat, "phrase": "good_luck"} and "room" not in said
+    assert said["data"] == {"seat": bob.seat, "phrase": "good_luck", "text": None}
+    assert "room" not in said
     assert ada.event("chat")["data"]["phrase"] == "good_luck"
     # again at once: the pace of phrases; a spectator does not speak to the players
     for who, phrase, code in (
@@ -121,6 +122,18 @@ def lobby_then_a_tie_broken_by_a_playoff(server: ServerProcess) -> list[int]:
     ):
         who.send({"type": "say", "phrase": phrase})
         assert who.wait(lambda m: m["type"] == "error")["code"] == code, phrase
+    # free text in this unrated, unlisted room; Bob reports Ada's line, the room quotes it
+    line = ada.reply({"type": "say", "text": "  hi\u202e  all "}, "chat")
+    assert line["data"] == {"seat": 0, "phrase": None, "text": "hi all"}
+    heard = bob.wait(lambda m: m.get("kind") == "chat" and m["data"]["text"] == "hi all")
+    bob.send({"type": "report", "seq": heard["seq"]})
+    for who, message, code in (
+        (bob, {"type": "report", "seq": 1}, "bad_message"),  # not a line of free text
+        (ada, {"type": "report", "seq": heard["seq"]}, "bad_message"),  # one's own
+        (watcher, {"type": "report", "seq": heard["seq"]}, "spectator"),
+    ):
+        who.send(message)
+        assert who.wait(lambda m: m["type"] == "error")["code"] == code, message
     bob.reply({"type": "choose_side", "side": "red"}, "side_chosen")
     # time enough for a wrong arrangement to arrive before the hourglass (and its second turn)
     # runs out on a busy machine

@@ -115,9 +115,13 @@ def fields_of(kind: str, code: str, token: str) -> st.SearchStrategy[dict[str, A
         "leave": st.just({}),
         "lock": st.fixed_dictionaries({}, optional={"locked": st.booleans()}),
         "kick": st.fixed_dictionaries({"seat": seats}),
-        "say": st.fixed_dictionaries(
-            {"phrase": st.sampled_from(["hello", "well_played", "free text", "", 7])}
+        "say": st.one_of(
+            st.fixed_dictionaries(
+                {"phrase": st.sampled_from(["hello", "well_played", "free text", "", 7])}
+            ),
+            st.fixed_dictionaries({"text": st.text(max_size=210)}),
         ),
+        "report": st.fixed_dictionaries({"seq": st.integers(-1, 1001)}),
         "stop": st.fixed_dictionaries({"round": st.integers(-1, 1001)}),
         "give_up": st.fixed_dictionaries({"round": st.integers(-1, 1001)}),
         "hint": st.fixed_dictionaries(

@@ -124,6 +124,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "lock": {"locked": True},
     "kick": {"seat": 1},
     "say": {"phrase": "hello"},
+    "report": {"seq": 1},
 }
 
 

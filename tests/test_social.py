@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import itertools
 import json
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +22,8 @@ from ubongo import editions
 from ubongo.server.protocol.social import encode_notice
 
 EDITION = editions.names()[0]
+#: the CLI, as the moderators run it (tests/test_review.py)
+RUN = "import sys; from ubongo.cli import main; sys.exit(main())"
 _names = (f"Friend {i}" for i in itertools.count(1))
 
 
@@ -296,3 +300,52 @@ def test_a_listed_room_is_an_open_game_while_it_waits_for_players(server: Server
     # an unlisted room, or a solo one, is never listed
     solo = server.create_room_as(str(ada["token"]), "Ada", mode="solo", listed=True)
     assert solo["code"] not in [g["code"] for g in server.get("/api/open-games")]
+
+
+def test_free_text_is_for_players_who_chose_each_other_and_a_report_quotes_the_room(
+    server: ServerProcess,
+) -> None:
+    rated = server.create_room("Ada", edition=EDITION, rated=True)
+    ada = Client(server)
+    try:
+        ada.hello(rated["code"], rated["token"])
+        said = ada.reply({"type": "say", "text": "hello strangers"}, "chat")
+        assert (said["type"], said["code"]) == ("error", "no_free_text")
+    finally:
+        ada.close()
+    made = server.create_room("Ada", edition=EDITION)
+    bobs = server.take_seat(made["code"], "Bob")
+    ada, bob = Client(server), Client(server)
+    try:
+        ada.hello(made["code"], made["token"])
+        bob.hello(made["code"], bobs["token"])
+        line = bob.reply({"type": "say", "text": "you are slow"}, "chat")
+        assert line["data"]["text"] == "you are slow"
+        heard = ada.wait(lambda m: m.get("kind") == "chat" and m["data"]["seat"] == 1)
+        ada.send({"type": "report", "seq": heard["seq"]})
+        ada.reply({"type": "ping", "id": 9, "t": 0.0}, "pong")  # the report was taken
+        # the moderators read it as the room heard it (the reporter named only the line)
+        listed = eventually(
+            lambda: reports(server) if "you are slow" in reports(server) else None,
+            "the report in the moderators' list",
+        )
+        assert f"room {made['code']}" in listed and "(Bob)" in listed
+        for _ in range(4):
+            ada.send({"type": "report", "seq": heard["seq"]})
+        ada.send({"type": "report", "seq": heard["seq"]})  # the sixth from one seat
+        assert ada.wait(lambda m: m["type"] == "error")["code"] == "rate_limited"
+    finally:
+        ada.close()
+        bob.close()
+
+
+def reports(server: ServerProcess) -> str:
+    """What ``ubongo review reports`` prints for the server's database."""
+    done = subprocess.run(
+        [sys.executable, "-c", RUN, "review", "reports", "--database-url", server.database_url],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    return done.stdout

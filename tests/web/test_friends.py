@@ -88,11 +88,12 @@ def test_friends_online_a_challenge_from_a_profile_accepted_from_the_bell(
     # they chat with quick phrases: each reads them in their own language
     bob_page.locator(".chat-say summary").click()
     bob_page.click('.chat-phrases .phrase[data-phrase="good_luck"]')
-    expect(ada_page.locator(".chat-line")).to_have_text(f"{bob['name']}: Good luck!")
+    expect(ada_page.locator(".chat-line")).to_contain_text(f"{bob['name']}: Good luck!")
+    expect(ada_page.locator(".chat-write")).to_have_count(0)  # a rated room: phrases only
     ada_page.locator(".chat-say summary").click()
     assert_accessible(ada_page, "a lobby with the chat open")
     ada_page.click('.chat-phrases .phrase[data-phrase="thanks"]')
-    expect(bob_page.locator(".chat-line").last).to_have_text(f"{ada['name']}: Thanks!")
+    expect(bob_page.locator(".chat-line").last).to_contain_text(f"{ada['name']}: Thanks!")
     # Bob's friends see where he is now
     friends = new_page(browser, errors)
     friends.context.add_init_script(
@@ -163,6 +164,16 @@ def test_the_end_of_a_game_offers_to_challenge_who_played_it(
     bobs = server.take_seat(made["code"], "Bob", str(bob["token"]))
     seat_in(ada_page, server, made)
     seat_in(bob_page, server, bobs)
+    # an unrated room of invited players: free text; Ada reports Bob's line, then mutes him
+    bob_page.fill(".chat-write input", "you will lose")
+    bob_page.press(".chat-write input", "Enter")
+    said = ada_page.locator('.chat-line[data-seat="1"]')
+    expect(said).to_contain_text("Bob: you will lose")
+    said.locator("button.report").click()
+    expect(ada_page.locator("#toast")).to_have_text("Reported to the moderators")
+    said.locator("button.mute").click()
+    expect(said).to_have_count(0)
+    expect(ada_page.locator(".chat-muted")).to_contain_text("Muted: Bob.")
     bob_page.click("#ready")
     ada_page.click("#start")
     solve_and_call(ada_page, "classic")

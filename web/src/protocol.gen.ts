@@ -65,7 +65,8 @@ export type ClientMessage =
   | Leave
   | Lock
   | Kick
-  | Say;
+  | Say
+  | Report;
 export type ServerMessage = Welcome | RoomEvent | Pong | Verdict | HintReply | Error;
 export type RoomEvent =
   | SeatTakenEvent
@@ -280,11 +281,20 @@ export interface Kick {
   seat: number;
 }
 /**
- * A quick phrase to the room (players only).
+ * A quick phrase to the room, or a line of free text where the room allows it (players
+ * only; exactly one of the two).
  */
 export interface Say {
   type: "say";
-  phrase: "hello" | "good_luck" | "well_played" | "thanks" | "rematch" | "oops" | "wow" | "bye";
+  phrase?: ("hello" | "good_luck" | "well_played" | "thanks" | "rematch" | "oops" | "wow" | "bye") | null;
+  text?: string | null;
+}
+/**
+ * A line of free text said in the room (its event number), to the moderators.
+ */
+export interface Report {
+  type: "report";
+  seq: number;
 }
 /**
  * The answer to ``hello``; with ``resumed`` the missed events follow.
@@ -796,7 +806,14 @@ export interface ChatEvent {
 }
 export interface SaidData {
   seat: number;
-  phrase: "hello" | "good_luck" | "well_played" | "thanks" | "rematch" | "oops" | "wow" | "bye";
+  /**
+   * a quick phrase, or null for free text
+   */
+  phrase: ("hello" | "good_luck" | "well_played" | "thanks" | "rematch" | "oops" | "wow" | "bye") | null;
+  /**
+   * free text (an unrated, unlisted room); or null
+   */
+  text: string | null;
 }
 /**
  * The host closed the free seats to newcomers, or opened them again.
@@ -1290,6 +1307,7 @@ export interface Error {
     | "no_help"
     | "bad_placement"
     | "bad_date"
+    | "no_free_text"
     | "rule_error"
     | "bad_settings"
     | "bad_action"
@@ -1418,6 +1436,7 @@ export interface ErrorDetail {
     | "no_help"
     | "bad_placement"
     | "bad_date"
+    | "no_free_text"
     | "game_running"
     | "already_seated"
     | "already_waiting"
@@ -1533,7 +1552,8 @@ export interface NoticeError {
     | "unavailable"
     | "no_help"
     | "bad_placement"
-    | "bad_date";
+    | "bad_date"
+    | "no_free_text";
   message: string;
 }
 /**

@@ -52,7 +52,8 @@ def register(app: typer.Typer) -> None:
         "  ubongo review held\n"
         "  ubongo review show 12\n"
         "  ubongo review clear 12 --by ada\n"
-        "  ubongo review mark 7 --by ada --note 'paced solver'",
+        "  ubongo review mark 7 --by ada --note 'paced solver'\n"
+        "  ubongo review reports",
         name="review",
     )
     review.callback(short_help=SUMMARY["review"])(_no_action)
@@ -61,6 +62,7 @@ def register(app: typer.Typer) -> None:
     review.command("clear", help="A held result counts after all.")(_clear)
     review.command("mark", help="Mark an account a cheater (voids its rated games).")(_mark)
     review.command("log", help="Every decision, oldest first.")(_log)
+    review.command("reports", help="Reported lines of chat (newest first).")(_reports)
     app.add_typer(review)
 
 
@@ -242,4 +244,22 @@ def _log(
             )
     finally:
         store.close()
+    return 0
+
+
+def _reports(
+    database_url: Database = None,
+    account: Annotated[int | None, typer.Option(help="what one account said only")] = None,
+) -> int:
+    store = _store(database_url)
+    try:
+        found = store.reports.latest(account=account)
+    finally:
+        store.close()
+    for r in found:
+        when = time.strftime("%Y-%m-%d %H:%M", time.gmtime(r.at))
+        who = f"account {r.account}" if r.account is not None else "a guest"
+        print(f"#{r.id}  {when}  room {r.room}  {who} ({r.name}): {r.text!r}")
+    if not found:
+        console().print("nothing reported")
     return 0

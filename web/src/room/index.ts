@@ -67,7 +67,7 @@ class RoomView {
       verdict: (v) => this.onVerdict(v),
       hint: (r) => this.onHint(r),
       error: (c, m, ref) => this.onError(c, m, ref),
-      said: (seat, phrase) => this.chat.heard(seat, phrase),
+      said: (line) => this.chat.heard(line),
     });
     this.conn = new RoomConnection(code, seated ? ticketFor(code) : null, {
       message: (msg) => this.store.receive(msg),
@@ -151,6 +151,12 @@ class RoomView {
   }
 
   private render(ev: RoomEvent | null): void {
+    this.screen(ev);
+    if (this.store.room) this.root.append(this.chat.element);
+  }
+
+  /** The screen of the room's phase. */
+  private screen(ev: RoomEvent | null): void {
     const room = this.store.room;
     if (!room) return;
     this.root.dataset.phase = room.phase;

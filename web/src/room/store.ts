@@ -6,13 +6,16 @@ import type {
   EventOf,
   GameView,
   HintReply,
-  Phrase,
   Room,
   RoomEvent,
   RoomEventMessage,
   ServerMessage,
   Verdict,
 } from "../protocol";
+
+/** A phrase or a line said in the room: who and what (the `chat` event's data), and the event's
+ * number (a report names it). */
+export type SaidLine = EventOf<"chat">["data"] & { seq: EventOf<"chat">["seq"] };
 
 /** A round's end as the `round_ended` event told it (finish order, awards, solutions). */
 export interface RoundEnd {
@@ -38,8 +41,8 @@ export interface RoomListener {
   /** the answer to this player's `hint` */
   hint(reply: HintReply): void;
   error(code: string, message: string, ref: string | null): void;
-  /** a player said a quick phrase */
-  said(seat: number, phrase: Phrase): void;
+  /** a player said a quick phrase or a line */
+  said(line: SaidLine): void;
 }
 
 export class RoomStore {
@@ -72,7 +75,7 @@ export class RoomStore {
           this.applyRoom(adaptRoom(msg.room), eventOf(msg));
         } else if (msg.kind === "chat") {
           // a quick phrase changes nothing else: no redraw, only the chat hears it
-          this.listener.said(msg.data.seat, msg.data.phrase);
+          this.listener.said({ ...msg.data, seq: msg.seq });
         } else if (this.room) {
           // the spectators' count comes alone: the snapshot we have, with the new count
           this.applyRoom({ ...this.room, spectators: msg.data.count }, eventOf(msg));

@@ -55,6 +55,17 @@ def clean_name(name: str) -> str:
     return text
 
 
+def clean_text(text: str) -> str:
+    """A line of chat: control and format characters removed, spaces collapsed (may be
+    empty).
+
+    >>> clean_text("  hello\\u202e  there\\n")
+    'hello there'
+    """
+    kept = "".join(ch for ch in text if unicodedata.category(ch)[0] != "C")
+    return re.sub(r"\s+", " ", kept).strip()
+
+
 def check_name(name: str) -> str:
     """The cleaned ``name``, or ``name_reserved`` if it belongs to the bots or the site."""
     cleaned = clean_name(name)

@@ -69,7 +69,8 @@ class SpectatorsData(Sent):
 
 class SaidData(Sent):
     seat: int
-    phrase: Phrase
+    phrase: Phrase | None = Field(description="a quick phrase, or null for free text")
+    text: str | None = Field(description="free text (an unrated, unlisted room); or null")
 
 
 class LockedData(Sent):

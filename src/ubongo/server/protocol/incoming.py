@@ -185,11 +185,30 @@ class Ready(Strict):
 Phrase = Literal["hello", "good_luck", "well_played", "thanks", "rematch", "oops", "wow", "bye"]
 
 
+#: the longest line of free text (docs/social.md)
+MAX_SAID_CHARS = 200
+
+
 class Say(Strict):
-    """A quick phrase to the room (players only)."""
+    """A quick phrase to the room, or a line of free text where the room allows it (players
+    only; exactly one of the two)."""
 
     type: Literal["say"]
-    phrase: Phrase
+    phrase: Phrase | None = None
+    text: str | None = Field(default=None, min_length=1, max_length=MAX_SAID_CHARS)
+
+    @model_validator(mode="after")
+    def _one_of_them(self) -> Say:
+        if (self.phrase is None) == (self.text is None):
+            raise ValueError("say a phrase or a text, one of them")
+        return self
+
+
+class Report(Strict):
+    """A line of free text said in the room (its event number), to the moderators."""
+
+    type: Literal["report"]
+    seq: int = Field(ge=1)
 
 
 class Start(Strict):
@@ -294,7 +313,8 @@ ClientMessage = Annotated[
     | Leave
     | Lock
     | Kick
-    | Say,
+    | Say
+    | Report,
     Field(discriminator="type"),
 ]
 
@@ -318,6 +338,7 @@ MESSAGE_TYPES = (
     "lock",
     "kick",
     "say",
+    "report",
 )
 
 _client_adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)

@@ -144,6 +144,7 @@ ProtocolCode = Literal[
     "no_help",
     "bad_placement",
     "bad_date",
+    "no_free_text",
 ]
 ErrorCode = Literal[ProtocolCode, RuleCode]
 

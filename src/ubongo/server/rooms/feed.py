@@ -95,10 +95,10 @@ class RoomFeed:
         data: dict[str, Any],
         at: float | None = None,
         snapshot: bool = True,
-    ) -> None:
+    ) -> int:
         """Send every watcher of ``room`` the event ``kind`` (at server time ``at``, default
         now) with the room's snapshot after it (``snapshot=False``: the event alone, for a
-        change its data says whole, as the spectators' count)."""
+        change its data says whole, as the spectators' count). Its number."""
         at = self.clock.now() if at is None else at
         event: dict[str, Any] = {
             "type": "event",
@@ -108,4 +108,4 @@ class RoomFeed:
         }
         if snapshot:
             event["room"] = self.snapshot(room)
-        self.hub.publish(room.code, event)
+        return self.hub.publish(room.code, event).seq

@@ -15,6 +15,8 @@ has joined a room (``ping``, ``hello``), :class:`InRoom` for a command in the ro
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
@@ -25,19 +27,22 @@ from ubongo import rules
 from ubongo.board import COVERED, Placement, Verdict
 
 from ..config import ServerConfig
+from ..online.names import clean_text
 from ..online.tasks_in_play import LocalTasksInPlay, TasksInPlay
 from ..online.traces import Step
 from ..ops.clock import Clock
 from ..ops.metrics import Metrics
 from ..protocol import incoming as p
 from ..protocol.incoming import ProtocolError
-from ..store import Store
+from ..store import ChatReport, Store
 from .bus import RoomHub
 from .connection import MAX_REFUSED, Connection
 from .limits import AddressLimits
 from .live import live_rooms, open_rooms
-from .room import Room, Seat
+from .room import Room, SaidLine, Seat
 from .runner import Rooms
+
+log = logging.getLogger("ubongo.server")
 
 if TYPE_CHECKING:
     from fastapi import WebSocket
@@ -60,6 +65,8 @@ class Gateway:
     ) -> None:
         self.clock = clock or Clock()
         self.storage = storage
+        #: store writes running off the event loop (kept, so that they are not collected)
+        self._writes: set[asyncio.Future[object]] = set()
         self.hub = hub
         self.config = config
         #: the tasks dealt here that the hint route refuses (docs/fair-play.md)
@@ -94,6 +101,22 @@ class Gateway:
         for room in self.running():
             counts[room.phase] = counts.get(room.phase, 0.0) + 1
         return counts
+
+    def keep(self, write: Callable[[Store], object]) -> None:
+        """Run a write of the store off the event loop (a report); a failure is logged, never
+        raised into the room (no store: nothing kept)."""
+        storage = self.storage
+        if storage is None:
+            return
+        done = asyncio.get_running_loop().run_in_executor(None, write, storage)
+        self._writes.add(done)
+
+        def finished(f: asyncio.Future[object]) -> None:
+            self._writes.discard(f)
+            if not f.cancelled() and f.exception() is not None:
+                log.error("a report was not stored: %s", f.exception())
+
+        done.add_done_callback(finished)
 
     def running(self) -> list[Room]:
         """The rooms this process runs."""
@@ -377,17 +400,61 @@ def _kick(gateway: Gateway, by: Sender, msg: p.Kick) -> None:
 SAY_EVERY_SECONDS = 1.5
 
 
+#: reports one seat may make in a room
+REPORTS_PER_SEAT = 5
+
+
+def free_text_allowed(room: Room) -> bool:
+    """Free text among a room's players: only where they chose each other, an unrated room
+    nobody found on a list (quick match and rated games have quick phrases only)."""
+    return not room.settings.rated and not room.settings.listed and not room.settings.solo
+
+
 def _say(gateway: Gateway, by: Sender, msg: p.Say) -> None:
-    """A player's quick phrase, to everyone in the room (docs/social.md): spectators watch
-    and do not speak to the players."""
+    """A player's quick phrase or line, to everyone in the room (docs/social.md): spectators
+    watch and do not speak to the players."""
     if by.seat is None:
         raise ProtocolError("spectator", "spectators do not chat with the players")
+    text = None
+    if msg.text is not None:
+        if not free_text_allowed(by.room):
+            raise ProtocolError("no_free_text", "quick phrases only in this room")
+        text = clean_text(msg.text)
+        if not text:
+            raise ProtocolError("bad_message", "nothing to say")
     last = by.room.said_at.get(by.seat.index, float("-inf"))
     if by.at - last < SAY_EVERY_SECONDS:
-        raise ProtocolError("rate_limited", f"a phrase every {SAY_EVERY_SECONDS:g} s at most")
+        raise ProtocolError("rate_limited", f"a line every {SAY_EVERY_SECONDS:g} s at most")
     by.room.said_at[by.seat.index] = by.at
-    data = {"seat": by.seat.index, "phrase": msg.phrase}
-    gateway.rooms.feed.publish(by.room, "chat", data, at=by.at, snapshot=False)
+    data = {"seat": by.seat.index, "phrase": msg.phrase, "text": text}
+    seq = gateway.rooms.feed.publish(by.room, "chat", data, at=by.at, snapshot=False)
+    if text is not None:
+        seat = by.seat
+        by.room.said.append(SaidLine(seq, seat.index, seat.name, seat.account, text, by.at))
+
+
+def _report(gateway: Gateway, by: Sender, msg: p.Report) -> None:
+    """A player reports a line of free text: what the room heard is kept for the moderators
+    (the reporter names the line, the room quotes it), off the event loop."""
+    if by.seat is None:
+        raise ProtocolError("spectator", "spectators report nothing")
+    line = next((s for s in by.room.said if s.seq == msg.seq), None)
+    if line is None or line.seat == by.seat.index:
+        raise ProtocolError("bad_message", "no line of another player with this number")
+    made = by.room.reports.get(by.seat.index, 0)
+    if made >= REPORTS_PER_SEAT:
+        raise ProtocolError("rate_limited", f"at most {REPORTS_PER_SEAT} reports in a room")
+    by.room.reports[by.seat.index] = made + 1
+    report = ChatReport(
+        room=by.room.code,
+        reporter=by.seat.account,
+        account=line.account,
+        name=line.name,
+        text=line.text,
+        said_at=line.at,
+        at=by.at,
+    )
+    gateway.keep(lambda store: store.reports.add(report))
 
 
 def _step(step: p.TraceStep) -> Step:
@@ -418,6 +485,7 @@ HANDLERS: dict[type[p.Strict], Handler] = handler_table(
         in_room(p.Lock, lambda g, by, m: g.rooms.lobby.lock(by.room, by.seat, m.locked)),
         in_room(p.Kick, _kick),
         in_room(p.Say, _say),
+        in_room(p.Report, _report),
         in_room(p.Leave, _leave),
         in_room(p.Rematch, lambda g, by, _m: g.rooms.lobby.rematch(by.room, by.seat)),
         in_room(p.Start, lambda g, by, _m: g.rooms.game.start(by.room, by.seat)),

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from collections import deque
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal, cast
 
@@ -206,6 +207,18 @@ class RoomSettings:
 PUZZLES = ("fresh", "standard", "daily")
 
 
+@dataclass(frozen=True)
+class SaidLine:
+    """A line of free text said in a room: its event's number, who said it, and what."""
+
+    seq: int
+    seat: int
+    name: str
+    account: int | None
+    text: str
+    at: float
+
+
 @dataclass
 class Seat:
     index: int
@@ -274,6 +287,11 @@ class Room:
     presence_at: float = float("-inf")
     #: when each seat last said a quick phrase (the chat's pace: :data:`SAY_EVERY_SECONDS`)
     said_at: dict[int, float] = field(default_factory=dict, repr=False)
+    #: the latest lines of free text said (for a report to quote what was said, not what the
+    #: reporter claims): kept in memory only, a few dozen
+    said: deque[SaidLine] = field(default_factory=lambda: deque(maxlen=50), repr=False)
+    #: the reports made from each seat in this room (a few at most)
+    reports: dict[int, int] = field(default_factory=dict, repr=False)
     #: a daily run's result once it is over (``DailyResult``)
     daily: dict[str, Any] | None = None
     #: a rated game's moves of its accounts' shown ratings once it is stored, by seat

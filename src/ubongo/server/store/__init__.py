@@ -12,7 +12,8 @@ by the Alembic migrations in ``migrations/``, run at every start.
   addresses accounts used lately, hashed), :mod:`.ratings` (rating rows of rated games and of
   endless runs' tasks and players), :mod:`.open_rooms` (rooms that outlive a restart),
   :mod:`.review` (results held for fair play, and the moderators' logged decisions),
-  :mod:`.follows` (who follows whom), :mod:`.challenges` (games proposed to an account).
+  :mod:`.follows` (who follows whom), :mod:`.challenges` (games proposed to an account),
+  :mod:`.reports` (reported lines of chat).
 
 Callers hold one :class:`Store` (the app makes it and hands it on) and reach each
 repository as its attribute: ``store.games.save(game)``, ``store.accounts.by_token(hash)``.
@@ -65,6 +66,7 @@ from .ratings import (
     TaskResult,
 )
 from .records import PersonalBest, RecordRepository, SoloRecord, SoloRun
+from .reports import ChatReport, ReportRepository
 from .review import Decision, GiveBack, HeldResult, RerateSeat, ReviewRepository
 
 
@@ -85,6 +87,7 @@ class Store:
         self.review = ReviewRepository(self.database)
         self.follows = FollowRepository(self.database)
         self.challenges = ChallengeRepository(self.database)
+        self.reports = ReportRepository(self.database)
 
     @property
     def url(self) -> str:
@@ -105,6 +108,7 @@ __all__ = [
     "Backoff",
     "Challenge",
     "ChallengeRepository",
+    "ChatReport",
     "DailyRecord",
     "DailyRepository",
     "DailyRun",
@@ -130,6 +134,7 @@ __all__ = [
     "RatingRepository",
     "RatingRows",
     "RecordRepository",
+    "ReportRepository",
     "RerateSeat",
     "ReviewRepository",
     "SeatedGame",

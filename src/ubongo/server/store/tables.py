@@ -288,3 +288,22 @@ class ChallengeRow(Base):
     room: Mapped[str | None] = mapped_column(String(16), nullable=True)
     #: the challenger's seat in the room made for it (code, seat, token, invite)
     seat: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+
+
+class ChatReportRow(Base):
+    """A line of free text a player reported from a room, as the room heard it (docs/social.md):
+    for the moderators (``ubongo review reports``)."""
+
+    __tablename__ = "chat_reports"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room: Mapped[str] = mapped_column(String(16))
+    reporter_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True)
+    #: the account that said it (null: a guest's seat), and the seat's name then
+    account_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id"), nullable=True, index=True
+    )
+    name: Mapped[str] = mapped_column(String(32))
+    text: Mapped[str] = mapped_column(String(400))
+    said_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
