@@ -52,7 +52,10 @@ export class ChatStrip {
   /** Drawn again: the seat may have changed, the settings, or the language. */
   draw(): void {
     const room = this.ctx.store.room;
-    const speaks = this.ctx.store.seat !== null && room !== null && room.settings.mode !== "solo";
+    const me = this.ctx.store.seat;
+    // somebody to speak to: another person seated (bots do not listen)
+    const others = room?.seats.some((s) => s !== null && s.kind === "person" && s.seat !== me) ?? false;
+    const speaks = me !== null && room !== null && room.settings.mode !== "solo" && others;
     const writes = speaks && room !== null && freeText(room);
     this.element.hidden = !speaks && !this.said.length;
     const drawnFor = `${speaks} ${writes} ${language()}`;
