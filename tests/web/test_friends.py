@@ -185,6 +185,9 @@ def test_the_end_of_a_game_offers_to_challenge_who_played_it(
     shot(ada_page, "end-played-with")
     others.locator(".send-challenge").click()
     expect(bob_page.locator(".bell-menu .bell-count")).to_have_text("1")
+    # a rematch offered reaches Bob's page (and his notifications, were the tab hidden)
+    ada_page.click("#rematch")
+    expect(bob_page.locator("#toast")).to_have_text("Ada offers a rematch")
     # Bob's profile, seen by Ada: their head-to-head, and the games filtered to those with her
     ada_page.goto(f"{server.url}/profile/{bob['id']}")
     expect(ada_page.locator("#head-to-head")).to_have_text(

@@ -65,8 +65,9 @@ function heard({ challenge, seat }: ChallengeNotice): void {
   redraw();
 }
 
-/** A toast, and the browser's notification when the tab is hidden (if the player allowed it). */
-function announce(text: string): void {
+/** A toast, and the browser's notification when the tab is hidden (if the player allowed it):
+ * a challenge, a rematch offered. */
+export function announce(text: string): void {
   toast(text);
   if (document.hidden && "Notification" in window && Notification.permission === "granted") {
     new Notification("Ubongo", { body: text, tag: "ubongo-challenge" }); // i18n-ignore

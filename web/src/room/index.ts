@@ -9,6 +9,7 @@ import type { Navigate } from "../home";
 import { errorText, t } from "../i18n";
 import { forgetTicket, RoomConnection, ticketFor } from "../net";
 import type { EditionOptions, HintReply, Room, RoomEvent, Verdict } from "../protocol";
+import { announce } from "../social";
 import { toast } from "../ui";
 import { ChatStrip } from "./chat";
 import type { RoomContext } from "./context";
@@ -138,6 +139,10 @@ class RoomView {
 
   private onRoom(room: Room, ev: RoomEvent | null, editionChanged: boolean): void {
     if (ev) this.play.eventSeen(ev);
+    // the host offers a rematch: a player who looked away hears of it (the bell's notification)
+    if (ev?.kind === "rematch" && !this.store.isHost && this.store.seat !== null && room.host !== null) {
+      announce(t("social:rematchOffered", { name: room.seats[room.host]?.name ?? "?" }));
+    }
     if (editionChanged || !this.cat) {
       this.cat = null;
       loadCatalogue(room.settings.edition)
