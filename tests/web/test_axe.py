@@ -25,11 +25,16 @@ def assert_accessible(page: Page, screen: str) -> None:
         expect(page.locator("html")).to_have_attribute("data-theme", "dark")
         # the colour transitions the theme started run out first (axe would read a colour
         # half-way); those a round's clock starts later are not waited for (on a loaded
-        # machine there was always one running, and the wait never ended: run 41)
+        # machine there was always one running, and the wait never ended: run 41). At most
+        # 3 s: a transition whose end never came held run 44 for good (the colours' own last
+        # a fifth of a second)
         page.evaluate(
-            """() => Promise.all(document.getAnimations()
-                .filter((a) => a instanceof CSSTransition)
-                .map((a) => a.finished.catch(() => null)))"""
+            """() => Promise.race([
+                Promise.all(document.getAnimations()
+                    .filter((a) => a instanceof CSSTransition)
+                    .map((a) => a.finished.catch(() => null))),
+                new Promise((done) => setTimeout(done, 3000)),
+            ])"""
         )
         axe_light(page, f"{screen} (dark)")
         shot(page, f"axe-dark-{screen.replace(' ', '-')}")
