@@ -177,6 +177,26 @@ def test_the_analysis_shows_each_tasks_solutions_and_times(
     assert (status, body["error"]["code"]) == (404, "no_game")
 
 
+def test_a_game_file_replays_as_its_stored_game_and_a_forged_one_is_refused(
+    server: ServerProcess,
+) -> None:
+    _seen, over = _play(server, "classic", "fresh", 12, hourglass_seconds=1.5)
+    game = server.get(f"/api/games/{over['game_id']}")
+    replay = server.get(f"/api/games/{over['game_id']}/replay")
+    file = {"format": "ubongo-game", "version": 1, "game": game, "tasks": []}
+    status, replayed = server.post("/api/replays", file)
+    assert (status, replayed) == (200, replay)
+    # actions the rules refuse, a game missing a field, not a game file at all
+    forged = {**game, "events": [*game["events"][:2], {"kind": "submit", "player": "9"}]}
+    for body, code in (
+        ({**file, "game": forged}, "bad_game"),
+        ({**file, "game": {k: v for k, v in game.items() if k != "seed"}}, "bad_game"),
+        ({**file, "format": "chess-pgn"}, "bad_message"),
+    ):
+        status, refused = server.post("/api/replays", body)
+        assert (status, refused["error"]["code"]) == (422, code), refused
+
+
 @pytest.mark.parametrize("game_id", ["999999", "0", "-3", str(2**63), "abc"])
 def test_unknown_replay_is_a_clear_error(server: ServerProcess, game_id: str) -> None:
     status, body = _status(server, f"/api/games/{game_id}/replay")

@@ -119,6 +119,16 @@ def test_a_game_is_watched_live_and_replayed(browser: Browser, server: ServerPro
     assert_accessible(ada, "replay (German)")
     ada.select_option("#language", "en")
 
+    # the game downloaded as a file, and opened again: the same replay, rebuilt from the file
+    with ada.expect_download() as got:
+        ada.click("#download-game")
+    saved = got.value.path()
+    ada.click("#open-game-file")
+    ada.set_input_files("#game-file", saved)
+    expect(ada.locator("#replay-timeline")).to_be_visible()
+    ada.locator("#replay-timeline").press("End")
+    expect(ada.locator("#replay-winner")).to_contain_text("wins")
+
     # an unknown game: a clear page, not a crash
     ada.goto(f"{server.url}/replay/99999999")
     expect(ada.locator("h1")).to_have_text("There is no such game")

@@ -25,7 +25,7 @@ import { needsNetwork, offlineBanner } from "./offline/network";
 import { practiceScreen } from "./offline/practice";
 import { startServiceWorker } from "./offline/pwa";
 import { profileScreen } from "./profile";
-import { replayScreen } from "./replay";
+import { replayFileScreen, replayScreen } from "./replay";
 import { roomScreen } from "./room";
 import { rulesScreen } from "./rules";
 import { applyTheme, settingsMenu } from "./settings";
@@ -108,6 +108,8 @@ function route(): void {
     dispose = screen.dispose;
     relabel = screen.relabel;
     body = screen.element;
+  } else if (path === "/replay/file") {
+    body = replayFileScreen();
   } else if (replay) {
     const screen = replayScreen(replay[1]);
     dispose = screen.dispose;

@@ -13,6 +13,7 @@ export type UbongoProtocol =
   | QuickMatch
   | Rename
   | HintRequest
+  | GameFile
   | ApiError
   | NewChallenge
   | NoticeClientMessage
@@ -1404,6 +1405,27 @@ export interface PlacedPiece {
   cells: [number[], ...number[][]];
 }
 /**
+ * ``POST /api/replays``: a game file (docs/social.md, "Replay analysis"): a stored game as
+ * ``GET /api/games/{id}`` gives it (checked against that answer's model), and its tasks as
+ * puzzle files (read by ``ubongo solve``; the server replays the game from its actions).
+ */
+export interface GameFile {
+  format: "ubongo-game";
+  version: 1;
+  /**
+   * GET /api/games/{id}'s answer
+   */
+  game: {
+    [k: string]: unknown;
+  };
+  /**
+   * @maxItems 200
+   */
+  tasks?: {
+    [k: string]: unknown;
+  }[];
+}
+/**
  * Every HTTP error (4xx, 503): ``404 no_room``, ``409 room_full``, ``422 bad_message`` ...
  */
 export interface ApiError {
@@ -1452,7 +1474,8 @@ export interface ErrorDetail {
     | "follow_limit"
     | "already_challenged"
     | "no_challenge"
-    | "challenge_gone";
+    | "challenge_gone"
+    | "bad_game";
   message: string;
 }
 /**

@@ -121,3 +121,5 @@ export type ProfileGame = gen.ProfileGame;
 export type GameAnalysis = gen.GameAnalysis;
 export type RoundAnalysis = gen.RoundAnalysis;
 export type TaskAnalysis = gen.TaskAnalysis;
+/** `POST /api/replays`'s body: a game file (a stored game and its tasks as puzzle files). */
+export type GameFile = gen.GameFile;

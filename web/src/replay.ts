@@ -12,7 +12,7 @@ import { areaIsoSvg, solutionIsoSvg } from "./board3d/iso";
 import { type Catalogue, loadCatalogue } from "./catalogue";
 import { h } from "./dom";
 import { dateText, t } from "./i18n";
-import type { GameAnalysis, GameReplay, ReplayRound, ReplayTask } from "./protocol";
+import type { GameAnalysis, GameFile, GameReplay, ReplayRound, ReplayTask } from "./protocol";
 import { andList } from "./room/words";
 import { clock, editionInfo, gem, gemPoints, gemWords, keyText, placeText, toast } from "./ui";
 
@@ -216,6 +216,8 @@ function draw(
         {},
         h("a#replay-link", { href: `/replay/${replay.id}` }, link),
         copy,
+        downloadButton(replay),
+        h("a.button#open-game-file", { href: "/replay/file", "data-link": "" }, t("replay:openFile")),
         h("a.button", { href: "/", "data-link": "" }, t("common:home")),
       ),
     ),
@@ -375,4 +377,60 @@ function finalResult(replay: GameReplay): HTMLElement {
     h("h2#replay-winner", {}, headline),
     solo ? null : scores(replay, res.scores),
   );
+}
+
+// --- game files: a game downloaded, and opened again (docs/social.md) ------------------------
+
+/** "Download": the stored game and its tasks as puzzle files, in one file. */
+function downloadButton(replay: GameReplay): HTMLElement {
+  const button = h("button#download-game", { type: "button" }, t("replay:download"));
+  button.addEventListener("click", async () => {
+    try {
+      const game = await api("GET /api/games/{game_id}", { path: { game_id: replay.id } });
+      const tasks = replay.rounds.flatMap((r) =>
+        r.tasks.map((task) => ({
+          name: `${roundName(replay, r)}, ${nameOf(replay, task.seat)}`,
+          edition: replay.edition,
+          area: task.task.area,
+          pieces: task.task.pieces,
+        })),
+      );
+      // the game as its route gave it: the file carries it whole (the server checks it again)
+      const file: GameFile = { format: "ubongo-game", version: 1, game: { ...game }, tasks };
+      const url = URL.createObjectURL(new Blob([JSON.stringify(file, null, 1)], { type: "application/json" }));
+      const a = h("a", { href: url, download: `ubongo-game-${replay.id}.json` });
+      a.click();
+      URL.revokeObjectURL(url);
+    } catch (e) {
+      toast(e instanceof ApiError ? e.message : String(e), "bad");
+    }
+  });
+  return button;
+}
+
+/** `/replay/file`: a game file chosen on this device, replayed by the server's rules. */
+export function replayFileScreen(): HTMLElement {
+  const root = h("main.replay");
+  const input = h("input#game-file", { type: "file", accept: ".json,application/json" });
+  const pick = h(
+    "section.panel.replay-head",
+    {},
+    h("h1", {}, t("replay:openFile")),
+    h("p.muted", {}, t("replay:openFileAbout")),
+    h("label.field", {}, h("span", {}, t("replay:chooseFile")), input),
+  );
+  input.addEventListener("change", async () => {
+    const chosen = input.files?.[0];
+    if (!chosen) return;
+    try {
+      const body = JSON.parse(await chosen.text()) as GameFile;
+      const replay = await api("POST /api/replays", { body });
+      const cat = await loadCatalogue(replay.edition);
+      draw(root, replay, cat);
+    } catch (e) {
+      toast(e instanceof ApiError ? e.message : t("errors:bad_game"), "bad");
+    }
+  });
+  root.append(pick);
+  return root;
 }

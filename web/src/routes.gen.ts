@@ -36,6 +36,7 @@ export interface Routes {
   "GET /api/games/{game_id}": { args: { path: { game_id: number } }; answer: gen.StoredGame };
   "GET /api/games/{game_id}/replay": { args: { path: { game_id: number } }; answer: gen.GameReplay };
   "GET /api/games/{game_id}/analysis": { args: { path: { game_id: number } }; answer: gen.GameAnalysis };
+  "POST /api/replays": { args: { body: gen.GameFile }; answer: gen.GameReplay };
   "GET /api/leaderboard": { args: { query?: { edition?: string; goal?: string; amount?: number; side?: string; limit?: number } }; answer: gen.Leaderboard };
   "GET /api/records": { args: { query?: { name?: string; account?: number } }; answer: gen.PersonalBests };
   "GET /api/ratings": { args: { query?: { edition?: string; limit?: number; min_games?: number } }; answer: gen.RatingsBoard };
@@ -75,6 +76,7 @@ export const ROUTES: { readonly [R in keyof Routes]: RouteSpec } = {
   "GET /api/games/{game_id}": { method: "GET", path: "/api/games/{game_id}", answer: "StoredGame", account: false },
   "GET /api/games/{game_id}/replay": { method: "GET", path: "/api/games/{game_id}/replay", answer: "GameReplay", account: false },
   "GET /api/games/{game_id}/analysis": { method: "GET", path: "/api/games/{game_id}/analysis", answer: "GameAnalysis", account: false },
+  "POST /api/replays": { method: "POST", path: "/api/replays", answer: "GameReplay", account: false },
   "GET /api/leaderboard": { method: "GET", path: "/api/leaderboard", answer: "Leaderboard", account: false },
   "GET /api/records": { method: "GET", path: "/api/records", answer: "PersonalBests", account: false },
   "GET /api/ratings": { method: "GET", path: "/api/ratings", answer: "RatingsBoard", account: false },

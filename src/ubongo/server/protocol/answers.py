@@ -50,6 +50,7 @@ HttpErrorCode = Literal[
     "already_challenged",
     "no_challenge",
     "challenge_gone",
+    "bad_game",
 ]
 
 
@@ -596,6 +597,7 @@ RESPONSES: dict[tuple[str, str], type[BaseModel]] = {
     ("GET", "/api/games/{game_id}"): StoredGame,
     ("GET", "/api/games/{game_id}/replay"): GameReplay,
     ("GET", "/api/games/{game_id}/analysis"): GameAnalysis,
+    ("POST", "/api/replays"): GameReplay,
     ("GET", "/api/leaderboard"): Leaderboard,
     ("GET", "/api/records"): PersonalBests,
     ("POST", "/api/accounts"): AccountTicket,

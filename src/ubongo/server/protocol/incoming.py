@@ -419,3 +419,14 @@ class HintRequest(Strict):
 
     puzzle: dict[str, Any] = Field(description="a puzzle file's JSON (docs/puzzle-format.md)")
     placements: list[PlacedPiece] = Field(default=[], max_length=16)
+
+
+class GameFile(Strict):
+    """``POST /api/replays``: a game file (docs/social.md, "Replay analysis"): a stored game as
+    ``GET /api/games/{id}`` gives it (checked against that answer's model), and its tasks as
+    puzzle files (read by ``ubongo solve``; the server replays the game from its actions)."""
+
+    format: Literal["ubongo-game"]
+    version: Literal[1]
+    game: dict[str, Any] = Field(description="GET /api/games/{id}'s answer")
+    tasks: list[dict[str, Any]] = Field(default=[], max_length=200)

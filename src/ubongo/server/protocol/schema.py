@@ -39,6 +39,7 @@ ROOTS: dict[str, Any] = {
     "QuickMatch": protocol.QuickMatch,
     "Rename": protocol.Rename,
     "HintRequest": protocol.HintRequest,
+    "GameFile": protocol.GameFile,
     "ApiError": bodies.ApiError,
     "NewChallenge": social.NewChallenge,
     "NoticeClientMessage": social.NoticeClientMessage,

@@ -42,6 +42,7 @@ HTTP_STATUS = {
     "already_challenged": 409,
     "no_challenge": 404,
     "challenge_gone": 409,
+    "bad_game": 422,
     "name_reserved": 422,  # the name itself, whoever asks for it
     "too_large": 413,
     "rate_limited": 429,

@@ -5,15 +5,20 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
+from pydantic import ValidationError
+
+from ubongo import rules
 
 from ..online.analysis import analysis_json
 from ..online.replays import ReplayCache, replay_json
 from ..protocol import answers as bodies
+from ..protocol import incoming as p
 from ..protocol.incoming import ProtocolError
 from ..store import Store, StoredGame
 from . import views
-from .deps import StoreDep
+from .deps import RoomServiceDep, StoreDep
+from .rooms import client_address
 
 router = APIRouter()
 
@@ -90,3 +95,41 @@ async def game_analysis(game_id: int, store: StoreDep) -> dict[str, Any]:
         return made
 
     return await asyncio.to_thread(make)
+
+
+@router.post("/api/replays", response_model=bodies.GameReplay)
+async def replay_file(body: p.GameFile, request: Request, rooms: RoomServiceDep) -> dict[str, Any]:
+    """The replay of a game file (a game downloaded from its replay page): the game checked as
+    ``GET /api/games/{id}`` answers it, then rebuilt by the rules from its seed and actions
+    (``bad_game`` if it is not one, or its actions do not replay). Each counts as a room made
+    by its address (``rooms_per_minute``): a fresh game's replay makes its cards again."""
+    rooms.limits.may_create(client_address(request))
+    try:
+        shown = bodies.StoredGame.model_validate(body.game)
+    except ValidationError as e:
+        raise ProtocolError("bad_game", f"not a stored game: {_first(e)}") from None
+    data = shown.model_dump(mode="json")
+    game = StoredGame(
+        id=data["id"],
+        room=data["room"],
+        edition=data["edition"],
+        mode=data["mode"],
+        variant=data["variant"],
+        settings=body.game["settings"],
+        seed=data["seed"],
+        events=body.game["events"],
+        result=body.game["result"],
+        players=data["players"],
+        started_at=data["started_at"],
+        finished_at=data["finished_at"],
+    )
+    try:
+        return await asyncio.to_thread(replay_json, game)
+    except (rules.RuleError, rules.ActionError, KeyError, TypeError, ValueError) as e:
+        raise ProtocolError("bad_game", f"the game does not replay: {str(e)[:80]}") from None
+
+
+def _first(e: ValidationError) -> str:
+    error = e.errors()[0]
+    where = ".".join(str(x) for x in error["loc"])
+    return f"{where}: {error['msg']}"[:100]
