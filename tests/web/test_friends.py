@@ -131,6 +131,12 @@ def test_a_declined_challenge_is_told_and_one_taken_back_leaves_the_bell(
     bell = bob_page.locator(".bell-menu")
     expect(bell.locator(".bell-count")).to_have_text("1")
     bell.locator("summary").click()
+    # the seconds left run on without taking a keyboard player's focus off Accept
+    accept = bell.locator(".challenge.received button.accept")
+    accept.focus()
+    shown = bell.locator(".time-left").inner_text()
+    expect(bell.locator(".time-left")).not_to_have_text(shown)
+    assert bob_page.evaluate("() => document.activeElement.classList.contains('accept')")
     bell.locator(".challenge.received button.decline").click()
     expect(ada_page.locator("#toast")).to_have_text(f"{bob['name']} declined your challenge")
     expect(bell.locator(".bell-count")).to_have_count(0)

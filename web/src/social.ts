@@ -6,7 +6,7 @@
 import { ApiError, api, currentAccount } from "./api";
 import { h, svg } from "./dom";
 import { EDITIONS, editionInfo } from "./editions";
-import { t } from "./i18n";
+import { language, t } from "./i18n";
 import { saveTicket } from "./net";
 import { onNotice } from "./notices";
 import type { Challenge, ChallengeNotice, Friend, Room, Seat } from "./protocol";
@@ -100,26 +100,46 @@ function expire(): void {
   redraw();
 }
 
+/** The bell drawn for what is open now. Its summary and list are changed in place, never
+ * replaced while the same challenges stand (the seconds left are set each second): a keyboard
+ * player's focus on the bell or on Accept stays where it is (run 45: the bell's summary, drawn
+ * anew as the notice socket said welcome, dropped the focus of a Tab walk to the page). */
 function fill(menu: HTMLElement): void {
   const me = currentAccount()?.id;
   const all = [...open.values()].filter((c) => c.expires_at > serverNow());
   const received = all.filter((c) => c.to_id === me);
   const made = all.filter((c) => c.from_id === me);
   const label = t("social:bellLabel", { count: received.length });
-  const badge = received.length ? h("span.bell-count", { "aria-hidden": "true" }, String(received.length)) : null;
+  let summary = menu.querySelector("summary");
+  if (!summary) {
+    summary = h("summary", {}, bellIcon());
+    menu.prepend(summary);
+  }
+  summary.setAttribute("aria-label", label);
+  summary.title = label;
+  summary.querySelector(".bell-count")?.remove();
+  if (received.length) summary.append(h("span.bell-count", { "aria-hidden": "true" }, String(received.length)));
+  const drawnFor = `${all.map((c) => `${c.id}:${c.status}`).join(",")} ${language()} ${notificationsAsked()}`;
+  const body = menu.querySelector<HTMLElement>(".bell-items");
+  if (body && body.dataset.drawnFor === drawnFor) {
+    for (const time of body.querySelectorAll<HTMLElement>("[data-expires]")) {
+      time.textContent = left(Number(time.dataset.expires));
+    }
+    return;
+  }
   const items = [...received.map(receivedRow), ...made.map(madeRow)];
   if (!items.length) items.push(h("li.muted", {}, t("social:noChallenges")));
-  const allow =
-    "Notification" in window && Notification.permission === "default"
-      ? h("button.link#allow-notifications", { type: "button", onclick: askPermission }, t("social:allowNotifications"))
-      : null;
-  const summary = menu.querySelector("summary");
-  const fresh = h("summary", { "aria-label": label, title: label }, bellIcon(), badge);
-  if (summary) summary.replaceWith(fresh);
+  const allow = notificationsAsked()
+    ? null
+    : h("button.link#allow-notifications", { type: "button", onclick: askPermission }, t("social:allowNotifications"));
+  const fresh = h("div.bell-items", { "data-drawn-for": drawnFor }, h("ul.challenge-list", {}, ...items), allow);
+  if (body) body.replaceWith(fresh);
   else menu.append(fresh);
-  const body = h("div.bell-items", {}, h("ul.challenge-list", {}, ...items), allow);
-  menu.querySelector(".bell-items")?.remove();
-  menu.append(body);
+}
+
+/** Whether there is nothing to ask about the browser's notifications (asked, or none). */
+function notificationsAsked(): boolean {
+  return !("Notification" in window) || Notification.permission !== "default";
 }
 
 /** A bell drawn in the text's colour (an emoji is missing from some systems' fonts). */
@@ -136,12 +156,18 @@ function askPermission(this: HTMLButtonElement): void {
   void Notification.requestPermission().then(() => redraw());
 }
 
-function left(c: Challenge): string {
-  return clock(Math.max(0, Math.ceil((c.expires_at - serverNow()) / 1000)));
+/** The time left until `expiresAt` (server ms). */
+function left(expiresAt: number): string {
+  return clock(Math.max(0, Math.ceil((expiresAt - serverNow()) / 1000)));
 }
 
-function what(c: Challenge): string {
-  return `${title(c)} · ${c.rated ? t("social:rated") : t("social:casual")} · ${left(c)}`;
+function what(c: Challenge): HTMLElement {
+  return h(
+    "span",
+    {},
+    ` ${title(c)} · ${c.rated ? t("social:rated") : t("social:casual")} · `,
+    h("span.time-left", { "data-expires": c.expires_at }, left(c.expires_at)),
+  );
 }
 
 function receivedRow(c: Challenge): HTMLElement {
@@ -163,7 +189,7 @@ function receivedRow(c: Challenge): HTMLElement {
   return h(
     "li.challenge.received",
     { "data-challenge": String(c.id) },
-    h("span", {}, h("b", {}, t("social:challengesYou", { name: c.from_name })), ` ${what(c)}`),
+    h("span", {}, h("b", {}, t("social:challengesYou", { name: c.from_name })), what(c)),
     h("span.buttons", {}, accept, decline),
   );
 }
@@ -174,7 +200,7 @@ function madeRow(c: Challenge): HTMLElement {
   return h(
     "li.challenge.made",
     { "data-challenge": String(c.id) },
-    h("span", {}, h("b", {}, t("social:waitingFor", { name: c.to_name })), ` ${what(c)}`),
+    h("span", {}, h("b", {}, t("social:waitingFor", { name: c.to_name })), what(c)),
     h("span.buttons", {}, back),
   );
 }
