@@ -7,32 +7,49 @@ import { t } from "./i18n";
 import type { LiveRoom, OpenGame } from "./protocol";
 import { editionInfo } from "./ui";
 
-/** The home screen's "Watch a live game" panel; it loads the list now and on "Refresh". */
-export function liveGames(): HTMLElement {
-  const list = h("ul.live-list#live-list", { "aria-live": "polite" });
-  const refresh = h("button#live-refresh", { type: "button" }, t("home:refresh"));
-  const load = () => {
+/** What a home-screen list of rooms is: its element ids and class, its words. */
+interface RoomsList {
+  list: string;
+  refresh: string;
+  className: string;
+  heading: string;
+  about: string;
+  empty: string;
+}
+
+/** A home-screen panel of rooms from `load`, loaded now and on "Refresh", each drawn by `row`. */
+function roomsPanel<T>(what: RoomsList, load: () => Promise<T[]>, row: (item: T) => HTMLElement): HTMLElement {
+  const { list: listId, refresh: refreshId, className, heading, about, empty } = what;
+  const list = h(`ul.live-list#${listId}` as "ul", { "aria-live": "polite" });
+  const refresh = h(`button#${refreshId}` as "button", { type: "button" }, t("home:refresh"));
+  const show = () => {
     refresh.disabled = true;
-    api("GET /api/live")
-      .then((rooms) => {
-        list.replaceChildren(...rooms.map(liveRow));
-        if (!rooms.length) list.append(h("li.muted", {}, t("home:noLiveGames")));
+    load()
+      .then((items) => {
+        list.replaceChildren(...items.map(row));
+        if (!items.length) list.append(h("li.muted", {}, empty));
       })
       .catch(() => list.replaceChildren(h("li.muted", {}, t("home:liveNotLoaded"))))
       .finally(() => {
         refresh.disabled = false;
       });
   };
-  refresh.addEventListener("click", load);
-  load();
-  return h(
-    "section.panel.live",
-    {},
-    h("h2", {}, t("home:watchLive")),
-    h("p.muted", {}, t("home:liveAbout")),
-    list,
-    refresh,
-  );
+  refresh.addEventListener("click", show);
+  show();
+  return h(`section.panel.${className}` as "section", {}, h("h2", {}, heading), h("p.muted", {}, about), list, refresh);
+}
+
+/** The home screen's "Watch a live game" panel. */
+export function liveGames(): HTMLElement {
+  const what = {
+    list: "live-list",
+    refresh: "live-refresh",
+    className: "live",
+    heading: t("home:watchLive"),
+    about: t("home:liveAbout"),
+    empty: t("home:noLiveGames"),
+  };
+  return roomsPanel(what, () => api("GET /api/live"), liveRow);
 }
 
 function liveRow(room: LiveRoom): HTMLElement {
@@ -66,30 +83,15 @@ function liveRow(room: LiveRoom): HTMLElement {
 /** The home screen's "Open games": rooms waiting for players that their hosts listed
  * (`GET /api/open-games`), each with a Join link (the room's join screen asks for the name). */
 export function openGames(): HTMLElement {
-  const list = h("ul.live-list#open-games", { "aria-live": "polite" });
-  const refresh = h("button#open-refresh", { type: "button" }, t("home:refresh"));
-  const load = () => {
-    refresh.disabled = true;
-    api("GET /api/open-games")
-      .then((games) => {
-        list.replaceChildren(...games.map(openRow));
-        if (!games.length) list.append(h("li.muted", {}, t("home:noOpenGames")));
-      })
-      .catch(() => list.replaceChildren(h("li.muted", {}, t("home:liveNotLoaded"))))
-      .finally(() => {
-        refresh.disabled = false;
-      });
+  const what = {
+    list: "open-games",
+    refresh: "open-refresh",
+    className: "open-games",
+    heading: t("home:openGames"),
+    about: t("home:openGamesAbout"),
+    empty: t("home:noOpenGames"),
   };
-  refresh.addEventListener("click", load);
-  load();
-  return h(
-    "section.panel.open-games",
-    {},
-    h("h2", {}, t("home:openGames")),
-    h("p.muted", {}, t("home:openGamesAbout")),
-    list,
-    refresh,
-  );
+  return roomsPanel(what, () => api("GET /api/open-games"), openRow);
 }
 
 function openRow(game: OpenGame): HTMLElement {

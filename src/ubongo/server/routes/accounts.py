@@ -20,6 +20,14 @@ router = APIRouter()
 MAX_ID = 2**31 - 1
 
 
+def known_id(account_id: int) -> int:
+    """An account id from a path, if one can exist (``no_account`` otherwise: ids start at 1
+    and are SQL integers, which the database would refuse past ``MAX_ID``)."""
+    if not 0 < account_id <= MAX_ID:
+        raise p.ProtocolError("no_account", "no account with this id")
+    return account_id
+
+
 @router.post("/api/accounts", status_code=201, response_model=bodies.AccountTicket)
 async def create_account(
     request: Request, accounts: AccountsDep, conduct: ConductDep, body: p.NewAccount | None = None
@@ -53,8 +61,7 @@ async def profile(account_id: int, store: StoreDep) -> dict[str, Any]:
     """An account's public profile: name, joined, games by edition, solo bests, recent
     games, ratings and their history by edition (``no_account`` if there is none; any
     integer: ids start at 1)."""
-    if not 0 < account_id <= MAX_ID:
-        raise p.ProtocolError("no_account", "no account with this id")
+    account_id = known_id(account_id)
     found, bests, rated = await asyncio.gather(
         asyncio.to_thread(store.accounts.profile, account_id),
         asyncio.to_thread(store.records.personal_bests, None, account_id),
@@ -76,9 +83,7 @@ async def account_games(
 ) -> list[dict[str, Any]]:
     """An account's games, newest first: of one ``edition``, ``rated`` (or not) for it,
     played ``with_account`` (``no_account`` if there is no such account)."""
-    if not 0 < account_id <= MAX_ID:
-        raise p.ProtocolError("no_account", "no account with this id")
-    if await asyncio.to_thread(store.accounts.name_of, account_id) is None:
+    if await asyncio.to_thread(store.accounts.name_of, known_id(account_id)) is None:
         raise p.ProtocolError("no_account", "no account with this id")
     found = await asyncio.to_thread(
         store.accounts.games, account_id, edition, rated, with_account, limit
@@ -89,9 +94,9 @@ async def account_games(
 @router.get("/api/accounts/{account_id}/versus/{other_id}", response_model=bodies.HeadToHead)
 async def head_to_head(account_id: int, other_id: int, store: StoreDep) -> dict[str, int]:
     """How ``account_id`` finished against ``other_id`` in the games they played together."""
-    if not (0 < account_id <= MAX_ID and 0 < other_id <= MAX_ID):
-        raise p.ProtocolError("no_account", "no account with this id")
-    shared = await asyncio.to_thread(store.accounts.seats_together, account_id, other_id)
+    shared = await asyncio.to_thread(
+        store.accounts.seats_together, known_id(account_id), known_id(other_id)
+    )
     standings = [g.standing() for g in shared]
     return {
         "games": len(standings),

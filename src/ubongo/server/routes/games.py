@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated, Any
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Query, Request
 from pydantic import ValidationError
@@ -19,6 +20,8 @@ from .deps import RoomServiceDep, StoreDep
 from .rooms import client_address
 
 router = APIRouter()
+
+T = TypeVar("T")
 
 #: the largest id a stored game can have (a SQL BIGINT): past it there is no game, and the
 #: database is not asked (it would refuse the number)
@@ -61,17 +64,7 @@ _replays = ReplayCache()
 async def game_replay(game_id: int, store: StoreDep) -> dict[str, Any]:
     """One stored game rebuilt by the rules from its seed and actions, round by round (what
     the replay page shows); ``no_game`` if there is none with this id."""
-    kept = _replays.get(game_id)
-    if kept is not None:
-        return kept
-    stored = await _stored(game_id, store)
-
-    def make() -> dict[str, Any]:
-        made = replay_json(stored)
-        _replays.put(game_id, made)
-        return made
-
-    return await asyncio.to_thread(make)
+    return await _made(_replays, game_id, lambda: _stored(game_id, store), replay_json)
 
 
 #: analyses made lately (each solves the game's tasks again)
@@ -82,17 +75,23 @@ _analyses = ReplayCache()
 async def game_analysis(game_id: int, store: StoreDep) -> dict[str, Any]:
     """Every task of a stored game analysed: solutions, one of them, the median player's time
     and each seat's own (``no_game`` if there is none with this id)."""
-    kept = _analyses.get(game_id)
+    return await _made(_analyses, game_id, lambda: game_replay(game_id, store), analysis_json)
+
+
+async def _made(
+    cache: ReplayCache,
+    game_id: int,
+    source: Callable[[], Awaitable[T]],
+    make: Callable[[T], dict[str, Any]],
+) -> dict[str, Any]:
+    """What ``make`` makes of ``source`` for a game (off the event loop: it replays or
+    solves), kept in ``cache``; a kept one at once."""
+    kept = cache.get(game_id)
     if kept is not None:
         return kept
-    replay = await game_replay(game_id, store)
-
-    def make() -> dict[str, Any]:
-        made = analysis_json(replay)
-        _analyses.put(game_id, made)
-        return made
-
-    return await asyncio.to_thread(make)
+    made = await asyncio.to_thread(make, await source())
+    cache.put(game_id, made)
+    return made
 
 
 @router.post("/api/replays", response_model=bodies.GameReplay)

@@ -17,7 +17,7 @@ from ..ops.ratelimit import TokenBucket, address_key
 from ..protocol import answers as bodies
 from ..protocol import social
 from ..protocol.incoming import MAX_MESSAGE_BYTES, ProtocolError
-from .accounts import MAX_ID
+from .accounts import MAX_ID, known_id
 from .deps import AccountsDep, RoomServiceDep, SignedIn, SocialDep
 from .websocket import CLOSE_NO_HELLO, refuse, same_site
 
@@ -29,24 +29,24 @@ router = APIRouter()
 NOTICE_RATE, NOTICE_BURST = 2.0, 10
 
 
-def _id(value: int, code: str) -> int:
-    """An id from a path: ids start at 1 and are SQL integers."""
+def _challenge_id(value: int) -> int:
+    """A challenge's id from a path: ids start at 1 and are SQL integers."""
     if not 0 < value <= MAX_ID:
-        raise ProtocolError(code, "no such id")
+        raise ProtocolError("no_challenge", "no such challenge of yours")
     return value
 
 
 @router.put("/api/accounts/{account_id}/follow", response_model=social.FollowState)
 async def follow(account_id: int, account: SignedIn, friends: SocialDep) -> dict[str, Any]:
     """The token's account follows ``account_id`` (again: nothing changes)."""
-    await friends.follow(account.id, _id(account_id, "no_account"))
+    await friends.follow(account.id, known_id(account_id))
     return {"following": True}
 
 
 @router.delete("/api/accounts/{account_id}/follow", response_model=social.FollowState)
 async def unfollow(account_id: int, account: SignedIn, friends: SocialDep) -> dict[str, Any]:
     """The token's account no longer follows ``account_id``."""
-    await friends.unfollow(account.id, _id(account_id, "no_account"))
+    await friends.unfollow(account.id, known_id(account_id))
     return {"following": False}
 
 
@@ -79,19 +79,19 @@ async def accept(
 ) -> dict[str, Any]:
     """Accept a challenge made to the token's account: a room with both players seated; the
     answer is the acceptor's seat (the challenger's pages are told theirs)."""
-    return await friends.accept(account.id, _id(challenge_id, "no_challenge"), rooms)
+    return await friends.accept(account.id, _challenge_id(challenge_id), rooms)
 
 
 @router.post("/api/challenges/{challenge_id}/decline", response_model=social.ChallengeView)
 async def decline(challenge_id: int, account: SignedIn, friends: SocialDep) -> dict[str, Any]:
     """Decline a challenge made to the token's account."""
-    return await friends.decline(account.id, _id(challenge_id, "no_challenge"))
+    return await friends.decline(account.id, _challenge_id(challenge_id))
 
 
 @router.delete("/api/challenges/{challenge_id}", response_model=social.ChallengeView)
 async def cancel(challenge_id: int, account: SignedIn, friends: SocialDep) -> dict[str, Any]:
     """Take back a challenge the token's account made."""
-    return await friends.cancel(account.id, _id(challenge_id, "no_challenge"))
+    return await friends.cancel(account.id, _challenge_id(challenge_id))
 
 
 # --- the notice socket ------------------------------------------------------------------------
