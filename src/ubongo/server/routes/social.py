@@ -13,13 +13,13 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
 from ..online.notices import Listener
-from ..ops.ratelimit import TokenBucket, address_key
+from ..ops.ratelimit import TokenBucket
 from ..protocol import answers as bodies
 from ..protocol import social
 from ..protocol.incoming import MAX_MESSAGE_BYTES, ProtocolError
 from .accounts import MAX_ID, known_id
 from .deps import AccountsDep, RoomServiceDep, SignedIn, SocialDep
-from .websocket import CLOSE_NO_HELLO, refuse, same_site
+from .websocket import CLOSE_NO_HELLO, admit
 
 log = logging.getLogger("ubongo.server")
 
@@ -101,11 +101,8 @@ async def cancel(challenge_id: int, account: SignedIn, friends: SocialDep) -> di
 async def notices(ws: WebSocket, rooms: RoomServiceDep, accounts: AccountsDep) -> None:
     """A page's notices: ``hello`` with the account's token, then ``here`` as the page moves;
     challenges arrive as they are made and answered. It counts among the address's sockets."""
-    if not await same_site(ws):
-        return
-    address = address_key(ws.client.host if ws.client else None)
-    if not rooms.limits.open_socket(address):
-        await refuse(ws, rooms.config.connections_per_address)
+    address = await admit(ws, rooms)
+    if address is None:
         return
     try:
         await ws.accept()

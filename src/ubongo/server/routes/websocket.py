@@ -40,11 +40,8 @@ SEND_BUFFER = 64 * 1024
 @router.websocket("/ws")
 async def websocket(ws: WebSocket, rooms: RoomServiceDep) -> None:
     """A client's connection: ``hello`` joins a room, then commands and events."""
-    if not await same_site(ws):
-        return
-    address = address_key(ws.client.host if ws.client else None)
-    if not rooms.limits.open_socket(address):
-        await refuse(ws, rooms.config.connections_per_address)
+    address = await admit(ws, rooms)
+    if address is None:
         return
     try:
         await ws.accept()
@@ -52,6 +49,19 @@ async def websocket(ws: WebSocket, rooms: RoomServiceDep) -> None:
         await _serve(ws, rooms, rooms.connect(ws, address))
     finally:
         rooms.limits.close_socket(address)
+
+
+async def admit(ws: WebSocket, rooms: RoomServiceDep) -> str | None:
+    """The client's address, its socket counted among the address's (the caller closes it
+    with ``rooms.limits.close_socket``); None when it is refused: another site's page, or too
+    many sockets from its address (the room socket and the notice socket count alike)."""
+    if not await same_site(ws):
+        return None
+    address = address_key(ws.client.host if ws.client else None)
+    if not rooms.limits.open_socket(address):
+        await refuse(ws, rooms.config.connections_per_address)
+        return None
+    return address
 
 
 async def _serve(ws: WebSocket, rooms: RoomServiceDep, conn: Connection) -> None:
