@@ -24,6 +24,7 @@ LAYERS: dict[str, int] = {
     "catalogue": 5,  # what a client needs to draw an edition: pieces and their turns
     "puzzles": 5,
     "rules": 6,
+    "arena": 6,  # an arena's scoring, standings and pairing: pure, beside the rules
     "server": 7,
     "cli": 8,
 }

@@ -159,6 +159,8 @@ def test_advance_with_nothing_due_changes_nothing() -> None:
         ({"edition": "trigo", "side": "A"}, "no side"),
         ({"edition": "3d", "levels": ("purple",)}, "unknown 3d level"),
         ({"edition": "3d", "levels": ("red", "green")}, "one per player"),
+        ({"levels": ("A", "B")}, "or one per player: not 2"),
+        ({"levels": ("A", "B", "C")}, "no side 'C'"),
         ({"rounds": 10}, "at most 9"),
         ({"hourglass": 0.0}, "hourglass"),
         ({"countdown": 20.0}, "hourglass, not a countdown"),
@@ -171,6 +173,29 @@ def test_bad_settings(kw: dict[str, Any], message: str) -> None:
     args: dict[str, Any] = {"edition": "classic", "players": PLAYERS, **kw}
     with pytest.raises(SettingsError, match=message):
         Settings(**args).resolved()
+
+
+@pytest.mark.parametrize(
+    ("edition", "levels"), [("classic", ("B", "A", "A")), ("trigo", ("easy", "hard", "easy"))]
+)
+def test_players_of_one_table_may_play_sides_of_their_own(
+    edition: str, levels: tuple[str, ...]
+) -> None:
+    """An arena's harder side: each player's tasks are on their own side, every card dealt has
+    both, and a countdown is the easiest side's."""
+    game = started(edition, levels=levels, rounds=2)
+    rec = editions.record(edition)
+    assert game.settings.side is None
+    if rec.timer.kind == "countdown":
+        assert game.settings.countdown == rec.timer.countdown_for(rec.deck.side_names[0])
+    assert game.round is not None
+    for player, level in zip(PLAYERS, levels, strict=True):
+        entry = game.round.entry(player)
+        assert entry is not None and entry.side == level
+        assert {s.name for s in game.deck.card(entry.card).sides} >= set(levels)
+        game = apply(game, Submit(player, good(game, player), 1.0 + len(game.round.finish_order)))
+    assert game.round is not None and game.round.finish_order == list(PLAYERS)
+    assert new_game(Settings(edition, PLAYERS, levels=levels[:1] * 3), 3).settings.side == levels[0]
 
 
 def test_deck_must_match_edition() -> None:

@@ -46,7 +46,11 @@ export type UbongoProtocol =
   | FollowState
   | Friends
   | ChallengeView
-  | Challenges;
+  | Challenges
+  | ArenaList
+  | ArenaView
+  | ArenaResults
+  | ArenasPlayed;
 export type ClientMessage =
   | Hello
   | Ping
@@ -134,6 +138,10 @@ export type ProfileGames = ProfileGame[];
  * ``GET /api/friends``: the accounts the token's account follows, by name.
  */
 export type Friends = Friend[];
+/**
+ * ``GET /api/accounts/{account_id}/arenas``: the arenas it raced in, latest first.
+ */
+export type ArenasPlayed = ArenaPlayed[];
 
 export interface Hello {
   type: "hello";
@@ -407,6 +415,14 @@ export interface RoomSettingsView {
    * listed among the open games (GET /api/open-games) while it waits: anyone may take a free seat
    */
   listed?: boolean;
+  /**
+   * the arena whose race this room is (docs/arenas.md)
+   */
+  arena?: string | null;
+  /**
+   * the arena race's number
+   */
+  arena_race?: number | null;
 }
 /**
  * A taken seat.
@@ -1309,6 +1325,8 @@ export interface Error {
     | "bad_placement"
     | "bad_date"
     | "no_free_text"
+    | "no_arena"
+    | "arena_over"
     | "rule_error"
     | "bad_settings"
     | "bad_action"
@@ -1459,6 +1477,8 @@ export interface ErrorDetail {
     | "bad_placement"
     | "bad_date"
     | "no_free_text"
+    | "no_arena"
+    | "arena_over"
     | "game_running"
     | "already_seated"
     | "already_waiting"
@@ -1576,7 +1596,9 @@ export interface NoticeError {
     | "no_help"
     | "bad_placement"
     | "bad_date"
-    | "no_free_text";
+    | "no_free_text"
+    | "no_arena"
+    | "arena_over";
   message: string;
 }
 /**
@@ -2815,4 +2837,140 @@ export interface Challenges {
    */
   seats: SeatTicket[];
   server_time: number;
+}
+/**
+ * ``GET /api/arenas``: the public arenas coming, running and over in the last hour.
+ */
+export interface ArenaList {
+  arenas: ArenaSummary[];
+  server_time: number;
+}
+/**
+ * An arena in a list.
+ */
+export interface ArenaSummary {
+  id: string;
+  title: string;
+  edition: string;
+  side: string;
+  seats: number;
+  minutes: number;
+  starts_at: number;
+  ends_at: number;
+  phase: "soon" | "running" | "ending" | "over";
+  /**
+   * players who joined
+   */
+  players: number;
+  /**
+   * made by the schedule, not by a player
+   */
+  scheduled: boolean;
+}
+/**
+ * ``GET /api/arenas/{arena_id}`` and the arena socket's ``arena``: the arena, its clock,
+ * the top of the standings, the page's player and their neighbourhood, the races in play.
+ */
+export interface ArenaView {
+  id: string;
+  title: string;
+  edition: string;
+  side: string;
+  /**
+   * null: the arena plays the hardest side
+   */
+  harder_side: string | null;
+  seats: number;
+  minutes: number;
+  starts_at: number;
+  ends_at: number;
+  phase: "soon" | "running" | "ending" | "over";
+  private: boolean;
+  server_time: number;
+  players: number;
+  races_in_play: number;
+  top: StandingRow[];
+  /**
+   * around the page's player, when not in top
+   */
+  near: StandingRow[];
+  /**
+   * null: a visitor, or not joined
+   */
+  me: MyArena | null;
+  races: RaceInPlayView[];
+}
+/**
+ * A player's line in the standings.
+ */
+export interface StandingRow {
+  rank: number;
+  account: number;
+  name: string;
+  points: number;
+  wins: number;
+  races: number;
+  /**
+   * won the last two races: the next counts double
+   */
+  on_fire: boolean;
+  paused: boolean;
+}
+/**
+ * The page's own player in the arena.
+ */
+export interface MyArena {
+  /**
+   * null: removed from the standings
+   */
+  rank: number | null;
+  points: number;
+  streak: number;
+  on_fire: boolean;
+  paused: boolean;
+  harder: boolean;
+  /**
+   * an arena page of theirs is open: they are paired
+   */
+  present: boolean;
+  /**
+   * the seat of their race in play
+   */
+  seat: SeatTicket | null;
+  results: RaceScore[];
+}
+/**
+ * One race of a player: its number, the place (null: not finished or not counted), the
+ * points, whether it counted double and whether it was on the harder side.
+ */
+export interface RaceScore {
+  race: number;
+  place: number | null;
+  points: number;
+  fire: boolean;
+  harder: boolean;
+}
+export interface RaceInPlayView {
+  number: number;
+  room: string;
+  names: string[];
+}
+/**
+ * ``GET /api/arenas/{arena_id}/results``: every player's line, in the standings' order.
+ */
+export interface ArenaResults {
+  id: string;
+  phase: "soon" | "running" | "ending" | "over";
+  standings: StandingRow[];
+}
+/**
+ * An arena an account played in: its points and final place (null: not over yet).
+ */
+export interface ArenaPlayed {
+  id: string;
+  title: string;
+  edition: string;
+  starts_at: number;
+  points: number;
+  place: number | null;
 }

@@ -2,7 +2,7 @@
 import type * as gen from "./protocol.gen";
 
 /** The types a route's answer may have, by name (each one checked by check.ts). */
-export type AnswerName = "AccountTicket" | "AccountView" | "ChallengeView" | "Challenges" | "DailyResults" | "DailyTasks" | "EditionCatalogue" | "EditionNames" | "FollowState" | "Friends" | "GameAnalysis" | "GameList" | "GameReplay" | "HeadToHead" | "Health" | "HintAnswer" | "Leaderboard" | "LiveRooms" | "OpenGames" | "Options" | "PersonalBests" | "PracticeBundle" | "Profile" | "ProfileGames" | "QuickMatchLeft" | "RatingsBoard" | "RoomSnapshot" | "SeatTicket" | "StoredGame";
+export type AnswerName = "AccountTicket" | "AccountView" | "ArenaList" | "ArenaResults" | "ArenaView" | "ArenasPlayed" | "ChallengeView" | "Challenges" | "DailyResults" | "DailyTasks" | "EditionCatalogue" | "EditionNames" | "FollowState" | "Friends" | "GameAnalysis" | "GameList" | "GameReplay" | "HeadToHead" | "Health" | "HintAnswer" | "Leaderboard" | "LiveRooms" | "OpenGames" | "Options" | "PersonalBests" | "PracticeBundle" | "Profile" | "ProfileGames" | "QuickMatchLeft" | "RatingsBoard" | "RoomSnapshot" | "SeatTicket" | "StoredGame";
 
 /** How to call a route; what it takes and answers is in `Routes`. */
 export interface RouteSpec {
@@ -54,6 +54,14 @@ export interface Routes {
   "POST /api/challenges/{challenge_id}/accept": { args: { path: { challenge_id: number } }; answer: gen.SeatTicket };
   "POST /api/challenges/{challenge_id}/decline": { args: { path: { challenge_id: number } }; answer: gen.ChallengeView };
   "DELETE /api/challenges/{challenge_id}": { args: { path: { challenge_id: number } }; answer: gen.ChallengeView };
+  "GET /api/arenas": { args: {}; answer: gen.ArenaList };
+  "POST /api/arenas": { args: { body: gen.NewArena }; answer: gen.ArenaView };
+  "GET /api/arenas/{arena_id}": { args: { path: { arena_id: string } }; answer: gen.ArenaView };
+  "GET /api/arenas/{arena_id}/results": { args: { path: { arena_id: string } }; answer: gen.ArenaResults };
+  "POST /api/arenas/{arena_id}/join": { args: { path: { arena_id: string } }; answer: gen.ArenaView };
+  "DELETE /api/arenas/{arena_id}/join": { args: { path: { arena_id: string } }; answer: gen.ArenaView };
+  "PATCH /api/arenas/{arena_id}/me": { args: { path: { arena_id: string }; body: gen.ArenaMe }; answer: gen.ArenaView };
+  "GET /api/accounts/{account_id}/arenas": { args: { path: { account_id: number } }; answer: gen.ArenasPlayed };
 }
 
 export const ROUTES: { readonly [R in keyof Routes]: RouteSpec } = {
@@ -94,4 +102,12 @@ export const ROUTES: { readonly [R in keyof Routes]: RouteSpec } = {
   "POST /api/challenges/{challenge_id}/accept": { method: "POST", path: "/api/challenges/{challenge_id}/accept", answer: "SeatTicket", account: true },
   "POST /api/challenges/{challenge_id}/decline": { method: "POST", path: "/api/challenges/{challenge_id}/decline", answer: "ChallengeView", account: true },
   "DELETE /api/challenges/{challenge_id}": { method: "DELETE", path: "/api/challenges/{challenge_id}", answer: "ChallengeView", account: true },
+  "GET /api/arenas": { method: "GET", path: "/api/arenas", answer: "ArenaList", account: false },
+  "POST /api/arenas": { method: "POST", path: "/api/arenas", answer: "ArenaView", account: true },
+  "GET /api/arenas/{arena_id}": { method: "GET", path: "/api/arenas/{arena_id}", answer: "ArenaView", account: true },
+  "GET /api/arenas/{arena_id}/results": { method: "GET", path: "/api/arenas/{arena_id}/results", answer: "ArenaResults", account: false },
+  "POST /api/arenas/{arena_id}/join": { method: "POST", path: "/api/arenas/{arena_id}/join", answer: "ArenaView", account: true },
+  "DELETE /api/arenas/{arena_id}/join": { method: "DELETE", path: "/api/arenas/{arena_id}/join", answer: "ArenaView", account: true },
+  "PATCH /api/arenas/{arena_id}/me": { method: "PATCH", path: "/api/arenas/{arena_id}/me", answer: "ArenaView", account: true },
+  "GET /api/accounts/{account_id}/arenas": { method: "GET", path: "/api/accounts/{account_id}/arenas", answer: "ArenasPlayed", account: false },
 };

@@ -106,12 +106,14 @@ class SharedStack:
 
     def deal(self, game: Game, rounds: int) -> None:
         s = game.settings
-        assert s.side is not None
         need = len(s.players) * rounds
-        pool = playable(game, s.side)
+        # players of different sides (an arena's harder side) draw cards with both sides
+        sides = sorted({p.side for p in game.players})
+        others = [set(playable(game, o)) for o in sides[1:]]
+        pool = [n for n in playable(game, sides[0]) if all(n in o for o in others)]
         if len(pool) < need:
             raise SettingsError(
-                f"{len(s.players)} players need {need} cards with a {s.side} side;"
+                f"{len(s.players)} players need {need} cards with a {' and '.join(sides)} side;"
                 f" the deck has {len(pool)}"
             )
         shuffle(game, pool, "stack")

@@ -52,21 +52,22 @@ class Settings:
     first player is the youngest: the first die roller (Classic, 3D), the starting player
     (Trigo).
 
-    ``side`` is the side everyone plays (Classic/Extreme ``A``/``B``, Trigo
-    ``easy``/``hard``); in 3D ``levels`` gives each player's level (one value: the same for
-    all).  ``hourglass`` and ``countdown`` are in seconds.  ``round_limit`` caps a countdown
-    round in which nobody has finished yet, ``playoff_limit`` a playoff or tie round (``None``:
-    no limit, as at the table).  Solo: ``solo_goal`` ``"time"`` means as many tasks as
-    possible in ``solo_target`` minutes, ``"tasks"`` the time needed for ``solo_target``
-    tasks, ``"endless"`` fresh tasks chosen for the player's rating (``rating``: rating, RD,
-    volatility at the start; ``None``: a new player's) until they stop, ``"practice"`` untimed
-    tasks one after another with no record. ``puzzles`` ``"fresh"`` plays cards made for this
-    game from its seed (:mod:`ubongo.puzzles.fresh`) instead of the deck ``deck`` names
-    (default: the edition's standard deck); ``"daily"`` plays the daily challenge of the day
-    ``day`` (``YYYY-MM-DD``) as a solo run: its tasks in order, each once, the run over when
-    every one is solved or put aside. ``hint_penalty``: the seconds a solo hint costs (a time
-    run's clock runs out that much sooner; a tasks run's time grows by it; practice is
-    untimed).
+    ``side`` is the side everyone plays (Classic/Extreme ``A``/``B``, Trigo ``easy``/``hard``);
+    in 3D ``levels`` gives each player's level (one value: the same for all). In the other
+    editions ``levels`` may give each player a side of their own (an arena's harder side,
+    ``docs/arenas.md``): their cards are the ones with every side in play, and a countdown is
+    the easiest side's. ``hourglass`` and ``countdown`` are in seconds. ``round_limit`` caps a
+    countdown round in which nobody has finished yet, ``playoff_limit`` a playoff or tie round
+    (``None``: no limit, as at the table). Solo: ``solo_goal`` ``"time"`` means as many tasks as
+    possible in ``solo_target`` minutes, ``"tasks"`` the time needed for ``solo_target`` tasks,
+    ``"endless"`` fresh tasks chosen for the player's rating (``rating``: rating, RD, volatility
+    at the start; ``None``: a new player's) until they stop, ``"practice"`` untimed tasks one
+    after another with no record. ``puzzles`` ``"fresh"`` plays cards made for this game from
+    its seed (:mod:`ubongo.puzzles.fresh`) instead of the deck ``deck`` names (default: the
+    edition's standard deck); ``"daily"`` plays the daily challenge of the day ``day``
+    (``YYYY-MM-DD``) as a solo run: its tasks in order, each once, the run over when every one
+    is solved or put aside. ``hint_penalty``: the seconds a solo hint costs (a time run's clock
+    runs out that much sooner; a tasks run's time grows by it; practice is untimed).
     """
 
     edition: str
@@ -112,7 +113,7 @@ class Settings:
 
     def level_of(self, player: str) -> str:
         """The side (3D: level) ``player`` plays."""
-        if self.own_sides and self.levels:
+        if self.levels:
             if len(self.levels) == 1:
                 return self.levels[0]
             return self.levels[self.players.index(player)]
@@ -140,7 +141,9 @@ class Settings:
             raise SettingsError(
                 f"the gem display holds gems for {limit} rounds: at most {limit} rounds"
             )
-        hourglass, countdown = TIMER_SETTINGS[rec.timer.kind](self, rec, side)
+        # a table of mixed sides is timed as its easiest side is: the harder side is harder
+        easiest = side or min(levels, key=rec.deck.side_names.index)
+        hourglass, countdown = TIMER_SETTINGS[rec.timer.kind](self, rec, easiest)
         self._check_choices(rec)
         tie_break = self.tie_break if self.tie_break is not None else rec.tie_break
         if tie_break not in rec.tie_breaks:
@@ -209,17 +212,22 @@ class Settings:
         return (levels[0] if len(set(levels)) == 1 else None), levels
 
     def _shared_side(self, rec: EditionRecord) -> tuple[str | None, tuple[str, ...]]:
-        if self.levels:
+        """One side for the table, or one per player (``levels``: an arena's harder side)."""
+        levels = tuple(self.levels)
+        if levels and len(levels) != len(self.players):
             raise SettingsError(
-                f"levels are for editions where each player chooses their own; {rec.name}"
-                " plays one side"
+                f"{rec.name} plays one side, or one per player: not {len(levels)} sides"
             )
         side = self.side if self.side is not None else rec.default_side
-        if side not in rec.deck.side_names:
-            raise SettingsError(
-                f"{rec.name} has no side {side!r}; expected one of {', '.join(rec.deck.side_names)}"
-            )
-        return side, ()
+        for name in levels or (side,):
+            if name not in rec.deck.side_names:
+                raise SettingsError(
+                    f"{rec.name} has no side {name!r};"
+                    f" expected one of {', '.join(rec.deck.side_names)}"
+                )
+        if len(set(levels)) > 1:
+            return None, levels
+        return (levels[0] if levels else side), ()
 
     def _check_choices(self, rec: EditionRecord) -> None:
         if self.variant not in ("standard", "only-first"):

@@ -341,6 +341,19 @@ class ServerConfig(BaseSettings):
         "'{\"rounds\": 1}' for a demo or a test",
     )
 
+    arena_gather_seconds: Annotated[float, Setting("games")] = Field(
+        default=2.0,
+        ge=0,
+        description="seconds an arena's free player waits for a full race before racing the "
+        "free players there are, bots in the seats left (docs/arenas.md)",
+    )
+    arena_schedule: Annotated[str, Setting("games", metavar="FILE")] = Field(
+        default="standard",
+        max_length=4096,
+        description="the arenas made by themselves: standard (the shipped schedule), none, or "
+        "a JSON file of the same shape (docs/arenas.md)",
+    )
+
     #: boosting with a second account (docs/fair-play.md, "No boosting, no dodging")
     shared_address_days: Annotated[float, Setting("games")] = Field(
         default=7.0,
@@ -383,6 +396,9 @@ class ServerConfig(BaseSettings):
     )
     challenge_seconds: Annotated[float, _limit("the challenge expires (docs/social.md)")] = Field(
         default=120.0, ge=5, le=3600, description="how long a challenge waits for its answer"
+    )
+    arenas_per_day: Annotated[int, _limit("`429 rate_limited` (docs/arenas.md)")] = Field(
+        default=5, gt=0, description="arenas one account may make a day"
     )
     follows_per_account: Annotated[int, _limit("`409 follow_limit` (docs/social.md)")] = Field(
         default=500, gt=0, description="accounts one account may follow"

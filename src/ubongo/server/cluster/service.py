@@ -48,6 +48,8 @@ class ClusterRoomService(RoomService):
         self.quick = self.quick_rooms.matcher(RedisQueue(self.node.redis))
         #: every page's notices and presence, through Redis
         self.notices = RedisNotices(redis_url)
+        #: an arena is paired and scored in one place: not yet across processes
+        self.arenas = None
 
     async def start(self) -> None:
         await self.node.start()

@@ -20,7 +20,7 @@ from ubongo.editions.record import KeyKind
 from ubongo.rules.settings import Mode, Puzzles, SoloGoal, Variant
 from ubongo.rules.state import RoundKind
 
-from . import social
+from . import arenas, social
 from .events import CardAwards, GemAwards, NoAwards
 from .incoming import CellCoords, Level, PieceId, Placement
 from .outgoing import ProtocolCode
@@ -621,4 +621,12 @@ RESPONSES: dict[tuple[str, str], type[BaseModel]] = {
     ("POST", "/api/challenges/{challenge_id}/accept"): SeatTicket,
     ("POST", "/api/challenges/{challenge_id}/decline"): social.ChallengeView,
     ("DELETE", "/api/challenges/{challenge_id}"): social.ChallengeView,
+    ("GET", "/api/arenas"): arenas.ArenaList,
+    ("POST", "/api/arenas"): arenas.ArenaView,
+    ("GET", "/api/arenas/{arena_id}"): arenas.ArenaView,
+    ("GET", "/api/arenas/{arena_id}/results"): arenas.ArenaResults,
+    ("POST", "/api/arenas/{arena_id}/join"): arenas.ArenaView,
+    ("DELETE", "/api/arenas/{arena_id}/join"): arenas.ArenaView,
+    ("PATCH", "/api/arenas/{arena_id}/me"): arenas.ArenaView,
+    ("GET", "/api/accounts/{account_id}/arenas"): arenas.ArenasPlayed,
 }

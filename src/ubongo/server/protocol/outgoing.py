@@ -145,6 +145,8 @@ ProtocolCode = Literal[
     "bad_placement",
     "bad_date",
     "no_free_text",
+    "no_arena",
+    "arena_over",
 ]
 ErrorCode = Literal[ProtocolCode, RuleCode]
 

@@ -77,6 +77,10 @@ class RoomSettingsView(Sent):
         description="listed among the open games (GET /api/open-games) while it waits: anyone"
         " may take a free seat",
     )
+    arena: str | None = Field(
+        default=None, description="the arena whose race this room is (docs/arenas.md)"
+    )
+    arena_race: int | None = Field(default=None, description="the arena race's number")
 
 
 class SeatView(Sent):

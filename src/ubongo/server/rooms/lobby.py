@@ -230,6 +230,7 @@ class Lobby:
         everybody is unready again."""
         need_host(room, seat)
         need_phase(room, "lobby", "over")
+        _not_an_arena_race(room)
         new = room.settings.patched(patch)
         if new.solo != room.settings.solo and len(room.occupied()) > (1 if new.solo else SEATS):
             raise ProtocolError("bad_setting", "solo is for a room with one seat taken")
@@ -328,6 +329,7 @@ class Lobby:
         """The host takes a finished game's room back to the lobby, seats kept."""
         need_host(room, seat)
         need_phase(room, "over")
+        _not_an_arena_race(room)
         self.back_to_lobby(room)
         self.feed.publish(room, "rematch", {})
 
@@ -346,6 +348,14 @@ class Lobby:
         room.ratings = None
         for s in room.occupied():
             s.ready = s.kind == "bot"
+
+
+def _not_an_arena_race(room: Room) -> None:
+    """An arena's race is one game as the arena made it: its room is not played again."""
+    if room.settings.arena is not None:
+        raise ProtocolError(
+            "wrong_phase", "an arena's race is one game: the arena seats its players in the next"
+        )
 
 
 def _bot_seat(room: Room, index: int) -> Seat:

@@ -1,9 +1,10 @@
-"""The rooms of quick match (``docs/protocol.md``, "Quick match"), made on this process.
+"""The rooms made for players put together, on this process: quick match's (``docs/protocol.md``,
+"Quick match") and an arena's races (``docs/arenas.md``).
 
 :class:`~..online.quickmatch.QuickMatch` puts waiting players together (over a queue in this
-process, or in Redis); :class:`QuickRooms` makes the room of each group it seats: rated and
-locked, the oldest waiting player its host, bots in the free seats, everyone ready, and its
-game started once its people have connected.
+process, or in Redis), and :class:`~..online.arenas.ArenaDirector` an arena's free players;
+:class:`QuickRooms` makes the room of each group: rated and locked, the first player its host,
+bots in the free seats, everyone ready, and its game started once its people have connected.
 """
 
 from __future__ import annotations
@@ -11,10 +12,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from ubongo import editions
+from ubongo.arena import Arena
 
+from ..online.arena_live import Seated
 from ..online.quickmatch import START_GRACE_SECONDS, Queue, QuickMatch, Waiting
 from ..protocol.incoming import ProtocolError, SettingsPatch
 from .gateway import Gateway, seat_json
@@ -57,7 +61,38 @@ class QuickRooms:
         """A rated, locked room of this process for a quick-match group (the oldest waiting
         player is the host) and bots of ``levels``; everyone ready, its game starts by itself.
         Each person's seat, in the group's order."""
-        room, seats = self._seat(group, await self.reserve_code())
+        people = [(w.name, w.account) for w in group]
+        room, seats = self._seat(
+            people, self._quick_settings(group[0].edition), await self.reserve_code()
+        )
+        return self._ready(room, seats, levels)
+
+    async def race(
+        self, arena: Arena, number: int, people: Sequence[Seated], levels: Sequence[str]
+    ) -> list[dict[str, Any]]:
+        """Race number ``number`` of ``arena`` (docs/arenas.md): a rated, locked room of one
+        game of one round on a fresh task made from the arena's seed, its people each on their
+        side, bots of ``levels`` in the seats left; it starts by itself. Each person's seat."""
+        f = arena.format
+        patch = SettingsPatch(
+            edition=f.edition,
+            side=f.side,
+            rounds=1,
+            puzzles="fresh",
+            seed=f.race_seed(number),
+            rated=True,
+        )
+        room, seats = self._seat(
+            [(p.name, p.account) for p in people], [patch], await self.reserve_code()
+        )
+        room.settings = replace(room.settings, arena=arena.id, arena_race=number)
+        for seat, person in zip(seats, people, strict=True):
+            seat.side = None if person.side == f.side else person.side
+        return self._ready(room, seats, levels)
+
+    def _ready(self, room: Room, seats: list[Seat], levels: Sequence[str]) -> list[dict[str, Any]]:
+        """Bots of ``levels`` in the free seats, the room locked, everyone ready, its game
+        started once its people have connected: each person's seat."""
         lobby = self.gateway.rooms.lobby
         host = seats[0]
         for level in levels:
@@ -70,24 +105,34 @@ class QuickRooms:
         task.add_done_callback(self._starting.discard)
         return [seat_json(room, s) for s in seats]
 
-    def _seat(self, group: Sequence[Waiting], code: str | None) -> tuple[Room, list[Seat]]:
-        """A new rated room (code ``code``) with the group's players seated, the first as
-        host: the operator's quick-match settings, or the edition's own if they do not
-        suit it."""
-        lobby = self.gateway.rooms.lobby
-        first = group[0]
-        chosen = {**self.gateway.config.quickmatch_settings, "edition": first.edition}
+    def _quick_settings(self, edition: str) -> list[SettingsPatch]:
+        """A quick match's room settings: the operator's, or the edition's own if those do
+        not suit it (tried in this order)."""
+        chosen = {**self.gateway.config.quickmatch_settings, "edition": edition}
         try:
-            patch = SettingsPatch.model_validate({**chosen, "rated": True})
-            room, host = lobby.create_room(first.name, patch, code, first.account)
-        except (ProtocolError, ValueError):
-            # the operator's settings do not suit this edition: its own defaults
-            patch = SettingsPatch(edition=first.edition, rated=True)
-            room, host = lobby.create_room(first.name, patch, code, first.account)
-        seats = [host]
-        for w in group[1:]:
-            seats.append(lobby.take_seat(room.code, w.name, w.account)[1])
-        return room, seats
+            return [
+                SettingsPatch.model_validate({**chosen, "rated": True}),
+                SettingsPatch(edition=edition, rated=True),
+            ]
+        except ValueError:
+            return [SettingsPatch(edition=edition, rated=True)]
+
+    def _seat(
+        self, people: Sequence[tuple[str, int]], patches: Sequence[SettingsPatch], code: str | None
+    ) -> tuple[Room, list[Seat]]:
+        """A new room (code ``code``) of the first of ``patches`` its edition takes, with
+        ``people`` (name, account) seated, the first as host."""
+        lobby = self.gateway.rooms.lobby
+        first, *others = people
+        refused: Exception = ProtocolError("bad_setting", "no settings to make the room with")
+        for patch in patches:
+            try:
+                room, host = lobby.create_room(first[0], patch, code, first[1])
+            except (ProtocolError, ValueError) as e:
+                refused = e
+                continue
+            return room, [host, *(lobby.take_seat(room.code, n, a)[1] for n, a in others)]
+        raise refused
 
     async def _start_game(self, room: Room) -> None:
         """Start a quick match's game once its people have connected (or after a grace)."""

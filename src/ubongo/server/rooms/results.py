@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
 from ubongo import rules
 
 from ..config import ServerConfig
+from ..online.arena_live import RaceOutcome
 from ..online.daily import daily_facts, daily_result, day_of
 from ..online.fairplay import (
     PAIR_WINDOW_SECONDS,
@@ -63,6 +65,8 @@ class GameResults:
         self.retry = Backoff(config.store_retry_seconds, config.store_retry_max_seconds)
         #: per room, the last endless task's rating being stored (each waits for the one before)
         self._learning: dict[str, asyncio.Task[None]] = {}
+        #: where an arena race's end is scored, once its game is stored (the arenas' director)
+        self.race_over: Callable[[RaceOutcome], Awaitable[None]] | None = None
 
     def game_over(self, room: Room) -> None:
         """The rules say the game is over: store it (off the event loop), then announce it.
@@ -145,6 +149,10 @@ class GameResults:
                 room.ratings = announce["ratings"] = await self._rating_moves(
                     self.storage, room.game_id, stored
                 )
+            if room.settings.arena is not None and self.race_over is not None:
+                outcome = race_outcome(room, stored, room.game_id)
+                if outcome is not None:
+                    await self.race_over(outcome)
         finally:
             room.saving = None
         if self.feed.is_open(room):
@@ -284,6 +292,31 @@ class _Checks:
             for player, judged in sorted(self.held.items())
             if (account := self.accounts.get(player)) is not None
         )
+
+
+def race_outcome(room: Room, stored: GameRecord, game_id: int | None) -> RaceOutcome | None:
+    """An arena race's end (docs/arenas.md): each person's place in the round's finishing
+    order among the seats that count (a bot counts; a person who left, or whose result fair
+    play did not count, is placed nowhere), and their side."""
+    game, st = room.game, room.settings
+    if game is None or game.round is None or st.arena is None or st.arena_race is None:
+        return None
+    left = {str(i) for i in stored.result.get("left", [])}
+    uncounted = left | set(stored.result.get("unrated", {}))
+    order = [p for p in game.round.finish_order if p not in uncounted]
+    places: dict[int, int | None] = {}
+    sides: dict[int, str] = {}
+    gone: set[int] = set()
+    for seat in room.occupied():
+        if seat.account is None:  # a bot (a person replaced by one keeps their account)
+            continue
+        places[seat.account] = order.index(seat.player) + 1 if seat.player in order else None
+        sides[seat.account] = game.player(seat.player).side
+        if seat.player in left:
+            gone.add(seat.account)
+    return RaceOutcome(
+        st.arena, st.arena_race, places, sides, frozenset(gone), game_id, stored.finished_at
+    )
 
 
 def _fair_play(room: Room, checks: _Checks) -> dict[str, Any]:

@@ -99,6 +99,10 @@ class RoomSettings:
     #: listed among the open games on the home page while it waits for players: anyone may
     #: take a free seat (a race room; docs/social.md)
     listed: bool = False
+    #: the arena whose race this room is, and the race's number (docs/arenas.md): set by
+    #: the arena's director, never by a host; the race is one game, its ties shared
+    arena: str | None = None
+    arena_race: int | None = None
 
     def patched(self, patch: SettingsPatch) -> RoomSettings:
         """These settings with ``patch``'s fields; ``null`` is the rules' default where there
@@ -188,13 +192,15 @@ class RoomSettings:
             players=players,
             mode="solo" if self.solo else "race",
             side=None if own else self.side,
-            levels=levels if own else (),
+            # a table of one side gives none; an arena's race may seat players of two sides
+            levels=levels if own or len(set(levels)) > 1 else (),
             rounds=self.rounds,
             hourglass=self.hourglass_seconds,
             countdown=self.countdown_seconds,
             variant="only-first" if self.variant in ("only-first", "expert") else "standard",
             round_limit=self.round_limit_seconds,
             playoff_limit=self.round_limit_seconds,
+            tie_break="shared" if self.arena is not None else None,
             solo_goal=cast(SoloGoal, goal),
             solo_target=None if goal in ("practice", "endless") else self.solo_amount,
             rating=rating if goal == "endless" else None,

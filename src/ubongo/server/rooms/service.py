@@ -13,8 +13,9 @@ Both run rooms with the same parts, which each holds: a :class:`~.gateway.Gatewa
 and their connections), :class:`~.limits.AddressLimits` (what each client address may do),
 :class:`~.housekeeping.Housekeeping` (idle rooms forgotten, the lag probe, the card worker)
 and quick match (:class:`~..online.quickmatch.QuickMatch` seating groups in
-:class:`~.quickrooms.QuickRooms`). They differ only in where a room lives and how a message
-reaches it. Routes never ask which one they have.
+:class:`~.quickrooms.QuickRooms`); arenas (:class:`~..online.arenas.ArenaDirector`, seating
+their races in the same rooms) run on one process only for now. They differ only in where a
+room lives and how a message reaches it. Routes never ask which one they have.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from ..config import ServerConfig
+from ..online.arenas import ArenaDirector, load_schedule
 from ..online.notices import LocalNotices, Notices
 from ..online.quickmatch import LocalQueue, QuickMatch
 from ..online.tasks_in_play import TasksInPlay
@@ -67,6 +69,8 @@ class RoomService(Protocol):
     #: the players' notice sockets: challenges reach every page, and who is online
     #: (docs/social.md)
     notices: Notices
+    #: the arenas (docs/arenas.md); ``None`` where they are not offered (several processes)
+    arenas: ArenaDirector | None
 
     # --- start and stop ------------------------------------------------------------------------
 
@@ -140,13 +144,19 @@ class LocalRoomService(RoomService):
         #: players waiting for a quick match, in this process
         self.quick = self.quick_rooms.matcher(LocalQueue())
         self.notices = LocalNotices()
+        self.arenas = ArenaDirector(
+            storage, self.clock, config, self.quick_rooms.race, load_schedule(config.arena_schedule)
+        )
+        self.gateway.rooms.game.results.race_over = self.arenas.race_over
 
     async def start(self) -> None:
         await self.saved.reopen(self.gateway.rooms)
         self.housekeeping.start()
         self.quick.start()
+        await self.arenas.start()
 
     async def stop(self) -> None:
+        await self.arenas.stop()
         await self.notices.stop()
         await self.quick.stop()
         self.quick_rooms.stop()

@@ -28,6 +28,7 @@ from fastapi import APIRouter
 
 from . import (
     accounts,
+    arenas,
     editions,
     games,
     health,
@@ -57,6 +58,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     puzzles.router,
     practice.router,
     social.router,
+    arenas.router,
     websocket.router,
     web.router,
 )

@@ -42,6 +42,9 @@ HTTP_STATUS = {
     "already_challenged": 409,
     "no_challenge": 404,
     "challenge_gone": 409,
+    "no_arena": 404,
+    "arena_over": 409,
+    "not_joined": 409,
     "bad_game": 422,
     "name_reserved": 422,  # the name itself, whoever asks for it
     "too_large": 413,

@@ -19,7 +19,7 @@ from ..protocol import social
 from ..protocol.incoming import MAX_MESSAGE_BYTES, ProtocolError
 from .accounts import MAX_ID, known_id
 from .deps import AccountsDep, RoomServiceDep, SignedIn, SocialDep
-from .websocket import CLOSE_NO_HELLO, admit
+from .websocket import CLOSE_NO_HELLO, admit, next_frame, write_queue
 
 log = logging.getLogger("ubongo.server")
 
@@ -128,7 +128,7 @@ async def _error(ws: WebSocket, code: str, message: str) -> None:
 async def _hello(ws: WebSocket, rooms: RoomServiceDep, accounts: AccountsDep) -> Listener | None:
     """The page's account, from its first message (within ``--hello-seconds``), listening."""
     try:
-        raw = await asyncio.wait_for(_receive(ws), rooms.config.hello_seconds)
+        raw = await asyncio.wait_for(next_frame(ws), rooms.config.hello_seconds)
     except TimeoutError:
         raw = None
     if raw is None:
@@ -156,11 +156,11 @@ async def _hello(ws: WebSocket, rooms: RoomServiceDep, accounts: AccountsDep) ->
 
 async def _serve(ws: WebSocket, rooms: RoomServiceDep, listener: Listener) -> None:
     """Read ``here`` messages while the listener's notices are written to the socket."""
-    writer = asyncio.create_task(_write(ws, listener))
+    writer = asyncio.create_task(write_queue(ws, listener.queue))
     bucket = TokenBucket(NOTICE_RATE, NOTICE_BURST, rooms.clock.now())
     try:
         while not writer.done():
-            reading = asyncio.ensure_future(_receive(ws))
+            reading = asyncio.ensure_future(next_frame(ws))
             await asyncio.wait({reading, writer}, return_when=asyncio.FIRST_COMPLETED)
             if not reading.done():
                 reading.cancel()
@@ -181,20 +181,3 @@ async def _serve(ws: WebSocket, rooms: RoomServiceDep, listener: Listener) -> No
     finally:
         writer.cancel()
         await asyncio.wait({writer})
-
-
-async def _receive(ws: WebSocket) -> str | bytes | None:
-    """The next frame's text or bytes; None when the client has gone."""
-    message = await ws.receive()
-    if message["type"] == "websocket.disconnect":
-        return None
-    text: str | bytes | None = message.get("text")
-    return text if text is not None else message.get("bytes") or b""
-
-
-async def _write(ws: WebSocket, listener: Listener) -> None:
-    """Send the listener's notices in order; ``None`` ends it (a page that does not read)."""
-    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
-        while (text := await listener.queue.get()) is not None:
-            await ws.send_text(text)
-        await ws.close(1013)

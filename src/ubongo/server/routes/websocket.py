@@ -64,6 +64,25 @@ async def admit(ws: WebSocket, rooms: RoomServiceDep) -> str | None:
     return address
 
 
+async def next_frame(ws: WebSocket) -> str | bytes | None:
+    """The next frame's text or bytes from a socket that is not a room's (the notice and the
+    arena socket); None when the client has gone."""
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        return None
+    text: str | bytes | None = message.get("text")
+    return text if text is not None else message.get("bytes") or b""
+
+
+async def write_queue(ws: WebSocket, queue: asyncio.Queue[str | None]) -> None:
+    """Send what ``queue`` holds, in order; ``None`` ends it (a page that does not read: it is
+    closed, and opens a new socket)."""
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+        while (text := await queue.get()) is not None:
+            await ws.send_text(text)
+        await ws.close(1013)
+
+
 async def _serve(ws: WebSocket, rooms: RoomServiceDep, conn: Connection) -> None:
     writer_task = asyncio.create_task(_writer(ws, conn, rooms.metrics.messages_out))
     conn.on_abort = lambda: _abort(ws, writer_task)

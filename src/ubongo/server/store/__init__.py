@@ -13,7 +13,8 @@ by the Alembic migrations in ``migrations/``, run at every start.
   endless runs' tasks and players), :mod:`.open_rooms` (rooms that outlive a restart),
   :mod:`.review` (results held for fair play, and the moderators' logged decisions),
   :mod:`.follows` (who follows whom), :mod:`.challenges` (games proposed to an account),
-  :mod:`.reports` (reported lines of chat).
+  :mod:`.reports` (reported lines of chat), :mod:`.arenas` (arenas, their players' sheets
+  and their races).
 
 Callers hold one :class:`Store` (the app makes it and hands it on) and reach each
 repository as its attribute: ``store.games.save(game)``, ``store.accounts.by_token(hash)``.
@@ -46,6 +47,7 @@ from .accounts import (
     StoredAccount,
 )
 from .addresses import AddressRepository
+from .arenas import ArenaRepository, Race, TakenPart
 from .challenges import Challenge, ChallengeRepository
 from .daily import DailyRecord, DailyRepository, DailyRun
 from .database import Backoff, Database, default_database_url
@@ -88,6 +90,7 @@ class Store:
         self.follows = FollowRepository(self.database)
         self.challenges = ChallengeRepository(self.database)
         self.reports = ReportRepository(self.database)
+        self.arenas = ArenaRepository(self.database)
 
     @property
     def url(self) -> str:
@@ -105,6 +108,7 @@ __all__ = [
     "AccountRatings",
     "AccountRepository",
     "AddressRepository",
+    "ArenaRepository",
     "Backoff",
     "Challenge",
     "ChallengeRepository",
@@ -126,6 +130,7 @@ __all__ = [
     "OpenRoomRepository",
     "PersonalBest",
     "Profile",
+    "Race",
     "RateGame",
     "RateTask",
     "RatedAccount",
@@ -145,6 +150,7 @@ __all__ = [
     "Store",
     "StoredAccount",
     "StoredGame",
+    "TakenPart",
     "TaskRating",
     "TaskRatingRepository",
     "TaskResult",

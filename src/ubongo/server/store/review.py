@@ -17,7 +17,7 @@ ratings is the caller's, as for storing games (:data:`RerateSeat`, :data:`GiveBa
 >>> review.held()
 []
 >>> review.mark(ada, "mod", "a script", at=2.0, give_back=lambda rows, account, points: None)
-{'marked': 1, 'held': [], 'records': 0, 'daily': 0, 'games': [], 'given_back': []}
+{'marked': 1, 'held': [], 'records': 0, 'daily': 0, 'arenas': 0, 'games': [], 'given_back': []}
 >>> [(d.decision, d.moderator, d.account) for d in review.decisions()]
 [('mark', 'mod', 1)]
 >>> db.close()
@@ -32,6 +32,7 @@ from typing import Any
 from sqlalchemy import Select, select, update
 from sqlalchemy.orm import Session
 
+from .arenas import remove_from_arenas
 from .database import Database
 from .games import StoredGame
 from .ratings import RatingRows
@@ -169,7 +170,8 @@ class ReviewRepository:
         self, account: int, moderator: str, note: str, at: float, give_back: GiveBack
     ) -> dict[str, Any] | None:
         """The account is a cheater: its held results stay out, its solo runs and daily
-        runs leave the leaderboards, its rated games are voided and each opponent's rating
+        runs leave the leaderboards and it leaves every arena's standings, its rated games are
+        voided and each opponent's rating
         loss in them is given back (``give_back``). What changed, or ``None`` if there is no
         such account."""
         with self.database.write("review_mark") as s:
@@ -204,6 +206,7 @@ class ReviewRepository:
                 "held": [h.id for h in held],
                 "records": len(records),
                 "daily": len(daily),
+                "arenas": remove_from_arenas(s, account),
                 "games": games,
                 "given_back": given,
             }

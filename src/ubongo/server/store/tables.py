@@ -307,3 +307,62 @@ class ChatReportRow(Base):
     text: Mapped[str] = mapped_column(String(400))
     said_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class ArenaRow(Base):
+    """An arena (docs/arenas.md): what it plays, when, made by whom (null: the schedule, whose
+    slot names it once), and when its standings froze."""
+
+    __tablename__ = "arenas"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    edition: Mapped[str] = mapped_column(String(16))
+    title: Mapped[str] = mapped_column(String(64))
+    side: Mapped[str] = mapped_column(String(16))
+    seats: Mapped[int] = mapped_column(Integer)
+    minutes: Mapped[int] = mapped_column(Integer)
+    starts_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    ends_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    seed: Mapped[str] = mapped_column(String(32))
+    made_by: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id"), nullable=True, index=True
+    )
+    made_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    private: Mapped[bool] = mapped_column(Boolean)
+    #: the schedule's slot this arena fills (unique: every process may try to make it)
+    slot: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
+    frozen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class ArenaPlayerRow(Base):
+    """A player of an arena: their sheet (every race's result, in order), whether they pause or
+    take the harder side, whether fair play removed them, and their final place."""
+
+    __tablename__ = "arena_players"
+
+    arena_id: Mapped[str] = mapped_column(ForeignKey("arenas.id"), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True, index=True)
+    name: Mapped[str] = mapped_column(String(32))
+    joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    paused: Mapped[bool] = mapped_column(Boolean)
+    harder: Mapped[bool] = mapped_column(Boolean)
+    removed: Mapped[bool] = mapped_column(Boolean)
+    #: each race: [race, place or null, harder, points, fire, at]
+    results: Mapped[list[Any]] = mapped_column(JSON)
+    points: Mapped[int] = mapped_column(Integer)
+    place: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class ArenaRaceRow(Base):
+    """A race of an arena: its room, its seats' accounts (null: a bot), when it started and
+    ended, and its stored game (for its replay)."""
+
+    __tablename__ = "arena_races"
+
+    arena_id: Mapped[str] = mapped_column(ForeignKey("arenas.id"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room: Mapped[str] = mapped_column(String(16))
+    accounts: Mapped[list[Any]] = mapped_column(JSON)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), nullable=True)

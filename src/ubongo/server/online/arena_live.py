@@ -1,0 +1,206 @@
+"""An arena in memory (:class:`Live`): its entrants, races in play and open pages, and what
+each page is shown (:func:`arena_view`), as :class:`~.arenas.ArenaDirector` keeps them; and
+what a race's room reports at its end (:class:`RaceOutcome`)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ubongo.arena import Arena, Sheet
+
+from .ratings import MU
+
+#: rows of the standings' top, and of a player's neighbourhood either side of them
+TOP_ROWS = 10
+NEAR_ROWS = 3
+#: races going on listed for watching
+RACES_LISTED = 6
+
+
+@dataclass
+class Seated:
+    """One person of a race to be made: their account, name and side."""
+
+    account: int
+    name: str
+    side: str
+
+
+#: makes race number ``n`` of an arena (its people and the bot levels of the free seats):
+#: each person's seat, in order (``docs/protocol.md``, a seat ticket)
+MakeRace = Callable[[Arena, int, Sequence[Seated], Sequence[str]], Awaitable[list[dict[str, Any]]]]
+
+
+@dataclass
+class Entrant:
+    """What the director knows of a joined player beyond their sheet: skill, recent
+    addresses, open arena pages, since when they are free, their race, their last race's
+    people, and the seat of their race for their page."""
+
+    mu: float = MU
+    addresses: tuple[str, ...] = ()
+    pages: int = 0
+    free_since: float | None = None
+    race: int | None = None
+    last: frozenset[int] = frozenset()
+    seat: dict[str, Any] | None = None
+
+
+@dataclass
+class RaceInPlay:
+    number: int
+    room: str
+    accounts: tuple[int, ...]
+    names: tuple[str, ...]
+    started_at: float
+
+
+@dataclass(eq=False)
+class Watcher:
+    """An open arena page: its account (``None``: a visitor), what it is to be sent, and the
+    last view sent (a view is sent only when it changed)."""
+
+    arena: str
+    account: int | None
+    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    last: str = ""
+
+    def deliver(self, text: str) -> None:
+        if self.queue.qsize() >= 20:  # a page that does not read is closed
+            self.queue.put_nowait(None)
+            return
+        self.queue.put_nowait(text)
+
+
+@dataclass
+class Live:
+    """An arena in memory: its sheets, its entrants, its races in play, its watchers."""
+
+    arena: Arena
+    sheets: dict[int, Sheet]
+    entrants: dict[int, Entrant] = field(default_factory=dict)
+    races: dict[int, RaceInPlay] = field(default_factory=dict)
+    next_race: int = 1
+    watchers: set[Watcher] = field(default_factory=set)
+    #: bumped at every change a view shows; views are made when it moved
+    version: int = 0
+    shown: int = -1
+    shown_at: float = 0.0
+    shown_phase: str = ""
+
+    def changed(self) -> None:
+        self.version += 1
+
+    def entrant(self, account: int) -> Entrant:
+        return self.entrants.setdefault(account, Entrant())
+
+
+def _ms(seconds: float) -> int:
+    return round(seconds * 1000)
+
+
+def standing_row(rank: int, s: Sheet) -> dict[str, Any]:
+    return {
+        "rank": rank,
+        "account": s.account,
+        "name": s.name,
+        "points": s.points,
+        "wins": s.wins,
+        "races": len(s.results),
+        "on_fire": s.on_fire,
+        "paused": s.paused,
+    }
+
+
+def arena_view(
+    live: Live, account: int | None, now: float, order: Sequence[Sheet]
+) -> dict[str, Any]:
+    """What an arena's page shows ``account`` (``None``: a visitor) now: the arena, the top of
+    ``order`` (the standings), the account's neighbourhood and sheet, the races going on."""
+    a, f = live.arena, live.arena.format
+    rank = {s.account: i for i, s in enumerate(order, start=1)}
+    me: dict[str, Any] | None = None
+    near: list[dict[str, Any]] = []
+    sheet = live.sheets.get(account) if account is not None else None
+    if sheet is not None and account is not None:
+        entrant = live.entrant(account)
+        mine = rank.get(account)
+        if mine is not None and mine > TOP_ROWS:
+            lo, hi = max(TOP_ROWS, mine - NEAR_ROWS - 1), min(len(order), mine + NEAR_ROWS)
+            near = [standing_row(i + 1, order[i]) for i in range(lo, hi)]
+        me = {
+            "rank": mine,
+            "points": sheet.points,
+            "streak": sheet.streak,
+            "on_fire": sheet.on_fire,
+            "paused": sheet.paused,
+            "harder": sheet.harder,
+            "present": entrant.pages > 0,
+            "seat": entrant.seat,
+            "results": [
+                {
+                    "race": r.race,
+                    "place": r.place,
+                    "points": r.points,
+                    "fire": r.fire,
+                    "harder": r.harder,
+                }
+                for r in sheet.results
+            ],
+        }
+    races = sorted(live.races.values(), key=lambda r: -r.started_at)[:RACES_LISTED]
+    return {
+        "id": a.id,
+        "title": a.title,
+        "edition": f.edition,
+        "side": f.side,
+        "harder_side": f.harder_side,
+        "seats": f.seats,
+        "minutes": f.minutes,
+        "starts_at": _ms(a.starts_at),
+        "ends_at": _ms(a.ends_at),
+        "phase": a.phase(now),
+        "private": a.private,
+        "server_time": _ms(now),
+        "players": len(order),
+        "races_in_play": len(live.races),
+        "top": [standing_row(i, s) for i, s in enumerate(order[:TOP_ROWS], start=1)],
+        "near": near,
+        "me": me,
+        "races": [{"number": r.number, "room": r.room, "names": list(r.names)} for r in races],
+    }
+
+
+def arena_summary(a: Arena, now: float, players: int) -> dict[str, Any]:
+    """An arena in a list: what it plays, when, how many have joined."""
+    f = a.format
+    return {
+        "id": a.id,
+        "title": a.title,
+        "edition": f.edition,
+        "side": f.side,
+        "seats": f.seats,
+        "minutes": f.minutes,
+        "starts_at": _ms(a.starts_at),
+        "ends_at": _ms(a.ends_at),
+        "phase": a.phase(now),
+        "players": players,
+        "scheduled": a.made_by is None,
+    }
+
+
+@dataclass(frozen=True)
+class RaceOutcome:
+    """A finished race as its room saw it: the arena and race, each person's place (``None``:
+    did not finish, or not counted), side, who left, the stored game and when."""
+
+    arena: str
+    race: int
+    places: dict[int, int | None]
+    sides: dict[int, str]
+    left: frozenset[int]
+    game_id: int | None
+    at: float

@@ -1,0 +1,531 @@
+"""Arenas on the server (docs/arenas.md): the one place that pairs an arena's players, scores
+its races and tells its watchers the standings.
+
+:class:`ArenaDirector` keeps every arena not yet frozen in memory (:class:`Live`), writing
+through to the store (:class:`~..store.ArenaRepository`). It makes the schedule's arenas
+ahead of time, and a few times a second, for each arena:
+
+* while its clock runs, seats its free players (joined, not paused, with the arena's page
+  open, not in a race) with :func:`ubongo.arena.pairings`, in rooms the room service makes
+  (:data:`MakeRace`), bots of the level closest to the group's skill in the seats left;
+* once its clock has ended and no race is in play, freezes its standings;
+* at most once a second, sends each watcher (an open arena page: :class:`Watcher`) the view of
+  the standings it shows (:func:`arena_view`), only if it changed.
+
+A race's room reports its end (:meth:`ArenaDirector.race_over`, after the game is stored):
+the finishing order of its one round gives the places; a seat whose person left, or whose
+result fair play did not count, scores nothing. Points follow :mod:`ubongo.arena`.
+
+This director runs arenas on one process: with several processes, arenas are not offered
+(``docs/arenas.md``: what remains to be done).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from collections.abc import Sequence
+from dataclasses import replace
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+from ubongo.arena import (
+    Arena,
+    Format,
+    Free,
+    Scheduled,
+    Sheet,
+    pairings,
+    schedule_from_json,
+    standings,
+)
+
+from ..config import ServerConfig
+from ..ops.clock import Clock
+from ..protocol.arenas import encode_arena_message
+from ..protocol.incoming import BOT_LEVELS, ProtocolError
+from ..store import Store
+from .arena_live import (
+    Live,
+    MakeRace,
+    RaceInPlay,
+    RaceOutcome,
+    Seated,
+    Watcher,
+    arena_summary,
+    arena_view,
+)
+from .quickmatch import closest_level
+from .ratings import MU, Subject
+
+log = logging.getLogger("ubongo.server")
+
+#: how often the director looks at its arenas
+TICK_SECONDS = 0.25
+#: standings reach a watcher at most this often
+VIEW_EVERY_SECONDS = 1.0
+#: how far ahead the schedule's arenas are made (they are listed with a countdown)
+SCHEDULE_AHEAD_SECONDS = 6 * 3600.0
+#: a frozen arena stays in memory this long (its page's last views), then is read from the store
+KEEP_FROZEN_SECONDS = 120.0
+
+
+def load_schedule(setting: str) -> list[Scheduled]:
+    """The schedule ``--arena-schedule`` names: ``standard`` (the shipped one), ``none``, or a
+    JSON file's path; ValueError naming what is wrong.
+
+    >>> [line.edition for line in load_schedule("standard")][:2], load_schedule("none")
+    (['classic', '3d'], [])
+    """
+    if setting == "none":
+        return []
+    if setting == "standard":
+        text = files("ubongo").joinpath("data/arenas/schedule.json").read_text(encoding="utf-8")
+    else:
+        try:
+            text = Path(setting).read_text(encoding="utf-8")
+        except OSError as e:
+            raise ValueError(f"the arena schedule {setting!r} cannot be read: {e}") from None
+    try:
+        data = json.loads(text)
+    except ValueError as e:
+        raise ValueError(f"the arena schedule is not JSON: {e}") from None
+    return schedule_from_json(data)
+
+
+class ArenaDirector:
+    """Every arena of this process: made, joined, paired, scored and shown."""
+
+    def __init__(
+        self,
+        store: Store | None,
+        clock: Clock,
+        config: ServerConfig,
+        make_race: MakeRace,
+        schedule: Sequence[Scheduled] = (),
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.config = config
+        self.make_race = make_race
+        self.schedule = tuple(schedule)
+        self.live: dict[str, Live] = {}
+        self._task: asyncio.Task[None] | None = None
+        self._making: set[asyncio.Task[None]] = set()
+        self._scheduled_until = 0.0
+
+    # --- start and stop ------------------------------------------------------------------
+
+    async def start(self) -> None:
+        if self.store is not None:
+            for arena in await asyncio.to_thread(self.store.arenas.unfrozen):
+                await self._load(arena)
+        self._task = asyncio.create_task(self._run())
+
+    async def stop(self) -> None:
+        tasks = [t for t in (self._task, *self._making) if t is not None]
+        for t in tasks:
+            t.cancel()
+        for t in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await t
+        for live in self.live.values():
+            for w in live.watchers:
+                w.queue.put_nowait(None)
+
+    async def _load(self, arena: Arena) -> Live:
+        sheets: list[Sheet] = []
+        if self.store is not None:
+            sheets = await asyncio.to_thread(self.store.arenas.sheets, arena.id)
+        live = Live(arena, {s.account: s for s in sheets})
+        if self.store is not None:
+            races = await asyncio.to_thread(self.store.arenas.races, arena.id)
+            live.next_race = max((r.number for r in races), default=0) + 1
+            for r in races:
+                if r.ended_at is None:  # its room reports its end when it is over
+                    people = tuple(a for a in r.accounts if a is not None)
+                    names = tuple(live.sheets[a].name for a in people if a in live.sheets)
+                    live.races[r.number] = RaceInPlay(r.number, r.room, people, names, r.started_at)
+                    for a in people:
+                        live.entrant(a).race = r.number
+        self.live[arena.id] = live
+        return live
+
+    # --- making arenas ---------------------------------------------------------------------
+
+    async def make(
+        self,
+        title: str,
+        fmt: Format,
+        starts_at: float,
+        made_by: int | None,
+        private: bool = False,
+    ) -> Arena:
+        """A new arena (``no_edition``/``bad_setting`` for a format its edition refuses)."""
+        try:
+            fmt.check()
+        except ValueError as e:
+            raise ProtocolError("bad_setting", str(e)) from None
+        arena = Arena(
+            id=secrets.token_hex(5),
+            title=title,
+            format=fmt,
+            starts_at=starts_at,
+            ends_at=starts_at + fmt.minutes * 60,
+            made_by=made_by,
+            private=private,
+        )
+        if self.store is not None:
+            await asyncio.to_thread(self.store.arenas.make, arena, self.clock.now())
+        await self._load(arena)
+        return arena
+
+    async def _make_scheduled(self, now: float) -> None:
+        """The schedule's arenas up to :data:`SCHEDULE_AHEAD_SECONDS` ahead (every process
+        may try: the store keeps one per slot)."""
+        if now < self._scheduled_until:
+            return
+        self._scheduled_until = now + 60.0
+        for line in self.schedule:
+            for slot, arena in line.slots(now, SCHEDULE_AHEAD_SECONDS):
+                if arena.id in self.live:
+                    continue
+                made = True
+                if self.store is not None:
+                    made = await asyncio.to_thread(self.store.arenas.make, arena, now, slot)
+                    if not made:
+                        found = await asyncio.to_thread(self.store.arenas.get, arena.id)
+                        if found is None or found.frozen_at is not None:
+                            continue
+                        arena = found
+                await self._load(arena)
+
+    # --- looking arenas up -------------------------------------------------------------------
+
+    async def find(self, arena_id: str) -> tuple[Arena, list[Sheet]]:
+        """An arena and its sheets, running or stored (``404 no_arena``)."""
+        live = self.live.get(arena_id)
+        if live is not None:
+            return live.arena, list(live.sheets.values())
+        if self.store is not None and len(arena_id) <= 16:
+            arena = await asyncio.to_thread(self.store.arenas.get, arena_id)
+            if arena is not None:
+                return arena, await asyncio.to_thread(self.store.arenas.sheets, arena_id)
+        raise ProtocolError("no_arena", "no such arena")
+
+    def _running(self, arena_id: str) -> Live:
+        live = self.live.get(arena_id)
+        if live is None or live.arena.phase(self.clock.now()) not in ("soon", "running"):
+            raise ProtocolError("arena_over", "this arena is over or not found")
+        return live
+
+    async def listing(self) -> list[dict[str, Any]]:
+        """The public arenas coming, running and lately over (an hour), soonest first."""
+        now = self.clock.now()
+        shown: dict[str, dict[str, Any]] = {}
+        if self.store is not None:
+            for a in await asyncio.to_thread(self.store.arenas.listing, now - 3600.0):
+                live = self.live.get(a.id)
+                count = len(live.sheets) if live is not None else 0
+                shown[a.id] = arena_summary(live.arena if live else a, now, count)
+        for live in self.live.values():
+            if not live.arena.private and live.arena.id not in shown:
+                shown[live.arena.id] = arena_summary(live.arena, now, len(live.sheets))
+        return sorted(shown.values(), key=lambda s: (s["starts_at"], s["id"]))
+
+    def view(self, arena: Arena, sheets: Sequence[Sheet], account: int | None) -> dict[str, Any]:
+        live = self.live.get(arena.id) or Live(arena, {s.account: s for s in sheets})
+        return arena_view(live, account, self.clock.now(), standings(live.sheets.values()))
+
+    # --- a player's commands -------------------------------------------------------------------
+
+    async def join(
+        self, arena_id: str, account: int, name: str, mu: float, addresses: Sequence[str]
+    ) -> Sheet:
+        """The account joins (or comes back: no longer paused); its sheet."""
+        live = self._running(arena_id)
+        now = self.clock.now()
+        sheet = live.sheets.get(account)
+        if sheet is None:
+            sheet = Sheet(account, name, now)
+        else:
+            sheet = replace(sheet, paused=False, name=name)
+        if sheet.removed:
+            raise ProtocolError("arena_over", "this account may not play this arena")
+        entrant = live.entrant(account)
+        entrant.mu, entrant.addresses = mu, tuple(addresses)
+        await self._save(live, sheet)
+        self._free(live, account, now)
+        return sheet
+
+    async def pause(self, arena_id: str, account: int, paused: bool) -> Sheet:
+        """The account pauses (not seated again until it comes back) or comes back."""
+        live = self._running(arena_id)
+        sheet = self._sheet(live, account)
+        sheet = replace(sheet, paused=paused)
+        await self._save(live, sheet)
+        self._free(live, account, self.clock.now())
+        return sheet
+
+    async def take_harder(self, arena_id: str, account: int, harder: bool) -> Sheet:
+        """The account's next races are on the harder side (or not)."""
+        live = self._running(arena_id)
+        if harder and live.arena.format.harder_side is None:
+            raise ProtocolError("bad_setting", "this arena plays its edition's hardest side")
+        sheet = replace(self._sheet(live, account), harder=harder)
+        await self._save(live, sheet)
+        return sheet
+
+    async def withdraw(self, arena_id: str, account: int) -> None:
+        """The account leaves: gone from the standings if it has raced no race, else paused
+        (its points stay)."""
+        live = self._running(arena_id)
+        sheet = self._sheet(live, account)
+        if sheet.results or live.entrant(account).race is not None:
+            await self._save(live, replace(sheet, paused=True))
+        else:
+            del live.sheets[account]
+            live.entrants.pop(account, None)
+            if self.store is not None:
+                await asyncio.to_thread(self.store.arenas.forget, arena_id, account)
+        live.changed()
+
+    def _sheet(self, live: Live, account: int) -> Sheet:
+        sheet = live.sheets.get(account)
+        if sheet is None:
+            raise ProtocolError("not_joined", "this account has not joined this arena")
+        return sheet
+
+    async def _save(self, live: Live, sheet: Sheet) -> None:
+        if self.store is not None:
+            await asyncio.to_thread(self.store.arenas.save_sheet, live.arena.id, sheet)
+        live.sheets[sheet.account] = sheet
+        live.changed()
+
+    def _free(self, live: Live, account: int, now: float) -> None:
+        """Note whether the account may be seated now, and since when."""
+        sheet = live.sheets.get(account)
+        entrant = live.entrant(account)
+        can = (
+            sheet is not None
+            and not sheet.paused
+            and not sheet.removed
+            and entrant.pages > 0
+            and entrant.race is None
+        )
+        if not can:
+            entrant.free_since = None
+        elif entrant.free_since is None:
+            entrant.free_since = now
+
+    # --- watchers ------------------------------------------------------------------------------
+
+    def watch(self, arena_id: str, account: int | None) -> Watcher:
+        """An arena page opens (``404 no_arena`` if the arena is not in memory: over, or
+        never made)."""
+        live = self.live.get(arena_id)
+        if live is None:
+            raise ProtocolError("no_arena", "no such arena, or it is over")
+        w = Watcher(arena_id, account)
+        live.watchers.add(w)
+        if account is not None:
+            live.entrant(account).pages += 1
+            self._free(live, account, self.clock.now())
+        self._send(live, w, self.clock.now(), standings(live.sheets.values()))
+        return w
+
+    def unwatch(self, w: Watcher) -> None:
+        live = self.live.get(w.arena)
+        if live is None or w not in live.watchers:
+            return
+        live.watchers.discard(w)
+        if w.account is not None:
+            entrant = live.entrant(w.account)
+            entrant.pages = max(0, entrant.pages - 1)
+            self._free(live, w.account, self.clock.now())
+
+    def _send(self, live: Live, w: Watcher, now: float, order: Sequence[Sheet]) -> None:
+        view = arena_view(live, w.account, now, order)
+        text = encode_arena_message({"type": "arena", **view})
+        # the clock alone moving is not news: compare without it
+        key = text.replace(f'"server_time":{view["server_time"]}', "")
+        if key != w.last:
+            w.last = key
+            w.deliver(text)
+
+    # --- the clock -----------------------------------------------------------------------------
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                await self.tick()
+            except Exception:
+                log.exception("arenas: a tick failed; going on")
+            await asyncio.sleep(TICK_SECONDS)
+
+    async def tick(self) -> None:
+        """Make the schedule's arenas, seat free players, freeze ended arenas, send views."""
+        now = self.clock.now()
+        await self._make_scheduled(now)
+        for live in list(self.live.values()):
+            phase = live.arena.phase(now)
+            if phase == "running":
+                self._pair(live, now)
+            elif phase == "ending" and not live.races:
+                await self._freeze(live, now)
+            frozen = live.arena.frozen_at
+            if frozen is not None and now - frozen > KEEP_FROZEN_SECONDS and not live.watchers:
+                del self.live[live.arena.id]
+                continue
+            news = live.version != live.shown or phase != live.shown_phase
+            if news and now - live.shown_at >= VIEW_EVERY_SECONDS:
+                live.shown_phase = phase
+                self._show(live, now)
+
+    def _show(self, live: Live, now: float) -> None:
+        live.shown, live.shown_at = live.version, now
+        if not live.watchers:
+            return
+        order = standings(live.sheets.values())
+        for w in list(live.watchers):
+            self._send(live, w, now, order)
+
+    async def _freeze(self, live: Live, now: float) -> None:
+        """The standings are final: stored with each place, and read back (a player marked a
+        cheater while the arena ran leaves them now)."""
+        if self.store is not None:
+            arena_id = live.arena.id
+            await asyncio.to_thread(self.store.arenas.freeze, arena_id, now)
+            sheets = await asyncio.to_thread(self.store.arenas.sheets, arena_id)
+            live.sheets = {s.account: s for s in sheets}
+        live.arena = live.arena.frozen(now)
+        live.changed()
+
+    def _pair(self, live: Live, now: float) -> None:
+        order = standings(live.sheets.values())
+        rank = {s.account: i for i, s in enumerate(order, start=1)}
+        free = [
+            Free(a, rank.get(a, len(order) + 1), e.mu, e.free_since, e.addresses, e.last)
+            for a, e in live.entrants.items()
+            if e.free_since is not None
+        ]
+        if not free:
+            return
+        f = live.arena.format
+        gather = self.config.arena_gather_seconds
+        for group, bots in pairings(free, now, f.seats, gather, self.config.quickmatch_wait):
+            number = live.next_race
+            live.next_race += 1
+            accounts = [g.account for g in group]
+            for a in accounts:
+                e = live.entrants[a]
+                e.free_since, e.race, e.seat = None, number, None
+            task = asyncio.create_task(self._start_race(live, number, accounts, bots))
+            self._making.add(task)
+            task.add_done_callback(self._making.discard)
+
+    async def _bot_levels(self, edition: str, mus: Sequence[float], free: int) -> list[str]:
+        if free == 0:
+            return []
+        levels = {level: MU for level in BOT_LEVELS}
+        if self.store is not None:
+            for level in BOT_LEVELS:
+                found = await asyncio.to_thread(
+                    self.store.ratings.of, edition, Subject.of_bot(level).key
+                )
+                if found is not None:
+                    levels[level] = found.mu
+        return [closest_level(sum(mus) / len(mus), levels)] * free
+
+    async def _start_race(self, live: Live, number: int, accounts: list[int], bots: int) -> None:
+        """Make a race's room and hand each person their seat; if it cannot be made, they are
+        free again."""
+        f = live.arena.format
+        harder = f.harder_side
+        people = [
+            Seated(
+                a,
+                live.sheets[a].name,
+                harder if harder is not None and live.sheets[a].harder else f.side,
+            )
+            for a in accounts
+        ]
+        now = self.clock.now()
+        try:
+            levels = await self._bot_levels(
+                f.edition, [live.entrants[a].mu for a in accounts], bots
+            )
+            seats = await self.make_race(live.arena, number, people, levels)
+        except Exception:
+            log.exception("arena %s: race %d could not be made", live.arena.id, number)
+            for a in accounts:
+                live.entrants[a].race = None
+                self._free(live, a, self.clock.now())
+            return
+        code = str(seats[0]["code"])
+        names = tuple(p.name for p in people)
+        live.races[number] = RaceInPlay(number, code, tuple(accounts), names, now)
+        for a, seat in zip(accounts, seats, strict=True):
+            e = live.entrants[a]
+            e.seat = seat
+            e.last = frozenset(accounts)
+        live.changed()
+        for w in list(live.watchers):  # a seated player's page hears it at once
+            if w.account in accounts:
+                self._send(live, w, self.clock.now(), standings(live.sheets.values()))
+        if self.store is not None:
+            people_and_bots: list[int | None] = [*accounts, *([None] * bots)]
+            try:
+                await asyncio.to_thread(
+                    self.store.arenas.race_started,
+                    live.arena.id,
+                    number,
+                    code,
+                    people_and_bots,
+                    now,
+                )
+            except Exception:
+                log.exception("arena %s: race %d was not stored", live.arena.id, number)
+
+    # --- a race's end ----------------------------------------------------------------------------
+
+    async def race_over(self, outcome: RaceOutcome) -> None:
+        """A race's room has stored its game: score it."""
+        live = self.live.get(outcome.arena)
+        race = live.races.pop(outcome.race, None) if live is not None else None
+        if live is None or race is None:
+            return  # scored already, or not this process's arena
+        now = self.clock.now()
+        f = live.arena.format
+        scored: list[Sheet] = []
+        for a in race.accounts:
+            sheet = live.sheets.get(a)
+            if sheet is None:
+                continue
+            place = outcome.places.get(a)
+            harder = outcome.sides.get(a, f.side) != f.side
+            sheet = sheet.scored(race.number, place, harder, outcome.at)
+            if outcome.left and a in outcome.left:
+                sheet = replace(sheet, paused=True)  # gone: not seated again until back
+            live.sheets[a] = sheet
+            scored.append(sheet)
+            e = live.entrant(a)
+            e.race, e.seat = None, None
+            self._free(live, a, now)
+        live.changed()
+        if self.store is not None:
+            try:
+                await asyncio.to_thread(
+                    self.store.arenas.race_ended,
+                    live.arena.id,
+                    race.number,
+                    outcome.at,
+                    outcome.game_id,
+                    scored,
+                )
+            except Exception:
+                log.exception("arena %s: race %d's end was not stored", live.arena.id, race.number)

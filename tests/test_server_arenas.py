@@ -1,0 +1,269 @@
+"""Arenas against a real ``ubongo serve`` (docs/arenas.md): players who join and keep the
+arena's page open are seated in races, each race is scored by its finishing order (a streak
+doubles, the harder side adds a point), and what a scripted client tries against them
+(joining what does not exist, a second account of one address, a malformed socket frame, the
+harder side where there is none, making arenas past the limit)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from server_harness import Client, ServerProcess, server_in, solution
+from websockets.sync.client import ClientConnection, connect
+
+from ubongo import editions
+from ubongo.server.protocol.arenas import encode_arena_message
+
+EDITION = "classic"
+_addresses = (f"198.51.100.{i}" for i in itertools.count(1))
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    folder: Path = tmp_path_factory.mktemp("arenas")
+    yield from server_in(
+        folder,
+        args=(
+            "--accounts-per-hour=1000",
+            "--arena-schedule=none",
+            "--arena-gather-seconds=0.5",
+            "--quickmatch-wait=30",
+            "--arenas-per-day=2",
+            # the scripted players submit at once: no floor (tests/test_fair_play.py has it)
+            "--record-seconds-per-piece=0",
+            "--no-require-traces",
+        ),
+    )
+
+
+def account(server: ServerProcess, address: str | None = None) -> dict[str, Any]:
+    address = address or next(_addresses)
+    status, body = server.post("/api/accounts", {}, address=address)
+    assert status == 201, body
+    return {**body, "address": address}
+
+
+def make_arena(server: ServerProcess, who: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    body = {"title": "Test arena", "edition": EDITION, "minutes": 10, "seats": 2, "starts_in": 0}
+    status, view = server.post("/api/arenas", {**body, **extra}, who["token"])
+    assert status == 201, view
+    return dict(view)
+
+
+def join(server: ServerProcess, arena: str, who: dict[str, Any]) -> dict[str, Any]:
+    status, view = server.post(
+        f"/api/arenas/{arena}/join", {}, who["token"], address=who["address"]
+    )
+    assert status == 200, view
+    return dict(view)
+
+
+class Page:
+    """An arena's page: its socket, hello with the account's token, then views as they come."""
+
+    def __init__(self, server: ServerProcess, arena: str, token: str | None) -> None:
+        url = f"{server.ws_url}/arenas/{arena}"
+        self.ws: ClientConnection = connect(url, open_timeout=10).__enter__()
+        self.view: dict[str, Any] = {}
+        #: the rooms of the races its player was seated in
+        self.raced: set[str] = set()
+        self.ws.send(json.dumps({"type": "hello", "token": token}))
+
+    def next(self, timeout: float = 20.0) -> dict[str, Any]:
+        text = self.ws.recv(timeout=timeout)
+        message: dict[str, Any] = json.loads(text)
+        assert encode_arena_message(message) == text  # every frame is the protocol's
+        if message["type"] == "arena":
+            self.view = message
+        return message
+
+    def until(self, what: str, pred: Any, timeout: float = 20.0) -> dict[str, Any]:
+        """The first view (this one or one to come) that satisfies ``pred``."""
+        end = time.monotonic() + timeout
+        while not (self.view and pred(self.view)):
+            left = end - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"waited {timeout} s for {what}; the view: {self.view}")
+            self.next(left)
+        return self.view
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+def seated(page: Page) -> dict[str, Any]:
+    """The seat of the page's player's next race (not one it has raced already)."""
+
+    def new_seat(v: dict[str, Any]) -> bool:
+        return bool(v["me"] and v["me"]["seat"] and v["me"]["seat"]["code"] not in page.raced)
+
+    seat = dict(page.until("a seat", new_seat)["me"]["seat"])
+    page.raced.add(seat["code"])
+    return seat
+
+
+def race(
+    server: ServerProcess,
+    first: tuple[Page, dict[str, Any]],
+    second: tuple[Page, Any],
+    seated_then: Callable[[], None] = lambda: None,
+) -> str:
+    """One race of two pages' players: the first solves, then the second. The room's code.
+    ``seated_then``: done once both have their seats, before they play."""
+    seats = [seated(first[0]), seated(second[0])]
+    seated_then()
+    assert seats[0]["code"] == seats[1]["code"]
+    clients = []
+    for seat in seats:
+        c = Client(server)
+        assert c.hello(seat["code"], seat["token"])["type"] == "welcome"
+        clients.append(c)
+    games = [c.event("round_started")["room"]["game"] for c in clients]
+    for c, game in zip(clients, games, strict=True):
+        task = game["tasks"][str(c.seat)]
+        message = {"type": "submit", "round": game["round"]}
+        message["placements"] = solution(task, EDITION)
+        assert c.reply(message, "verdict")["ok"]
+    for c in clients:
+        over = c.event("game_over")
+        assert over["data"]["game_id"] is not None
+        c.close()
+    return str(seats[0]["code"])
+
+
+def test_two_players_race_and_are_scored_with_the_streak_and_the_harder_side(
+    server: ServerProcess,
+) -> None:
+    ada, bob = account(server), account(server)
+    arena = make_arena(server, ada)
+    assert arena["phase"] == "running" and arena["harder_side"] == "B"
+    for who in (ada, bob):
+        assert join(server, arena["id"], who)["me"]["points"] == 0
+    pages = {
+        "ada": Page(server, arena["id"], ada["token"]),
+        "bob": Page(server, arena["id"], bob["token"]),
+    }
+    a, b = (pages["ada"], ada), (pages["bob"], bob)
+    code = race(server, a, b)
+    room = server.get(f"/api/rooms/{code}")
+    assert room["settings"]["arena"] == arena["id"] and room["settings"]["arena_race"] == 1
+    assert room["settings"]["rated"] and room["settings"]["rounds"] == 1
+    pages["ada"].until("ada's win", lambda v: v["me"]["points"] == 2)
+    pages["bob"].until("bob's finish", lambda v: v["me"]["points"] == 1)
+    race(server, a, b)  # a second win in a row: ada is on fire
+    view = pages["ada"].until("on fire", lambda v: v["me"]["on_fire"])
+    assert view["me"]["points"] == 4 and view["top"][0]["name"] == ada["name"]
+    # counted double; bob closes his arena page once seated: he is not seated again after it
+    race(server, a, b, seated_then=pages["bob"].close)
+    pages["ada"].until("a doubled win", lambda v: v["me"]["points"] == 8)
+    assert server.get(f"/api/arenas/{arena['id']}")["races_in_play"] == 0
+    # bob takes the harder side, comes back, and wins on it: one point more
+    status, mine = server.request(
+        "PATCH", f"/api/arenas/{arena['id']}/me", {"harder": True}, token=bob["token"]
+    )
+    assert status == 200 and mine["me"]["harder"] and not mine["me"]["present"]
+    pages["bob"] = Page(server, arena["id"], bob["token"])
+    code = race(server, (pages["bob"], bob), a)
+    room = server.get(f"/api/rooms/{code}")
+    sides = {s["account"]: s["side"] for s in room["seats"] if s}
+    assert sides == {bob["id"]: "B", ada["id"]: "A"}
+    bob_view = pages["bob"].until("bob's harder win", lambda v: v["me"]["points"] == 6)
+    assert [r["points"] for r in bob_view["me"]["results"]] == [1, 1, 1, 3]
+    ada_view = pages["ada"].until("ada's streak ends", lambda v: len(v["me"]["results"]) == 4)
+    assert [r["points"] for r in ada_view["me"]["results"]] == [2, 2, 4, 2]  # on fire: x2
+    assert not ada_view["me"]["on_fire"]
+    # ada pauses: she is not seated again while paused
+    status, _ = server.request(
+        "PATCH", f"/api/arenas/{arena['id']}/me", {"paused": True}, token=ada["token"]
+    )
+    assert status == 200
+    results = server.get(f"/api/arenas/{arena['id']}/results")
+    assert [(r["name"], r["points"]) for r in results["standings"]] == [
+        (ada["name"], 10),
+        (bob["name"], 6),
+    ]
+    for page in pages.values():
+        page.close()
+
+
+def test_two_accounts_of_one_address_are_never_seated_together(server: ServerProcess) -> None:
+    maker = account(server)
+    arena = make_arena(server, maker)
+    one, two = account(server, "203.0.113.9"), account(server, "203.0.113.9")
+    pages = [Page(server, arena["id"], who["token"]) for who in (one, two)]
+    for who in (one, two):
+        join(server, arena["id"], who)
+    # both are free and present: they would be a race of two at once, but are kept apart
+    for page in pages:
+        page.until("present", lambda v: v["me"] and v["me"]["present"])
+    third = account(server)
+    join(server, arena["id"], third)
+    page3 = Page(server, arena["id"], third["token"])
+    seat3 = seated(page3)
+    seats = [p.until("seated", lambda v: v["me"]["seat"] or v["races_in_play"]) for p in pages]
+    codes = {s["me"]["seat"]["code"] for s in seats if s["me"]["seat"]}
+    assert codes == {seat3["code"]}  # exactly one of the two races the third player
+    for page in (*pages, page3):
+        page.close()
+
+
+def test_scripted_clients_are_refused_and_nothing_changes(server: ServerProcess) -> None:
+    ada = account(server)
+    assert (
+        server.request("POST", "/api/arenas", {"title": "x", "edition": EDITION, "minutes": 10})[0]
+        == 401
+    )
+    status, body = server.post(
+        "/api/arenas", {"title": "x", "edition": EDITION, "minutes": 5}, ada["token"]
+    )
+    assert (status, body["error"]["code"]) == (422, "bad_message")
+    status, body = server.post(
+        "/api/arenas",
+        {"title": "x", "edition": EDITION, "minutes": 10, "seats": 2, "side": "Z"},
+        ada["token"],
+    )
+    assert (status, body["error"]["code"]) == (422, "bad_setting")
+    hardest = make_arena(server, ada, side="B")
+    assert hardest["harder_side"] is None
+    join(server, hardest["id"], ada)
+    status, body = server.request(
+        "PATCH", f"/api/arenas/{hardest['id']}/me", {"harder": True}, token=ada["token"]
+    )
+    assert (status, body["error"]["code"]) == (422, "bad_setting")
+    make_arena(server, ada)
+    status, body = server.post(
+        "/api/arenas", {"title": "x", "edition": EDITION, "minutes": 10}, ada["token"]
+    )
+    assert (status, body["error"]["code"]) == (429, "rate_limited")  # --arenas-per-day=2
+    for bad in ("nothere", "x" * 40, "a-b"):
+        status, body = server.request("GET", f"/api/arenas/{bad}")
+        assert status == 404 and body["error"]["code"] == "no_arena", bad
+    status, body = server.post("/api/arenas/nothere/join", {}, ada["token"])
+    assert (status, body["error"]["code"]) == (404, "no_arena")
+    bob = account(server)
+    status, body = server.request(
+        "PATCH", f"/api/arenas/{hardest['id']}/me", {"paused": True}, token=bob["token"]
+    )
+    assert (status, body["error"]["code"]) == (409, "not_joined")
+    # a malformed hello, and a page that says more than hello, are answered and closed
+    url = f"{server.ws_url}/arenas/{hardest['id']}"
+    with connect(url, open_timeout=10) as ws:
+        ws.send("{not json")
+        assert json.loads(ws.recv(timeout=10))["code"] == "bad_message"
+    with connect(url, open_timeout=10) as ws:
+        ws.send(json.dumps({"type": "hello", "token": None}))
+        assert json.loads(ws.recv(timeout=10))["type"] == "arena"
+        ws.send(json.dumps({"type": "hello", "token": None}))
+        assert json.loads(ws.recv(timeout=10))["code"] == "bad_message"
+    # the arena is as it was: one player, no race
+    view = server.get(f"/api/arenas/{hardest['id']}")
+    assert view["players"] == 1 and view["races_in_play"] == 0
+    played = server.get(f"/api/accounts/{ada['id']}/arenas")
+    assert played == []
+    assert editions.record(EDITION).deck.side_names == ("A", "B")
