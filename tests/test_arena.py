@@ -103,6 +103,13 @@ def test_pairings_seat_each_player_once_apart_from_their_address_mates(
             assert not any(f.account in group[0].last for f in group[1:])
 
 
+def test_a_lone_player_waits_for_bots_no_less_than_for_someone_of_their_last_race() -> None:
+    last = frozenset({1, 2})
+    again = [Free(1, 1, 25.0, 0.0, last=last), Free(2, 2, 25.0, 0.0, last=last)]
+    assert pairings(again, 1.0, 2, gather=2.0, alone=0.5) == []
+    assert [len(g) for g, _ in pairings(again, 2.0, 2, gather=2.0, alone=0.5)] == [2]
+
+
 def test_a_crowd_is_seated_at_once_in_full_races_neighbours_in_the_standings_together() -> None:
     free = [Free(i, rank=i, mu=25.0, since=100.0) for i in range(1, 1001)]
     groups = pairings(free, 100.0, 4, gather=2.0, alone=10.0)

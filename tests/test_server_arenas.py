@@ -97,13 +97,17 @@ class Page:
         self.ws.close()
 
 
-def seated(page: Page) -> dict[str, Any]:
-    """The seat of the page's player's next race (not one it has raced already)."""
+def seated(page: Page, or_the_end: bool = False) -> dict[str, Any]:
+    """The seat of the page's player's next race (not one it has raced already); with
+    ``or_the_end``, ``{}`` if the arena's clock ends first."""
 
     def new_seat(v: dict[str, Any]) -> bool:
         return bool(v["me"] and v["me"]["seat"] and v["me"]["seat"]["code"] not in page.raced)
 
-    seat = dict(page.until("a seat", new_seat)["me"]["seat"])
+    view = page.until("a seat", lambda v: new_seat(v) or (or_the_end and v["phase"] != "running"))
+    if not new_seat(view):
+        return {}
+    seat = dict(view["me"]["seat"])
     page.raced.add(seat["code"])
     return seat
 
@@ -267,3 +271,76 @@ def test_scripted_clients_are_refused_and_nothing_changes(server: ServerProcess)
     played = server.get(f"/api/accounts/{ada['id']}/arenas")
     assert played == []
     assert editions.record(EDITION).deck.side_names == ("A", "B")
+
+
+@pytest.fixture(scope="module")
+def minutely(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """A server whose schedule makes a one-minute arena every minute."""
+    folder: Path = tmp_path_factory.mktemp("arenas-minutely")
+    line: dict[str, Any] = {"name": "minute", "title": "Minute {title}", "edition": EDITION}
+    line |= {"every_minutes": 1, "offset_minutes": 0, "minutes": 1, "seats": 2}
+    schedule = folder / "schedule.json"
+    schedule.write_text(json.dumps({"arenas": [line]}), encoding="utf-8")
+    yield from server_in(
+        folder,
+        args=(
+            f"--arena-schedule={schedule}",
+            "--arena-gather-seconds=0.5",
+            "--quickmatch-wait=30",
+            "--record-seconds-per-piece=0",
+            "--no-require-traces",
+        ),
+    )
+
+
+def test_a_scheduled_arena_starts_by_itself_ends_on_its_clock_and_freezes(
+    minutely: ServerProcess,
+) -> None:
+    """The schedule's arenas are listed ahead; one runs without anybody starting it, its
+    players race, the race in play when the clock ends still counts, and then the standings
+    freeze: the page shows the arena over, and the profiles the final places."""
+    listed = minutely.get("/api/arenas")["arenas"]
+    assert len(listed) >= 2 and all(a["scheduled"] for a in listed)
+    assert [a["title"] for a in listed[:1]] == ["Minute Classic"]
+    soon = [a for a in listed if a["phase"] == "soon"]
+    assert soon, listed
+    arena = soon[0]
+    ada, bob = account(minutely), account(minutely)
+    for who in (ada, bob):
+        join(minutely, arena["id"], who)  # before it starts
+    pages = [Page(minutely, arena["id"], who["token"]) for who in (ada, bob)]
+    pages[0].until("the start", lambda v: v["phase"] == "running", timeout=70)
+    raced = 0
+    while seat := seated(pages[0], or_the_end=True):
+        seats = [seat, seated(pages[1])]
+        assert seats[0]["code"] == seats[1]["code"]
+        clients = [Client(minutely), Client(minutely)]
+        for c, s in zip(clients, seats, strict=True):
+            c.hello(s["code"], s["token"])
+        games = [c.event("round_started")["room"]["game"] for c in clients]
+        if pages[0].view["server_time"] >= pages[0].view["ends_at"] - 10_000:
+            # the last race: played past the arena's clock, and counted all the same
+            pages[0].until("the clock's end", lambda v: v["phase"] != "running")
+        for c, game in zip(clients, games, strict=True):
+            message = {"type": "submit", "round": game["round"]}
+            message["placements"] = solution(game["tasks"][str(c.seat)], EDITION)
+            assert c.reply(message, "verdict")["ok"]
+        for c in clients:
+            c.event("game_over")
+            c.close()
+        raced += 1
+        pages[0].until("the race scored", lambda v, n=raced: len(v["me"]["results"]) == n)
+    over = pages[0].until("the freeze", lambda v: v["phase"] == "over")
+    assert over["races_in_play"] == 0 and raced >= 2
+    assert over["me"]["results"][-1]["race"] > over["me"]["results"][0]["race"]
+    results = minutely.get(f"/api/arenas/{arena['id']}/results")
+    assert results["phase"] == "over"
+    order = [(r["account"], r["points"]) for r in results["standings"]]
+    assert {a for a, _ in order} == {ada["id"], bob["id"]} and order[0][1] >= order[1][1]
+    for place, (who, points) in enumerate(order, start=1):
+        played = minutely.get(f"/api/accounts/{who}/arenas")
+        assert [(p["id"], p["place"], p["points"]) for p in played] == [
+            (arena["id"], place, points)
+        ]
+    for page in pages:
+        page.close()

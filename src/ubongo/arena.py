@@ -180,8 +180,8 @@ def pairings(
     players closest to them in the standings (then in skill), each apart from everyone taken
     before; someone from their last race only once they have waited ``gather`` seconds. A
     full group races at once; a group of two or more once its first player has waited
-    ``gather`` seconds, and a lone player after ``alone`` seconds, with bots in the free
-    seats.
+    ``gather`` seconds, and a lone player after ``alone`` seconds (and not before ``gather``),
+    with bots in the free seats.
 
     >>> free = [Free(i, rank=i, mu=25.0, since=0.0) for i in range(1, 6)]
     >>> [([f.account for f in g], bots) for g, bots in pairings(free, 0.0, 2, 2.0, 10.0)]
@@ -217,7 +217,8 @@ def pairings(
             if all(_apart(f, g) for g in group):
                 group.append(f)
         full = len(group) == seats
-        if full or (len(group) > 1 and waited >= gather) or waited >= alone:
+        # a lone player waits for bots at least as long as for someone from their last race
+        if full or (len(group) > 1 and waited >= gather) or waited >= max(alone, gather):
             seated.update(f.account for f in group)
             out.append((group, seats - len(group)))
     return out

@@ -70,6 +70,8 @@ TICK_SECONDS = 0.25
 VIEW_EVERY_SECONDS = 1.0
 #: how far ahead the schedule's arenas are made (they are listed with a countdown)
 SCHEDULE_AHEAD_SECONDS = 6 * 3600.0
+#: and at most this many of each line of the schedule
+SCHEDULE_AHEAD_ARENAS = 12
 #: a frozen arena stays in memory this long (its page's last views), then is read from the store
 KEEP_FROZEN_SECONDS = 120.0
 
@@ -185,13 +187,14 @@ class ArenaDirector:
         return arena
 
     async def _make_scheduled(self, now: float) -> None:
-        """The schedule's arenas up to :data:`SCHEDULE_AHEAD_SECONDS` ahead (every process
-        may try: the store keeps one per slot)."""
+        """The schedule's arenas up to :data:`SCHEDULE_AHEAD_SECONDS` ahead, at most
+        :data:`SCHEDULE_AHEAD_ARENAS` of a line (every process may try: the store keeps one
+        per slot)."""
         if now < self._scheduled_until:
             return
         self._scheduled_until = now + 60.0
         for line in self.schedule:
-            for slot, arena in line.slots(now, SCHEDULE_AHEAD_SECONDS):
+            for slot, arena in line.slots(now, SCHEDULE_AHEAD_SECONDS)[:SCHEDULE_AHEAD_ARENAS]:
                 if arena.id in self.live:
                     continue
                 made = True
