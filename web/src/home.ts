@@ -2,6 +2,7 @@
 // create a room, join one; how to play each edition with its real pieces.
 
 import { ApiError, api, currentAccount, ensureAccount, nameToPlay, savedName } from "./api";
+import { arenasPanel } from "./arenas";
 import { keys3d, piecePicture as pieceSvg } from "./board3d"; // 3D pictures (issue #7)
 import { loadCatalogue } from "./catalogue";
 import { h } from "./dom";
@@ -403,6 +404,7 @@ export function homeScreen(go: Navigate): HTMLElement {
       ),
     ),
     friendsPanel(),
+    arenasPanel(go),
     openGames(),
     liveGames(),
     howTo,

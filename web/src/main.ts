@@ -1,5 +1,5 @@
-// The Ubongo web client: a tiny router over five screens (home, room, replay, profile, not
-// found).
+// The Ubongo web client: a tiny router over its screens (home, room, arena, replay, profile,
+// rules, practice, tutorial, not found).
 // Rooms carry their own sub-screens (lobby, game, round result, game end, solo).
 
 import "./style.css";
@@ -13,6 +13,7 @@ import "./styles/settings.css";
 import "./styles/findings.css";
 import "./styles/social.css";
 import { ensureAccount } from "./api";
+import { arenaScreen } from "./arena";
 import { h } from "./dom";
 import { loadEditions } from "./editions";
 import { cellAt, nearestTranslation, outline, translationVector } from "./geometry";
@@ -90,6 +91,7 @@ function route(): void {
   const room = path.match(/^\/room\/([A-Za-z0-9]+)\/?$/);
   const replay = path.match(/^\/replay\/([0-9]+)\/?$/);
   const profile = path.match(/^\/profile\/([0-9]+)\/?$/);
+  const arena = path.match(/^\/arena\/([A-Za-z0-9]+)\/?$/);
   const rules = path.match(/^\/rules\/([^/]+)\/?$/);
   const edition = new URLSearchParams(location.search).get("edition");
   // friends see the room this page shows: its short code, never an invite's secret
@@ -101,12 +103,16 @@ function route(): void {
     dispose = screen.dispose;
     body = screen.element;
   } else if (!online) {
-    const what = room ? "room" : replay ? "replay" : profile ? "profile" : null;
+    const what = room || arena ? "room" : replay ? "replay" : profile ? "profile" : null;
     body = what ? needsNetwork(t(`offline:needs.${what}`)) : offlineHome();
   } else if (room) {
     const screen = roomScreen(room[1].toUpperCase(), go);
     dispose = screen.dispose;
     relabel = screen.relabel;
+    body = screen.element;
+  } else if (arena) {
+    const screen = arenaScreen(arena[1], go);
+    dispose = screen.dispose;
     body = screen.element;
   } else if (path === "/replay/file") {
     body = replayFileScreen();

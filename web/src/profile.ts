@@ -9,7 +9,7 @@ import { dateText, t } from "./i18n";
 import type { Profile, ProfileGame, RatingChange } from "./protocol";
 import { ratingText } from "./records";
 import { profileActions } from "./social";
-import { clock } from "./ui";
+import { clock, placeText } from "./ui";
 
 export function profileScreen(id: string): HTMLElement {
   const root = h("main.profile", { "data-account": id }, h("p.loading", {}, t("profile:loading")));
@@ -122,7 +122,29 @@ function draw(p: Profile): HTMLElement[] {
     gameFilters(p, editions, show),
     list,
   );
-  return [head, ratings, played, bests, recent];
+  return [head, ratings, played, bests, arenasPlayed(p.id), recent];
+}
+
+/** The arenas the account raced in, with its points and final place (docs/arenas.md). */
+function arenasPlayed(id: number): HTMLElement {
+  const list = h("ul#profile-arenas", {}, h("li.muted", {}, t("profile:loading")));
+  api("GET /api/accounts/{account_id}/arenas", { path: { account_id: id } })
+    .then((arenas) => {
+      list.replaceChildren(
+        ...arenas.map((a) =>
+          h(
+            "li",
+            {},
+            h("a", { href: `/arena/${a.id}`, "data-link": "" }, a.title),
+            ` · ${title(a.edition)} · ${day(a.starts_at / 1000)} · ${t("arena:points", { count: a.points })}`,
+            a.place === null ? "" : ` · ${placeText(a.place)}`,
+          ),
+        ),
+      );
+      if (!arenas.length) list.replaceChildren(h("li.muted", {}, t("profile:noneYet")));
+    })
+    .catch(() => list.replaceChildren(h("li.muted", {}, t("arena:notLoaded"))));
+  return h("section.panel#profile-arenas-played", {}, h("h2", {}, t("arena:arenas")), list);
 }
 
 function gameRow(g: ProfileGame): HTMLElement {

@@ -18,6 +18,10 @@ export type UbongoProtocol =
   | NewChallenge
   | NoticeClientMessage
   | Notice
+  | NewArena
+  | ArenaMe
+  | ArenaHello
+  | ArenaMessage
   | Health
   | EditionNames
   | EditionCatalogue
@@ -105,6 +109,7 @@ export type RoomEvent =
   | RematchEvent;
 export type NoticeClientMessage = NoticeHello | Here;
 export type Notice = NoticeWelcome | ChallengeNotice | NoticeError;
+export type ArenaMessage = ArenaUpdate | ArenaSocketError;
 /**
  * ``GET /api/editions``: the editions' names.
  */
@@ -1602,6 +1607,169 @@ export interface NoticeError {
   message: string;
 }
 /**
+ * ``POST /api/arenas``: an arena made by an account (``docs/arenas.md``, "Limits").
+ */
+export interface NewArena {
+  title: string;
+  edition: string;
+  /**
+   * how long it runs
+   */
+  minutes: number;
+  /**
+   * players per race
+   */
+  seats?: number;
+  /**
+   * the side (3D: level); null: the edition's default
+   */
+  side?: string | null;
+  /**
+   * minutes from now until it starts
+   */
+  starts_in?: number;
+  /**
+   * found only by its link
+   */
+  private?: boolean;
+}
+/**
+ * ``PATCH /api/arenas/{arena_id}/me``: pause (not seated again until back) or come back;
+ * take the harder side in the next races or not. Fields left out stay as they are.
+ */
+export interface ArenaMe {
+  paused?: boolean | null;
+  harder?: boolean | null;
+}
+/**
+ * The first message: the account's token, or ``null`` to watch.
+ */
+export interface ArenaHello {
+  type: "hello";
+  token: string | null;
+}
+/**
+ * The arena's view as the page's player sees it now.
+ */
+export interface ArenaUpdate {
+  id: string;
+  title: string;
+  edition: string;
+  side: string;
+  /**
+   * null: the arena plays the hardest side
+   */
+  harder_side: string | null;
+  seats: number;
+  minutes: number;
+  starts_at: number;
+  ends_at: number;
+  phase: "soon" | "running" | "ending" | "over";
+  private: boolean;
+  server_time: number;
+  players: number;
+  races_in_play: number;
+  top: StandingRow[];
+  /**
+   * around the page's player, when not in top
+   */
+  near: StandingRow[];
+  /**
+   * null: a visitor, or not joined
+   */
+  me: MyArena | null;
+  races: RaceInPlayView[];
+  type: "arena";
+}
+/**
+ * A player's line in the standings.
+ */
+export interface StandingRow {
+  rank: number;
+  account: number;
+  name: string;
+  points: number;
+  wins: number;
+  races: number;
+  /**
+   * won the last two races: the next counts double
+   */
+  on_fire: boolean;
+  paused: boolean;
+}
+/**
+ * The page's own player in the arena.
+ */
+export interface MyArena {
+  /**
+   * null: removed from the standings
+   */
+  rank: number | null;
+  points: number;
+  streak: number;
+  on_fire: boolean;
+  paused: boolean;
+  harder: boolean;
+  /**
+   * an arena page of theirs is open: they are paired
+   */
+  present: boolean;
+  /**
+   * the seat of their race in play
+   */
+  seat: SeatTicket | null;
+  results: RaceScore[];
+}
+/**
+ * One race of a player: its number, the place (null: not finished or not counted), the
+ * points, whether it counted double and whether it was on the harder side.
+ */
+export interface RaceScore {
+  race: number;
+  place: number | null;
+  points: number;
+  fire: boolean;
+  harder: boolean;
+}
+export interface RaceInPlayView {
+  number: number;
+  room: string;
+  names: string[];
+}
+export interface ArenaSocketError {
+  type: "error";
+  code:
+    | "bad_json"
+    | "too_large"
+    | "unknown_type"
+    | "bad_message"
+    | "rate_limited"
+    | "not_joined"
+    | "already_joined"
+    | "no_room"
+    | "bad_token"
+    | "no_account"
+    | "spectator"
+    | "not_host"
+    | "wrong_phase"
+    | "stale_round"
+    | "not_ready"
+    | "bad_seats"
+    | "room_full"
+    | "room_locked"
+    | "spectators_full"
+    | "no_such_seat"
+    | "bad_setting"
+    | "unavailable"
+    | "no_help"
+    | "bad_placement"
+    | "bad_date"
+    | "no_free_text"
+    | "no_arena"
+    | "arena_over";
+  message: string;
+}
+/**
  * ``GET /api/health``.
  */
 export interface Health {
@@ -2899,61 +3067,6 @@ export interface ArenaView {
    */
   me: MyArena | null;
   races: RaceInPlayView[];
-}
-/**
- * A player's line in the standings.
- */
-export interface StandingRow {
-  rank: number;
-  account: number;
-  name: string;
-  points: number;
-  wins: number;
-  races: number;
-  /**
-   * won the last two races: the next counts double
-   */
-  on_fire: boolean;
-  paused: boolean;
-}
-/**
- * The page's own player in the arena.
- */
-export interface MyArena {
-  /**
-   * null: removed from the standings
-   */
-  rank: number | null;
-  points: number;
-  streak: number;
-  on_fire: boolean;
-  paused: boolean;
-  harder: boolean;
-  /**
-   * an arena page of theirs is open: they are paired
-   */
-  present: boolean;
-  /**
-   * the seat of their race in play
-   */
-  seat: SeatTicket | null;
-  results: RaceScore[];
-}
-/**
- * One race of a player: its number, the place (null: not finished or not counted), the
- * points, whether it counted double and whether it was on the harder side.
- */
-export interface RaceScore {
-  race: number;
-  place: number | null;
-  points: number;
-  fire: boolean;
-  harder: boolean;
-}
-export interface RaceInPlayView {
-  number: number;
-  room: string;
-  names: string[];
 }
 /**
  * ``GET /api/arenas/{arena_id}/results``: every player's line, in the standings' order.

@@ -123,3 +123,11 @@ export type RoundAnalysis = gen.RoundAnalysis;
 export type TaskAnalysis = gen.TaskAnalysis;
 /** `POST /api/replays`'s body: a game file (a stored game and its tasks as puzzle files). */
 export type GameFile = gen.GameFile;
+/** `GET /api/arenas`: an arena in the list (docs/arenas.md). */
+export type ArenaSummary = gen.ArenaSummary;
+/** An arena's page: `GET /api/arenas/{id}`, and the arena socket's `arena` (`/ws/arenas/{id}`). */
+export type ArenaView = gen.ArenaView;
+/** A player's line in an arena's standings. */
+export type StandingRow = gen.StandingRow;
+/** `GET /api/accounts/{id}/arenas`: an arena the account raced in. */
+export type ArenaPlayed = gen.ArenaPlayed;

@@ -189,8 +189,9 @@ def routes_ts(routes: dict[str, ApiRoute]) -> str:
 
 
 def checked_roots(routes: dict[str, ApiRoute]) -> set[str]:
-    """What the client checks: the server's messages, HTTP errors and every route's answer."""
-    return {"ServerMessage", "Notice", "ApiError", *(r.answer for r in routes.values())}
+    """What the client checks: the sockets' messages, HTTP errors and every route's answer."""
+    sockets = {"ServerMessage", "Notice", "ArenaMessage"}
+    return {*sockets, "ApiError", *(r.answer for r in routes.values())}
 
 
 def _compact(node: Any, where: str) -> Any:

@@ -4,6 +4,7 @@
 // its times, whether it is rated, the text to share (Copy) and the day's leaderboard.
 
 import { ApiError, api, nameToPlay, savedName } from "../api";
+import { backToArena } from "../arenas";
 import type { Catalogue } from "../catalogue";
 import { h } from "../dom";
 import { dayText, t } from "../i18n";
@@ -48,7 +49,12 @@ export function gameEnd(ctx: RoomContext, room: Room, cat: Catalogue | null): HT
     page.append(h("section.round-result.last-round", {}, ...roundResultParts(store, room, game, cat)));
   }
   const actions = h("div.row");
-  if (store.isHost) {
+  const arena = room.settings.arena;
+  if (arena && store.seat !== null) {
+    page.append(backToArena(arena, room.code, ctx.go)); // an arena's race is one game
+  } else if (arena) {
+    actions.append(h("a.button", { href: `/arena/${arena}`, "data-link": "" }, t("arena:toArena")));
+  } else if (store.isHost) {
     actions.append(
       h("button.primary#rematch", { type: "button", onclick: () => ctx.send({ type: "rematch" }) }, t("play:rematch")),
     );

@@ -23,9 +23,9 @@ from typing import Any
 from pydantic import create_model
 
 from . import answers as bodies
+from . import arenas, social
 from . import incoming as protocol
 from . import outgoing as messages
-from . import social
 from .events import RoomEvent
 
 #: the protocol's entry points: what each channel carries, by the name the client uses
@@ -44,6 +44,10 @@ ROOTS: dict[str, Any] = {
     "NewChallenge": social.NewChallenge,
     "NoticeClientMessage": social.NoticeClientMessage,
     "Notice": social.Notice,
+    "NewArena": arenas.NewArena,
+    "ArenaMe": arenas.ArenaMe,
+    "ArenaHello": arenas.ArenaHello,
+    "ArenaMessage": arenas.ArenaMessage,
     **{model.__name__: model for model in bodies.RESPONSES.values()},
 }
 
