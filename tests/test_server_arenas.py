@@ -265,9 +265,21 @@ def test_scripted_clients_are_refused_and_nothing_changes(server: ServerProcess)
         assert json.loads(ws.recv(timeout=10))["type"] == "arena"
         ws.send(json.dumps({"type": "hello", "token": None}))
         assert json.loads(ws.recv(timeout=10))["code"] == "bad_message"
-    # the arena is as it was: one player, no race
+    # a flood of pauses and returns: each a write, so an account's commands are limited
+    answers = [
+        server.request(
+            "PATCH", f"/api/arenas/{hardest['id']}/me", {"paused": i % 2 == 0}, token=ada["token"]
+        )
+        for i in range(14)
+    ]
+    statuses = [status for status, _ in answers]
+    assert 429 in statuses and statuses[0] == 200, statuses
+    last_paused = next(b["me"]["paused"] for s, b in reversed(answers) if s == 200)
+    # the arena is as it was, but for the last pause taken: one player, no race
     view = server.get(f"/api/arenas/{hardest['id']}")
     assert view["players"] == 1 and view["races_in_play"] == 0
+    sheet = server.get(f"/api/arenas/{hardest['id']}/results")["standings"][0]
+    assert sheet["paused"] == last_paused
     played = server.get(f"/api/accounts/{ada['id']}/arenas")
     assert played == []
     assert editions.record(EDITION).deck.side_names == ("A", "B")
@@ -342,5 +354,42 @@ def test_a_scheduled_arena_starts_by_itself_ends_on_its_clock_and_freezes(
         assert [(p["id"], p["place"], p["points"]) for p in played] == [
             (arena["id"], place, points)
         ]
+    for page in pages:
+        page.close()
+
+
+@pytest.fixture(scope="module")
+def fair(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """A server with fair play as it is by default: a speed floor, play traces required."""
+    folder: Path = tmp_path_factory.mktemp("arenas-fair")
+    yield from server_in(
+        folder,
+        args=("--accounts-per-hour=1000", "--arena-schedule=none", "--quickmatch-wait=30"),
+    )
+
+
+def test_scripts_that_solve_at_once_score_nothing(fair: ServerProcess) -> None:
+    """The arena's cheat: two scripts (or one player's two sockets) that submit the solver's
+    answer as soon as the task is dealt, with no play trace. The race is played and stored,
+    but fair play counts neither finish: no points, no win, the standings stay level."""
+    one, two = account(fair), account(fair)
+    arena = make_arena(fair, one)
+    for who in (one, two):
+        join(fair, arena["id"], who)
+    pages = [Page(fair, arena["id"], who["token"]) for who in (one, two)]
+    code = race(fair, (pages[0], one), (pages[1], two))
+    for page in pages:
+        view = page.until("the race scored", lambda v: len(v["me"]["results"]) == 1)
+        assert view["me"]["results"][0] == {
+            "race": 1,
+            "place": None,
+            "points": 0,
+            "fire": False,
+            "harder": False,
+        }
+    room = fair.get(f"/api/rooms/{code}")
+    assert room["settings"]["arena"] == arena["id"]
+    results = fair.get(f"/api/arenas/{arena['id']}/results")
+    assert [(r["points"], r["wins"]) for r in results["standings"]] == [(0, 0), (0, 0)]
     for page in pages:
         page.close()

@@ -46,6 +46,7 @@ from ubongo.arena import (
 
 from ..config import ServerConfig
 from ..ops.clock import Clock
+from ..ops.ratelimit import AddressLimit
 from ..protocol.arenas import encode_arena_message
 from ..protocol.incoming import BOT_LEVELS, ProtocolError
 from ..store import Store
@@ -72,6 +73,8 @@ VIEW_EVERY_SECONDS = 1.0
 SCHEDULE_AHEAD_SECONDS = 6 * 3600.0
 #: and at most this many of each line of the schedule
 SCHEDULE_AHEAD_ARENAS = 12
+#: an account's arena commands a second, and in a burst (429 rate_limited past them)
+COMMANDS_PER_SECOND, COMMANDS_BURST = 1.0, 10
 #: a frozen arena stays in memory this long (its page's last views), then is read from the store
 KEEP_FROZEN_SECONDS = 120.0
 
@@ -119,6 +122,8 @@ class ArenaDirector:
         self._task: asyncio.Task[None] | None = None
         self._making: set[asyncio.Task[None]] = set()
         self._scheduled_until = 0.0
+        #: an account's commands (join, pause, the harder side, withdraw): each is a write
+        self.commands = AddressLimit("arena commands", COMMANDS_PER_SECOND, COMMANDS_BURST)
 
     # --- start and stop ------------------------------------------------------------------
 
@@ -220,6 +225,12 @@ class ArenaDirector:
                 return arena, await asyncio.to_thread(self.store.arenas.sheets, arena_id)
         raise ProtocolError("no_arena", "no such arena")
 
+    def _command(self, arena_id: str, account: int) -> Live:
+        """The running (or coming) arena an account's command is for; ``429 rate_limited``
+        past its commands a second."""
+        self.commands.spend(f"account:{account}", self.clock.now())
+        return self._running(arena_id)
+
     def _running(self, arena_id: str) -> Live:
         live = self.live.get(arena_id)
         if live is None or live.arena.phase(self.clock.now()) not in ("soon", "running"):
@@ -250,7 +261,7 @@ class ArenaDirector:
         self, arena_id: str, account: int, name: str, mu: float, addresses: Sequence[str]
     ) -> Sheet:
         """The account joins (or comes back: no longer paused); its sheet."""
-        live = self._running(arena_id)
+        live = self._command(arena_id, account)
         now = self.clock.now()
         sheet = live.sheets.get(account)
         if sheet is None:
@@ -267,7 +278,7 @@ class ArenaDirector:
 
     async def pause(self, arena_id: str, account: int, paused: bool) -> Sheet:
         """The account pauses (not seated again until it comes back) or comes back."""
-        live = self._running(arena_id)
+        live = self._command(arena_id, account)
         sheet = self._sheet(live, account)
         sheet = replace(sheet, paused=paused)
         await self._save(live, sheet)
@@ -276,7 +287,7 @@ class ArenaDirector:
 
     async def take_harder(self, arena_id: str, account: int, harder: bool) -> Sheet:
         """The account's next races are on the harder side (or not)."""
-        live = self._running(arena_id)
+        live = self._command(arena_id, account)
         if harder and live.arena.format.harder_side is None:
             raise ProtocolError("bad_setting", "this arena plays its edition's hardest side")
         sheet = replace(self._sheet(live, account), harder=harder)
@@ -286,7 +297,7 @@ class ArenaDirector:
     async def withdraw(self, arena_id: str, account: int) -> None:
         """The account leaves: gone from the standings if it has raced no race, else paused
         (its points stay)."""
-        live = self._running(arena_id)
+        live = self._command(arena_id, account)
         sheet = self._sheet(live, account)
         if sheet.results or live.entrant(account).race is not None:
             await self._save(live, replace(sheet, paused=True))
