@@ -19,6 +19,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from ubongo import editions
 from ubongo.server.protocol.arenas import encode_arena_message
+from ubongo.server.protocol.social import encode_notice
 
 EDITION = "classic"
 _addresses = (f"198.51.100.{i}" for i in itertools.count(1))
@@ -320,8 +321,19 @@ def test_a_scheduled_arena_starts_by_itself_ends_on_its_clock_and_freezes(
     ada, bob = account(minutely), account(minutely)
     for who in (ada, bob):
         join(minutely, arena["id"], who)  # before it starts
-    pages = [Page(minutely, arena["id"], who["token"]) for who in (ada, bob)]
-    pages[0].until("the start", lambda v: v["phase"] == "running", timeout=70)
+    # Ada's other page (her notice socket) hears that the arena has started
+    with connect(f"{minutely.ws_url}/notices", open_timeout=10) as notices:
+        notices.send(json.dumps({"type": "hello", "token": ada["token"]}))
+        assert json.loads(notices.recv(timeout=10))["type"] == "welcome"
+        pages = [Page(minutely, arena["id"], who["token"]) for who in (ada, bob)]
+        pages[0].until("the start", lambda v: v["phase"] == "running", timeout=70)
+        told = json.loads(notices.recv(timeout=10))
+        assert encode_notice(told) == json.dumps(told, separators=(",", ":"))
+        assert (told["type"], told["arena"], told["title"]) == (
+            "arena",
+            arena["id"],
+            arena["title"],
+        )
     raced = 0
     while seat := seated(pages[0], or_the_end=True):
         seats = [seat, seated(pages[1])]

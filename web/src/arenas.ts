@@ -4,7 +4,9 @@
 import { ApiError, api } from "./api";
 import { h } from "./dom";
 import { t } from "./i18n";
+import { onNotice } from "./notices";
 import type { ArenaSummary } from "./protocol";
+import { announce } from "./social";
 import { clock, EDITIONS, editionInfo, toast } from "./ui";
 
 type Navigate = (path: string) => void;
@@ -196,4 +198,36 @@ export function backToArena(arena: string, code: string, go: Navigate): HTMLElem
   });
   update();
   return box;
+}
+
+/** Tell the player, on whatever page they are, that an arena they joined has started: a note
+ * with the way to its page (the races begin when it is open); the browser's notification too
+ * when the tab is hidden. */
+export function startArenaNotices(go: Navigate): void {
+  onNotice((notice) => {
+    if (notice.type !== "arena" || location.pathname === `/arena/${notice.arena}`) return;
+    announce(t("arena:started", { title: notice.title }));
+    document.getElementById("arena-called")?.remove();
+    const note = h(
+      "div.arena-called#arena-called",
+      { role: "status" },
+      h("span", {}, t("arena:started", { title: notice.title })),
+      " ",
+      h(
+        "a.button.primary",
+        {
+          href: `/arena/${notice.arena}`,
+          onclick: (e: Event) => {
+            e.preventDefault();
+            note.remove();
+            go(`/arena/${notice.arena}`);
+          },
+        },
+        t("arena:openIt"),
+      ),
+      " ",
+      h("button", { type: "button", onclick: () => note.remove() }, t("arena:notNow")),
+    );
+    document.body.append(note);
+  });
 }

@@ -14,6 +14,7 @@ import "./styles/findings.css";
 import "./styles/social.css";
 import { ensureAccount } from "./api";
 import { arenaScreen } from "./arena";
+import { startArenaNotices } from "./arenas";
 import { h } from "./dom";
 import { loadEditions } from "./editions";
 import { cellAt, nearestTranslation, outline, translationVector } from "./geometry";
@@ -171,6 +172,7 @@ loadEditions().then(
     route();
     // challenges and friends' whereabouts (docs/social.md): after the first screen is drawn
     startChallenges(go);
+    startArenaNotices(go);
     startNotices();
   },
   () => {

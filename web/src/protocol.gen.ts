@@ -108,7 +108,7 @@ export type RoomEvent =
   | GameOverEvent
   | RematchEvent;
 export type NoticeClientMessage = NoticeHello | Here;
-export type Notice = NoticeWelcome | ChallengeNotice | NoticeError;
+export type Notice = NoticeWelcome | ChallengeNotice | ArenaNotice | NoticeError;
 export type ArenaMessage = ArenaUpdate | ArenaSocketError;
 /**
  * ``GET /api/editions``: the editions' names.
@@ -1572,6 +1572,19 @@ export interface SeatTicket {
    */
   token: string;
   invite: string;
+}
+/**
+ * An arena the account joined has started (docs/arenas.md): its races begin for those
+ * with its page open.
+ */
+export interface ArenaNotice {
+  type: "arena";
+  /**
+   * the arena's id (its page: /arena/{id})
+   */
+  arena: string;
+  title: string;
+  starts_at: number;
 }
 export interface NoticeError {
   type: "error";

@@ -90,6 +90,8 @@ class Live:
     shown: int = -1
     shown_at: float = 0.0
     shown_phase: str = ""
+    #: its players were told it started (their notice sockets)
+    start_told: bool = False
 
     def changed(self) -> None:
         self.version += 1

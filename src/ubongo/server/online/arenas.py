@@ -49,6 +49,7 @@ from ..ops.clock import Clock
 from ..ops.ratelimit import AddressLimit
 from ..protocol.arenas import encode_arena_message
 from ..protocol.incoming import BOT_LEVELS, ProtocolError
+from ..protocol.social import encode_notice
 from ..store import Store
 from .arena_live import (
     Live,
@@ -60,6 +61,7 @@ from .arena_live import (
     arena_summary,
     arena_view,
 )
+from .notices import Notices
 from .quickmatch import closest_level
 from .ratings import MU, Subject
 
@@ -112,12 +114,15 @@ class ArenaDirector:
         config: ServerConfig,
         make_race: MakeRace,
         schedule: Sequence[Scheduled] = (),
+        notices: Notices | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
         self.config = config
         self.make_race = make_race
         self.schedule = tuple(schedule)
+        #: where an arena's start is told to its players' pages
+        self.notices = notices
         self.live: dict[str, Live] = {}
         self._task: asyncio.Task[None] | None = None
         self._making: set[asyncio.Task[None]] = set()
@@ -149,6 +154,8 @@ class ArenaDirector:
         if self.store is not None:
             sheets = await asyncio.to_thread(self.store.arenas.sheets, arena.id)
         live = Live(arena, {s.account: s for s in sheets})
+        # an arena running already when it is loaded (a restart) was told of at its start
+        live.start_told = arena.phase(self.clock.now()) != "soon"
         if self.store is not None:
             races = await asyncio.to_thread(self.store.arenas.races, arena.id)
             live.next_race = max((r.number for r in races), default=0) + 1
@@ -388,6 +395,9 @@ class ArenaDirector:
         for live in list(self.live.values()):
             phase = live.arena.phase(now)
             if phase == "running":
+                if not live.start_told:
+                    live.start_told = True
+                    await self._tell_start(live)
                 self._pair(live, now)
             elif phase == "ending" and not live.races:
                 await self._freeze(live, now)
@@ -399,6 +409,27 @@ class ArenaDirector:
             if news and now - live.shown_at >= VIEW_EVERY_SECONDS:
                 live.shown_phase = phase
                 self._show(live, now)
+
+    async def _tell_start(self, live: Live) -> None:
+        """Tell every player who joined (and does not pause) that the arena has started, on
+        whatever page they are (their notice sockets)."""
+        if self.notices is None:
+            return
+        a = live.arena
+        notice = {
+            "type": "arena",
+            "arena": a.id,
+            "title": a.title,
+            "starts_at": round(a.starts_at * 1000),
+        }
+        text = encode_notice(notice)
+        for sheet in list(live.sheets.values()):
+            if not sheet.paused and not sheet.removed:
+                try:
+                    await self.notices.send(sheet.account, text)
+                except Exception:
+                    log.exception("arena %s: its start was not told", a.id)
+                    return
 
     def _show(self, live: Live, now: float) -> None:
         live.shown, live.shown_at = live.version, now

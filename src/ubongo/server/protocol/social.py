@@ -5,7 +5,7 @@ On the notice socket the client says ``hello`` with its account's token first, t
 ``here`` whenever the room it shows changes (friends see it); the server answers ``welcome``
 and then sends a ``challenge`` notice for every challenge made to or by the account, and again
 whenever one is answered (its ``status`` says how; an accepted one carries the challenger's
-seat, for the challenger only).
+seat, for the challenger only); an ``arena`` notice when an arena the account joined starts.
 
 >>> notice_client_message('{"type": "here", "room": "ABCD"}').room
 'ABCD'
@@ -120,13 +120,25 @@ class ChallengeNotice(Sent):
     seat: SeatTicket | None
 
 
+class ArenaNotice(Sent):
+    """An arena the account joined has started (docs/arenas.md): its races begin for those
+    with its page open."""
+
+    type: Literal["arena"]
+    arena: str = Field(description="the arena's id (its page: /arena/{id})")
+    title: str
+    starts_at: Ms
+
+
 class NoticeError(Sent):
     type: Literal["error"]
     code: ProtocolCode
     message: str
 
 
-Notice = Annotated[NoticeWelcome | ChallengeNotice | NoticeError, Field(discriminator="type")]
+Notice = Annotated[
+    NoticeWelcome | ChallengeNotice | ArenaNotice | NoticeError, Field(discriminator="type")
+]
 
 _client_adapter: TypeAdapter[NoticeClientMessage] = TypeAdapter(NoticeClientMessage)
 _notice_adapter: TypeAdapter[Notice] = TypeAdapter(Notice)

@@ -144,8 +144,9 @@ class LocalRoomService(RoomService):
         #: players waiting for a quick match, in this process
         self.quick = self.quick_rooms.matcher(LocalQueue())
         self.notices = LocalNotices()
+        schedule = load_schedule(config.arena_schedule)
         self.arenas = ArenaDirector(
-            storage, self.clock, config, self.quick_rooms.race, load_schedule(config.arena_schedule)
+            storage, self.clock, config, self.quick_rooms.race, schedule, self.notices
         )
         self.gateway.rooms.game.results.race_over = self.arenas.race_over
 
