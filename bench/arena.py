@@ -1,19 +1,23 @@
 """Benchmark of an arena (docs/arenas.md, issue 25): simulated players racing in one arena.
 
 For each step of ``--players`` (the first is the reference): a fresh ``ubongo serve`` (a fresh
-SQLite file) pinned to one core, one arena made on it (Classic, races of 4, starting at once),
-and that many simulated players in load generator processes pinned to the other core(s). Each
-player has its own account and client address (``X-Forwarded-For``, which the server trusts
-from 127.0.0.1), joins, keeps the arena socket open, and plays every race it is seated in: it
-opens the race's room socket, thinks ``--think`` seconds (uniform) once the task is dealt,
-submits the solver's arrangement and stays to the race's end. After ``--warmup`` seconds of
+SQLite file; its process pinned to one core, its card worker left free as in bench/server.py),
+one arena made on it (Classic, races of 4, starting at once, 10 minutes or more), and that many
+simulated players in load generator processes (``--load-processes``, default one a core left)
+pinned to the other core(s). Each player has its own account and client address
+(``X-Forwarded-For``, which the server trusts from 127.0.0.1: two accounts of one address are
+never seated together), joins, keeps the arena socket open, and plays every race it is seated
+in: it opens the race's room socket, thinks ``--think`` seconds (uniform) once the task is
+dealt, submits the solver's arrangement and stays to the race's end. After ``--warmup`` seconds of
 races (played, not counted) come ``--minutes`` of measured races:
 
 * **pairing wait**: from the moment a player is free (its arena socket's first view, or its
   previous race's ``game_over``) to the arena view carrying its next seat;
 * **submit -> verdict**: from sending the arrangement to its ``verdict``;
 * **standings delay**: from a race's ``game_over`` to the first arena view whose ``me.results``
-  holds that race;
+  holds that race (the arena socket and the room socket are two connections: a race may be
+  scored, and its player seated again, before its ``game_over`` comes; such a wait counts as
+  0, and how often it happened is printed);
 * messages and bytes each player receives a minute, on the arena socket and on room sockets;
 * the server's CPU (utime + stime from /proc; 100% = one core) and its card worker's, its RSS
   at the end and per player; the load generators' CPU and event-loop lag (if they are busy or
@@ -27,6 +31,9 @@ to 1,000 players.
     .venv/bin/python bench/arena.py                          # 100 then 1,000 players, 5 min
     .venv/bin/python bench/arena.py --quick                  # 24 players, 1.5 min: a fast look
     .venv/bin/python bench/arena.py --players 40 --minutes 2 --think 3,15
+
+A step takes its minutes plus about a minute (start, players joining, warm-up, the end): the
+default run about 13 minutes on an idle two-core machine.
 
 Several processes (``--redis-url``) are not measured: arenas are not offered there yet
 (``503 unavailable``).
@@ -77,6 +84,12 @@ SERVE_FLAGS = (
     "--rooms-per-minute=1000000",
     "--arenas-per-day=1000",
 )
+#: what a player may see out of order (counted, not a fault: the arena and the room are two
+#: sockets): its race scored, or its next seat, before the race's ``game_over`` came
+SEEN_EARLY = (
+    "scored before its game_over came",
+    "seated again before the last race's game_over came",
+)
 #: goals of issue 25 (p99)
 GOAL_PAIRING_S, GOAL_VERDICT_MS, GOAL_STANDINGS_S = 3.0, 50.0, 2.0
 #: a race not over after this long is given up (a Classic round: 60 s, a second chance 60 s)
@@ -116,6 +129,9 @@ class Stats:
         self.counts: Counter[str] = Counter()
         #: what went wrong (counted over the whole run, warm-up included)
         self.problems: Counter[str] = Counter()
+        #: the races measured (their numbers), and those with bots in seats
+        self.races: set[int] = set()
+        self.bot_races: set[int] = set()
 
     def note(self, kind: str, value: float) -> None:
         if self.measuring:
@@ -211,7 +227,9 @@ class Sim:
         while True:
             seat, seated_at = await self.seats.get()
             if self.free_at is not None:
-                self.st.note("pairing", seated_at - self.free_at)
+                if seated_at < self.free_at:  # seated before its last game_over came
+                    self.st.count(SEEN_EARLY[1])
+                self.st.note("pairing", max(0.0, seated_at - self.free_at))
             self.free_at = None
             self.seated += 1
             if self.st.measuring:
@@ -225,7 +243,7 @@ class Sim:
             self.free_at = over
 
     async def race(self, seat: dict[str, Any], seated_at: float) -> float:
-        """One race: its room socket from hello to ``game_over`` (when it came)."""
+        """One race: its room socket from hello to ``game_over``; when that came."""
         async with self.gen.connecting:
             ws = await connect(
                 self.gen.ws_url,
@@ -235,55 +253,67 @@ class Sim:
                 open_timeout=120,
             )
         thinking: set[asyncio.Task[None]] = set()
+        try:
+            async with ws:
+                return await self.follow(ws, seat, seated_at, thinking)
+        finally:
+            for task in list(thinking):
+                task.cancel()
+
+    async def follow(
+        self,
+        ws: ClientConnection,
+        seat: dict[str, Any],
+        seated_at: float,
+        thinking: set[asyncio.Task[None]],
+    ) -> float:
+        """The room socket's frames, from hello to ``game_over``; when that came."""
         number: int | None = None
         played: set[int] = set()
-        over = 0.0
         mine = str(seat["seat"])
-        async with ws:
-            await ws.send(
-                json.dumps({"type": "hello", "room": seat["code"], "token": seat["token"]})
-            )
-            async for text in ws:
-                now = time.perf_counter()
-                assert isinstance(text, str)
-                self.st.count("room frames")
-                self.st.count("room bytes", len(text.encode()))
-                if text.startswith('{"type":"verdict"'):
-                    if self._verdict is not None and not self._verdict.done():
-                        self._verdict.set_result((now, bool(json.loads(text)["ok"])))
-                    continue
-                game: dict[str, Any] | None = None
-                if text.startswith('{"type":"welcome"'):
-                    room = json.loads(text)["room"]
-                    number = room["settings"]["arena_race"]
-                    bots = sum(1 for s in room["seats"] if s and s["kind"] == "bot")
-                    self.st.count("races")
-                    self.st.count("races with bots", bots > 0)
-                    game = room["game"]
-                    if game is not None and game["stage"] not in ("playing", "second_chance"):
-                        game = None
-                elif text.startswith('{"type":"error"'):
-                    self.st.problems[f"room error {json.loads(text)['code']}"] += 1
-                    continue
-                elif '"kind":"round_started"' in text[:100]:
-                    game = json.loads(text)["room"]["game"]
-                elif '"kind":"game_over"' in text[:100]:
-                    self.ended(number, now)
-                    over = now
-                    break
-                if game is None or game["round"] in played or not game["tasks"].get(mine):
-                    continue
-                played.add(game["round"])
-                self.st.note("dealt", now - seated_at)
-                task = asyncio.create_task(self.submit(ws, game, game["tasks"][mine], now))
-                thinking.add(task)
-                task.add_done_callback(thinking.discard)
-            else:
-                self.st.problems["room socket closed before game_over"] += 1
-                over = time.perf_counter()
-        for task in list(thinking):
-            task.cancel()
-        return over
+        await ws.send(json.dumps({"type": "hello", "room": seat["code"], "token": seat["token"]}))
+        async for text in ws:
+            now = time.perf_counter()
+            assert isinstance(text, str)
+            self.st.count("room frames")
+            self.st.count("room bytes", len(text.encode()))
+            if text.startswith('{"type":"verdict"'):
+                if self._verdict is not None and not self._verdict.done():
+                    self._verdict.set_result((now, bool(json.loads(text)["ok"])))
+                continue
+            game: dict[str, Any] | None = None
+            if text.startswith('{"type":"welcome"'):
+                number, game = self.welcome(json.loads(text)["room"])
+            elif text.startswith('{"type":"error"'):
+                self.st.problems[f"room error {json.loads(text)['code']}"] += 1
+                continue
+            elif '"kind":"round_started"' in text[:100]:
+                game = json.loads(text)["room"]["game"]
+            elif '"kind":"game_over"' in text[:100]:
+                self.ended(number, now)
+                return now
+            if game is None or game["round"] in played or not game["tasks"].get(mine):
+                continue
+            played.add(game["round"])
+            self.st.note("dealt", now - seated_at)
+            task = asyncio.create_task(self.submit(ws, game, game["tasks"][mine], now))
+            thinking.add(task)
+            task.add_done_callback(thinking.discard)
+        self.st.problems["room socket closed before game_over"] += 1
+        return time.perf_counter()
+
+    def welcome(self, room: dict[str, Any]) -> tuple[int | None, dict[str, Any] | None]:
+        """The race's number, and its game if its round is on already (a late arrival)."""
+        number: int | None = room["settings"]["arena_race"]
+        if self.st.measuring and number is not None:
+            self.st.counts["player races"] += 1
+            self.st.races.add(number)
+            if any(s and s["kind"] == "bot" for s in room["seats"]):
+                self.st.bot_races.add(number)
+        game: dict[str, Any] | None = room["game"]
+        if game is not None and game["stage"] not in ("playing", "second_chance"):
+            game = None
+        return number, game
 
     def ended(self, number: int | None, now: float) -> None:
         """The race's ``game_over``: its standings delay starts (or is 0 if the view that
@@ -292,7 +322,7 @@ class Sim:
             self.st.problems["game_over without a welcome"] += 1
         elif number in self.scored:
             self.st.note("standings", 0.0)
-            self.st.problems["race scored before its game_over came"] += 1
+            self.st.count(SEEN_EARLY[0])
         else:
             self.over_at[number] = now
 
@@ -304,9 +334,11 @@ class Sim:
         placements = solved(task)
         self._verdict = asyncio.get_running_loop().create_future()
         sent = time.perf_counter()
-        await ws.send(
-            json.dumps({"type": "submit", "round": game["round"], "placements": placements})
-        )
+        message = {"type": "submit", "round": game["round"], "placements": placements}
+        try:
+            await ws.send(json.dumps(message))
+        except ConnectionClosed:
+            return  # the race is over for this socket (the player went, or the run ends)
         try:
             got, ok = await asyncio.wait_for(self._verdict, VERDICT_TIMEOUT_S)
         except TimeoutError:
@@ -355,7 +387,8 @@ class Generator:
         _done, late = await asyncio.wait(arrived, timeout=600)
         for t in late:
             t.cancel()
-        self.st.problems["never saw the arena"] += len(late)
+        if late:
+            self.st.problems["never saw the arena"] += len(late)
         await asyncio.to_thread(barrier.wait)  # every generator's players are on their page
         while self.phase.value < 1:
             await asyncio.sleep(0.05)
@@ -369,6 +402,8 @@ class Generator:
             "samples": dict(self.st.samples),
             "counts": dict(self.st.counts),
             "problems": dict(self.st.problems),
+            "races": self.st.races,
+            "bot_races": self.st.bot_races,
             "cpu": self.cpu,
             "wall": self.wall,
             "players": len(self.sims),
@@ -443,15 +478,16 @@ def _generator_process(
 
 
 def pin_server(pid: int, no_pin: bool) -> set[int] | None:
-    """The server, every thread of it and its card worker, on the first core; the cores left
-    for the load generators (None: nothing pinned)."""
+    """The server process (every thread of it) on the first core; the cores left for the load
+    generators (None: nothing pinned). Its card worker, started with it, is left where the
+    system puts it, as in bench/server.py (it is made to use another core: its CPU is a
+    column of its own)."""
     cores = sorted(os.sched_getaffinity(0))
     if len(cores) < 2 or no_pin:
         return None
-    for p in (pid, *children_of(pid)):
-        for tid in threads_of(p):
-            with contextlib.suppress(ProcessLookupError):
-                os.sched_setaffinity(tid, {cores[0]})
+    for tid in threads_of(pid):
+        with contextlib.suppress(ProcessLookupError):
+            os.sched_setaffinity(tid, {cores[0]})
     return set(cores[1:])
 
 
@@ -592,11 +628,16 @@ def merge(results: list[dict[str, Any]]) -> dict[str, Any]:
     samples: dict[str, list[float]] = defaultdict(list)
     counts: Counter[str] = Counter()
     problems: Counter[str] = Counter()
+    races: set[int] = set()
+    bot_races: set[int] = set()
     for r in results:
         for kind, values in r["samples"].items():
             samples[kind] += values
         counts.update(r["counts"])
         problems.update(r["problems"])
+        races |= r["races"]
+        bot_races |= r["bot_races"]
+    counts["races"], counts["races with bots"] = len(races), len(bot_races)
     wall = max(r["wall"] for r in results)
     return {
         "samples": samples,
@@ -627,7 +668,7 @@ def figures(r: dict[str, Any]) -> dict[str, float]:
     return {
         "races": c["races"],
         "bots": c["races with bots"] / c["races"] if c["races"] else math.nan,
-        "races_pm": c["races"] / per,
+        "races_pm": c["player races"] / per,
         "pair50": p50(s["pairing"]),
         "pair99": p99(s["pairing"]),
         "verdict50": p50(s["verdict"]),
@@ -681,7 +722,7 @@ HEAD = (
 #: (None: none), the goal in words and whether a step met it
 Row = tuple[str, tuple[str, ...], str, str | None, str, Callable[[dict[str, float]], bool] | None]
 ROWS: list[Row] = [
-    ("races measured (with bots)", ("races", "bots"), "{:.0f} ({:.0%})", None, "", None),
+    ("races measured", ("races", "bots"), "{:.0f} ({:.0%} with bots)", None, "", None),
     ("races a player a minute", ("races_pm",), "{:.2f}", "races_pm", "", None),
     (
         "pairing wait p50 / p99 (s)",
@@ -732,9 +773,9 @@ ROWS: list[Row] = [
         None,
     ),
     (
-        "server CPU, 100% = one core (card worker)",
+        "server CPU / card worker CPU (100% = one core)",
         ("cpu", "cards"),
-        "{:.0%} ({:.0%})",
+        "{:.0%} / {:.0%}",
         "cpu",
         "",
         None,
@@ -816,8 +857,8 @@ def main() -> None:
     print(
         f"arena bench: {', '.join(map(str, args.steps))} players in one arena (Classic, races "
         f"of {SEATS}), think {lo:g}-{hi:g} s, {args.warmup:g} s warm-up then {args.minutes:g} "
-        f"min measured a step; {os.cpu_count()} CPUs, server pinned to one "
-        f"{'(not pinned)' if args.no_pin else ''}; logs in {folder}",
+        f"min measured a step; {os.cpu_count()} CPUs, "
+        f"{'nothing pinned' if args.no_pin else 'server pinned to one'}; logs in {folder}",
         flush=True,
     )
     print(
@@ -840,6 +881,10 @@ def main() -> None:
             f"{r['unseated']} not seated while measured",
             f"{r['never_seated']} never seated",
         ]
+        c = r["counts"]
+        for note in SEEN_EARLY:
+            if c[note]:
+                notes.append(f"{note}: {c[note]} of {c['player races']} player races")
         if r["tracebacks"]:
             notes.append(f"the server logged {r['tracebacks']} tracebacks")
         print("        " + "; ".join(notes), flush=True)

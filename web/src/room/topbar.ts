@@ -32,6 +32,9 @@ export function topBar(ctx: RoomContext, room: Room, game: GameView, settings: H
       h("strong", {}, ed.title),
       // said from the first moment: this game moves ratings
       room.settings.rated ? h("span.tag.rated#rated-badge", { title: t("room:ratedTitle") }, t("room:rated")) : null,
+      room.settings.arena_race
+        ? h("span.tag#arena-badge", {}, t("arena:raceNumber", { number: room.settings.arena_race }))
+        : null,
       solo
         ? h(
             "span#solo-count",
