@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ubongo.arena import Arena, Sheet
+from ubongo.arena import Arena, Sheet, standings
 
 from .ratings import MU
 
@@ -92,9 +92,18 @@ class Live:
     shown_phase: str = ""
     #: its players were told it started (their notice sockets)
     start_told: bool = False
+    _ranked: tuple[int, list[Sheet], dict[int, int]] | None = None
 
     def changed(self) -> None:
         self.version += 1
+
+    def ranked(self) -> tuple[list[Sheet], dict[int, int]]:
+        """The standings and each account's place in them, made once per change (every
+        watcher's view reads them: once per view would be quadratic in the arena's size)."""
+        if self._ranked is None or self._ranked[0] != self.version:
+            order = standings(self.sheets.values())
+            self._ranked = (self.version, order, {s.account: i for i, s in enumerate(order, 1)})
+        return self._ranked[1], self._ranked[2]
 
     def entrant(self, account: int) -> Entrant:
         return self.entrants.setdefault(account, Entrant())
@@ -117,13 +126,11 @@ def standing_row(rank: int, s: Sheet) -> dict[str, Any]:
     }
 
 
-def arena_view(
-    live: Live, account: int | None, now: float, order: Sequence[Sheet]
-) -> dict[str, Any]:
+def arena_view(live: Live, account: int | None, now: float) -> dict[str, Any]:
     """What an arena's page shows ``account`` (``None``: a visitor) now: the arena, the top of
-    ``order`` (the standings), the account's neighbourhood and sheet, the races going on."""
+    the standings, the account's neighbourhood and sheet, the races going on."""
     a, f = live.arena, live.arena.format
-    rank = {s.account: i for i, s in enumerate(order, start=1)}
+    order, rank = live.ranked()
     me: dict[str, Any] | None = None
     near: list[dict[str, Any]] = []
     sheet = live.sheets.get(account) if account is not None else None

@@ -41,7 +41,6 @@ from ubongo.arena import (
     Sheet,
     pairings,
     schedule_from_json,
-    standings,
 )
 
 from ..config import ServerConfig
@@ -260,7 +259,7 @@ class ArenaDirector:
 
     def view(self, arena: Arena, sheets: Sequence[Sheet], account: int | None) -> dict[str, Any]:
         live = self.live.get(arena.id) or Live(arena, {s.account: s for s in sheets})
-        return arena_view(live, account, self.clock.now(), standings(live.sheets.values()))
+        return arena_view(live, account, self.clock.now())
 
     # --- a player's commands -------------------------------------------------------------------
 
@@ -356,7 +355,7 @@ class ArenaDirector:
         if account is not None:
             live.entrant(account).pages += 1
             self._free(live, account, self.clock.now())
-        self._send(live, w, self.clock.now(), standings(live.sheets.values()))
+        self._send(live, w, self.clock.now())
         return w
 
     def unwatch(self, w: Watcher) -> None:
@@ -369,8 +368,8 @@ class ArenaDirector:
             entrant.pages = max(0, entrant.pages - 1)
             self._free(live, w.account, self.clock.now())
 
-    def _send(self, live: Live, w: Watcher, now: float, order: Sequence[Sheet]) -> None:
-        view = arena_view(live, w.account, now, order)
+    def _send(self, live: Live, w: Watcher, now: float) -> None:
+        view = arena_view(live, w.account, now)
         text = encode_arena_message({"type": "arena", **view})
         # the clock alone moving is not news: compare without it
         key = text.replace(f'"server_time":{view["server_time"]}', "")
@@ -435,9 +434,8 @@ class ArenaDirector:
         live.shown, live.shown_at = live.version, now
         if not live.watchers:
             return
-        order = standings(live.sheets.values())
         for w in list(live.watchers):
-            self._send(live, w, now, order)
+            self._send(live, w, now)
 
     async def _freeze(self, live: Live, now: float) -> None:
         """The standings are final: stored with each place, and read back (a player marked a
@@ -451,8 +449,7 @@ class ArenaDirector:
         live.changed()
 
     def _pair(self, live: Live, now: float) -> None:
-        order = standings(live.sheets.values())
-        rank = {s.account: i for i, s in enumerate(order, start=1)}
+        order, rank = live.ranked()
         free = [
             Free(a, rank.get(a, len(order) + 1), e.mu, e.free_since, e.addresses, e.last)
             for a, e in live.entrants.items()
@@ -521,7 +518,7 @@ class ArenaDirector:
         live.changed()
         for w in list(live.watchers):  # a seated player's page hears it at once
             if w.account in accounts:
-                self._send(live, w, self.clock.now(), standings(live.sheets.values()))
+                self._send(live, w, self.clock.now())
         if self.store is not None:
             people_and_bots: list[int | None] = [*accounts, *([None] * bots)]
             try:

@@ -132,6 +132,7 @@ class GameResults:
         solo: SoloRecord | DailyRecord | None,
         announce: dict[str, Any],
     ) -> None:
+        outcome: RaceOutcome | None = None
         try:
             while not saved.done():
                 await asyncio.wait({saved}, timeout=5.0)
@@ -149,15 +150,17 @@ class GameResults:
                 room.ratings = announce["ratings"] = await self._rating_moves(
                     self.storage, room.game_id, stored
                 )
-            if room.settings.arena is not None and self.race_over is not None:
+            if room.settings.arena is not None:
                 outcome = race_outcome(room, stored, room.game_id)
-                if outcome is not None:
-                    await self.race_over(outcome)
         finally:
             room.saving = None
         if self.feed.is_open(room):
             self.feed.hold(room)  # saved with its id before it is announced
             self.feed.publish(room, "game_over", {"game_id": room.game_id, **announce})
+        # an arena's race is scored once its players have heard it is over (their next seat
+        # comes after the end of this one)
+        if outcome is not None and self.race_over is not None:
+            await self.race_over(outcome)
 
     async def _store(
         self,
