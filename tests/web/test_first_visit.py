@@ -96,6 +96,27 @@ def test_a_room_made_before_the_first_account_arrives_is_still_the_accounts(
     expect(page.locator("#name")).to_have_value(str(account["name"]))
 
 
+def test_a_name_being_typed_when_the_account_arrives_is_left_alone(
+    page: Page, server: ServerProcess
+) -> None:
+    """The player is in the empty name box when the first visit's account arrives: the box is
+    theirs. (It used to take the drawn name, and their typing went after it: "Nebizu 93Ada".)"""
+    held: list[Route] = []
+    page.route("**/api/accounts", lambda route: held.append(route))
+    page.goto(server.url + "/")
+    first = first_held(page, held, "the account asked for")
+    page.focus("#name")
+    first.continue_()
+    account = stored_account(page)
+    page.keyboard.type("Ada")
+    expect(page.locator("#name")).to_have_value("Ada")
+    # out of the box, an empty one shows the account's name as before
+    page.fill("#name", "")
+    page.focus(f'button.edition[data-edition="{editions.names()[0]}"]')
+    page.goto(server.url + "/")
+    expect(page.locator("#name")).to_have_value(str(account["name"]))
+
+
 def test_a_seat_takes_the_typed_name_even_when_another_account_holds_it(
     page: Page, server: ServerProcess
 ) -> None:

@@ -48,10 +48,11 @@ export function homeScreen(go: Navigate): HTMLElement {
   nameInput.setAttribute("aria-describedby", "name-error");
   nameInput.addEventListener("input", () => showRefusal(null));
   // the name box shows the account's name once it exists (a first visit draws one): an empty
-  // box never stands for a placeholder name
+  // box never stands for a placeholder name. Not while the player is in the box: their typing
+  // would be joined to the drawn name ("Nebizu 93Ada", a test's fill in the CI loop's run 55)
   const fillName = () => {
     const me = currentAccount();
-    if (me && !nameInput.value.trim()) nameInput.value = me.name;
+    if (me && !nameInput.value.trim() && document.activeElement !== nameInput) nameInput.value = me.name;
   };
   void ensureAccount().then(fillName);
   const name = async () => {
