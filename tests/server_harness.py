@@ -489,8 +489,8 @@ def replayed(stored: dict[str, Any]) -> Any:
     from ubongo import rules
 
     s = dict(stored["settings"]["rules"])
-    for k in ("players", "levels"):
-        s[k] = tuple(s[k])
+    for k in ("players", "levels", "deck_sides"):
+        s[k] = tuple(s.get(k, ()))
     settings = rules.Settings(**s)
     actions = [rules.action_from_json(a) for a in stored["events"]]
     # the deck the settings name: a fresh game's cards are made again from its seed

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -196,6 +197,21 @@ def test_players_of_one_table_may_play_sides_of_their_own(
         game = apply(game, Submit(player, good(game, player), 1.0 + len(game.round.finish_order)))
     assert game.round is not None and game.round.finish_order == list(PLAYERS)
     assert new_game(Settings(edition, PLAYERS, levels=levels[:1] * 3), 3).settings.side == levels[0]
+
+
+def test_games_naming_one_deck_seed_share_its_cards_each_drawing_its_own() -> None:
+    """An arena's races: one fresh deck made once (its seed, with every side the arena plays),
+    each race dealing from it by its own seed."""
+    shared = Settings("classic", PLAYERS, puzzles="fresh", deck_seed=99, deck_sides=("A", "B"))
+    games = [new_game(replace(shared, rounds=1), seed) for seed in range(4)]
+    assert len({id(g.deck) for g in games}) == 1
+    assert getattr(games[0].deck, "sides", None) == frozenset({"A", "B"})
+    dealt = {tuple(g.stack[:3]) for g in games}
+    assert len(dealt) > 1  # the races' own seeds shuffle it their own ways
+    alone = new_game(Settings("classic", PLAYERS, puzzles="fresh", rounds=1), 0)
+    assert alone.deck is not games[0].deck
+    with pytest.raises(SettingsError, match="for fresh cards"):
+        new_game(Settings("classic", PLAYERS, deck_seed=99), 1)
 
 
 def test_deck_must_match_edition() -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_harness import Client, ServerProcess, server_in, solution
+from server_harness import Client, ServerProcess, replayed, server_in, solution
 from websockets.sync.client import ClientConnection, connect
 
 from ubongo import editions
@@ -159,9 +159,17 @@ def test_two_players_race_and_are_scored_with_the_streak_and_the_harder_side(
     room = server.get(f"/api/rooms/{code}")
     assert room["settings"]["arena"] == arena["id"] and room["settings"]["arena_race"] == 1
     assert room["settings"]["rated"] and room["settings"]["rounds"] == 1
+    # the stored race replays by the rules, its cards made again from the arena's deck
+    game_id = room["game_id"]
+    stored = server.get(f"/api/games/{game_id}")
+    assert stored["settings"]["rules"]["deck_sides"] == ["A", "B"]
+    assert replayed(stored).round.finish_order == ["0", "1"]
     pages["ada"].until("ada's win", lambda v: v["me"]["points"] == 2)
     pages["bob"].until("bob's finish", lambda v: v["me"]["points"] == 1)
-    race(server, a, b)  # a second win in a row: ada is on fire
+    second = race(server, a, b)  # a second win in a row: ada is on fire
+    # both races drew from one deck: the arena's (its cards made once)
+    deck_seeds = {server.get(f"/api/rooms/{c}")["settings"]["deck_seed"] for c in (code, second)}
+    assert len(deck_seeds) == 1 and None not in deck_seeds
     view = pages["ada"].until("on fire", lambda v: v["me"]["on_fire"])
     assert view["me"]["points"] == 4 and view["top"][0]["name"] == ada["name"]
     # counted double; bob closes his arena page once seated: he is not seated again after it

@@ -259,8 +259,9 @@ class Format:
         return names[at + 1] if at + 1 < len(names) else None
 
     def race_seed(self, race: int) -> int:
-        """The seed of race number ``race``'s fresh task: from the arena's seed, so that an
-        arena's races can be made again."""
+        """The seed of race number ``race`` (which cards it draws): from the arena's seed, so
+        that an arena's races can be made again. ``race_seed(0)`` is the seed of the fresh
+        deck every race of the arena draws from."""
         digest = hashlib.sha256(f"arena:{self.seed}:{race}".encode()).digest()
         return int.from_bytes(digest[:6], "big")
 

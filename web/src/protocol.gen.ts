@@ -428,6 +428,14 @@ export interface RoomSettingsView {
    * the arena race's number
    */
   arena_race?: number | null;
+  /**
+   * an arena's races: the seed of the fresh cards they share
+   */
+  deck_seed?: number | null;
+  /**
+   * an arena's races: the sides their shared deck has
+   */
+  deck_sides?: string[];
 }
 /**
  * A taken seat.
@@ -2055,6 +2063,14 @@ export interface RulesSettings {
    * seconds a solo hint costs (games stored before hints: 15)
    */
   hint_penalty?: number;
+  /**
+   * fresh cards made from this seed (an arena's races share them)
+   */
+  deck_seed?: number | null;
+  /**
+   * sides the shared deck is made with beside those in play
+   */
+  deck_sides?: string[];
 }
 export interface StartRoundAction {
   type: "start_round";

@@ -26,6 +26,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import random
 from collections.abc import Collection
@@ -117,6 +118,21 @@ class FreshDeck:
 def fresh_deck(edition_name: str, game_seed: object, sides: Collection[str]) -> FreshDeck:
     """The fresh deck of a game with ``game_seed`` that plays ``sides``."""
     return FreshDeck(edition_name, derived_seed(edition_name, game_seed), sides)
+
+
+@functools.lru_cache(maxsize=32)
+def shared_fresh_deck(edition_name: str, deck_seed: int, sides: frozenset[str]) -> FreshDeck:
+    """One deck for every game that names the same ``deck_seed`` and ``sides``: its cards are
+    made once, for all of them (an arena's races, ``docs/arenas.md``: each race draws its own
+    cards from it by its own seed).
+
+    >>> a = shared_fresh_deck("classic", 7, frozenset({"A", "B"}))
+    >>> a is shared_fresh_deck("classic", 7, frozenset({"A", "B"}))
+    True
+    >>> a is fresh_deck("classic", 7, {"A", "B"}), a.seed == fresh_deck("classic", 7, "AB").seed
+    (False, True)
+    """
+    return fresh_deck(edition_name, deck_seed, sides)
 
 
 class EndlessDeck:

@@ -26,7 +26,7 @@ from typing import Any
 from ubongo.board import check_cover
 from ubongo.puzzles.daily import daily_deck
 from ubongo.puzzles.deck import Card, Cards, Side, Task, standard_deck
-from ubongo.puzzles.fresh import endless_deck, fresh_deck
+from ubongo.puzzles.fresh import endless_deck, fresh_deck, shared_fresh_deck
 
 from . import endless
 from .actions import Action, Advance, GiveUp, Hint, SkipTask, StartRound, StopRun, Submit
@@ -101,7 +101,10 @@ def _deck(s: Settings, seed: int | str) -> Cards:
     if s.puzzles == "daily":
         return daily_deck(s.edition, datetime.date.fromisoformat(s.day))
     if s.puzzles == "fresh":
-        return fresh_deck(s.edition, seed, {s.level_of(p) for p in s.players})
+        sides = {s.level_of(p) for p in s.players} | set(s.deck_sides)
+        if s.deck_seed is not None:
+            return shared_fresh_deck(s.edition, s.deck_seed, frozenset(sides))
+        return fresh_deck(s.edition, seed, sides)
     name = s.deck or s.edition
     try:
         return standard_deck(name)

@@ -91,6 +91,10 @@ class Settings:
     rating: tuple[float, float, float] | None = None
     day: str = ""
     hint_penalty: float = HINT_PENALTY
+    #: fresh cards made from this seed, not the game's, with ``deck_sides`` beside the sides
+    #: in play: games that name one share their cards (an arena's races, docs/arenas.md)
+    deck_seed: int | None = None
+    deck_sides: tuple[str, ...] = ()
 
     @property
     def record(self) -> EditionRecord:
@@ -131,6 +135,7 @@ class Settings:
         if self.mode not in ("race", "solo"):
             raise SettingsError(f"unknown mode {self.mode!r}; expected race or solo")
         self._check_daily()
+        self._check_deck_seed(rec)
         players = self._checked_players(rec)
         side, levels = self._own_levels(rec) if rec.own_sides else self._shared_side(rec)
         rounds = self.rounds if self.rounds is not None else rec.rounds
@@ -164,6 +169,15 @@ class Settings:
             puzzles=self._puzzles(),
             rating=self._rating(),
         )
+
+    def _check_deck_seed(self, rec: EditionRecord) -> None:
+        if self.deck_seed is None and not self.deck_sides:
+            return
+        if self.puzzles != "fresh" or self.endless:
+            raise SettingsError("deck_seed and deck_sides are for fresh cards")
+        for name in self.deck_sides:
+            if name not in rec.deck.side_names:
+                raise SettingsError(f"{rec.name} has no side {name!r}")
 
     def _check_daily(self) -> None:
         if self.puzzles not in ("standard", "fresh", "daily"):

@@ -25,8 +25,8 @@ from ..store import StoredGame
 def stored_settings(stored: StoredGame) -> rules.Settings:
     """The rules' settings a stored game was played with."""
     s = dict(stored.settings["rules"])
-    for k in ("players", "levels"):
-        s[k] = tuple(s[k])
+    for k in ("players", "levels", "deck_sides"):
+        s[k] = tuple(s.get(k, ()))
     return rules.Settings(**s)
 
 

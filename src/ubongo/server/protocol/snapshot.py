@@ -81,6 +81,12 @@ class RoomSettingsView(Sent):
         default=None, description="the arena whose race this room is (docs/arenas.md)"
     )
     arena_race: int | None = Field(default=None, description="the arena race's number")
+    deck_seed: int | None = Field(
+        default=None, description="an arena's races: the seed of the fresh cards they share"
+    )
+    deck_sides: list[str] = Field(
+        default_factory=list, description="an arena's races: the sides their shared deck has"
+    )
 
 
 class SeatView(Sent):

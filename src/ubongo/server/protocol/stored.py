@@ -58,6 +58,12 @@ class RulesSettings(Sent):
     hint_penalty: float = Field(
         default=15.0, description="seconds a solo hint costs (games stored before hints: 15)"
     )
+    deck_seed: int | None = Field(
+        default=None, description="fresh cards made from this seed (an arena's races share them)"
+    )
+    deck_sides: list[str] = Field(
+        default_factory=list, description="sides the shared deck is made with beside those in play"
+    )
 
 
 # --- actions (what replays the game) ---------------------------------------------------------

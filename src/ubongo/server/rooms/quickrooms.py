@@ -85,7 +85,15 @@ class QuickRooms:
         room, seats = self._seat(
             [(p.name, p.account) for p in people], [patch], await self.reserve_code()
         )
-        room.settings = replace(room.settings, arena=arena.id, arena_race=number)
+        # one fresh deck for the whole arena (its cards made once), each race drawing its own
+        deck_sides = tuple(s for s in (f.side, f.harder_side) if s is not None)
+        room.settings = replace(
+            room.settings,
+            arena=arena.id,
+            arena_race=number,
+            deck_seed=f.race_seed(0),
+            deck_sides=deck_sides,
+        )
         for seat, person in zip(seats, people, strict=True):
             seat.side = None if person.side == f.side else person.side
         return self._ready(room, seats, levels)

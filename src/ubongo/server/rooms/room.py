@@ -103,6 +103,9 @@ class RoomSettings:
     #: the arena's director, never by a host; the race is one game, its ties shared
     arena: str | None = None
     arena_race: int | None = None
+    #: an arena's races share one fresh deck: its seed and the sides it is made with
+    deck_seed: int | None = None
+    deck_sides: tuple[str, ...] = ()
 
     def patched(self, patch: SettingsPatch) -> RoomSettings:
         """These settings with ``patch``'s fields; ``null`` is the rules' default where there
@@ -201,6 +204,8 @@ class RoomSettings:
             round_limit=self.round_limit_seconds,
             playoff_limit=self.round_limit_seconds,
             tie_break="shared" if self.arena is not None else None,
+            deck_seed=self.deck_seed,
+            deck_sides=tuple(self.deck_sides),
             solo_goal=cast(SoloGoal, goal),
             solo_target=None if goal in ("practice", "endless") else self.solo_amount,
             rating=rating if goal == "endless" else None,
