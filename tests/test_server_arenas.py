@@ -188,6 +188,9 @@ def test_two_players_race_and_are_scored_with_the_streak_and_the_harder_side(
     assert sides == {bob["id"]: "B", ada["id"]: "A"}
     bob_view = pages["bob"].until("bob's harder win", lambda v: v["me"]["points"] == 6)
     assert [r["points"] for r in bob_view["me"]["results"]] == [1, 1, 1, 3]
+    # each race of a player's keeps its game: its replay
+    replay = server.get(f"/api/games/{bob_view['me']['results'][-1]['game_id']}/replay")
+    assert replay["rounds"]
     ada_view = pages["ada"].until("ada's streak ends", lambda v: len(v["me"]["results"]) == 4)
     assert [r["points"] for r in ada_view["me"]["results"]] == [2, 2, 4, 2]  # on fire: x2
     assert not ada_view["me"]["on_fire"]
@@ -400,13 +403,11 @@ def test_scripts_that_solve_at_once_score_nothing(fair: ServerProcess) -> None:
     code = race(fair, (pages[0], one), (pages[1], two))
     for page in pages:
         view = page.until("the race scored", lambda v: len(v["me"]["results"]) == 1)
-        assert view["me"]["results"][0] == {
-            "race": 1,
-            "place": None,
-            "points": 0,
-            "fire": False,
-            "harder": False,
-        }
+        scored = view["me"]["results"][0]
+        game_id = scored.pop("game_id")
+        assert scored == {"race": 1, "place": None, "points": 0, "fire": False, "harder": False}
+        # the race is stored all the same, and replays: a moderator sees what the scripts did
+        assert fair.get(f"/api/games/{game_id}")["result"]["unrated"]
     room = fair.get(f"/api/rooms/{code}")
     assert room["settings"]["arena"] == arena["id"]
     results = fair.get(f"/api/arenas/{arena['id']}/results")

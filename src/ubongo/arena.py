@@ -61,7 +61,7 @@ def race_points(place: int | None, harder: bool, on_fire: bool) -> int:
 class RaceResult:
     """One player's result in one race of an arena: the race's number, the place (``None``:
     not finished or not counted), whether on the harder side, the points it gave, whether it
-    counted double, and when the race ended."""
+    counted double, when the race ended, and its stored game."""
 
     race: int
     place: int | None
@@ -69,6 +69,8 @@ class RaceResult:
     points: int
     fire: bool
     at: float
+    #: the race's stored game (its replay), if it was stored
+    game: int | None = None
 
 
 @dataclass(frozen=True)
@@ -118,7 +120,9 @@ class Sheet:
         scored = [r.at for r in self.results if r.points > 0]
         return scored[-1] if scored else self.joined_at
 
-    def scored(self, race: int, place: int | None, harder: bool, at: float) -> Sheet:
+    def scored(
+        self, race: int, place: int | None, harder: bool, at: float, game: int | None = None
+    ) -> Sheet:
         """This sheet with a race's result added.
 
         >>> s = Sheet(1, "Ada", 0.0).scored(1, 1, harder=True, at=9.0)
@@ -127,7 +131,7 @@ class Sheet:
         """
         fire = self.on_fire
         points = race_points(place, harder, fire)
-        result = RaceResult(race, place, harder, points, fire and place is not None, at)
+        result = RaceResult(race, place, harder, points, fire and place is not None, at, game)
         return replace(self, results=(*self.results, result))
 
 

@@ -201,6 +201,8 @@ function mine(v: ArenaView): HTMLElement {
       ` · ${t("arena:points", { count: r.points })}`,
       r.fire ? ` · ${t("arena:doubled")}` : "",
       r.harder ? ` · ${t("arena:onHarder")}` : "",
+      r.game_id === null ? "" : " · ",
+      r.game_id === null ? "" : h("a", { href: `/replay/${r.game_id}`, "data-link": "" }, t("profile:replay")),
     ),
   );
   return h(

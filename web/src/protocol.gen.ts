@@ -1743,7 +1743,7 @@ export interface MyArena {
 }
 /**
  * One race of a player: its number, the place (null: not finished or not counted), the
- * points, whether it counted double and whether it was on the harder side.
+ * points, whether it counted double, whether it was on the harder side, and its game.
  */
 export interface RaceScore {
   race: number;
@@ -1751,6 +1751,10 @@ export interface RaceScore {
   points: number;
   fire: boolean;
   harder: boolean;
+  /**
+   * the race's stored game: its replay
+   */
+  game_id: number | null;
 }
 export interface RaceInPlayView {
   number: number;

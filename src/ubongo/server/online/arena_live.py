@@ -156,6 +156,7 @@ def arena_view(live: Live, account: int | None, now: float) -> dict[str, Any]:
                     "points": r.points,
                     "fire": r.fire,
                     "harder": r.harder,
+                    "game_id": r.game,
                 }
                 for r in sheet.results
             ],

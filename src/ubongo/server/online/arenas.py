@@ -550,7 +550,7 @@ class ArenaDirector:
                 continue
             place = outcome.places.get(a)
             harder = outcome.sides.get(a, f.side) != f.side
-            sheet = sheet.scored(race.number, place, harder, outcome.at)
+            sheet = sheet.scored(race.number, place, harder, outcome.at, outcome.game_id)
             if outcome.left and a in outcome.left:
                 sheet = replace(sheet, paused=True)  # gone: not seated again until back
             live.sheets[a] = sheet

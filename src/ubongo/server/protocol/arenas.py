@@ -88,13 +88,14 @@ class StandingRow(Sent):
 
 class RaceScore(Sent):
     """One race of a player: its number, the place (null: not finished or not counted), the
-    points, whether it counted double and whether it was on the harder side."""
+    points, whether it counted double, whether it was on the harder side, and its game."""
 
     race: int
     place: int | None
     points: int
     fire: bool
     harder: bool
+    game_id: int | None = Field(description="the race's stored game: its replay")
 
 
 class MyArena(Sent):

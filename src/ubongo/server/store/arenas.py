@@ -112,13 +112,21 @@ def remove_from_arenas(s: Session, account: int) -> int:
 
 
 def _result_json(r: RaceResult) -> list[Any]:
-    return [r.race, r.place, r.harder, r.points, r.fire, r.at]
+    return [r.race, r.place, r.harder, r.points, r.fire, r.at, r.game]
 
 
 def _sheet(row: ArenaPlayerRow) -> Sheet:
     results = tuple(
-        RaceResult(int(n), None if p is None else int(p), bool(h), int(pt), bool(f), float(at))
-        for n, p, h, pt, f, at in row.results
+        RaceResult(
+            int(n),
+            None if p is None else int(p),
+            bool(h),
+            int(pt),
+            bool(f),
+            float(at),
+            None if game is None else int(game),
+        )
+        for n, p, h, pt, f, at, game in row.results
     )
     return Sheet(
         account=row.account_id,

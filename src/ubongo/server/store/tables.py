@@ -347,7 +347,7 @@ class ArenaPlayerRow(Base):
     paused: Mapped[bool] = mapped_column(Boolean)
     harder: Mapped[bool] = mapped_column(Boolean)
     removed: Mapped[bool] = mapped_column(Boolean)
-    #: each race: [race, place or null, harder, points, fire, at]
+    #: each race: [race, place or null, harder, points, fire, at, game id or null]
     results: Mapped[list[Any]] = mapped_column(JSON)
     points: Mapped[int] = mapped_column(Integer)
     place: Mapped[int | None] = mapped_column(Integer, nullable=True)
