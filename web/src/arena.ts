@@ -148,7 +148,7 @@ function draw(v: ArenaView, clockEl: HTMLElement, act: Act): HTMLElement[] {
     actions(v, act),
   );
   const parts: HTMLElement[] = [head];
-  if (v.phase === "over") parts.push(podium(v.top));
+  if (v.phase === "over") parts.push(podium(v.top, v.id));
   if (v.me) parts.push(mine(v));
   parts.push(standings(v), racesInPlay(v));
   return parts;
@@ -221,7 +221,7 @@ function mine(v: ArenaView): HTMLElement {
   );
 }
 
-function row(r: StandingRow, mine: boolean): HTMLElement {
+function standingRow(r: StandingRow, mine: boolean): HTMLElement {
   return h(
     `tr${mine ? ".me" : ""}` as "tr",
     { "data-account": r.account },
@@ -235,10 +235,10 @@ function row(r: StandingRow, mine: boolean): HTMLElement {
 
 function standings(v: ArenaView): HTMLElement {
   const me = currentAccount()?.id ?? null;
-  const rows = v.top.map((r) => row(r, r.account === me));
+  const rows = v.top.map((r) => standingRow(r, r.account === me));
   if (v.near.length) {
     rows.push(h("tr.gap", {}, h("td", { colspan: 5 }, "…")));
-    rows.push(...v.near.map((r) => row(r, r.account === me)));
+    rows.push(...v.near.map((r) => standingRow(r, r.account === me)));
   }
   const table = h(
     "table.arena-standings#arena-standings",
@@ -279,7 +279,35 @@ function racesInPlay(v: ArenaView): HTMLElement {
   );
 }
 
-function podium(top: StandingRow[]): HTMLElement {
+/** "All results": every player's line, loaded when asked for (an arena over may have a
+ * thousand). */
+function allResults(id: string): HTMLElement {
+  const box = h("div.arena-all#arena-all");
+  const button = h("button#arena-all-results", { type: "button" }, t("arena:allResults"));
+  button.addEventListener("click", () => {
+    button.disabled = true;
+    api("GET /api/arenas/{arena_id}/results", { path: { arena_id: id } })
+      .then((r) => {
+        const me = currentAccount()?.id ?? null;
+        box.replaceChildren(
+          h(
+            "table.arena-standings",
+            {},
+            h("caption", {}, t("arena:allResults")),
+            h("tbody", {}, ...r.standings.map((row) => standingRow(row, row.account === me))),
+          ),
+        );
+      })
+      .catch(() => {
+        button.disabled = false;
+        toast(t("arena:cannotLoad"), "bad");
+      });
+  });
+  box.append(button);
+  return box;
+}
+
+function podium(top: StandingRow[], id: string): HTMLElement {
   const steps = top
     .slice(0, 3)
     .map((r, i) =>
@@ -291,5 +319,11 @@ function podium(top: StandingRow[]): HTMLElement {
         h("span.muted", {}, t("arena:points", { count: r.points })),
       ),
     );
-  return h("section.panel.arena-podium#arena-podium", {}, h("h2", {}, t("arena:podium")), h("ol.podium", {}, ...steps));
+  return h(
+    "section.panel.arena-podium#arena-podium",
+    {},
+    h("h2", {}, t("arena:podium")),
+    h("ol.podium", {}, ...steps),
+    allResults(id),
+  );
 }
