@@ -208,6 +208,26 @@ def test_two_players_race_and_are_scored_with_the_streak_and_the_harder_side(
         page.close()
 
 
+def test_a_player_who_withdrew_and_joins_again_from_the_open_page_is_paired(
+    server: ServerProcess,
+) -> None:
+    """Withdrawing before a first race takes the player out of the standings, not their page
+    out of the arena: joining again from it, they race."""
+    ada, bob = account(server), account(server)
+    arena = make_arena(server, ada)
+    join(server, arena["id"], bob)
+    bob_page = Page(server, arena["id"], bob["token"])
+    bob_page.until("present", lambda v: v["me"] and v["me"]["present"])
+    status, view = server.request("DELETE", f"/api/arenas/{arena['id']}/join", token=bob["token"])
+    assert status == 200 and view["me"] is None and view["players"] == 0
+    join(server, arena["id"], bob)
+    join(server, arena["id"], ada)
+    ada_page = Page(server, arena["id"], ada["token"])
+    assert seated(ada_page)["code"] == seated(bob_page)["code"]
+    for page in (ada_page, bob_page):
+        page.close()
+
+
 def test_two_accounts_of_one_address_are_never_seated_together(server: ServerProcess) -> None:
     maker = account(server)
     arena = make_arena(server, maker)

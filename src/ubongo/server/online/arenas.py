@@ -308,8 +308,9 @@ class ArenaDirector:
         if sheet.results or live.entrant(account).race is not None:
             await self._save(live, replace(sheet, paused=True))
         else:
+            # its entrant stays: its pages are still open, and it may join again from them
             del live.sheets[account]
-            live.entrants.pop(account, None)
+            self._free(live, account, self.clock.now())
             if self.store is not None:
                 await asyncio.to_thread(self.store.arenas.forget, arena_id, account)
         live.changed()
