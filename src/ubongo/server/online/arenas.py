@@ -74,6 +74,8 @@ VIEW_EVERY_SECONDS = 1.0
 SCHEDULE_AHEAD_SECONDS = 6 * 3600.0
 #: and at most this many of each line of the schedule
 SCHEDULE_AHEAD_ARENAS = 12
+#: how long after its clock an arena waits for its races in play before it freezes without them
+LAST_RACE_SECONDS = 600.0
 #: an account's arena commands a second, and in a burst (429 rate_limited past them)
 COMMANDS_PER_SECOND, COMMANDS_BURST = 1.0, 10
 #: a frozen arena stays in memory this long (its page's last views), then is read from the store
@@ -399,7 +401,10 @@ class ArenaDirector:
                     live.start_told = True
                     await self._tell_start(live)
                 self._pair(live, now)
-            elif phase == "ending" and not live.races:
+            elif phase == "ending" and (
+                not live.races or now > live.arena.ends_at + LAST_RACE_SECONDS
+            ):
+                # a race that has not ended long after the clock (a room lost) holds no one up
                 await self._freeze(live, now)
             frozen = live.arena.frozen_at
             if frozen is not None and now - frozen > KEEP_FROZEN_SECONDS and not live.watchers:
