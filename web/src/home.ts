@@ -405,10 +405,11 @@ export function homeScreen(go: Navigate): HTMLElement {
       ),
     ),
     friendsPanel(),
-    arenasPanel(go),
     openGames(),
     liveGames(),
     howTo,
+    // below How to play: its list of arenas arrives late and would push that anchor away
+    arenasPanel(go),
   );
   const playable = EDITIONS.filter((e) => e.playable);
   setEdition(playable.some((e) => e.name === prefs.edition) ? prefs.edition : playable[0].name);
