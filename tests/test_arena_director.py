@@ -18,12 +18,14 @@ def test_an_arena_freezes_without_a_race_whose_room_was_lost() -> None:
     async def scenario() -> list[str]:
         clock = Clock()
         made: list[int] = []
+        seated = asyncio.Event()
 
         async def lost_room(
             arena: Arena, number: int, people: Sequence[Seated], levels: Sequence[str]
         ) -> list[dict[str, Any]]:
             # the room is made, then lost: it never reports its race's end
             made.append(number)
+            seated.set()
             return [
                 {"code": "LOST1", "seat": i, "token": "t", "invite": "LOST1"}
                 for i, _ in enumerate(people)
@@ -36,8 +38,7 @@ def test_an_arena_freezes_without_a_race_whose_room_was_lost() -> None:
             director.watch(arena.id, account)
         phases: list[str] = []
         await director.tick()
-        while not made:  # the race's room is made off the tick
-            await asyncio.sleep(0)
+        await seated.wait()  # the race's room is made off the tick
         live = director.live[arena.id]
         phases.append(live.arena.phase(clock.now()))
         clock.not_before(arena.ends_at + 1.0)

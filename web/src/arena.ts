@@ -5,12 +5,13 @@
 // the view carries a seat the page goes to that race's room.
 
 import { ApiError, api, currentAccount, ensureAccount } from "./api";
+import { arenaClock } from "./arenas";
 import { read, UNREADABLE } from "./check";
 import { h } from "./dom";
 import { errorText, t } from "./i18n";
 import { saveTicket } from "./net";
 import type { ArenaView, StandingRow } from "./protocol";
-import { clock, editionInfo, placeText, toast } from "./ui";
+import { editionInfo, placeText, toast } from "./ui";
 
 type Navigate = (path: string) => void;
 
@@ -27,7 +28,7 @@ export function arenaScreen(id: string, go: Navigate): { element: HTMLElement; d
   const tick = () => {
     if (!view) return;
     const now = Date.now() + offset;
-    clockEl.textContent = clockText(view, now);
+    clockEl.textContent = arenaClock(view, now);
   };
 
   const show = (v: ArenaView) => {
@@ -121,13 +122,6 @@ export function arenaScreen(id: string, go: Navigate): { element: HTMLElement; d
       socket?.close();
     },
   };
-}
-
-/** "Starts in 4:12", "12:40 left", "The last races are finishing", "Over". */
-function clockText(v: ArenaView, now: number): string {
-  if (v.phase === "soon") return t("arena:startsIn", { time: clock((v.starts_at - now) / 1000) });
-  if (v.phase === "running") return t("arena:timeLeft", { time: clock((v.ends_at - now) / 1000) });
-  return v.phase === "ending" ? t("arena:ending") : t("arena:over");
 }
 
 type Act = (what: "join" | "withdraw" | "pause" | "resume" | "harder" | "easier") => void;

@@ -11,8 +11,9 @@ import { clock, EDITIONS, editionInfo, toast } from "./ui";
 
 type Navigate = (path: string) => void;
 
-/** "Starts in 4:12" or "12:40 left" or "over", at `now` (ms, the server's clock). */
-function when(a: ArenaSummary, now: number): string {
+/** "Starts in 4:12", "12:40 left", "the last races are finishing" or "Over", at `now` (ms,
+ * the server's clock): an arena in the list, or on its page. */
+export function arenaClock(a: Pick<ArenaSummary, "phase" | "starts_at" | "ends_at">, now: number): string {
   if (a.phase === "soon") return t("arena:startsIn", { time: clock((a.starts_at - now) / 1000) });
   if (a.phase === "running") return t("arena:timeLeft", { time: clock((a.ends_at - now) / 1000) });
   return a.phase === "ending" ? t("arena:ending") : t("arena:over");
@@ -33,7 +34,7 @@ export function arenasPanel(go: Navigate): HTMLElement {
     for (const li of list.querySelectorAll<HTMLElement>("li[data-arena]")) {
       const a = arenas.find((x) => x.id === li.dataset.arena);
       const span = li.querySelector(".when");
-      if (a && span) span.textContent = when(a, now);
+      if (a && span) span.textContent = arenaClock(a, now);
     }
     const soon = arenas.find((a) => a.phase === "soon");
     next.textContent = soon

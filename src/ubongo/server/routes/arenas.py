@@ -25,7 +25,7 @@ from ..protocol.incoming import MAX_MESSAGE_BYTES, ProtocolError
 from .accounts import known_id
 from .deps import AccountsDep, ConductDep, MaybeAccount, RoomServiceDep, SignedIn, StoreDep
 from .rooms import client_address
-from .websocket import CLOSE_NO_HELLO, admit, next_frame, write_queue
+from .websocket import CLOSE_NO_HELLO, admit, first_frame, next_frame, write_queue
 
 router = APIRouter()
 
@@ -197,12 +197,8 @@ async def _hello(
     ws: WebSocket, rooms: RoomServiceDep, accounts: AccountsDep, arena_id: str
 ) -> Watcher | None:
     """The page's account (or none), from its first message, watching the arena."""
-    try:
-        raw = await asyncio.wait_for(next_frame(ws), rooms.config.hello_seconds)
-    except TimeoutError:
-        raw = None
+    raw = await first_frame(ws, rooms.config.hello_seconds)
     if raw is None:
-        await ws.close(CLOSE_NO_HELLO)
         return None
     try:
         hello = bodies.arena_client_message(raw[:MAX_MESSAGE_BYTES])

@@ -19,7 +19,7 @@ from ..protocol import social
 from ..protocol.incoming import MAX_MESSAGE_BYTES, ProtocolError
 from .accounts import MAX_ID, known_id
 from .deps import AccountsDep, RoomServiceDep, SignedIn, SocialDep
-from .websocket import CLOSE_NO_HELLO, admit, next_frame, write_queue
+from .websocket import CLOSE_NO_HELLO, admit, first_frame, next_frame, write_queue
 
 log = logging.getLogger("ubongo.server")
 
@@ -127,12 +127,8 @@ async def _error(ws: WebSocket, code: str, message: str) -> None:
 
 async def _hello(ws: WebSocket, rooms: RoomServiceDep, accounts: AccountsDep) -> Listener | None:
     """The page's account, from its first message (within ``--hello-seconds``), listening."""
-    try:
-        raw = await asyncio.wait_for(next_frame(ws), rooms.config.hello_seconds)
-    except TimeoutError:
-        raw = None
+    raw = await first_frame(ws, rooms.config.hello_seconds)
     if raw is None:
-        await ws.close(CLOSE_NO_HELLO)
         return None
     try:
         hello = social.notice_client_message(raw[:MAX_MESSAGE_BYTES])

@@ -74,6 +74,18 @@ async def next_frame(ws: WebSocket) -> str | bytes | None:
     return text if text is not None else message.get("bytes") or b""
 
 
+async def first_frame(ws: WebSocket, seconds: float) -> str | bytes | None:
+    """The hello of a socket that is not a room's, given ``seconds`` to come; None (the socket
+    closed with ``CLOSE_NO_HELLO``) when it does not."""
+    try:
+        raw = await asyncio.wait_for(next_frame(ws), seconds)
+    except TimeoutError:
+        raw = None
+    if raw is None:
+        await ws.close(CLOSE_NO_HELLO)
+    return raw
+
+
 async def write_queue(ws: WebSocket, queue: asyncio.Queue[str | None]) -> None:
     """Send what ``queue`` holds, in order; ``None`` ends it (a page that does not read: it is
     closed, and opens a new socket)."""
