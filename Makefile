@@ -11,7 +11,8 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test check setup web protocol settings lint typecheck pytest bench clean
 
-$(STAMP): pyproject.toml scripts/system-packages.txt
+# (setup.py and the C sources: the solver's compiled core is rebuilt when they change)
+$(STAMP): pyproject.toml setup.py scripts/system-packages.txt src/ubongo/_exact.c src/ubongo/_exact_width.h
 	scripts/install-system-packages
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip

@@ -20,6 +20,7 @@ LAYERS: dict[str, int] = {
     "board": 3,
     "bitboard": 4,  # the solver's representation: cells as bits, where pieces fit
     "solver": 4,
+    "_exact": 4,  # the solver's compiled core (C: imports nothing of ubongo)
     "puzzlefile": 5,  # the engine's file format: pieces, areas
     "catalogue": 5,  # what a client needs to draw an edition: pieces and their turns
     "puzzles": 5,

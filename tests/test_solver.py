@@ -1,18 +1,29 @@
-"""The solver against the reference puzzles and against an independent brute force."""
+"""The solver against the reference puzzles and against an independent brute force, with each
+of its cores (the compiled one and the pure-Python one)."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import pytest
 
 from ubongo.board import Area, check_cover, placements_of
 from ubongo.geometry import CUBE, HEXAGON, SQUARE, TRIANGLE, Cell, Lattice
 from ubongo.pieces import Piece, edition, make_piece
-from ubongo.solver import count, search_stats, solutions, solve
+from ubongo.solver import Core, count, search_stats, set_core, solutions, solve
 
 Cover = frozenset[tuple[str, frozenset[Cell]]]
+
+
+@pytest.fixture(autouse=True, params=["compiled", "python"])
+def core(request: pytest.FixtureRequest) -> Iterator[Core]:
+    """Every test here runs with each core (where the compiled one is not built, twice with
+    the Python one)."""
+    chosen: Core = request.param
+    before = set_core(chosen)
+    yield chosen
+    set_core(before)
 
 
 def brute_force(area: Area, pieces: Sequence[Piece]) -> set[Cover]:

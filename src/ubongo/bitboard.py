@@ -62,7 +62,13 @@ class Grid:
     ``margin`` is the width of the empty border after each row (and layer); it must be at
     least the widest piece's extent less one (a piece's cells lie at most that far on either
     side of its first cell), and at least one, so that neighbours do not wrap round either.
+
+    ``next_to(cells)`` gives the cells next to a set of cells; ``steps`` says the same as
+    data: (cells of a kind, shift) pairs, the neighbours being the OR of each kind's cells
+    shifted (left by a positive shift, right by a negative one).
     """
+
+    steps: tuple[tuple[int, int], ...]
 
     def __init__(self, lattice: Lattice, cells: Iterable[Cell], margin: int) -> None:
         """Lay out ``cells`` (of ``lattice``), each grid coordinate ``margin`` wider than its
@@ -119,6 +125,8 @@ class Grid:
             for k, d in _neighbour_shifts(self.lattice, self.strides).items()
             if k in self.kinds
         }
+        # (the same shifts as data, for the compiled core: ubongo._exact)
+        self.steps = tuple((self.kinds[k], d) for k, ds in deltas.items() for d in sorted(ds))
         common = set.intersection(*deltas.values())
         ways = sorted(d for d in common if d > 0)
         if len(deltas) == 1 and len(ways) == 2 and common == {*ways, *(-d for d in ways)}:

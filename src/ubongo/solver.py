@@ -30,6 +30,13 @@ Checking every sealed-off region against the sizes the remaining pieces can add 
 (subset sums) was tried and measured: it saves 5-10% of the nodes and costs more than that
 in time, on Ubongo tasks and on the pentomino rectangle alike (see docs/performance.md).
 
+The same searches are compiled (``ubongo._exact``, in C): built by ``pip install -e .``, it
+is the core used, and this module's Python is the reference it is tested against and the
+fallback, used where the compiled core is not built (with one warning), for an area over
+256 bits on its grid or more than 32 pieces, or when chosen: :func:`set_core`, or the
+environment variable ``UBONGO_SOLVER_CORE=python``.  Both cores try the same placements in
+the same order, so counts, nodes and the order of the solutions are the same.
+
 >>> from ubongo.pieces import edition
 >>> from ubongo.board import Area
 >>> classic = edition("classic")
@@ -47,8 +54,11 @@ SearchStats(solutions=1, nodes=21)
 
 from __future__ import annotations
 
+import os
+import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from ubongo.bitboard import Fits, Grid, fits_of, grid_of, spread, widest
 from ubongo.board import Area
@@ -56,6 +66,48 @@ from ubongo.geometry import CUBE, Cell, Lattice
 from ubongo.pieces import Piece
 
 Solution = dict[str, frozenset[Cell]]
+Core = Literal["compiled", "python"]
+
+try:
+    from ubongo._exact import MAX_BITS as MAX_BITS  # (the widest area it takes, in bits)
+    from ubongo._exact import MAX_PIECES as MAX_PIECES
+    from ubongo._exact import Problem as CompiledProblem
+
+    COMPILED = True
+except ImportError:  # not built here (no C compiler when installed): the Python core
+    COMPILED = False
+    warnings.warn(
+        "ubongo._exact, the solver's compiled core, is not built: the pure-Python core is "
+        "used, several times slower (`pip install -e .` with a C compiler builds it)",
+        RuntimeWarning,
+        stacklevel=1,
+    )
+
+_core: Core = (
+    "compiled" if COMPILED and os.environ.get("UBONGO_SOLVER_CORE") != "python" else "python"
+)
+
+
+def set_core(core: Core) -> Core:
+    """Search with the compiled core (where it is built) or the Python one from now on, and
+    return the core used before: for tests and benchmarks.  The default is the compiled
+    core, or the Python one when the environment variable ``UBONGO_SOLVER_CORE`` is
+    ``python``.
+
+    >>> before = set_core("python")
+    >>> current_core()
+    'python'
+    >>> _ = set_core(before)
+    """
+    global _core
+    before = _core
+    _core = core if COMPILED else "python"
+    return before
+
+
+def current_core() -> Core:
+    """The core the searches use now: ``compiled`` or ``python``."""
+    return _core
 
 
 @dataclass(frozen=True)
@@ -160,6 +212,21 @@ class ExactCover:
         # (measured: docs/performance.md).
         monominoes = sum(1 << p for p, size in enumerate(sizes) if size == 1)
         self._hole_fillers = -1 if lattice is CUBE else monominoes
+        self._problem: CompiledProblem | None = None
+
+    def _compiled(self) -> CompiledProblem | None:
+        """The problem for the compiled core, or None when the Python core searches: it is
+        chosen, the compiled one is not built, or the problem is too wide for it (or has
+        nothing to search: not feasible, or no cells)."""
+        grid = self._grid
+        if _core != "compiled" or grid is None or not self.feasible:
+            return None
+        if self._problem is None:
+            if grid.area.bit_length() > MAX_BITS or len(self._fits) > MAX_PIECES:
+                return None
+            anchors = [fits.anchors for fits in self._fits]
+            self._problem = CompiledProblem(grid.area, anchors, self._hole_fillers, grid.steps)
+        return self._problem
 
     def _groups_at(self, k: int) -> list[tuple[int, int, list[int]]]:
         """The placements starting at bit ``k``, by piece: listed when first needed, as a
@@ -458,12 +525,22 @@ class ExactCover:
     def solutions(self) -> Iterator[Solution]:
         """Every solution, each a map piece id -> the cells it covers."""
         grid = self._grid
-        for masks in self._search():
+        compiled = self._compiled()
+        found = compiled.solutions() if compiled is not None else self._search()
+        for masks in found:
             assert grid is not None
             yield {pid: grid.cells_of(m) for pid, m in zip(self.piece_ids, masks, strict=True)}
 
     def stats(self, limit: int | None = None) -> SearchStats:
         """Count the solutions (stopping at ``limit``) and the placements tried on the way."""
+        compiled = self._compiled()
+        if compiled is not None:
+            try:
+                found, self.nodes = compiled.count_all() if limit is None else compiled.count(limit)
+            except OverflowError:  # a count past 2**64: Python's ints have no such limit
+                pass
+            else:
+                return SearchStats(found if limit is None else min(found, limit), self.nodes)
         if limit is None:
             return SearchStats(self._count_all(), self.nodes)
         return SearchStats(min(self._count(limit), limit), self.nodes)

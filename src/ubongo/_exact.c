@@ -1,0 +1,564 @@
+/* ubongo._exact: the solver's searches (ubongo/solver.py) compiled, for speed.
+ *
+ * ubongo/solver.py is the reference: its docstrings explain the search (first empty cell,
+ * the placements starting there, the walled-in cell, the last piece's lookup, remembered
+ * states, counting forward with the states grouped by covered cells), and it is the core
+ * used where this module is not built.  This file does the same searches over the same
+ * input, what ubongo/bitboard.py computes: the area as a mask, each piece's placements as
+ * (shape, anchors) pairs (Fits.anchors), the neighbour shifts of the grid (Grid.steps) and
+ * which pieces may fill a one-cell hole.  Both cores try the same placements in the same
+ * order: their counts, node counts and solutions are the same (tests/test_exact_core.py).
+ *
+ * Why C and not Cython or mypyc (docs/performance.md, "The compiled core"): it needs
+ * nothing to build but a C compiler and Python's headers, and the inner loops are written
+ * over memory laid out for them (the placements of a cell in one array of fixed-width
+ * masks, the states in flat arrays with open-addressing indexes) instead of Python objects.
+ *
+ * A mask is W words of 64 bits, W = 1, 2 or 4 (areas of up to 256 bits on their grid);
+ * _exact_width.h holds the searches and is compiled once per width.  A wider area, more than
+ * 32 pieces or a count past 2**64 raise OverflowError, and the caller uses the Python core.
+ */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_WORDS 4
+#define MAX_BITS (64 * MAX_WORDS)
+#define MAX_PIECES 32
+#define MAX_STEPS 16
+
+#define FAILED_MEMORY 1
+#define FAILED_OVERFLOW 2
+
+/* One direction to a neighbour: the cells it applies to (a triangle's kind), moved by
+ * ``words`` whole words and ``bits`` bits, up (away from bit 0) or down. */
+typedef struct {
+    int up, words, bits;
+    uint64_t cells[MAX_WORDS];
+} Step;
+
+/* One piece's placements whose first cell is one cell: masks[start .. end). */
+typedef struct {
+    int32_t piece;
+    uint32_t bit;
+    int32_t start, end;
+} Group;
+
+typedef struct Problem Problem;
+
+/* The searches compiled for one width of masks. */
+typedef struct {
+    int words;
+    int (*count_to)(const Problem *, uint64_t, uint64_t *, uint64_t *);
+    int (*count_all)(const Problem *, uint64_t *, uint64_t *);
+    void *(*walk_new)(const Problem *);
+    int (*walk_next)(const Problem *, void *, uint64_t *);
+    void (*walk_free)(void *);
+} Width;
+
+struct Problem {
+    PyObject_HEAD
+    const Width *width;
+    int bits;         /* the area's bit length */
+    int pieces;
+    int test_holes;   /* whether a walled-in cell is looked for (not in 3D) */
+    uint32_t all;     /* every piece, a bit each */
+    uint32_t hole_fillers;
+    uint64_t area[MAX_WORDS];
+    int steps;
+    Step step[MAX_STEPS];
+    int32_t *first_group; /* [bits + 1]: cell k's groups are groups[first_group[k] .. [k + 1]) */
+    Group *groups;        /* by first cell, then by piece */
+    uint64_t *masks;      /* every placement, W words each, in the order of the groups */
+    int32_t *group_of;    /* [piece * bits + cell]: the piece's group at that cell, or -1 */
+    int32_t widest_group;
+};
+
+/* A 64-bit hash finaliser (the avalanche step of a well-known mixer): every input bit
+ * moves about half the output bits, so that masks differing in a few cells spread out. */
+static inline uint64_t mix(uint64_t h)
+{
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return h;
+}
+
+#define W 1
+#define NAME(x) x##_1
+#include "_exact_width.h"
+#undef NAME
+#undef W
+
+#define W 2
+#define NAME(x) x##_2
+#include "_exact_width.h"
+#undef NAME
+#undef W
+
+#define W 4
+#define NAME(x) x##_4
+#include "_exact_width.h"
+#undef NAME
+#undef W
+
+/* --- Python ints <-> masks -------------------------------------------------------------- */
+
+/* A non-negative int of at most MAX_BITS bits as words; -1 with OverflowError if wider. */
+static int to_words(PyObject *v, uint64_t out[MAX_WORDS])
+{
+    unsigned char buf[8 * MAX_WORDS];
+    if (!PyLong_Check(v)) {
+        PyErr_SetString(PyExc_TypeError, "a mask must be an int");
+        return -1;
+    }
+#if PY_VERSION_HEX >= 0x030D0000
+    Py_ssize_t n = PyLong_AsNativeBytes(
+        v, buf, sizeof buf,
+        Py_ASNATIVEBYTES_LITTLE_ENDIAN | Py_ASNATIVEBYTES_UNSIGNED_BUFFER |
+            Py_ASNATIVEBYTES_REJECT_NEGATIVE);
+    if (n < 0)
+        return -1;
+    if ((size_t)n > sizeof buf) {
+        PyErr_SetString(PyExc_OverflowError, "a mask wider than the compiled core's");
+        return -1;
+    }
+#else
+    if (_PyLong_AsByteArray((PyLongObject *)v, buf, sizeof buf, 1, 0) < 0)
+        return -1; /* OverflowError: negative, or too wide */
+#endif
+    for (int i = 0; i < MAX_WORDS; i++) {
+        out[i] = 0;
+        for (int b = 0; b < 8; b++)
+            out[i] |= (uint64_t)buf[8 * i + b] << (8 * b);
+    }
+    return 0;
+}
+
+static PyObject *from_words(const uint64_t *w, int words)
+{
+    if (words == 1)
+        return PyLong_FromUnsignedLongLong(w[0]);
+    unsigned char buf[8 * MAX_WORDS];
+    for (int i = 0; i < words; i++)
+        for (int b = 0; b < 8; b++)
+            buf[8 * i + b] = (unsigned char)(w[i] >> (8 * b));
+#if PY_VERSION_HEX >= 0x030D0000
+    return PyLong_FromUnsignedNativeBytes(buf, 8 * words, Py_ASNATIVEBYTES_LITTLE_ENDIAN);
+#else
+    return _PyLong_FromByteArray(buf, 8 * words, 1, 0);
+#endif
+}
+
+static int bit_length(const uint64_t w[MAX_WORDS])
+{
+    for (int i = MAX_WORDS - 1; i >= 0; i--)
+        if (w[i])
+            return 64 * i + 64 - __builtin_clzll(w[i]);
+    return 0;
+}
+
+/* --- building a problem ----------------------------------------------------------------- */
+
+/* One placement while the tables are built: a piece's shape moved to its first cell. */
+typedef struct {
+    int32_t cell, piece;
+    uint64_t mask[MAX_WORDS];
+} Placed;
+
+/* shape << k, over MAX_WORDS words (k < MAX_BITS). */
+static void shift_up(const uint64_t shape[MAX_WORDS], int k, uint64_t out[MAX_WORDS])
+{
+    int q = k / 64, r = k % 64;
+    for (int i = 0; i < MAX_WORDS; i++) {
+        uint64_t v = i - q >= 0 ? shape[i - q] << r : 0;
+        if (r && i - q - 1 >= 0)
+            v |= shape[i - q - 1] >> (64 - r);
+        out[i] = v;
+    }
+}
+
+/* Every placement of every piece, in the order of the Python core's Fits.starting_at: by
+ * piece, then by shape (the anchors' order), then by first cell; NULL with an exception. */
+static Placed *placements(Problem *p, PyObject *anchors, Py_ssize_t *count)
+{
+    Py_ssize_t n = 0, cap = 64;
+    Placed *out = malloc(cap * sizeof(Placed));
+    if (!out)
+        return (Placed *)PyErr_NoMemory();
+    for (int piece = 0; piece < p->pieces; piece++) {
+        PyObject *fits = PySequence_Fast_GET_ITEM(anchors, piece); /* borrowed */
+        PyObject *key, *value;
+        Py_ssize_t pos = 0;
+        if (!PyDict_Check(fits)) {
+            PyErr_SetString(PyExc_TypeError, "each piece's anchors must be a dict");
+            goto failed;
+        }
+        while (PyDict_Next(fits, &pos, &key, &value)) {
+            uint64_t shape[MAX_WORDS], at[MAX_WORDS];
+            if (to_words(key, shape) < 0 || to_words(value, at) < 0)
+                goto failed;
+            int top = bit_length(shape);
+            for (int k = 0; k < p->bits; k++) {
+                if (!(at[k / 64] >> (k % 64) & 1))
+                    continue;
+                if (top + k > p->bits) {
+                    PyErr_SetString(PyExc_ValueError, "a placement outside the area");
+                    goto failed;
+                }
+                if (n == cap) {
+                    Placed *more = realloc(out, 2 * cap * sizeof(Placed));
+                    if (!more) {
+                        PyErr_NoMemory();
+                        goto failed;
+                    }
+                    out = more;
+                    cap *= 2;
+                }
+                out[n].cell = k;
+                out[n].piece = piece;
+                shift_up(shape, k, out[n].mask);
+                for (int i = 0; i < MAX_WORDS; i++)
+                    if (out[n].mask[i] & ~p->area[i]) {
+                        PyErr_SetString(PyExc_ValueError, "a placement outside the area");
+                        goto failed;
+                    }
+                n++;
+            }
+        }
+    }
+    *count = n;
+    return out;
+failed:
+    free(out);
+    return NULL;
+}
+
+/* The tables of the placements by first cell (a stable counting sort of ``placed`` by
+ * cell, keeping each cell's placements by piece and shape) and their groups; -1 with an
+ * exception. */
+static int tables(Problem *p, const Placed *placed, Py_ssize_t n)
+{
+    int words = p->width->words;
+    int32_t *at = calloc((size_t)p->bits + 1, sizeof(int32_t));
+    p->first_group = calloc((size_t)p->bits + 1, sizeof(int32_t));
+    p->groups = malloc(((size_t)n + 1) * sizeof(Group));
+    p->masks = malloc(((size_t)n + 1) * words * sizeof(uint64_t));
+    p->group_of = malloc(((size_t)p->pieces * p->bits + 1) * sizeof(int32_t));
+    if (!at || !p->first_group || !p->groups || !p->masks || !p->group_of) {
+        free(at);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        at[placed[i].cell + 1]++;
+    for (int k = 0; k < p->bits; k++)
+        at[k + 1] += at[k];
+    int32_t *order = malloc(((size_t)n + 1) * sizeof(int32_t));
+    if (!order) {
+        free(at);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        order[at[placed[i].cell]++] = (int32_t)i;
+    for (size_t i = 0; i < (size_t)p->pieces * p->bits; i++)
+        p->group_of[i] = -1;
+    int32_t groups = 0;
+    p->widest_group = 0;
+    for (Py_ssize_t j = 0; j < n; j++) {
+        const Placed *pl = &placed[order[j]];
+        memcpy(p->masks + (size_t)j * words, pl->mask, words * sizeof(uint64_t));
+        Group *last = groups ? &p->groups[groups - 1] : NULL;
+        if (last && last->piece == pl->piece && placed[order[last->start]].cell == pl->cell) {
+            last->end++;
+        } else {
+            p->groups[groups] = (Group){pl->piece, (uint32_t)1 << pl->piece, (int32_t)j,
+                                        (int32_t)j + 1};
+            p->group_of[(size_t)pl->piece * p->bits + pl->cell] = groups;
+            groups++;
+        }
+        last = &p->groups[groups - 1];
+        if (last->end - last->start > p->widest_group)
+            p->widest_group = last->end - last->start;
+    }
+    /* first_group[k]: the first group of cell k or after (cells without any share it) */
+    int32_t g = 0;
+    for (int k = 0; k <= p->bits; k++) {
+        while (g < groups && placed[order[p->groups[g].start]].cell < k)
+            g++;
+        p->first_group[k] = g;
+    }
+    free(order);
+    free(at);
+    return 0;
+}
+
+static int read_steps(Problem *p, PyObject *steps)
+{
+    PyObject *seq = PySequence_Fast(steps, "steps must be a sequence of (cells, shift)");
+    if (!seq)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n > MAX_STEPS) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_OverflowError, "more neighbour steps than the compiled core's");
+        return -1;
+    }
+    p->steps = (int)n;
+    for (Py_ssize_t s = 0; s < n; s++) {
+        PyObject *cells, *shift;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, s), "OO", &cells, &shift) ||
+            to_words(cells, p->step[s].cells) < 0) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        long d = PyLong_AsLong(shift);
+        if (d == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        long size = d < 0 ? -d : d;
+        if (size > MAX_BITS)
+            size = MAX_BITS; /* (every cell moves out) */
+        p->step[s].up = d > 0;
+        p->step[s].words = (int)(size / 64);
+        p->step[s].bits = (int)(size % 64);
+    }
+    Py_DECREF(seq);
+    return 0;
+}
+
+static PyObject *Problem_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"area", "anchors", "hole_fillers", "steps", NULL};
+    PyObject *area, *anchors, *fillers, *steps;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOO:Problem", kwlist, &area, &anchors,
+                                     &fillers, &steps))
+        return NULL;
+    Problem *p = (Problem *)type->tp_alloc(type, 0);
+    if (!p)
+        return NULL;
+    PyObject *seq = NULL;
+    Placed *placed = NULL;
+    if (to_words(area, p->area) < 0)
+        goto failed;
+    p->bits = bit_length(p->area);
+    if (p->bits == 0) {
+        PyErr_SetString(PyExc_ValueError, "an empty area");
+        goto failed;
+    }
+    p->width = p->bits <= 64 ? &width_1 : p->bits <= 128 ? &width_2 : &width_4;
+    seq = PySequence_Fast(anchors, "anchors must be a sequence of dicts");
+    if (!seq)
+        goto failed;
+    Py_ssize_t pieces = PySequence_Fast_GET_SIZE(seq);
+    if (pieces < 1 || pieces > MAX_PIECES) {
+        PyErr_SetString(PyExc_OverflowError, "1 to 32 pieces in the compiled core");
+        goto failed;
+    }
+    p->pieces = (int)pieces;
+    p->all = pieces == 32 ? 0xffffffffu : ((uint32_t)1 << pieces) - 1;
+    long long fill = PyLong_AsLongLong(fillers);
+    if (fill == -1 && PyErr_Occurred())
+        goto failed;
+    p->test_holes = fill != -1; /* -1: every piece fills a hole, as in 3D */
+    p->hole_fillers = (uint32_t)fill & p->all;
+    if (read_steps(p, steps) < 0)
+        goto failed;
+    Py_ssize_t n;
+    placed = placements(p, seq, &n);
+    if (!placed || tables(p, placed, n) < 0)
+        goto failed;
+    free(placed);
+    Py_DECREF(seq);
+    return (PyObject *)p;
+failed:
+    free(placed);
+    Py_XDECREF(seq);
+    Py_DECREF(p);
+    return NULL;
+}
+
+static void Problem_dealloc(Problem *p)
+{
+    free(p->first_group);
+    free(p->groups);
+    free(p->masks);
+    free(p->group_of);
+    Py_TYPE(p)->tp_free((PyObject *)p);
+}
+
+static PyObject *failure(int failed)
+{
+    if (failed == FAILED_MEMORY)
+        return PyErr_NoMemory();
+    PyErr_SetString(PyExc_OverflowError, "a count past 2**64: the Python core counts it");
+    return NULL;
+}
+
+static PyObject *Problem_count(Problem *p, PyObject *arg)
+{
+    int overflow;
+    long long limit = PyLong_AsLongLongAndOverflow(arg, &overflow);
+    if (limit == -1 && PyErr_Occurred())
+        return NULL;
+    /* (a limit below 0 stops where 0 does; one past 2**63 is never reached) */
+    uint64_t need = overflow > 0 ? UINT64_MAX : overflow < 0 || limit < 0 ? 0 : (uint64_t)limit;
+    uint64_t found = 0, nodes = 0;
+    int failed;
+    Py_BEGIN_ALLOW_THREADS
+    failed = p->width->count_to(p, need, &found, &nodes);
+    Py_END_ALLOW_THREADS
+    if (failed)
+        return failure(failed);
+    return Py_BuildValue("(KK)", (unsigned long long)found, (unsigned long long)nodes);
+}
+
+static PyObject *Problem_count_all(Problem *p, PyObject *Py_UNUSED(ignored))
+{
+    uint64_t found = 0, nodes = 0;
+    int failed;
+    Py_BEGIN_ALLOW_THREADS
+    failed = p->width->count_all(p, &found, &nodes);
+    Py_END_ALLOW_THREADS
+    if (failed)
+        return failure(failed);
+    return Py_BuildValue("(KK)", (unsigned long long)found, (unsigned long long)nodes);
+}
+
+/* --- the solutions' iterator ------------------------------------------------------------ */
+
+typedef struct {
+    PyObject_HEAD
+    Problem *problem;
+    void *walk;
+    uint64_t chosen[MAX_PIECES * MAX_WORDS];
+} Solutions;
+
+static PyTypeObject SolutionsType;
+
+static PyObject *Problem_solutions(Problem *p, PyObject *Py_UNUSED(ignored))
+{
+    Solutions *s = PyObject_New(Solutions, &SolutionsType);
+    if (!s)
+        return NULL;
+    s->walk = p->width->walk_new(p);
+    if (!s->walk) {
+        s->problem = NULL;
+        Py_DECREF(s);
+        return PyErr_NoMemory();
+    }
+    Py_INCREF(p);
+    s->problem = p;
+    memset(s->chosen, 0, sizeof s->chosen);
+    return (PyObject *)s;
+}
+
+static void Solutions_dealloc(Solutions *s)
+{
+    if (s->problem) {
+        s->problem->width->walk_free(s->walk);
+        Py_DECREF(s->problem);
+    }
+    PyObject_Free(s);
+}
+
+static PyObject *Solutions_next(Solutions *s)
+{
+    const Problem *p = s->problem;
+    int words = p->width->words;
+    int found = p->width->walk_next(p, s->walk, s->chosen);
+    if (found == 0)
+        return NULL; /* StopIteration */
+    if (found != 1)
+        return PyErr_NoMemory();
+    PyObject *masks = PyTuple_New(p->pieces);
+    if (!masks)
+        return NULL;
+    for (int i = 0; i < p->pieces; i++) {
+        PyObject *mask = from_words(s->chosen + (size_t)i * words, words);
+        if (!mask) {
+            Py_DECREF(masks);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(masks, i, mask);
+    }
+    return masks;
+}
+
+static PyObject *Problem_words(Problem *p, void *Py_UNUSED(closure))
+{
+    return PyLong_FromLong(p->width->words);
+}
+
+static PyMethodDef Problem_methods[] = {
+    {"count", (PyCFunction)Problem_count, METH_O,
+     "count(limit) -> (solutions, nodes): the depth-first count up to limit "
+     "(ExactCover._count)."},
+    {"count_all", (PyCFunction)Problem_count_all, METH_NOARGS,
+     "count_all() -> (solutions, nodes): every solution, counted forward "
+     "(ExactCover._count_all)."},
+    {"solutions", (PyCFunction)Problem_solutions, METH_NOARGS,
+     "solutions() -> iterator of each solution's placement masks, by piece number "
+     "(ExactCover._search)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef Problem_getset[] = {
+    {"words", (getter)Problem_words, NULL, "64-bit words per mask (1, 2 or 4)", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject ProblemType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "ubongo._exact.Problem",
+    .tp_basicsize = sizeof(Problem),
+    .tp_dealloc = (destructor)Problem_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Problem(area, anchors, hole_fillers, steps): an exact-cover problem on a grid "
+              "(see ubongo/solver.py, ExactCover).",
+    .tp_methods = Problem_methods,
+    .tp_getset = Problem_getset,
+    .tp_new = Problem_new,
+};
+
+static PyTypeObject SolutionsType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "ubongo._exact.Solutions",
+    .tp_basicsize = sizeof(Solutions),
+    .tp_dealloc = (destructor)Solutions_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The solutions of a Problem, one at a time.",
+    .tp_iter = PyObject_SelfIter,
+    .tp_iternext = (iternextfunc)Solutions_next,
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "ubongo._exact",
+    .m_doc = "The solver's searches compiled (ubongo/solver.py is the reference).",
+    .m_size = -1,
+};
+
+PyMODINIT_FUNC PyInit__exact(void)
+{
+    if (PyType_Ready(&ProblemType) < 0 || PyType_Ready(&SolutionsType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m)
+        return NULL;
+    Py_INCREF(&ProblemType);
+    if (PyModule_AddObject(m, "Problem", (PyObject *)&ProblemType) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_BITS", MAX_BITS) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_PIECES", MAX_PIECES) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,37 @@
+"""The solver's searches compiled (src/ubongo/_exact.c); ubongo/solver.py is the reference."""
+
+from collections.abc import Iterator, Mapping, Sequence
+
+#: the widest area on its grid, in bits (masks of 1, 2 or 4 words of 64 bits)
+MAX_BITS: int
+#: the most pieces in one problem (a bit each in a 32-bit word)
+MAX_PIECES: int
+
+class Problem:
+    """An exact-cover problem on a grid: ``area`` the cells to fill, ``anchors[p]`` piece
+    ``p``'s placements as :attr:`ubongo.bitboard.Fits.anchors` (shape -> its anchors),
+    ``hole_fillers`` the pieces that fill a one-cell hole (-1: all, no walled-in test), and
+    ``steps`` the grid's neighbour shifts (:attr:`ubongo.bitboard.Grid.steps`).
+
+    OverflowError for an area wider than :data:`MAX_BITS` or more than :data:`MAX_PIECES`
+    pieces; ValueError for a placement outside the area.
+    """
+
+    def __init__(
+        self,
+        area: int,
+        anchors: Sequence[Mapping[int, int]],
+        hole_fillers: int,
+        steps: Sequence[tuple[int, int]],
+    ) -> None: ...
+    @property
+    def words(self) -> int:
+        """64-bit words per mask: 1, 2 or 4."""
+    def count(self, limit: int) -> tuple[int, int]:
+        """(solutions, nodes) of the depth-first count up to ``limit`` (``ExactCover._count``);
+        OverflowError for a count past 2**64."""
+    def count_all(self) -> tuple[int, int]:
+        """(solutions, nodes), every solution counted forward (``ExactCover._count_all``);
+        OverflowError for a count past 2**64."""
+    def solutions(self) -> Iterator[tuple[int, ...]]:
+        """Each solution's placement masks, by piece number (``ExactCover._search``)."""
