@@ -1,5 +1,6 @@
 """The arena's director in this process, on the server's clock moved forward (no store, no
-rooms): an arena whose race's room was lost still freezes, ten minutes after its clock."""
+rooms): a race whose room was lost frees its players after a while, scoring nothing, and its
+arena freezes all the same."""
 
 from __future__ import annotations
 
@@ -10,12 +11,12 @@ from typing import Any
 from ubongo.arena import Arena, Format
 from ubongo.server.config import ServerConfig
 from ubongo.server.online.arena_live import Seated
-from ubongo.server.online.arenas import LAST_RACE_SECONDS, ArenaDirector
+from ubongo.server.online.arenas import RACE_LOST_SECONDS, ArenaDirector
 from ubongo.server.ops.clock import Clock
 
 
-def test_an_arena_freezes_without_a_race_whose_room_was_lost() -> None:
-    async def scenario() -> list[str]:
+def test_a_lost_race_frees_its_players_and_holds_up_no_freeze() -> None:
+    async def scenario() -> tuple[list[str], list[int]]:
         clock = Clock()
         made: list[int] = []
         seated = asyncio.Event()
@@ -27,27 +28,43 @@ def test_an_arena_freezes_without_a_race_whose_room_was_lost() -> None:
             made.append(number)
             seated.set()
             return [
-                {"code": "LOST1", "seat": i, "token": "t", "invite": "LOST1"}
+                {"code": f"LOST{number}", "seat": i, "token": "t", "invite": f"LOST{number}"}
                 for i, _ in enumerate(people)
             ]
 
+        async def next_race() -> None:
+            seated.clear()
+            await director.tick()
+            await seated.wait()  # the race's room is made off the tick
+
         director = ArenaDirector(None, clock, ServerConfig(arena_schedule="none"), lost_room)
-        arena = await director.make("T", Format("classic", 10, 2, "A", "s"), clock.now(), 1)
+        arena_id = await director.make("T", Format("classic", 10, 2, "A", "s"), clock.now(), 1)
+        live = director.live[arena_id]
         for account in (1, 2):
-            await director.join(arena.id, account, f"P{account}", 25.0, [f"address {account}"])
-            director.watch(arena.id, account)
+            await director.join(arena_id, account, f"P{account}", [f"address {account}"])
+            await director.watch(arena_id, account)
         phases: list[str] = []
+        await next_race()
+        started = live.races[1].started_at
+        clock.not_before(started + RACE_LOST_SECONDS - 1.0)
         await director.tick()
-        await seated.wait()  # the race's room is made off the tick
-        live = director.live[arena.id]
+        # not lost yet: its players are still in it, nobody is seated again
+        assert list(live.races) == [1] and live.entrants[1].race == 1 and made == [1]
+        clock.not_before(started + RACE_LOST_SECONDS + 1.0)
+        await director.tick()  # lost: its players are free again, having scored nothing
+        assert not live.races and live.entrants[1].free_since is not None
+        assert not live.sheets[1].results
+        # and seated together again once the gather has passed (they raced each other last)
+        clock.not_before(clock.now() + director.config.arena_gather_seconds + 1.0)
+        await next_race()
+        assert list(live.races) == [2]
         phases.append(live.arena.phase(clock.now()))
-        clock.not_before(arena.ends_at + 1.0)
+        clock.not_before(live.arena.ends_at + 1.0)
         await director.tick()
         phases.append(live.arena.phase(clock.now()))  # its race in play holds the freeze
-        assert live.races
-        clock.not_before(arena.ends_at + LAST_RACE_SECONDS + 1.0)
+        clock.not_before(live.races[2].started_at + RACE_LOST_SECONDS + 1.0)
         await director.tick()
         phases.append(live.arena.phase(clock.now()))
-        return phases
+        return phases, made
 
-    assert asyncio.run(scenario()) == ["running", "ending", "over"]
+    assert asyncio.run(scenario()) == (["running", "ending", "over"], [1, 2])

@@ -76,7 +76,7 @@ export type ClientMessage =
   | Kick
   | Say
   | Report;
-export type ServerMessage = Welcome | RoomEvent | Pong | Verdict | HintReply | Error;
+export type ServerMessage = Welcome | RoomEvent | Pong | Verdict | HintReply | Error | SpectatorSaid;
 export type RoomEvent =
   | SeatTakenEvent
   | SeatFreedEvent
@@ -1361,6 +1361,24 @@ export interface Error {
    */
   ref: string | null;
 }
+/**
+ * A spectator's quick phrase, sent to the room's spectators only, never to a seated
+ * player (docs/social.md). Not a room event: no number, not in the room's log, not heard
+ * again after a reconnect.
+ */
+export interface SpectatorSaid {
+  type: "spectator_said";
+  /**
+   * the speaker's number in this room (one per client address)
+   */
+  spectator: number;
+  phrase: "hello" | "good_luck" | "well_played" | "thanks" | "rematch" | "oops" | "wow" | "bye";
+  /**
+   * said from this reader's own address
+   */
+  mine: boolean;
+  at: number;
+}
 export interface CreateRoom {
   name: string;
   settings?: SettingsPatch1;
@@ -1805,6 +1823,10 @@ export interface Health {
    * only with --redis-url: whether this process hears Redis now
    */
   redis?: boolean;
+  /**
+   * only with --redis-url: whether this process pairs and scores the arenas
+   */
+  leads_arenas?: boolean;
 }
 /**
  * ``GET /api/editions/{name}``: how to draw an edition and turn its pieces
@@ -2476,8 +2498,16 @@ export interface GameReplay {
    * from the first round's start to the last round's end
    */
   seconds: number;
+  /**
+   * when the first round started (what at counts from)
+   */
+  origin: number;
   rounds: ReplayRound[];
   result: ReplayResult;
+  /**
+   * what the players said: for an account seated in the game only, else null
+   */
+  chat: ReplayChatLine[] | null;
 }
 /**
  * One round (or the playoff, the tie round, the solo run) of a replay.
@@ -2573,6 +2603,24 @@ export interface ReplayTie {
   resolved: string | null;
 }
 /**
+ * A line a player said in a stored game's room (docs/social.md), in its replay.
+ */
+export interface ReplayChatLine {
+  seat: number;
+  /**
+   * a quick phrase's key, or null for free text
+   */
+  phrase: ("hello" | "good_luck" | "well_played" | "thanks" | "rematch" | "oops" | "wow" | "bye") | null;
+  /**
+   * free text, or null for a phrase
+   */
+  text: string | null;
+  /**
+   * seconds since the first round started (negative: the lobby)
+   */
+  at: number;
+}
+/**
  * ``GET /api/games/{id}/analysis``: every round's tasks, analysed.
  */
 export interface GameAnalysis {
@@ -2615,6 +2663,14 @@ export interface TaskAnalysis {
    * the seat solved it another way than the one shown
    */
   own_differs: boolean;
+  /**
+   * the median's time with a hint at once, its cost in
+   */
+  hinted_seconds: number;
+  /**
+   * a hint at once would have saved (<0: cost)
+   */
+  hint_saves: number | null;
 }
 export interface RankedRecord {
   id: number;

@@ -82,7 +82,7 @@ export const ROUTES: { readonly [R in keyof Routes]: RouteSpec } = {
   "GET /api/accounts/{account_id}/versus/{other_id}": { method: "GET", path: "/api/accounts/{account_id}/versus/{other_id}", answer: "HeadToHead", account: false },
   "GET /api/games": { method: "GET", path: "/api/games", answer: "GameList", account: false },
   "GET /api/games/{game_id}": { method: "GET", path: "/api/games/{game_id}", answer: "StoredGame", account: false },
-  "GET /api/games/{game_id}/replay": { method: "GET", path: "/api/games/{game_id}/replay", answer: "GameReplay", account: false },
+  "GET /api/games/{game_id}/replay": { method: "GET", path: "/api/games/{game_id}/replay", answer: "GameReplay", account: true },
   "GET /api/games/{game_id}/analysis": { method: "GET", path: "/api/games/{game_id}/analysis", answer: "GameAnalysis", account: false },
   "POST /api/replays": { method: "POST", path: "/api/replays", answer: "GameReplay", account: false },
   "GET /api/leaderboard": { method: "GET", path: "/api/leaderboard", answer: "Leaderboard", account: false },

@@ -96,6 +96,10 @@ def open_key(node: str) -> str:  # (the open games: rooms waiting for players, l
 OPEN_PATTERN = f"{PREFIX}open:*"
 
 
+#: the process that leads the arenas (pairs and scores them: :mod:`.arenas`), a lease
+ARENA_LEADER = f"{PREFIX}arenas:leader"
+
+
 def room_keys(code: str) -> list[str]:
     """A room's owner, log and snapshot keys, in the order the scripts take them."""
     return [owner_key(code), log_key(code), snap_key(code)]

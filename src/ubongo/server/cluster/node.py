@@ -9,7 +9,7 @@ import json
 import logging
 import secrets
 from collections.abc import Awaitable
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 import redis.asyncio as aioredis
 from redis.exceptions import NoScriptError
@@ -42,6 +42,14 @@ from .ring import Ring
 from .wire import Command, Queued, Write, parse
 
 log = logging.getLogger("ubongo.server.cluster")
+
+
+class Listener(Protocol):
+    """Who hears the kinds of command the rooms' relay does not."""
+
+    def heard(self, kind: Command, data: str) -> None:
+        """Command ``data`` of kind ``kind`` arrived on this process's channel."""
+        ...
 
 
 class ClusterHub(MemoryHub[Room]):
@@ -92,6 +100,8 @@ class Node:
         self.queue: asyncio.Queue[Queued] = asyncio.Queue()
         hub.node = self
         self.relay = Relay(self)
+        #: hears the arenas' commands (:class:`~.arenas.ClusterArenas`), once it is made
+        self.arenas: Listener | None = None
         self.locks: dict[str, asyncio.Lock] = {}
         self.tasks: list[asyncio.Task[None]] = []
         self.background: set[asyncio.Task[Any]] = set()
@@ -283,6 +293,8 @@ class Node:
             relay.request_here(json.loads(data[2:]))
         elif kind is Command.ANSWER:
             relay.answered(json.loads(data[2:]))
+        elif self.arenas is not None:  # the arenas' kinds
+            self.arenas.heard(kind, data)
 
     # --- ownership ---------------------------------------------------------------------------
 

@@ -9,6 +9,7 @@ from redis.exceptions import ConnectionError as RedisDown
 from redis.exceptions import TimeoutError as RedisSlow
 
 from ..config import ServerConfig
+from ..online.arenas import ArenaDirector, load_schedule
 from ..protocol.incoming import SettingsPatch
 from ..protocol.outgoing import encode
 from ..rooms.connection import Connection
@@ -17,6 +18,7 @@ from ..rooms.housekeeping import Housekeeping
 from ..rooms.quickrooms import QuickRooms
 from ..rooms.service import RoomService
 from ..store import Store
+from .arenas import ClusterArenas
 from .node import ClusterHub, Node
 from .notices import RedisNotices
 from .queue import RedisQueue
@@ -48,16 +50,26 @@ class ClusterRoomService(RoomService):
         self.quick = self.quick_rooms.matcher(RedisQueue(self.node.redis))
         #: every page's notices and presence, through Redis
         self.notices = RedisNotices(redis_url)
-        #: an arena is paired and scored in one place: not yet across processes
-        self.arenas = None
+        #: the arenas, led by one process of the cluster (:mod:`.arenas`)
+        schedule = load_schedule(config.arena_schedule)
+        self.arenas = ClusterArenas(
+            self.node,
+            self.quick_rooms.race,
+            lambda: ArenaDirector(
+                storage, self.clock, config, self.arenas.make_race, schedule, self.notices
+            ),
+        )
+        self.gateway.rooms.game.results.race_over = self.arenas.race_over
 
     async def start(self) -> None:
         await self.node.start()
         await self.notices.start()
         self.housekeeping.start()
         self.quick.start()
+        await self.arenas.start()
 
     async def stop(self) -> None:
+        await self.arenas.stop()
         await self.notices.stop()
         await self.quick.stop()
         self.quick_rooms.stop()
@@ -67,7 +79,7 @@ class ClusterRoomService(RoomService):
 
     def health(self) -> dict[str, Any]:
         # a load balancer may keep sending players here: rooms on this process still run
-        return {"redis": self.node.listening}
+        return {"redis": self.node.listening, "leads_arenas": self.arenas.director is not None}
 
     async def create_room(
         self, name: str, settings: SettingsPatch, account: int | None = None

@@ -31,6 +31,14 @@ class Command(StrEnum):
     REQUEST = "q"
     #: owner -> the asking process: the JSON answer to a request
     ANSWER = "a"
+    #: any process -> the arenas' leader: a JSON ask of its director (:mod:`.arenas`)
+    ARENA_ASK = "s"
+    #: the arenas' leader -> the asking process: the JSON answer to an ask
+    ARENA_ANSWER = "t"
+    #: the arenas' leader -> a page's process: ``watcher_id text``, a view for that page
+    ARENA_VIEW = "v"
+    #: a page's process -> the arenas' leader: ``node watcher_id``, that page has closed
+    ARENA_UNWATCH = "w"
 
 
 def command(kind: Command, *fields: object) -> str:

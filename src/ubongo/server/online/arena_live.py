@@ -7,9 +7,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
-from ubongo.arena import Arena, Sheet, standings
+from ubongo.arena import Arena, Format, Sheet, standings
 
 from .ratings import MU
 
@@ -214,3 +214,85 @@ class RaceOutcome:
     left: frozenset[int]
     game_id: int | None
     at: float
+
+    def to_json(self) -> dict[str, Any]:
+        """As JSON (its accounts' keys as pairs), for another process.
+
+        >>> import json
+        >>> o = RaceOutcome("a1", 3, {7: 1, 8: None}, {7: "A", 8: "B"}, frozenset({8}), 12, 5.0)
+        >>> RaceOutcome.from_json(json.loads(json.dumps(o.to_json()))) == o
+        True
+        """
+        return {
+            "arena": self.arena,
+            "race": self.race,
+            "places": list(self.places.items()),
+            "sides": list(self.sides.items()),
+            "left": sorted(self.left),
+            "game_id": self.game_id,
+            "at": self.at,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> RaceOutcome:
+        return cls(
+            str(data["arena"]),
+            int(data["race"]),
+            {int(a): None if p is None else int(p) for a, p in data["places"]},
+            {int(a): str(side) for a, side in data["sides"]},
+            frozenset(int(a) for a in data["left"]),
+            None if data["game_id"] is None else int(data["game_id"]),
+            float(data["at"]),
+        )
+
+
+class Arenas(Protocol):
+    """What the routes and the rooms ask of the arenas, wherever they are run: each method
+    raises a :class:`~..protocol.incoming.ProtocolError` for what it refuses (``no_arena``,
+    ``arena_over``, ``not_joined``, ``bad_setting``, ``rate_limited``, ``unavailable``)."""
+
+    async def listing(self) -> list[dict[str, Any]]:
+        """The public arenas coming, running and lately over, soonest first."""
+        ...
+
+    async def make(
+        self, title: str, fmt: Format, starts_at: float, made_by: int | None, private: bool
+    ) -> str:
+        """A new arena's id."""
+        ...
+
+    async def page(self, arena_id: str, account: int | None) -> dict[str, Any]:
+        """An arena as its page shows ``account`` (``None``: a visitor)."""
+        ...
+
+    async def results(self, arena_id: str) -> dict[str, Any]:
+        """Every player's line in the standings' order."""
+        ...
+
+    async def join(self, arena_id: str, account: int, name: str, addresses: list[str]) -> None:
+        """The account joins, or comes back from a pause."""
+        ...
+
+    async def pause(self, arena_id: str, account: int, paused: bool) -> None:
+        """The account pauses or comes back."""
+        ...
+
+    async def take_harder(self, arena_id: str, account: int, harder: bool) -> None:
+        """The account's next races are on the harder side, or not."""
+        ...
+
+    async def withdraw(self, arena_id: str, account: int) -> None:
+        """The account leaves the arena."""
+        ...
+
+    async def watch(self, arena_id: str, account: int | None) -> Watcher:
+        """An arena page opens: its views arrive in the watcher's queue."""
+        ...
+
+    def unwatch(self, w: Watcher) -> None:
+        """The page has closed."""
+        ...
+
+    async def race_over(self, outcome: RaceOutcome) -> None:
+        """A race's room has stored its game."""
+        ...

@@ -16,8 +16,9 @@ A race's room reports its end (:meth:`ArenaDirector.race_over`, after the game i
 the finishing order of its one round gives the places; a seat whose person left, or whose
 result fair play did not count, scores nothing. Points follow :mod:`ubongo.arena`.
 
-This director runs arenas on one process: with several processes, arenas are not offered
-(``docs/arenas.md``: what remains to be done).
+The routes reach the arenas through :class:`~.arena_live.Arenas`: this director on one
+process; with several processes (:mod:`..cluster.arenas`) the director of the one process that
+leads the arenas, its answers carried through Redis as JSON (:meth:`ArenaDirector.answer`).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import contextlib
 import json
 import logging
 import secrets
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from importlib.resources import files
 from pathlib import Path
@@ -41,6 +42,7 @@ from ubongo.arena import (
     Sheet,
     pairings,
     schedule_from_json,
+    standings,
 )
 
 from ..config import ServerConfig
@@ -59,6 +61,7 @@ from .arena_live import (
     Watcher,
     arena_summary,
     arena_view,
+    standing_row,
 )
 from .notices import Notices
 from .quickmatch import closest_level
@@ -74,8 +77,9 @@ VIEW_EVERY_SECONDS = 1.0
 SCHEDULE_AHEAD_SECONDS = 6 * 3600.0
 #: and at most this many of each line of the schedule
 SCHEDULE_AHEAD_ARENAS = 12
-#: how long after its clock an arena waits for its races in play before it freezes without them
-LAST_RACE_SECONDS = 600.0
+#: a race in play this long has been lost (its room's process died before it started, say): no
+#: race lasts longer (its one round is cut at 5 minutes, after a start's grace of 5 seconds)
+RACE_LOST_SECONDS = 420.0
 #: an account's arena commands a second, and in a burst (429 rate_limited past them)
 COMMANDS_PER_SECOND, COMMANDS_BURST = 1.0, 10
 #: a frozen arena stays in memory this long (its page's last views), then is read from the store
@@ -179,8 +183,8 @@ class ArenaDirector:
         starts_at: float,
         made_by: int | None,
         private: bool = False,
-    ) -> Arena:
-        """A new arena (``no_edition``/``bad_setting`` for a format its edition refuses)."""
+    ) -> str:
+        """A new arena's id (``bad_setting`` for a format its edition refuses)."""
         try:
             fmt.check()
         except ValueError as e:
@@ -197,7 +201,7 @@ class ArenaDirector:
         if self.store is not None:
             await asyncio.to_thread(self.store.arenas.make, arena, self.clock.now())
         await self._load(arena)
-        return arena
+        return arena.id
 
     async def _make_scheduled(self, now: float) -> None:
         """The schedule's arenas up to :data:`SCHEDULE_AHEAD_SECONDS` ahead, at most
@@ -233,9 +237,10 @@ class ArenaDirector:
                 return arena, await asyncio.to_thread(self.store.arenas.sheets, arena_id)
         raise ProtocolError("no_arena", "no such arena")
 
-    def _command(self, arena_id: str, account: int) -> Live:
-        """The running (or coming) arena an account's command is for; ``429 rate_limited``
-        past its commands a second."""
+    async def _command(self, arena_id: str, account: int) -> Live:
+        """The running (or coming) arena an account's command is for: ``404 no_arena`` for
+        none, ``429 rate_limited`` past its commands a second, ``409 arena_over``."""
+        await self.find(arena_id)
         self.commands.spend(f"account:{account}", self.clock.now())
         return self._running(arena_id)
 
@@ -259,17 +264,32 @@ class ArenaDirector:
                 shown[live.arena.id] = arena_summary(live.arena, now, len(live.sheets))
         return sorted(shown.values(), key=lambda s: (s["starts_at"], s["id"]))
 
-    def view(self, arena: Arena, sheets: Sequence[Sheet], account: int | None) -> dict[str, Any]:
+    async def page(self, arena_id: str, account: int | None) -> dict[str, Any]:
+        arena, sheets = await self.find(arena_id)
         live = self.live.get(arena.id) or Live(arena, {s.account: s for s in sheets})
         return arena_view(live, account, self.clock.now())
 
+    async def results(self, arena_id: str) -> dict[str, Any]:
+        arena, sheets = await self.find(arena_id)
+        order = standings(sheets)
+        return {
+            "id": arena.id,
+            "phase": arena.phase(self.clock.now()),
+            "standings": [standing_row(i, s) for i, s in enumerate(order, start=1)],
+        }
+
     # --- a player's commands -------------------------------------------------------------------
 
-    async def join(
-        self, arena_id: str, account: int, name: str, mu: float, addresses: Sequence[str]
-    ) -> Sheet:
-        """The account joins (or comes back: no longer paused); its sheet."""
-        live = self._command(arena_id, account)
+    async def join(self, arena_id: str, account: int, name: str, addresses: list[str]) -> None:
+        """The account joins (or comes back: no longer paused), paired by its rating in the
+        arena's edition."""
+        live = await self._command(arena_id, account)
+        mu = MU
+        if self.store is not None:
+            subject = Subject.of_account(account).key
+            edition = live.arena.format.edition
+            rating = await asyncio.to_thread(self.store.ratings.of, edition, subject)
+            mu = MU if rating is None else rating.mu
         now = self.clock.now()
         sheet = live.sheets.get(account)
         if sheet is None:
@@ -282,30 +302,26 @@ class ArenaDirector:
         entrant.mu, entrant.addresses = mu, tuple(addresses)
         await self._save(live, sheet)
         self._free(live, account, now)
-        return sheet
 
-    async def pause(self, arena_id: str, account: int, paused: bool) -> Sheet:
+    async def pause(self, arena_id: str, account: int, paused: bool) -> None:
         """The account pauses (not seated again until it comes back) or comes back."""
-        live = self._command(arena_id, account)
+        live = await self._command(arena_id, account)
         sheet = self._sheet(live, account)
         sheet = replace(sheet, paused=paused)
         await self._save(live, sheet)
         self._free(live, account, self.clock.now())
-        return sheet
 
-    async def take_harder(self, arena_id: str, account: int, harder: bool) -> Sheet:
+    async def take_harder(self, arena_id: str, account: int, harder: bool) -> None:
         """The account's next races are on the harder side (or not)."""
-        live = self._command(arena_id, account)
+        live = await self._command(arena_id, account)
         if harder and live.arena.format.harder_side is None:
             raise ProtocolError("bad_setting", "this arena plays its edition's hardest side")
-        sheet = replace(self._sheet(live, account), harder=harder)
-        await self._save(live, sheet)
-        return sheet
+        await self._save(live, replace(self._sheet(live, account), harder=harder))
 
     async def withdraw(self, arena_id: str, account: int) -> None:
         """The account leaves: gone from the standings if it has raced no race, else paused
         (its points stay)."""
-        live = self._command(arena_id, account)
+        live = await self._command(arena_id, account)
         sheet = self._sheet(live, account)
         if sheet.results or live.entrant(account).race is not None:
             await self._save(live, replace(sheet, paused=True))
@@ -347,13 +363,16 @@ class ArenaDirector:
 
     # --- watchers ------------------------------------------------------------------------------
 
-    def watch(self, arena_id: str, account: int | None) -> Watcher:
+    async def watch(self, arena_id: str, account: int | None) -> Watcher:
+        return self.add_watcher(Watcher(arena_id, account))
+
+    def add_watcher(self, w: Watcher) -> Watcher:
         """An arena page opens (``404 no_arena`` if the arena is not in memory: over, or
-        never made)."""
-        live = self.live.get(arena_id)
+        never made): ``w`` is sent the arena's views from now on."""
+        live = self.live.get(w.arena)
         if live is None:
             raise ProtocolError("no_arena", "no such arena, or it is over")
-        w = Watcher(arena_id, account)
+        account = w.account
         live.watchers.add(w)
         if account is not None:
             live.entrant(account).pages += 1
@@ -396,15 +415,14 @@ class ArenaDirector:
         await self._make_scheduled(now)
         for live in list(self.live.values()):
             phase = live.arena.phase(now)
+            if phase in ("running", "ending"):
+                await self._give_up_lost_races(live, now)
             if phase == "running":
                 if not live.start_told:
                     live.start_told = True
                     await self._tell_start(live)
                 self._pair(live, now)
-            elif phase == "ending" and (
-                not live.races or now > live.arena.ends_at + LAST_RACE_SECONDS
-            ):
-                # a race that has not ended long after the clock (a room lost) holds no one up
+            elif phase == "ending" and not live.races:
                 await self._freeze(live, now)
             frozen = live.arena.frozen_at
             if frozen is not None and now - frozen > KEEP_FROZEN_SECONDS and not live.watchers:
@@ -414,6 +432,22 @@ class ArenaDirector:
             if news and now - live.shown_at >= VIEW_EVERY_SECONDS:
                 live.shown_phase = phase
                 self._show(live, now)
+
+    async def _give_up_lost_races(self, live: Live, now: float) -> None:
+        """A race that has not told its end :data:`RACE_LOST_SECONDS` after it began was lost:
+        it scores nothing (an end told later is not counted), its players are free again, and
+        it holds up no freeze."""
+        for race in [r for r in live.races.values() if now - r.started_at > RACE_LOST_SECONDS]:
+            log.warning("arena %s: race %d was lost", live.arena.id, race.number)
+            del live.races[race.number]
+            for a in race.accounts:
+                e = live.entrant(a)
+                e.race, e.seat = None, None
+                self._free(live, a, now)
+            live.changed()
+            if self.store is not None:
+                end = self.store.arenas.race_ended
+                await asyncio.to_thread(end, live.arena.id, race.number, now, None, [])
 
     async def _tell_start(self, live: Live) -> None:
         """Tell every player who joined (and does not pause) that the arena has started, on
@@ -539,6 +573,17 @@ class ArenaDirector:
             except Exception:
                 log.exception("arena %s: race %d was not stored", live.arena.id, number)
 
+    # --- asks of other processes ----------------------------------------------------------------
+
+    async def answer(self, what: str, body: dict[str, Any]) -> Any:
+        """Another process's ask (:mod:`..cluster.arenas`): the method ``what`` of
+        :class:`Arenas` with its arguments as JSON, the answer as JSON (``bad_message`` for an
+        ask it does not know)."""
+        ask = ASKS.get(what)
+        if ask is None:
+            raise ProtocolError("bad_message", f"no arena ask {what!r}")
+        return await ask(self, body)
+
     # --- a race's end ----------------------------------------------------------------------------
 
     async def race_over(self, outcome: RaceOutcome) -> None:
@@ -577,3 +622,19 @@ class ArenaDirector:
                 )
             except Exception:
                 log.exception("arena %s: race %d's end was not stored", live.arena.id, race.number)
+
+
+#: :meth:`ArenaDirector.answer`'s asks: each :class:`Arenas` method, its arguments by name
+ASKS: dict[str, Callable[[ArenaDirector, dict[str, Any]], Awaitable[Any]]] = {
+    "listing": lambda d, b: d.listing(),
+    "make": lambda d, b: d.make(
+        b["title"], Format(**b["format"]), b["starts_at"], b["made_by"], b["private"]
+    ),
+    "page": lambda d, b: d.page(b["arena"], b["account"]),
+    "results": lambda d, b: d.results(b["arena"]),
+    "join": lambda d, b: d.join(b["arena"], b["account"], b["name"], b["addresses"]),
+    "pause": lambda d, b: d.pause(b["arena"], b["account"], b["paused"]),
+    "take_harder": lambda d, b: d.take_harder(b["arena"], b["account"], b["harder"]),
+    "withdraw": lambda d, b: d.withdraw(b["arena"], b["account"]),
+    "race_over": lambda d, b: d.race_over(RaceOutcome.from_json(b)),
+}

@@ -19,7 +19,7 @@ from ubongo import rules
 from ubongo.rules.events import Event, EventKind
 
 from ..protocol import table
-from ..store import StoredGame
+from ..store import ChatLine, StoredGame
 
 
 def stored_settings(stored: StoredGame) -> rules.Settings:
@@ -49,6 +49,7 @@ def replay_json(stored: StoredGame) -> dict[str, Any]:
         "started_at": stored.started_at,
         "finished_at": stored.finished_at,
         "seconds": end - origin,
+        "origin": origin if rounds else stored.started_at,
         "rounds": [_round(r, origin) for r in rounds],
         "result": {
             "winners": [int(p) for p in told["winners"]],
@@ -62,7 +63,18 @@ def replay_json(stored: StoredGame) -> dict[str, Any]:
             },
             "record": told["solo"],
         },
+        "chat": None,  # the route adds the players' lines for a player (chat_json)
     }
+
+
+def chat_json(replay: dict[str, Any], lines: list[ChatLine]) -> list[dict[str, Any]]:
+    """A stored game's chat in its replay (``ReplayChatLine``): times since its first round
+    started, as the replay's."""
+    origin = float(replay["origin"])
+    return [
+        {"seat": c.seat, "phrase": c.phrase, "text": c.text, "at": round(c.at - origin, 3)}
+        for c in lines
+    ]
 
 
 def _round(r: dict[str, Any], origin: float) -> dict[str, Any]:

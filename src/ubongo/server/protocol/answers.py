@@ -75,6 +75,10 @@ class Health(Sent):
         default=None,
         description="only with --redis-url: whether this process hears Redis now",
     )
+    leads_arenas: bool | SkipJsonSchema[None] = Field(
+        default=None,
+        description="only with --redis-url: whether this process pairs and scores the arenas",
+    )
 
 
 class EditionNames(RootModel[list[str]]):
@@ -312,6 +316,8 @@ class TaskAnalysis(Sent):
     median_seconds: float = Field(description="the difficulty model's time of a median player")
     seconds: float | None = Field(description="the seat's own time; null if unsolved")
     own_differs: bool = Field(description="the seat solved it another way than the one shown")
+    hinted_seconds: float = Field(description="the median's time with a hint at once, its cost in")
+    hint_saves: float | None = Field(description="a hint at once would have saved (<0: cost)")
 
 
 class RoundAnalysis(Sent):
@@ -355,8 +361,12 @@ class GameReplay(Sent):
     started_at: EpochSeconds
     finished_at: EpochSeconds
     seconds: float = Field(description="from the first round's start to the last round's end")
+    origin: EpochSeconds = Field(description="when the first round started (what at counts from)")
     rounds: list[ReplayRound]
     result: ReplayResult
+    chat: list[social.ReplayChatLine] | None = Field(
+        description="what the players said: for an account seated in the game only, else null"
+    )
 
 
 class SoloRecordRow(Sent):

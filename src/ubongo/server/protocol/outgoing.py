@@ -1,6 +1,7 @@
 """What the server sends over the room WebSocket, as pydantic models (``docs/protocol.md``):
 the answers to a client's messages (``welcome``, ``pong``, ``verdict``, ``hint``, ``error``),
-and :data:`ServerMessage`, any frame, with the room events of :mod:`.events`.
+a spectator's phrase to the other spectators (``spectator_said``), and :data:`ServerMessage`,
+any frame, with the room events of :mod:`.events`.
 
 The client's messages are in :mod:`.incoming`, the HTTP bodies in :mod:`.answers`, the room
 snapshot that ``welcome`` and the events carry in :mod:`.snapshot`. These models are the one
@@ -30,7 +31,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, TypeAdapter
 
 from .events import RoomEvent
-from .incoming import Placement
+from .incoming import Phrase, Placement
 from .snapshot import Ms, Sent
 
 # the snapshot ``welcome`` carries, as the routes that serve a room import it from here
@@ -160,8 +161,22 @@ class Error(Sent):
     ref: str | None = Field(description="the type of the message at fault, if known")
 
 
+class SpectatorSaid(Sent):
+    """A spectator's quick phrase, sent to the room's spectators only, never to a seated
+    player (docs/social.md). Not a room event: no number, not in the room's log, not heard
+    again after a reconnect."""
+
+    type: Literal["spectator_said"]
+    spectator: int = Field(
+        ge=1, description="the speaker's number in this room (one per client address)"
+    )
+    phrase: Phrase
+    mine: bool = Field(description="said from this reader's own address")
+    at: Ms
+
+
 ServerMessage = Annotated[
-    Welcome | RoomEvent | Pong | Verdict | HintReply | Error,
+    Welcome | RoomEvent | Pong | Verdict | HintReply | Error | SpectatorSaid,
     Field(discriminator="type"),
 ]
 

@@ -19,7 +19,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, RootModel, TypeAdapter
 
-from .incoming import MAX_CODE_CHARS, EditionName, Strict
+from .incoming import MAX_CODE_CHARS, EditionName, Phrase, Strict
 from .outgoing import ProtocolCode
 from .snapshot import Ms, SeatTicket, Sent
 
@@ -128,6 +128,15 @@ class ArenaNotice(Sent):
     arena: str = Field(description="the arena's id (its page: /arena/{id})")
     title: str
     starts_at: Ms
+
+
+class ReplayChatLine(Sent):
+    """A line a player said in a stored game's room (docs/social.md), in its replay."""
+
+    seat: int
+    phrase: Phrase | None = Field(description="a quick phrase's key, or null for free text")
+    text: str | None = Field(description="free text, or null for a phrase")
+    at: float = Field(description="seconds since the first round started (negative: the lobby)")
 
 
 class NoticeError(Sent):

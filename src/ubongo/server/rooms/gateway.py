@@ -27,19 +27,19 @@ from ubongo import rules
 from ubongo.board import COVERED, Placement, Verdict
 
 from ..config import ServerConfig
-from ..online.names import clean_text
 from ..online.tasks_in_play import LocalTasksInPlay, TasksInPlay
 from ..online.traces import Step
 from ..ops.clock import Clock
 from ..ops.metrics import Metrics
 from ..protocol import incoming as p
 from ..protocol.incoming import ProtocolError
-from ..store import ChatReport, Store
+from ..store import Store
 from .bus import RoomHub
+from .chat import RoomChat
 from .connection import MAX_REFUSED, Connection
 from .limits import AddressLimits
 from .live import live_rooms, open_rooms
-from .room import Room, SaidLine, Seat
+from .room import Room, Seat
 from .runner import Rooms
 
 log = logging.getLogger("ubongo.server")
@@ -78,6 +78,8 @@ class Gateway:
         #: what each client address may do on this process
         self.limits = AddressLimits(config, self.clock)
         self.metrics = metrics or Metrics()
+        #: the rooms' chat (docs/social.md): who hears a spectator, the games' lines kept
+        self.chat = RoomChat(self.rooms.feed, self.keep)
         self._watch(self.metrics)
 
     def _watch(self, m: Metrics) -> None:
@@ -103,8 +105,8 @@ class Gateway:
         return counts
 
     def keep(self, write: Callable[[Store], object]) -> None:
-        """Run a write of the store off the event loop (a report); a failure is logged, never
-        raised into the room (no store: nothing kept)."""
+        """Run a write of the store off the event loop (a report, a line of chat); a failure
+        is logged, never raised into the room (no store: nothing kept)."""
         storage = self.storage
         if storage is None:
             return
@@ -114,7 +116,7 @@ class Gateway:
         def finished(f: asyncio.Future[object]) -> None:
             self._writes.discard(f)
             if not f.cancelled() and f.exception() is not None:
-                log.error("a report was not stored: %s", f.exception())
+                log.error("a write was not stored: %s", f.exception())
 
         done.add_done_callback(finished)
 
@@ -207,6 +209,7 @@ class Gateway:
         room = self.lookup(conn, hello.room)
         seat = self.rooms.lobby.attach(room, hello.token, hello.spectate)
         conn.room, conn.seat, conn.joined = room, seat, True
+        self.chat.joined(room, conn)
         if seat is not None:
             key = (room.code, seat.index)
             older = self.by_seat.get(key)
@@ -255,6 +258,7 @@ class Gateway:
             if removed.subscription is not None:
                 removed.subscription.close()
             # not in the room any more: its end frees nothing and counts no spectator
+            self.chat.left(room, removed)
             removed.joined, removed.seat, removed.room = False, None, None
             removed.close(4003)
 
@@ -264,6 +268,7 @@ class Gateway:
         if conn.subscription is not None:
             conn.subscription.close()
         if conn.room is not None and conn.joined:
+            self.chat.left(conn.room, conn)
             seat = conn.seat
             self.leave(conn)
             conn.joined = False  # (a welcome still waiting for a save is not sent)
@@ -396,67 +401,6 @@ def _kick(gateway: Gateway, by: Sender, msg: p.Kick) -> None:
     gateway.kicked(by.room, msg.seat)
 
 
-#: a seat's quick phrases come at most this often (a phrase is a notice on every player's screen)
-SAY_EVERY_SECONDS = 1.5
-
-
-#: reports one seat may make in a room
-REPORTS_PER_SEAT = 5
-
-
-def free_text_allowed(room: Room) -> bool:
-    """Free text among a room's players: only where they chose each other, an unrated room
-    nobody found on a list (quick match and rated games have quick phrases only)."""
-    return not room.settings.rated and not room.settings.listed and not room.settings.solo
-
-
-def _say(gateway: Gateway, by: Sender, msg: p.Say) -> None:
-    """A player's quick phrase or line, to everyone in the room (docs/social.md): spectators
-    watch and do not speak to the players."""
-    if by.seat is None:
-        raise ProtocolError("spectator", "spectators do not chat with the players")
-    text = None
-    if msg.text is not None:
-        if not free_text_allowed(by.room):
-            raise ProtocolError("no_free_text", "quick phrases only in this room")
-        text = clean_text(msg.text)
-        if not text:
-            raise ProtocolError("bad_message", "nothing to say")
-    last = by.room.said_at.get(by.seat.index, float("-inf"))
-    if by.at - last < SAY_EVERY_SECONDS:
-        raise ProtocolError("rate_limited", f"a line every {SAY_EVERY_SECONDS:g} s at most")
-    by.room.said_at[by.seat.index] = by.at
-    data = {"seat": by.seat.index, "phrase": msg.phrase, "text": text}
-    seq = gateway.rooms.feed.publish(by.room, "chat", data, at=by.at, snapshot=False)
-    if text is not None:
-        seat = by.seat
-        by.room.said.append(SaidLine(seq, seat.index, seat.name, seat.account, text, by.at))
-
-
-def _report(gateway: Gateway, by: Sender, msg: p.Report) -> None:
-    """A player reports a line of free text: what the room heard is kept for the moderators
-    (the reporter names the line, the room quotes it), off the event loop."""
-    if by.seat is None:
-        raise ProtocolError("spectator", "spectators report nothing")
-    line = next((s for s in by.room.said if s.seq == msg.seq), None)
-    if line is None or line.seat == by.seat.index:
-        raise ProtocolError("bad_message", "no line of another player with this number")
-    made = by.room.reports.get(by.seat.index, 0)
-    if made >= REPORTS_PER_SEAT:
-        raise ProtocolError("rate_limited", f"at most {REPORTS_PER_SEAT} reports in a room")
-    by.room.reports[by.seat.index] = made + 1
-    report = ChatReport(
-        room=by.room.code,
-        reporter=by.seat.account,
-        account=line.account,
-        name=line.name,
-        text=line.text,
-        said_at=line.at,
-        at=by.at,
-    )
-    gateway.keep(lambda store: store.reports.add(report))
-
-
 def _step(step: p.TraceStep) -> Step:
     offset = None if step.offset is None else tuple(step.offset)
     return Step(round(step.t, 3), step.op, step.piece, step.transform, offset)
@@ -484,8 +428,8 @@ HANDLERS: dict[type[p.Strict], Handler] = handler_table(
         in_room(p.Ready, lambda g, by, m: g.rooms.lobby.set_ready(by.room, by.seat, m.ready)),
         in_room(p.Lock, lambda g, by, m: g.rooms.lobby.lock(by.room, by.seat, m.locked)),
         in_room(p.Kick, _kick),
-        in_room(p.Say, _say),
-        in_room(p.Report, _report),
+        in_room(p.Say, lambda g, by, m: g.chat.say(by.room, by.conn, by.seat, m, by.at)),
+        in_room(p.Report, lambda g, by, m: g.chat.report(by.room, by.seat, m, by.at)),
         in_room(p.Leave, _leave),
         in_room(p.Rematch, lambda g, by, _m: g.rooms.lobby.rematch(by.room, by.seat)),
         in_room(p.Start, lambda g, by, _m: g.rooms.game.start(by.room, by.seat)),

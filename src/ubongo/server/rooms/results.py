@@ -42,6 +42,7 @@ from ..online.task_ratings import learn_task
 from ..online.traces import TraceNote
 from ..store import Backoff, DailyRecord, GameRecord, Held, SoloRecord, Store, TaskResult
 from ..store.review import HELD
+from .chat import kept_lines
 from .feed import RoomFeed
 from .room import Room
 from .timers import RoomTimers
@@ -65,6 +66,8 @@ class GameResults:
         self.retry = Backoff(config.store_retry_seconds, config.store_retry_max_seconds)
         #: per room, the last endless task's rating being stored (each waits for the one before)
         self._learning: dict[str, asyncio.Task[None]] = {}
+        #: games' chat being stored (kept, so that they are not collected)
+        self._writing: set[asyncio.Future[None]] = set()
         #: where an arena race's end is scored, once its game is stored (the arenas' director)
         self.race_over: Callable[[RaceOutcome], Awaitable[None]] | None = None
 
@@ -154,6 +157,7 @@ class GameResults:
                 outcome = race_outcome(room, stored, room.game_id)
         finally:
             room.saving = None
+        self._keep_chat(room)
         if self.feed.is_open(room):
             self.feed.hold(room)  # saved with its id before it is announced
             self.feed.publish(room, "game_over", {"game_id": room.game_id, **announce})
@@ -215,6 +219,24 @@ class GameResults:
             for seat, account in seated_accounts(stored).items()
             if account in moved
         }
+
+    def _keep_chat(self, room: Room) -> None:
+        """The players' lines said around the game just stored (from its lobby to now), kept
+        with it for its players' replay, off the event loop (lost if the write fails: logged).
+        Lines said on its end screen from now on are kept one by one (:mod:`.chat`)."""
+        lines = kept_lines(room)
+        storage, game_id = self.storage, room.game_id
+        if storage is None or game_id is None or not lines:
+            return
+        done = asyncio.get_running_loop().run_in_executor(None, storage.chat.add, game_id, lines)
+
+        def finished(f: asyncio.Future[None]) -> None:
+            self._writing.discard(f)
+            if not f.cancelled() and f.exception() is not None:
+                log.error("game %d: its chat was not stored: %s", game_id, f.exception())
+
+        self._writing.add(done)
+        done.add_done_callback(finished)
 
     def _save_game(self, storage: Store, stored: GameRecord) -> int:
         """Store a finished game (in a thread); a rated one's seats whose accounts have

@@ -25,6 +25,7 @@ from ubongo.rules.settings import Puzzles, SoloGoal
 from ..online.daily import check_day
 from ..ops.clock import Clock
 from ..protocol.incoming import ProtocolError, SettingsPatch
+from ..store.game_chat import ChatLine
 
 SEATS = 4
 #: join codes: no vowels (no words), no 0/O, 1/I/L look-alikes
@@ -303,6 +304,13 @@ class Room:
     said: deque[SaidLine] = field(default_factory=lambda: deque(maxlen=50), repr=False)
     #: the reports made from each seat in this room (a few at most)
     reports: dict[int, int] = field(default_factory=dict, repr=False)
+    #: the players' lines said since the room's last game was stored, kept for the next one
+    #: (docs/social.md: a game's chat, in its players' replay); memory only
+    chat: list[ChatLine] = field(default_factory=list, repr=False)
+    #: the spectators' chat: when each spectator (by client address) last said a phrase, and
+    #: its number in this room (what the spectators see of it)
+    watchers_said_at: dict[str, float] = field(default_factory=dict, repr=False)
+    watchers: dict[str, int] = field(default_factory=dict, repr=False)
     #: a daily run's result once it is over (``DailyResult``)
     daily: dict[str, Any] | None = None
     #: a rated game's moves of its accounts' shown ratings once it is stored, by seat

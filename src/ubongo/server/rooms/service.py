@@ -14,8 +14,9 @@ and their connections), :class:`~.limits.AddressLimits` (what each client addres
 :class:`~.housekeeping.Housekeeping` (idle rooms forgotten, the lag probe, the card worker)
 and quick match (:class:`~..online.quickmatch.QuickMatch` seating groups in
 :class:`~.quickrooms.QuickRooms`); arenas (:class:`~..online.arenas.ArenaDirector`, seating
-their races in the same rooms) run on one process only for now. They differ only in where a
-room lives and how a message reaches it. Routes never ask which one they have.
+their races in the same rooms; with several processes one process leads them,
+``cluster.arenas``). They differ only in where a room lives and how a message reaches it.
+Routes never ask which one they have.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from ..config import ServerConfig
+from ..online.arena_live import Arenas
 from ..online.arenas import ArenaDirector, load_schedule
 from ..online.notices import LocalNotices, Notices
 from ..online.quickmatch import LocalQueue, QuickMatch
@@ -69,8 +71,8 @@ class RoomService(Protocol):
     #: the players' notice sockets: challenges reach every page, and who is online
     #: (docs/social.md)
     notices: Notices
-    #: the arenas (docs/arenas.md); ``None`` where they are not offered (several processes)
-    arenas: ArenaDirector | None
+    #: the arenas (docs/arenas.md): this process's director, or the cluster's leader's
+    arenas: Arenas
 
     # --- start and stop ------------------------------------------------------------------------
 

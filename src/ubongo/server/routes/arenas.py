@@ -13,12 +13,10 @@ from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
 from ubongo import editions
-from ubongo.arena import Format, standings
+from ubongo.arena import Format
 
-from ..online.arena_live import Watcher, standing_row
-from ..online.arenas import ArenaDirector
+from ..online.arena_live import Watcher
 from ..online.names import check_name
-from ..online.ratings import MU, Subject
 from ..ops.ratelimit import RateLimited
 from ..protocol import arenas as bodies
 from ..protocol.incoming import MAX_MESSAGE_BYTES, ProtocolError
@@ -33,12 +31,6 @@ router = APIRouter()
 MAX_ARENA_ID = 16
 
 
-def _director(rooms: RoomServiceDep) -> ArenaDirector:
-    if rooms.arenas is None:
-        raise ProtocolError("unavailable", "arenas run on a server of one process for now")
-    return rooms.arenas
-
-
 def _arena_id(arena_id: str) -> str:
     if not 0 < len(arena_id) <= MAX_ARENA_ID or not arena_id.isalnum():
         raise ProtocolError("no_arena", "no such arena")
@@ -49,7 +41,7 @@ def _arena_id(arena_id: str) -> str:
 async def arena_list(rooms: RoomServiceDep) -> dict[str, Any]:
     """The public arenas coming (the schedule's and players'), running, and over in the last
     hour, soonest first."""
-    arenas = await _director(rooms).listing()
+    arenas = await rooms.arenas.listing()
     return {"arenas": arenas, "server_time": rooms.clock.now_ms()}
 
 
@@ -58,7 +50,6 @@ async def make_arena(
     body: bodies.NewArena, rooms: RoomServiceDep, account: SignedIn, store: StoreDep
 ) -> dict[str, Any]:
     """A new arena made by the token's account (``--arenas-per-day`` a day: ``429``)."""
-    director = _director(rooms)
     now = rooms.clock.now()
     made = await asyncio.to_thread(store.arenas.made_since, account.id, now - 86400.0)
     if made >= rooms.config.arenas_per_day:
@@ -66,29 +57,21 @@ async def make_arena(
     title = check_name(body.title)
     side = body.side or editions.record(body.edition).default_side
     fmt = Format(body.edition, body.minutes, body.seats, side, f"{account.id}:{now}")
-    arena = await director.make(title, fmt, now + body.starts_in * 60, account.id, body.private)
-    return director.view(arena, [], account.id)
+    arenas = rooms.arenas
+    made_id = await arenas.make(title, fmt, now + body.starts_in * 60, account.id, body.private)
+    return await arenas.page(made_id, account.id)
 
 
 @router.get("/api/arenas/{arena_id}", response_model=bodies.ArenaView)
 async def arena_view(arena_id: str, rooms: RoomServiceDep, account: MaybeAccount) -> dict[str, Any]:
     """An arena as its page shows the token's account (or a visitor)."""
-    director = _director(rooms)
-    arena, sheets = await director.find(_arena_id(arena_id))
-    return director.view(arena, sheets, account.id if account else None)
+    return await rooms.arenas.page(_arena_id(arena_id), account.id if account else None)
 
 
 @router.get("/api/arenas/{arena_id}/results", response_model=bodies.ArenaResults)
 async def arena_results(arena_id: str, rooms: RoomServiceDep) -> dict[str, Any]:
     """Every player's line in the standings' order (final once the arena is over)."""
-    director = _director(rooms)
-    arena, sheets = await director.find(_arena_id(arena_id))
-    order = standings(sheets)
-    return {
-        "id": arena.id,
-        "phase": arena.phase(rooms.clock.now()),
-        "standings": [standing_row(i, s) for i, s in enumerate(order, start=1)],
-    }
+    return await rooms.arenas.results(_arena_id(arena_id))
 
 
 @router.post("/api/arenas/{arena_id}/join", response_model=bodies.ArenaView)
@@ -98,20 +81,13 @@ async def join_arena(
     rooms: RoomServiceDep,
     account: SignedIn,
     conduct: ConductDep,
-    store: StoreDep,
 ) -> dict[str, Any]:
     """The token's account joins the arena (or comes back from a pause): it is paired while
     its arena page is open. ``429 playban`` for an account that left too many rated games."""
-    director = _director(rooms)
-    arena, _ = await director.find(_arena_id(arena_id))
+    arena_id = _arena_id(arena_id)
     addresses = await conduct.admit(account.id, client_address(request))
-    rating = await asyncio.to_thread(
-        store.ratings.of, arena.format.edition, Subject.of_account(account.id).key
-    )
-    mu = MU if rating is None else rating.mu
-    await director.join(arena.id, account.id, account.name, mu, addresses)
-    arena, sheets = await director.find(arena.id)
-    return director.view(arena, sheets, account.id)
+    await rooms.arenas.join(arena_id, account.id, account.name, list(addresses))
+    return await rooms.arenas.page(arena_id, account.id)
 
 
 @router.patch("/api/arenas/{arena_id}/me", response_model=bodies.ArenaView)
@@ -119,25 +95,21 @@ async def arena_me(
     arena_id: str, body: bodies.ArenaMe, rooms: RoomServiceDep, account: SignedIn
 ) -> dict[str, Any]:
     """Pause or come back; take the harder side in the next races or not."""
-    director = _director(rooms)
-    arena, _ = await director.find(_arena_id(arena_id))
+    arena_id = _arena_id(arena_id)
     if body.paused is not None:
-        await director.pause(arena.id, account.id, body.paused)
+        await rooms.arenas.pause(arena_id, account.id, body.paused)
     if body.harder is not None:
-        await director.take_harder(arena.id, account.id, body.harder)
-    arena, sheets = await director.find(arena.id)
-    return director.view(arena, sheets, account.id)
+        await rooms.arenas.take_harder(arena_id, account.id, body.harder)
+    return await rooms.arenas.page(arena_id, account.id)
 
 
 @router.delete("/api/arenas/{arena_id}/join", response_model=bodies.ArenaView)
 async def withdraw(arena_id: str, rooms: RoomServiceDep, account: SignedIn) -> dict[str, Any]:
     """Leave the arena: out of the standings before a first race, else paused with the points
     kept."""
-    director = _director(rooms)
-    arena, _ = await director.find(_arena_id(arena_id))
-    await director.withdraw(arena.id, account.id)
-    arena, sheets = await director.find(arena.id)
-    return director.view(arena, sheets, account.id)
+    arena_id = _arena_id(arena_id)
+    await rooms.arenas.withdraw(arena_id, account.id)
+    return await rooms.arenas.page(arena_id, account.id)
 
 
 @router.get("/api/accounts/{account_id}/arenas", response_model=bodies.ArenasPlayed)
@@ -181,7 +153,7 @@ async def arena_socket(
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
-        if watcher is not None and rooms.arenas is not None:
+        if watcher is not None:
             rooms.arenas.unwatch(watcher)
         rooms.limits.close_socket(address)
         with contextlib.suppress(Exception):
@@ -203,7 +175,7 @@ async def _hello(
     try:
         hello = bodies.arena_client_message(raw[:MAX_MESSAGE_BYTES])
         account = await accounts.of_token(hello.token) if hello.token is not None else None
-        return _director(rooms).watch(_arena_id(arena_id), account.id if account else None)
+        return await rooms.arenas.watch(_arena_id(arena_id), account.id if account else None)
     except ValidationError:
         await _error(ws, "bad_message", "not an arena socket message (docs/arenas.md)")
     except ProtocolError as e:

@@ -10,13 +10,13 @@ from fastapi import APIRouter, Query, Request
 from pydantic import ValidationError
 
 from ..online.analysis import analysis_json
-from ..online.replays import ReplayCache, replay_json
+from ..online.replays import ReplayCache, chat_json, replay_json
 from ..protocol import answers as bodies
 from ..protocol import incoming as p
 from ..protocol.incoming import ProtocolError
 from ..store import Store, StoredGame
 from . import views
-from .deps import RoomServiceDep, StoreDep
+from .deps import MaybeAccount, RoomServiceDep, StoreDep
 from .rooms import client_address
 
 router = APIRouter()
@@ -61,9 +61,21 @@ _replays = ReplayCache()
 
 
 @router.get("/api/games/{game_id}/replay", response_model=bodies.GameReplay)
-async def game_replay(game_id: int, store: StoreDep) -> dict[str, Any]:
+async def game_replay(game_id: int, store: StoreDep, account: MaybeAccount) -> dict[str, Any]:
     """One stored game rebuilt by the rules from its seed and actions, round by round (what
-    the replay page shows); ``no_game`` if there is none with this id."""
+    the replay page shows); ``no_game`` if there is none with this id. Its chat (what its
+    players said) only for an account seated in it (``Authorization: Bearer``), for
+    anybody else ``null`` (docs/social.md)."""
+    made = await _replay(game_id, store)
+    seated = {p.get("account") for p in made["players"]}
+    if account is None or account.id not in seated:
+        return made
+    lines = await asyncio.to_thread(store.chat.of_game, game_id)
+    return {**made, "chat": chat_json(made, lines)}
+
+
+async def _replay(game_id: int, store: Store) -> dict[str, Any]:
+    """The replay of a stored game without its chat, made once and kept a while."""
     return await _made(_replays, game_id, lambda: _stored(game_id, store), replay_json)
 
 
@@ -75,7 +87,7 @@ _analyses = ReplayCache()
 async def game_analysis(game_id: int, store: StoreDep) -> dict[str, Any]:
     """Every task of a stored game analysed: solutions, one of them, the median player's time
     and each seat's own (``no_game`` if there is none with this id)."""
-    return await _made(_analyses, game_id, lambda: game_replay(game_id, store), analysis_json)
+    return await _made(_analyses, game_id, lambda: _replay(game_id, store), analysis_json)
 
 
 async def _made(

@@ -13,8 +13,8 @@ by the Alembic migrations in ``migrations/``, run at every start.
   endless runs' tasks and players), :mod:`.open_rooms` (rooms that outlive a restart),
   :mod:`.review` (results held for fair play, and the moderators' logged decisions),
   :mod:`.follows` (who follows whom), :mod:`.challenges` (games proposed to an account),
-  :mod:`.reports` (reported lines of chat), :mod:`.arenas` (arenas, their players' sheets
-  and their races).
+  :mod:`.reports` (reported lines of chat), :mod:`.game_chat` (what a stored game's players
+  said), :mod:`.arenas` (arenas, their players' sheets and their races).
 
 Callers hold one :class:`Store` (the app makes it and hands it on) and reach each
 repository as its attribute: ``store.games.save(game)``, ``store.accounts.by_token(hash)``.
@@ -52,6 +52,7 @@ from .challenges import Challenge, ChallengeRepository
 from .daily import DailyRecord, DailyRepository, DailyRun
 from .database import Backoff, Database, default_database_url
 from .follows import Followed, FollowRepository
+from .game_chat import ChatLine, GameChatRepository
 from .games import GameRecord, GameRepository, Held, RatedSeat, RateGame, StoredGame
 from .open_rooms import OpenRoomRepository
 from .ratings import (
@@ -90,6 +91,7 @@ class Store:
         self.follows = FollowRepository(self.database)
         self.challenges = ChallengeRepository(self.database)
         self.reports = ReportRepository(self.database)
+        self.chat = GameChatRepository(self.database)
         self.arenas = ArenaRepository(self.database)
 
     @property
@@ -112,6 +114,7 @@ __all__ = [
     "Backoff",
     "Challenge",
     "ChallengeRepository",
+    "ChatLine",
     "ChatReport",
     "DailyRecord",
     "DailyRepository",
@@ -120,6 +123,7 @@ __all__ = [
     "Decision",
     "FollowRepository",
     "Followed",
+    "GameChatRepository",
     "GameRecord",
     "GameRepository",
     "GiveBack",

@@ -309,6 +309,20 @@ class ChatReportRow(Base):
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 
 
+class GameChatRow(Base):
+    """A line a player said in a game's room (a quick phrase's key, or free text), kept with
+    the stored game for its players' replay (docs/social.md); spectators' lines are not kept."""
+
+    __tablename__ = "game_chat"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    phrase: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    text: Mapped[str | None] = mapped_column(String(400), nullable=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 class ArenaRow(Base):
     """An arena (docs/arenas.md): what it plays, when, made by whom (null: the schedule, whose
     slot names it once), and when its standings froze."""
