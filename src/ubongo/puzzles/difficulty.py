@@ -39,6 +39,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache, lru_cache
 
+from ubongo.bitboard import fits_of, grid_of, widest
 from ubongo.board import Area
 from ubongo.geometry import Cell, Lattice
 from ubongo.pieces import Piece
@@ -79,24 +80,18 @@ def placement_count(area: Area, piece: Piece) -> int:
     """``len(placements(area, piece))``, without building the placements (the generator's
     cheap check and a difficulty feature, so it runs for every piece on every area drawn).
 
-    Distinct orientations are distinct shapes, so no placement is counted twice.
+    Counted on the solver's bit grid (:mod:`ubongo.bitboard`): where each orientation fits is
+    one AND of shifted copies of the area, and the count is the number of bits set.  The grid
+    and the placements are the ones the solver keeps for the area (the same margin as
+    :meth:`ubongo.solver.ExactCover.for_area` for a piece no wider than 4), so that a task
+    drawn on the area next finds them made.  Distinct orientations are distinct shapes, so
+    no placement is counted twice.
     """
     solid = area.solid
-    d = piece.lattice.translation_dims
-    n = 0
-    for first, rel in _relative_orientations(piece):
-        for target in solid:
-            if target[d:] != first:
-                continue
-            if d == 2:
-                x, y = target[0], target[1]
-                if all((x + off[0], y + off[1], *kind) in solid for off, kind in rel):
-                    n += 1
-            else:
-                x, y, z = target
-                if all((x + off[0], y + off[1], z + off[2]) in solid for off, _ in rel):
-                    n += 1
-    return n
+    if not solid:
+        return 0
+    grid = grid_of(area.piece_lattice, solid, max(3, widest(piece) - 1))
+    return sum(anchors.bit_count() for anchors in fits_of(piece, grid).anchors.values())
 
 
 @cache

@@ -40,7 +40,7 @@ import math
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 
 from ubongo import editions
 from ubongo.board import Area
@@ -242,6 +242,15 @@ def _key_groups(rng: random.Random, keys: tuple[str, ...], tasks: int) -> list[t
 # --- the builder ------------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=1024)
+def _chiral(piece: Piece) -> bool:
+    """Whether some orientations of the piece need it turned over.  Kept per piece: a fresh
+    card makes a builder per side, and turning every piece each time was 40% of a fresh
+    game's first task (bench/generate.py --first-task)."""
+    turned = {piece.lattice.orient(piece.cells, t) for t in piece.lattice.rotations}
+    return len(piece.orientations) > len(turned)
+
+
 class _Builder:
     def __init__(
         self,
@@ -259,11 +268,7 @@ class _Builder:
         self.lat = ed.area_lattice
         self.used: set[tuple[tuple[Cell, ...], ...]] = set()
         self.cube_used: set[tuple[Cell, ...]] = set()
-        self.chiral = {
-            p.id: len(p.orientations)
-            > len({p.lattice.orient(p.cells, t) for t in p.lattice.rotations})
-            for p in ed.pieces
-        }
+        self.chiral = {p.id: _chiral(p) for p in ed.pieces}
         self.done = 0
         self.total = 0
 
