@@ -1,7 +1,8 @@
 // A replay's analysis (`GET /api/games/{id}/analysis`, docs/social.md): under each round's end,
 // every task with its number of solutions, the time a median player needs (the difficulty
-// model) against the player's own, and one solution to show, beside the player's own when they
-// solved it another way.
+// model) against the player's own, the time a hint at the start would have saved the player
+// (or cost them), and one solution to show, beside the player's own when they solved it another
+// way.
 
 import { areaSvg } from "./board/pictures";
 import { solutionIsoSvg } from "./board3d/iso";
@@ -56,9 +57,28 @@ function taskRow(replay: GameReplay, cat: Catalogue, task: TaskAnalysis, area: n
   return h(
     "li.task-analysis",
     { "data-seat": task.seat },
-    h("p", {}, h("b", {}, name), ` · ${count} · ${t("replay:median", { seconds: median })}`),
+    h(
+      "p",
+      {},
+      h("b", {}, name),
+      ` · ${count} · ${t("replay:median", { seconds: median })} · ${t("replay:hinted", { seconds: Math.round(task.hinted_seconds) })}`,
+    ),
     h("p", {}, own, task.own_differs ? ` ${t("replay:otherWay")}` : ""),
+    ...hintLine(name, task.hint_saves),
     show,
     figure,
   );
+}
+
+/** What a hint at the start would have changed for the player (nothing for a task not solved). */
+function hintLine(name: string, saves: number | null): HTMLElement[] {
+  if (saves === null) return [];
+  const seconds = Math.round(Math.abs(saves));
+  const words =
+    seconds === 0
+      ? t("replay:hintEven", { name })
+      : saves > 0
+        ? t("replay:hintSaves", { name, seconds })
+        : t("replay:hintCosts", { name, seconds });
+  return [h("p.hint-saves", { "data-saves": saves }, words)];
 }

@@ -147,6 +147,7 @@ export class RoomConnection {
       case "verdict":
       case "hint":
       case "error":
+      case "spectator_said":
         this.on.message(msg);
         break;
     }

@@ -123,6 +123,10 @@ export type RoundAnalysis = gen.RoundAnalysis;
 export type TaskAnalysis = gen.TaskAnalysis;
 /** `POST /api/replays`'s body: a game file (a stored game and its tasks as puzzle files). */
 export type GameFile = gen.GameFile;
+/** A line a player said in a stored game, in its replay for its players only. */
+export type ReplayChatLine = gen.ReplayChatLine;
+/** A spectator's quick phrase, heard by the room's other spectators only (docs/social.md). */
+export type SpectatorSaid = gen.SpectatorSaid;
 /** `GET /api/arenas`: an arena in the list (docs/arenas.md). */
 export type ArenaSummary = gen.ArenaSummary;
 /** An arena's page: `GET /api/arenas/{id}`, and the arena socket's `arena` (`/ws/arenas/{id}`). */

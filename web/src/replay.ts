@@ -13,6 +13,7 @@ import { type Catalogue, loadCatalogue } from "./catalogue";
 import { h } from "./dom";
 import { dateText, t } from "./i18n";
 import type { GameAnalysis, GameFile, GameReplay, ReplayRound, ReplayTask } from "./protocol";
+import { replayChat } from "./replaychat";
 import { andList } from "./room/words";
 import { clock, editionInfo, gem, gemPoints, gemWords, keyText, placeText, toast } from "./ui";
 
@@ -201,6 +202,7 @@ function draw(
     ) ?? toast(t("replay:copyThisLink", { link }));
   });
   const when = dateText(new Date(replay.started_at * 1000), true);
+  const chat = replayChat(replay); // for its players only: the server sends it to nobody else
   root.replaceChildren(
     h(
       "section.panel.replay-head",
@@ -229,6 +231,7 @@ function draw(
       h("p.muted.keys", {}, t("replay:keys")),
     ),
     stage,
+    ...(chat ? [chat] : []),
   );
   show(start);
   return Object.assign(() => document.removeEventListener("keydown", onKey), { at: () => at });

@@ -69,6 +69,7 @@ class RoomView {
       hint: (r) => this.onHint(r),
       error: (c, m, ref) => this.onError(c, m, ref),
       said: (line) => this.chat.heard(line),
+      spectatorSaid: (line) => this.chat.heardSpectator(line),
     });
     this.conn = new RoomConnection(code, seated ? ticketFor(code) : null, {
       message: (msg) => this.store.receive(msg),

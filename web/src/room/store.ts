@@ -10,6 +10,7 @@ import type {
   RoomEvent,
   RoomEventMessage,
   ServerMessage,
+  SpectatorSaid,
   Verdict,
 } from "../protocol";
 
@@ -43,6 +44,8 @@ export interface RoomListener {
   error(code: string, message: string, ref: string | null): void;
   /** a player said a quick phrase or a line */
   said(line: SaidLine): void;
+  /** a spectator said a quick phrase (only spectators hear these) */
+  spectatorSaid(line: SpectatorSaid): void;
 }
 
 export class RoomStore {
@@ -89,6 +92,9 @@ export class RoomStore {
         break;
       case "error":
         this.listener.error(msg.code, msg.message, msg.ref);
+        break;
+      case "spectator_said":
+        this.listener.spectatorSaid(msg);
         break;
       case "pong":
         break; // the connection's clock
