@@ -3,8 +3,9 @@
 Both must give the same counts, the same node counts and the same solutions in the same
 order, each solution a valid cover: on every task of every standard deck, on random puzzles
 of every lattice, on problems built by hand, and across the widths of masks (one, two and
-four words, and wider areas, which the Python core searches).  The brute-force checks of
-tests/test_solver.py run with each core too.
+four words, and wider areas, which the Python core searches); and where each piece fits
+(``Fits.on``), found by either, is the same.  The brute-force checks of tests/test_solver.py
+run with each core too.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from hypothesis import strategies as st
 from test_solver import ORIGIN, build, flat_case, solid_case, three_d_case, trigo_case
 
 from ubongo import editions
+from ubongo.bitboard import Fits, Grid
 from ubongo.board import Area, check_cover, placements_of
 from ubongo.geometry import CUBE, HEXAGON, SQUARE, TRIANGLE, Cell, Lattice
 from ubongo.pieces import Piece, edition, make_piece
@@ -68,9 +70,22 @@ def findings(core: Core, problem: ExactCover) -> Findings:
     return every, limited, found
 
 
+def anchors(core: Core, piece: Piece, grid: Grid) -> list[tuple[int, int]]:
+    """Where ``piece`` fits on ``grid``, found by ``core``, in the order found."""
+    before = set_core(core)
+    try:
+        return list(Fits.on(piece, grid).anchors.items())
+    finally:
+        set_core(before)
+
+
 def assert_cores_agree(area: Area, pieces: Sequence[Piece]) -> int:
     """Both cores on a task; every solution a valid cover.  The number of solutions."""
     problem = ExactCover.for_area(area, pieces)
+    grid = problem._grid
+    if grid is not None:
+        for piece in pieces:
+            assert anchors("compiled", piece, grid) == anchors("python", piece, grid)
     compiled = findings("compiled", problem)
     assert compiled == findings("python", problem)
     every, _, found = compiled

@@ -204,31 +204,32 @@ static Placed *placements(Problem *p, PyObject *anchors, Py_ssize_t *count)
             if (to_words(key, shape) < 0 || to_words(value, at) < 0)
                 goto failed;
             int top = bit_length(shape);
-            for (int k = 0; k < p->bits; k++) {
-                if (!(at[k / 64] >> (k % 64) & 1))
-                    continue;
-                if (top + k > p->bits) {
-                    PyErr_SetString(PyExc_ValueError, "a placement outside the area");
-                    goto failed;
-                }
-                if (n == cap) {
-                    Placed *more = realloc(out, 2 * cap * sizeof(Placed));
-                    if (!more) {
-                        PyErr_NoMemory();
-                        goto failed;
-                    }
-                    out = more;
-                    cap *= 2;
-                }
-                out[n].cell = k;
-                out[n].piece = piece;
-                shift_up(shape, k, out[n].mask);
-                for (int i = 0; i < MAX_WORDS; i++)
-                    if (out[n].mask[i] & ~p->area[i]) {
+            for (int word = 0; word < MAX_WORDS; word++) {
+                for (uint64_t left = at[word]; left; left &= left - 1) { /* each anchor */
+                    int k = 64 * word + __builtin_ctzll(left);
+                    if (top + k > p->bits) {
                         PyErr_SetString(PyExc_ValueError, "a placement outside the area");
                         goto failed;
                     }
-                n++;
+                    if (n == cap) {
+                        Placed *more = realloc(out, 2 * cap * sizeof(Placed));
+                        if (!more) {
+                            PyErr_NoMemory();
+                            goto failed;
+                        }
+                        out = more;
+                        cap *= 2;
+                    }
+                    out[n].cell = k;
+                    out[n].piece = piece;
+                    shift_up(shape, k, out[n].mask);
+                    for (int i = 0; i < MAX_WORDS; i++)
+                        if (out[n].mask[i] & ~p->area[i]) {
+                            PyErr_SetString(PyExc_ValueError, "a placement outside the area");
+                            goto failed;
+                        }
+                    n++;
+                }
             }
         }
     }
@@ -432,6 +433,89 @@ static PyObject *Problem_count_all(Problem *p, PyObject *Py_UNUSED(ignored))
     return Py_BuildValue("(KK)", (unsigned long long)found, (unsigned long long)nodes);
 }
 
+/* --- where each orientation of a piece fits (bitboard.Fits.on) -------------------------- */
+
+/* anchors(area, kinds, shapes): bitboard.Fits.on's loop, the same dict made the same way:
+ * for each (kind, shape, offsets) of the piece on the grid, the anchors are the cells of
+ * that kind where every cell anchor + offset is in the area, the AND of the area shifted
+ * down by each offset. */
+static PyObject *exact_anchors(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *area_obj, *kinds, *shapes;
+    if (!PyArg_ParseTuple(args, "OO!O:anchors", &area_obj, &PyDict_Type, &kinds, &shapes))
+        return NULL;
+    uint64_t area[MAX_WORDS];
+    if (to_words(area_obj, area) < 0)
+        return NULL;
+    int bits = bit_length(area);
+    int words = bits <= 64 ? 1 : bits <= 128 ? 2 : 4;
+    PyObject *seq = PySequence_Fast(shapes, "shapes must be a sequence");
+    PyObject *out = seq ? PyDict_New() : NULL;
+    if (!out)
+        goto failed;
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
+        PyObject *kind, *shape, *offsets;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, i), "OOO", &kind, &shape, &offsets))
+            goto failed;
+        PyObject *cells = PyDict_GetItemWithError(kinds, kind); /* borrowed */
+        if (!cells) {
+            if (PyErr_Occurred())
+                goto failed;
+            continue; /* no cell of its first cell's kind */
+        }
+        uint64_t fits[MAX_WORDS];
+        if (to_words(cells, fits) < 0 || !PyList_Check(offsets))
+            goto failed;
+        for (Py_ssize_t j = 0; j < PyList_GET_SIZE(offsets); j++) {
+            long o = PyLong_AsLong(PyList_GET_ITEM(offsets, j));
+            if (o < 0 || o >= MAX_BITS) {
+                if (!PyErr_Occurred())
+                    memset(fits, 0, sizeof fits); /* (every cell shifted out) */
+                else
+                    goto failed;
+                break;
+            }
+            int q = (int)o / 64, r = (int)o % 64;
+            for (int w = 0; w < MAX_WORDS; w++) {
+                uint64_t v = w + q < MAX_WORDS ? area[w + q] >> r : 0;
+                if (r && w + q + 1 < MAX_WORDS)
+                    v |= area[w + q + 1] << (64 - r);
+                fits[w] &= v;
+            }
+        }
+        if (!bit_length(fits))
+            continue;
+        PyObject *before = PyDict_GetItemWithError(out, shape); /* borrowed */
+        if (before) { /* (a turned triangle piece: the same mask from a cell of each kind) */
+            uint64_t more[MAX_WORDS];
+            if (to_words(before, more) < 0)
+                goto failed;
+            for (int w = 0; w < MAX_WORDS; w++)
+                fits[w] |= more[w];
+        } else if (PyErr_Occurred()) {
+            goto failed;
+        }
+        PyObject *value = from_words(fits, words);
+        if (!value || PyDict_SetItem(out, shape, value) < 0) {
+            Py_XDECREF(value);
+            goto failed;
+        }
+        Py_DECREF(value);
+    }
+    Py_DECREF(seq);
+    return out;
+failed:
+    Py_XDECREF(seq);
+    Py_XDECREF(out);
+    return NULL;
+}
+
+static PyMethodDef module_methods[] = {
+    {"anchors", exact_anchors, METH_VARARGS,
+     "anchors(area, kinds, shapes) -> {shape: anchors}: bitboard.Fits.on's loop."},
+    {NULL, NULL, 0, NULL},
+};
+
 /* --- the solutions' iterator ------------------------------------------------------------ */
 
 typedef struct {
@@ -544,6 +628,7 @@ static struct PyModuleDef module = {
     .m_name = "ubongo._exact",
     .m_doc = "The solver's searches compiled (ubongo/solver.py is the reference).",
     .m_size = -1,
+    .m_methods = module_methods,
 };
 
 PyMODINIT_FUNC PyInit__exact(void)

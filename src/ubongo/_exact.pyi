@@ -7,6 +7,14 @@ MAX_BITS: int
 #: the most pieces in one problem (a bit each in a 32-bit word)
 MAX_PIECES: int
 
+def anchors(
+    area: int, kinds: Mapping[int, int], shapes: Sequence[tuple[int, int, list[int]]]
+) -> dict[int, int]:
+    """:meth:`ubongo.bitboard.Fits.on`'s loop, the same dict made the same way: for each
+    (kind of its first cell, shape, offsets of its other cells) of a piece on the grid, the
+    cells of that kind (``kinds[kind]``) where every cell anchor + offset is in ``area``.
+    OverflowError for an area wider than :data:`MAX_BITS`."""
+
 class Problem:
     """An exact-cover problem on a grid: ``area`` the cells to fill, ``anchors[p]`` piece
     ``p``'s placements as :attr:`ubongo.bitboard.Fits.anchors` (shape -> its anchors),

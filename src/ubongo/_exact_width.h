@@ -166,7 +166,7 @@ typedef struct {
 
 static int NAME(memo_init)(NAME(Memo) *t)
 {
-    t->mask = 1023;
+    t->mask = 63; /* (small: most searches are Ubongo-sized; it doubles as it fills) */
     t->count = 0;
     t->slots = calloc(t->mask + 1, sizeof(NAME(Slot)));
     return t->slots ? 0 : -1;
@@ -379,8 +379,8 @@ static int32_t *NAME(index_of)(NAME(States) *s, size_t cap, size_t count, int en
 static int NAME(states_init)(NAME(States) *s)
 {
     memset(s, 0, sizeof *s);
-    s->groups_cap = s->entries_cap = 512;
-    s->gmask = s->emask = 1023;
+    s->groups_cap = s->entries_cap = 32; /* (small, as the memo's) */
+    s->gmask = s->emask = 63;
     s->covered = malloc(s->groups_cap * sizeof(MASK));
     s->head = malloc(s->groups_cap * sizeof(int32_t));
     s->egroup = malloc(s->entries_cap * sizeof(int32_t));

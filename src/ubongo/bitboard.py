@@ -20,16 +20,70 @@ about an area is kept, as one area is usually tried with many sets of pieces.
 This module is the solver's own (:mod:`ubongo.solver` is the public interface): the grid of an
 area (:class:`Grid`, made by :func:`grid_of`) and where each piece fits in it (:class:`Fits`,
 made by :func:`fits_of`); both are cached per area, the pieces' shapes per grid spacing.
+It also chooses the core (:func:`set_core`): the loops of :class:`Fits` and of the solver's
+searches run compiled (``ubongo._exact``) where it is built, this Python being the reference.
 """
 
 from __future__ import annotations
 
+import os
+import warnings
 from collections.abc import Callable, Iterable, Sequence
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 from operator import mul
+from typing import Literal
 
 from ubongo.geometry import TRIANGLE, Cell, Lattice
 from ubongo.pieces import Piece
+
+# --- which core: the compiled one (ubongo._exact, C) or this Python ---------------------------
+
+Core = Literal["compiled", "python"]
+
+try:
+    from ubongo import _exact
+
+    COMPILED = True
+except ImportError:  # not built here (no C compiler when installed): the Python core
+    COMPILED = False
+    warnings.warn(
+        "ubongo._exact, the solver's compiled core, is not built: the pure-Python core is "
+        "used, several times slower (`pip install -e .` with a C compiler builds it)",
+        RuntimeWarning,
+        stacklevel=1,
+    )
+
+_core: Core = (
+    "compiled" if COMPILED and os.environ.get("UBONGO_SOLVER_CORE") != "python" else "python"
+)
+
+
+def set_core(core: Core) -> Core:
+    """Use the compiled core (where it is built) or the Python one from now on, for the
+    solver's searches and for where pieces fit (:class:`Fits`), and return the core used
+    before: for tests and benchmarks.  The default is the compiled core, or the Python one
+    when the environment variable ``UBONGO_SOLVER_CORE`` is ``python``.  Both give the same
+    answers, so what either has kept (the caches of grids and placements) serves the other.
+
+    >>> before = set_core("python")
+    >>> current_core()
+    'python'
+    >>> _ = set_core(before)
+    """
+    global _core
+    before = _core
+    _core = core if COMPILED else "python"
+    return before
+
+
+def current_core() -> Core:
+    """The core in use: ``compiled`` or ``python``."""
+    return _core
+
+
+def compiled() -> bool:
+    """Whether the compiled core is in use."""
+    return _core == "compiled"
 
 
 def _digits(lattice: Lattice, cell: Cell) -> tuple[int, ...]:
@@ -74,7 +128,7 @@ class Grid:
         """Lay out ``cells`` (of ``lattice``), each grid coordinate ``margin`` wider than its
         extent."""
         self.lattice = lattice
-        self.cells = cells = sorted(cells)
+        self._cells = cells = tuple(cells)
         # (a triangle's kind folds into its first coordinate: see _digits)
         digits = [(2 * a + s, b) for a, b, s in cells] if lattice is TRIANGLE else cells
         columns = list(zip(*digits, strict=True))  # each grid coordinate of all cells
@@ -103,8 +157,7 @@ class Grid:
         else:
             (x0, y0, z0), (sx, sy, sz) = start, strides
             numbers = [(x - x0) * sx + (y - y0) * sy + (z - z0) * sz for x, y, z in digits]
-        self.bit = dict(zip(cells, numbers, strict=True))
-        self.cell_at = dict(zip(numbers, cells, strict=True))
+        self._numbers = numbers
         self.area = sum(1 << b for b in numbers)
         # the cells of each kind (only the kinds there are)
         if lattice is TRIANGLE:
@@ -113,6 +166,23 @@ class Grid:
         else:
             self.kinds = {0: self.area}
         self.next_to = self._neighbourhood()
+
+    # (made when first asked: a count needs none of them, only the solutions and problems
+    # built from cell sets do)
+    @cached_property
+    def cells(self) -> list[Cell]:
+        """The area's cells, sorted."""
+        return sorted(self._cells)
+
+    @cached_property
+    def bit(self) -> dict[Cell, int]:
+        """Each cell's bit number."""
+        return dict(zip(self._cells, self._numbers, strict=True))
+
+    @cached_property
+    def cell_at(self) -> dict[int, Cell]:
+        """The cell of each bit number."""
+        return dict(zip(self._numbers, self._cells, strict=True))
 
     def _neighbourhood(self) -> Callable[[int], int]:
         """A function giving the cells next to a set of cells, margin bits included.
@@ -179,8 +249,10 @@ def _neighbour_steps(lattice: Lattice) -> dict[int, list[tuple[int, ...]]]:
     return steps
 
 
+@lru_cache(maxsize=1024)
 def _neighbour_shifts(lattice: Lattice, strides: tuple[int, ...]) -> dict[int, set[int]]:
-    """For each kind of cell, how far its neighbours' bits are from its own."""
+    """For each kind of cell, how far its neighbours' bits are from its own (kept per grid
+    spacing, which many areas share; not to be changed by the caller)."""
     return {
         kind: {sum(map(mul, step, strides)) for step in steps}
         for kind, steps in _neighbour_steps(lattice).items()
@@ -256,8 +328,10 @@ class Fits:
     @classmethod
     def on(cls, piece: Piece, grid: Grid) -> Fits:
         """Every placement of ``piece`` (each of its orientations) inside ``grid``'s area."""
-        anchors: dict[int, int] = {}
         area = grid.area
+        if _core == "compiled" and area.bit_length() <= _exact.MAX_BITS:  # (the same loop)
+            return cls(_exact.anchors(area, grid.kinds, _shapes(piece, grid.strides)))
+        anchors: dict[int, int] = {}
         for kind, shape, offsets in _shapes(piece, grid.strides):
             # a translation keeps a cell's kind: anchor the first cell on cells of its kind
             fits = grid.kinds.get(kind, 0)

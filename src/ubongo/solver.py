@@ -54,60 +54,27 @@ SearchStats(solutions=1, nodes=21)
 
 from __future__ import annotations
 
-import os
-import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
 
+from ubongo import bitboard
+from ubongo.bitboard import COMPILED as COMPILED  # (the core's choice, made in bitboard)
+from ubongo.bitboard import Core as Core
 from ubongo.bitboard import Fits, Grid, fits_of, grid_of, spread, widest
+from ubongo.bitboard import current_core as current_core
+from ubongo.bitboard import set_core as set_core
 from ubongo.board import Area
 from ubongo.geometry import CUBE, Cell, Lattice
 from ubongo.pieces import Piece
 
-Solution = dict[str, frozenset[Cell]]
-Core = Literal["compiled", "python"]
-
 try:
+    from ubongo import _exact
     from ubongo._exact import MAX_BITS as MAX_BITS  # (the widest area it takes, in bits)
     from ubongo._exact import MAX_PIECES as MAX_PIECES
-    from ubongo._exact import Problem as CompiledProblem
+except ImportError:  # (not built: bitboard says so, once)
+    pass
 
-    COMPILED = True
-except ImportError:  # not built here (no C compiler when installed): the Python core
-    COMPILED = False
-    warnings.warn(
-        "ubongo._exact, the solver's compiled core, is not built: the pure-Python core is "
-        "used, several times slower (`pip install -e .` with a C compiler builds it)",
-        RuntimeWarning,
-        stacklevel=1,
-    )
-
-_core: Core = (
-    "compiled" if COMPILED and os.environ.get("UBONGO_SOLVER_CORE") != "python" else "python"
-)
-
-
-def set_core(core: Core) -> Core:
-    """Search with the compiled core (where it is built) or the Python one from now on, and
-    return the core used before: for tests and benchmarks.  The default is the compiled
-    core, or the Python one when the environment variable ``UBONGO_SOLVER_CORE`` is
-    ``python``.
-
-    >>> before = set_core("python")
-    >>> current_core()
-    'python'
-    >>> _ = set_core(before)
-    """
-    global _core
-    before = _core
-    _core = core if COMPILED else "python"
-    return before
-
-
-def current_core() -> Core:
-    """The core the searches use now: ``compiled`` or ``python``."""
-    return _core
+Solution = dict[str, frozenset[Cell]]
 
 
 @dataclass(frozen=True)
@@ -198,8 +165,7 @@ class ExactCover:
         self.sizes = sizes
         self.nodes = 0
         self._grid = grid
-        self.cells = list(grid.cells) if grid else []
-        self.feasible = sum(sizes) == len(self.cells) and all(fits)
+        self.feasible = sum(sizes) == (grid.area.bit_count() if grid else 0) and all(fits)
         self._fits = fits
         # _starting_at[k]: [(piece number, its bit, its placements starting at k), ...], or None
         # until the search first asks
@@ -212,20 +178,20 @@ class ExactCover:
         # (measured: docs/performance.md).
         monominoes = sum(1 << p for p, size in enumerate(sizes) if size == 1)
         self._hole_fillers = -1 if lattice is CUBE else monominoes
-        self._problem: CompiledProblem | None = None
+        self._problem: _exact.Problem | None = None
 
-    def _compiled(self) -> CompiledProblem | None:
+    def _compiled(self) -> _exact.Problem | None:
         """The problem for the compiled core, or None when the Python core searches: it is
         chosen, the compiled one is not built, or the problem is too wide for it (or has
         nothing to search: not feasible, or no cells)."""
         grid = self._grid
-        if _core != "compiled" or grid is None or not self.feasible:
+        if not bitboard.compiled() or grid is None or not self.feasible:
             return None
         if self._problem is None:
-            if grid.area.bit_length() > MAX_BITS or len(self._fits) > MAX_PIECES:
+            if grid.area.bit_length() > _exact.MAX_BITS or len(self._fits) > _exact.MAX_PIECES:
                 return None
             anchors = [fits.anchors for fits in self._fits]
-            self._problem = CompiledProblem(grid.area, anchors, self._hole_fillers, grid.steps)
+            self._problem = _exact.Problem(grid.area, anchors, self._hole_fillers, grid.steps)
         return self._problem
 
     def _groups_at(self, k: int) -> list[tuple[int, int, list[int]]]:
