@@ -459,3 +459,41 @@ def test_every_process_lists_the_open_games_of_all(cluster: list[ServerProcess])
         every=0.2,
     )
     ada.close()
+
+
+def test_spectators_on_two_processes_chat_apart_from_the_players(
+    cluster: list[ServerProcess],
+) -> None:
+    """A spectator's phrase reaches the room's spectators on every process (one on the room's
+    process, one through another) and no player, wherever the player is connected
+    (docs/social.md)."""
+    a, b, c = cluster
+    created = a.create_room("Ada", edition="classic")
+    code = created["code"]
+    ada = connect(b, code, created["token"])  # the player through another process
+    near, far = connect(a, code), connect(c, code)  # on the room's process, and through a third
+
+    def said(m: dict[str, Any]) -> bool:
+        return bool(m["type"] == "spectator_said")
+
+    try:
+        spoken = far.reply({"type": "say", "phrase": "wow"}, "spectator_said")
+        assert (spoken["type"], spoken["mine"]) == ("spectator_said", True)
+        heard = near.wait(said)
+        assert (heard["spectator"], heard["phrase"], heard["mine"]) == (
+            spoken["spectator"],
+            "wow",
+            False,
+        )
+        answer = near.reply({"type": "say", "phrase": "hello"}, "spectator_said")
+        assert far.wait(said)["spectator"] == answer["spectator"] != spoken["spectator"]
+        # Ada's pong comes after whatever the room sent her before: no spectator's phrase
+        ada.reply({"type": "ping", "id": 3, "t": 0.0}, "pong")
+        assert not [m for m in ada.inbox if said(m)]
+        # her own phrase reaches both spectators
+        ada.reply({"type": "say", "phrase": "good_luck"}, "chat")
+        for watcher in (near, far):
+            assert watcher.event("chat")["data"]["phrase"] == "good_luck"
+    finally:
+        for client in (ada, near, far):
+            client.close()
