@@ -353,22 +353,32 @@ class _Builder:
         first = order[0]
         union: set[Cell] = set(first.orientations[self.rng.randrange(len(first.orientations))])
         for piece in order[1:]:
-            frontier = sorted({n for c in union for n in lat.neighbours(c)} - union)
+            # each cell next to the union, with how many union cells it touches: a
+            # placement's contact is then the sum over its cells (adjacency is symmetric)
+            touch: dict[Cell, int] = {}
+            for c in union:
+                for n in lat.neighbours(c):
+                    if n not in union:
+                        touch[n] = touch.get(n, 0) + 1
+            frontier = sorted(touch)
             options: dict[frozenset[Cell], int] = {}
             for shape in piece.orientations:
                 cells = sorted(shape)
-                for target in frontier:
-                    for sc in cells:
-                        if sc[d:] != target[d:]:
-                            continue
-                        # every area lattice has two translation coordinates
-                        ox, oy = target[0] - sc[0], target[1] - sc[1]
-                        placed = frozenset((c[0] + ox, c[1] + oy, *c[2:]) for c in cells)
-                        if placed in options or not placed.isdisjoint(union):
-                            continue
-                        options[placed] = sum(
-                            1 for c in placed for n in lat.neighbours(c) if n in union
-                        )
+                # each move that puts a cell of the shape on a frontier cell, once (a placement
+                # along several frontier cells is reached by several: the set drops the
+                # repeats before any placement is built; every area lattice has two
+                # translation coordinates)
+                moves = {
+                    (target[0] - sc[0], target[1] - sc[1])
+                    for target in frontier
+                    for sc in cells
+                    if sc[d:] == target[d:]
+                }
+                for ox, oy in moves:
+                    placed = frozenset((c[0] + ox, c[1] + oy, *c[2:]) for c in cells)
+                    if placed in options or not placed.isdisjoint(union):
+                        continue
+                    options[placed] = sum(touch.get(c, 0) for c in placed)
             best = max(options.values())
             good = sorted(
                 (cells for cells, touch in options.items() if touch >= best - slack), key=sorted
