@@ -160,7 +160,9 @@ def hole_free(lat: Lattice, cells: frozenset[Cell]) -> bool:
 
 def shape_key(area: Area) -> tuple[tuple[Cell, ...], ...]:
     """An area up to rotation, reflection and where its regions lie relative to each other."""
-    return tuple(sorted(area.lattice.canonical(r) for r in area.regions))
+    lat = area.lattice
+    canonical = square_canonical if lat is SQUARE else lat.canonical  # (the same, faster)
+    return tuple(sorted(canonical(r) for r in area.regions))
 
 
 def _colour(lat: Lattice, cell: Cell) -> int:
