@@ -34,6 +34,10 @@ def seat_in(page: Page, server: ServerProcess, seat: dict[str, object]) -> None:
     expect(page.locator(".lobby")).to_be_visible()
 
 
+#: a line's one long word, which must wrap on a phone (the page never scrolls sideways)
+LONG_WORD = "W" * 80
+
+
 def say(page: Page, phrase: str) -> None:
     page.locator(".chat-say summary").click()
     page.click(f'.chat-phrases .phrase[data-phrase="{phrase}"]')
@@ -68,7 +72,7 @@ def test_spectators_chat_apart_and_the_replay_keeps_the_players_chat_for_them(
     expect(heard).to_contain_text("Spectator 1: Wow!")
     # the players' lines reach everybody (after Eve's, so a page that had Eve's would show it)
     say(bob_page, "good_luck")
-    ada_page.fill(".chat-write input", "have fun, Bob")
+    ada_page.fill(".chat-write input", f"have fun, Bob {LONG_WORD}")
     ada_page.press(".chat-write input", "Enter")
     for page in (bob_page, eve_page, max_page):
         expect(page.locator('.chat-line[data-seat="0"]')).to_contain_text("Ada: have fun, Bob")
@@ -85,6 +89,8 @@ def test_spectators_chat_apart_and_the_replay_keeps_the_players_chat_for_them(
     assert_accessible(max_page, "a spectator's chat, open")
     # the game, then a last phrase on its end screen
     bob_page.click("#ready")
+    # the page scrolled down to the chat's box as Ada typed: back to the top, as a player would
+    ada_page.evaluate("() => window.scrollTo(0, 0)")
     ada_page.click("#start")
     solve_and_call(ada_page, "classic")
     to_the_end(ada_page)
@@ -96,7 +102,7 @@ def test_spectators_chat_apart_and_the_replay_keeps_the_players_chat_for_them(
     lines = ada_page.locator(".replay-chat .chat-line")
     expect(lines).to_have_count(3)
     expect(lines.nth(0)).to_have_text("lobby Bob: Good luck!")
-    expect(lines.nth(1)).to_have_text("lobby Ada: have fun, Bob")
+    expect(lines.nth(1)).to_have_text(f"lobby Ada: have fun, Bob {LONG_WORD}")
     expect(lines.nth(2)).to_contain_text("Bob: Well played!")
     ada_page.locator("#replay-timeline").press("End")
     expect(ada_page.locator(".replay-analysis .hint-saves").first).to_contain_text(
@@ -106,6 +112,12 @@ def test_spectators_chat_apart_and_the_replay_keeps_the_players_chat_for_them(
     shot(ada_page, "replay-chat")
     ada_page.locator(".replay-analysis").scroll_into_view_if_needed()
     shot(ada_page, "replay-analysis")
+    # on a phone, the replay with its chat and analysis stays within the screen
+    ada_page.set_viewport_size({"width": 360, "height": 740})
+    assert ada_page.evaluate("() => document.documentElement.scrollWidth") <= 360
+    shot(ada_page, "replay-chat-phone")
+    ada_page.evaluate("() => window.scrollTo(0, 0)")
+    shot(ada_page, "replay-phone")
     assert_accessible(ada_page, "a replay with its chat")
     # a spectator of the same game: the replay, without the chat
     eve_page.goto(replay)
