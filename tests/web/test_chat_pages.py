@@ -133,4 +133,5 @@ def test_spectators_chat_apart_and_the_replay_keeps_the_players_chat_for_them(
     )
     ada_page.locator(".replay-analysis").first.scroll_into_view_if_needed()
     shot(ada_page, "replay-analysis-de")
+    assert_accessible(ada_page, "a replay with its chat, in German")
     assert errors == []
