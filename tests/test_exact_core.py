@@ -3,9 +3,9 @@
 Both must give the same counts, the same node counts and the same solutions in the same
 order, each solution a valid cover: on every task of every standard deck, on random puzzles
 of every lattice, on problems built by hand, and across the widths of masks (one, two and
-four words, and wider areas, which the Python core searches); and where each piece fits
-(``Fits.on``), found by either, is the same.  The brute-force checks of tests/test_solver.py
-run with each core too.
+four words, and wider areas, which the Python core searches); and the grid laid out for an
+area (``Grid``) and where each piece fits (``Fits.on``), made by either, are the same.  The
+brute-force checks of tests/test_solver.py run with each core too.
 """
 
 from __future__ import annotations
@@ -79,11 +79,22 @@ def anchors(core: Core, piece: Piece, grid: Grid) -> list[tuple[int, int]]:
         set_core(before)
 
 
+def layout(core: Core, grid: Grid) -> tuple[object, ...]:
+    """The same area laid out again by ``core``: everything a grid holds."""
+    before = set_core(core)
+    try:
+        again = Grid(grid.lattice, grid._cells, grid.margin)
+    finally:
+        set_core(before)
+    return (again.strides, again.start, again._numbers, again.area, again.kinds, again.steps)
+
+
 def assert_cores_agree(area: Area, pieces: Sequence[Piece]) -> int:
     """Both cores on a task; every solution a valid cover.  The number of solutions."""
     problem = ExactCover.for_area(area, pieces)
     grid = problem._grid
     if grid is not None:
+        assert layout("compiled", grid) == layout("python", grid)
         for piece in pieces:
             assert anchors("compiled", piece, grid) == anchors("python", piece, grid)
     compiled = findings("compiled", problem)

@@ -510,7 +510,138 @@ failed:
     return NULL;
 }
 
+/* --- laying out a grid (bitboard.Grid) --------------------------------------------------- */
+
+/* The axes of a grid, fastest first: by extent, then by number (Grid's sorted order). */
+static void axes_in_order(int dims, const long *extent, int *order)
+{
+    for (int a = 0; a < dims; a++)
+        order[a] = a;
+    for (int i = 1; i < dims; i++)
+        for (int j = i; j > 0 && extent[order[j]] < extent[order[j - 1]]; j--) {
+            int t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+}
+
+/* layout(cells, triangle, margin): bitboard.Grid's layout of an area, the same numbers made
+ * the same way: (strides, start, each cell's bit number, the area's mask, the mask of the
+ * upward triangles).  OverflowError when a bit number reaches MAX_BITS. */
+static PyObject *exact_layout(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *cells;
+    int triangle;
+    long margin;
+    if (!PyArg_ParseTuple(args, "O!pl:layout", &PyTuple_Type, &cells, &triangle, &margin))
+        return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(cells);
+    if (n == 0) {
+        PyErr_SetString(PyExc_ValueError, "no cells to lay out");
+        return NULL;
+    }
+    int dims = triangle ? 2 : (int)PyTuple_Size(PyTuple_GET_ITEM(cells, 0));
+    if (dims != 2 && dims != 3) {
+        PyErr_SetString(PyExc_ValueError, "cells of 2 or 3 coordinates");
+        return NULL;
+    }
+    long(*digits)[3] = malloc((size_t)n * sizeof *digits);
+    if (!digits)
+        return PyErr_NoMemory();
+    PyObject *numbers = NULL, *out = NULL;
+    long low[3], high[3], extent[3], stride[3], start[3];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *cell = PyTuple_GET_ITEM(cells, i);
+        Py_ssize_t size = PyTuple_Check(cell) ? PyTuple_GET_SIZE(cell) : -1;
+        if (size != (triangle ? 3 : dims)) {
+            PyErr_SetString(PyExc_ValueError, "a cell of the wrong shape");
+            goto done;
+        }
+        long c[3];
+        for (Py_ssize_t k = 0; k < size; k++) {
+            c[k] = PyLong_AsLong(PyTuple_GET_ITEM(cell, k));
+            if (c[k] == -1 && PyErr_Occurred())
+                goto done;
+        }
+        if (triangle) { /* (a triangle's kind folds into its first coordinate: 2a + s) */
+            c[0] = 2 * c[0] + c[2];
+        }
+        for (int a = 0; a < dims; a++) {
+            digits[i][a] = c[a];
+            if (i == 0 || c[a] < low[a])
+                low[a] = c[a];
+            if (i == 0 || c[a] > high[a])
+                high[a] = c[a];
+        }
+    }
+    int order[3];
+    for (int a = 0; a < dims; a++) {
+        extent[a] = high[a] - low[a] + 1;
+        start[a] = low[a];
+    }
+    axes_in_order(dims, extent, order);
+    long next = 1;
+    for (int i = 0; i < dims; i++) {
+        if (extent[order[i]] + margin > (1L << 20)) { /* (the product below stays in 60 bits) */
+            PyErr_SetString(PyExc_OverflowError, "an area wider than the compiled core's");
+            goto done;
+        }
+        stride[order[i]] = next;
+        next *= extent[order[i]] + margin;
+    }
+    /* the narrower end of the other axes first, as Grid does (a negative stride) */
+    for (int i = 1; i < dims; i++) {
+        int a = order[i];
+        Py_ssize_t at_low = 0, at_high = 0;
+        for (Py_ssize_t j = 0; j < n; j++) {
+            at_low += digits[j][a] == low[a];
+            at_high += digits[j][a] == high[a];
+        }
+        if (at_high < at_low) {
+            stride[a] = -stride[a];
+            start[a] = high[a];
+        }
+    }
+    uint64_t area[MAX_WORDS] = {0}, ups[MAX_WORDS] = {0};
+    numbers = PyList_New(n);
+    if (!numbers)
+        goto done;
+    for (Py_ssize_t j = 0; j < n; j++) {
+        long b = 0;
+        for (int a = 0; a < dims; a++)
+            b += (digits[j][a] - start[a]) * stride[a];
+        if (b < 0 || b >= MAX_BITS) {
+            PyErr_SetString(PyExc_OverflowError, "an area wider than the compiled core's");
+            goto done;
+        }
+        area[b / 64] |= (uint64_t)1 << (b % 64);
+        if (triangle && !(digits[j][0] & 1))
+            ups[b / 64] |= (uint64_t)1 << (b % 64);
+        PyObject *number = PyLong_FromLong(b);
+        if (!number)
+            goto done;
+        PyList_SET_ITEM(numbers, j, number);
+    }
+    int words = bit_length(area) <= 64 ? 1 : bit_length(area) <= 128 ? 2 : 4;
+    PyObject *area_obj = from_words(area, words), *ups_obj = from_words(ups, words);
+    if (area_obj && ups_obj && dims == 2)
+        out = Py_BuildValue("((ll)[ll]OOO)", stride[0], stride[1], start[0], start[1], numbers,
+                            area_obj, ups_obj);
+    else if (area_obj && ups_obj)
+        out = Py_BuildValue("((lll)[lll]OOO)", stride[0], stride[1], stride[2], start[0],
+                            start[1], start[2], numbers, area_obj, ups_obj);
+    Py_XDECREF(area_obj);
+    Py_XDECREF(ups_obj);
+done:
+    free(digits);
+    Py_XDECREF(numbers);
+    return out;
+}
+
 static PyMethodDef module_methods[] = {
+    {"layout", exact_layout, METH_VARARGS,
+     "layout(cells, triangle, margin) -> (strides, start, numbers, area, ups): bitboard.Grid's "
+     "layout."},
     {"anchors", exact_anchors, METH_VARARGS,
      "anchors(area, kinds, shapes) -> {shape: anchors}: bitboard.Fits.on's loop."},
     {NULL, NULL, 0, NULL},

@@ -15,6 +15,13 @@ def anchors(
     cells of that kind (``kinds[kind]``) where every cell anchor + offset is in ``area``.
     OverflowError for an area wider than :data:`MAX_BITS`."""
 
+def layout(
+    cells: tuple[tuple[int, ...], ...], triangle: bool, margin: int
+) -> tuple[tuple[int, ...], list[int], list[int], int, int]:
+    """:class:`ubongo.bitboard.Grid`'s layout of an area, the same numbers made the same way:
+    (strides, start, each cell's bit number, the area's mask, the upward triangles' mask).
+    OverflowError when a bit number reaches :data:`MAX_BITS`."""
+
 class Problem:
     """An exact-cover problem on a grid: ``area`` the cells to fill, ``anchors[p]`` piece
     ``p``'s placements as :attr:`ubongo.bitboard.Fits.anchors` (shape -> its anchors),

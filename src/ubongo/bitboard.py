@@ -29,6 +29,7 @@ from __future__ import annotations
 import os
 import warnings
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import suppress
 from functools import cache, cached_property, lru_cache
 from operator import mul
 from typing import Literal
@@ -110,6 +111,44 @@ def spread(lattice: Lattice, cell_sets: Iterable[Iterable[Cell]]) -> int:
     return largest
 
 
+def _layout(
+    lattice: Lattice, cells: Sequence[Cell], margin: int
+) -> tuple[tuple[int, ...], list[int], list[int], int, int]:
+    """The layout of a grid (:class:`Grid`): its strides, the coordinates it starts from,
+    each cell's bit number, the area's mask and the mask of the upward triangles (else 0)."""
+    # (a triangle's kind folds into its first coordinate: see _digits)
+    digits = [(2 * a + s, b) for a, b, s in cells] if lattice is TRIANGLE else cells
+    columns = list(zip(*digits, strict=True))  # each grid coordinate of all cells
+    low = [min(column) for column in columns]
+    extent = [max(column) - lo + 1 for column, lo in zip(columns, low, strict=True)]
+    strides = [0] * len(extent)
+    stride = 1
+    order = sorted(range(len(extent)), key=lambda a: (extent[a], a))  # shortest side fastest
+    for a in order:
+        strides[a] = stride
+        stride *= extent[a] + margin
+    # Start from the narrower end of the other axes (fewer cells in the first slice): the
+    # search tree is smaller when its first choices are constrained.  Reading an axis
+    # backwards is a negative stride, counted from the axis's far end.
+    start = list(low)
+    for a in order[1:]:
+        high = low[a] + extent[a] - 1
+        if columns[a].count(high) < columns[a].count(low[a]):
+            strides[a] = -strides[a]
+            start[a] = high
+    if len(strides) == 2:
+        (x0, y0), (sx, sy) = start, strides
+        numbers = [(x - x0) * sx + (y - y0) * sy for x, y in digits]
+    else:
+        (x0, y0, z0), (sx, sy, sz) = start, strides
+        numbers = [(x - x0) * sx + (y - y0) * sy + (z - z0) * sz for x, y, z in digits]
+    area = sum(1 << b for b in numbers)
+    ups = 0
+    if lattice is TRIANGLE:
+        ups = sum(1 << b for (x, _), b in zip(digits, numbers, strict=True) if not x & 1)
+    return tuple(strides), start, numbers, area, ups
+
+
 class Grid:
     """The bit layout of one area: ``bit[cell]`` is the cell's bit number.
 
@@ -128,40 +167,16 @@ class Grid:
         """Lay out ``cells`` (of ``lattice``), each grid coordinate ``margin`` wider than its
         extent."""
         self.lattice = lattice
+        self.margin = margin
         self._cells = cells = tuple(cells)
-        # (a triangle's kind folds into its first coordinate: see _digits)
-        digits = [(2 * a + s, b) for a, b, s in cells] if lattice is TRIANGLE else cells
-        columns = list(zip(*digits, strict=True))  # each grid coordinate of all cells
-        low = [min(column) for column in columns]
-        extent = [max(column) - lo + 1 for column, lo in zip(columns, low, strict=True)]
-        strides = [0] * len(extent)
-        stride = 1
-        order = sorted(range(len(extent)), key=lambda a: (extent[a], a))  # shortest side fastest
-        for a in order:
-            strides[a] = stride
-            stride *= extent[a] + margin
-        # Start from the narrower end of the other axes (fewer cells in the first slice): the
-        # search tree is smaller when its first choices are constrained.  Reading an axis
-        # backwards is a negative stride, counted from the axis's far end.
-        start = list(low)
-        for a in order[1:]:
-            high = low[a] + extent[a] - 1
-            if columns[a].count(high) < columns[a].count(low[a]):
-                strides[a] = -strides[a]
-                start[a] = high
-        self.strides = tuple(strides)
-        self.start = start
-        if len(strides) == 2:
-            (x0, y0), (sx, sy) = start, strides
-            numbers = [(x - x0) * sx + (y - y0) * sy for x, y in digits]
-        else:
-            (x0, y0, z0), (sx, sy, sz) = start, strides
-            numbers = [(x - x0) * sx + (y - y0) * sy + (z - z0) * sz for x, y, z in digits]
-        self._numbers = numbers
-        self.area = sum(1 << b for b in numbers)
+        laid = None
+        if _core == "compiled":  # the same layout, in C (unless wider than its masks)
+            with suppress(OverflowError):
+                laid = _exact.layout(cells, lattice is TRIANGLE, margin)
+        strides, self.start, self._numbers, self.area, ups = laid or _layout(lattice, cells, margin)
+        self.strides = strides
         # the cells of each kind (only the kinds there are)
         if lattice is TRIANGLE:
-            ups = sum(1 << b for (x, _), b in zip(digits, numbers, strict=True) if not x & 1)
             self.kinds = {k: m for k, m in ((0, ups), (1, self.area ^ ups)) if m}
         else:
             self.kinds = {0: self.area}
