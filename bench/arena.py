@@ -1,15 +1,30 @@
 """Benchmark of an arena (docs/arenas.md, issue 25): simulated players racing in one arena.
 
-For each step of ``--players`` (the first is the reference): a fresh ``ubongo serve`` (a fresh
-SQLite file; its process pinned to one core, its card worker left free as in bench/server.py),
-one arena made on it (Classic, races of 4, starting at once, 10 minutes or more), and that many
-simulated players in load generator processes (``--load-processes``, default one a core left)
-pinned to the other core(s). Each player has its own account and client address
-(``X-Forwarded-For``, which the server trusts from 127.0.0.1: two accounts of one address are
-never seated together), joins, keeps the arena socket open, and plays every race it is seated
-in: it opens the race's room socket, thinks ``--think`` seconds (uniform) once the task is
-dealt, submits the solver's arrangement and stays to the race's end. After ``--warmup`` seconds of
-races (played, not counted) come ``--minutes`` of measured races:
+For each step of ``--players`` (the first is the reference), and for each count of
+``--processes`` (default ``1,2``: the same step on one process, then on two):
+
+* **one process**: a fresh ``ubongo serve`` (a fresh SQLite file; its process pinned to one
+  core, its card worker left free as in bench/server.py), the load generators pinned to the
+  other core(s);
+* **N processes behind nginx**: the whole cluster as an operator starts it, ``scripts/cluster
+  up`` (a PostgreSQL of its own, Redis, N ``ubongo serve --redis-url`` and nginx in front, as
+  in bench/cluster.py); one process leads the arenas (docs/arenas.md, "Several processes"),
+  the others forward to it and make the races' rooms it deals them. The players talk to
+  nginx only: HTTP and the arena socket (``/ws/arenas/ID``) go wherever nginx sends them, a
+  race's room socket names its room (``/ws?room=CODE``, as the web client does), so nginx
+  sends it to the process that made the room. **Nothing is pinned**: the machine's cores
+  (two here) are shared by the servers, Redis, PostgreSQL, nginx and the load generators.
+
+On each: one arena made (Classic, races of 4, starting at once, 10 minutes or more), and that
+many simulated players in load generator processes (``--load-processes``, default one a free
+core). Each player has its own account and client address: it connects from its own loopback
+address (127.1.0.1, 127.1.0.2, ...; 127.0.0.0/8 is all the loopback's), which the server sees
+as the peer directly, or through nginx as ``X-Forwarded-For: $remote_addr`` (the deployed
+configuration, deploy/nginx-ubongo.conf.template, trusted from 127.0.0.1): two accounts of one
+address are never seated together. A player joins, keeps the arena socket open, and plays every
+race it is seated in: it opens the race's room socket, thinks ``--think`` seconds (uniform)
+once the task is dealt, submits the solver's arrangement and stays to the race's end. After
+``--warmup`` seconds of races (played, not counted) come ``--minutes`` of measured races:
 
 * **pairing wait**: from the moment a player is free (its arena socket's first view, or its
   previous race's ``game_over``) to the arena view carrying its next seat;
@@ -19,24 +34,26 @@ races (played, not counted) come ``--minutes`` of measured races:
   scored, and its player seated again, before its ``game_over`` comes; such a wait counts as
   0, and how often it happened is printed);
 * messages and bytes each player receives a minute, on the arena socket and on room sockets;
-* the server's CPU (utime + stime from /proc; 100% = one core) and its card worker's, its RSS
-  at the end and per player; the load generators' CPU and event-loop lag (if they are busy or
-  late, the client was the bottleneck, not the server).
+* the servers' CPU (utime + stime from /proc; 100% = one core), all together and each process,
+  and their card workers'; each process's RSS at the end, and its growth per player; with
+  several processes, Redis's, PostgreSQL's and nginx's CPU, and which process leads the
+  arenas (``leads_arenas`` of each process's ``GET /api/health``); the load generators' CPU
+  and event-loop lag (if they are busy or late, the client was the bottleneck, not the
+  server).
 
-Prints one line per step, then a Markdown table (absolute figures, and ratios against the
-first step) with the command that made it, for docs/arenas.md. Goals (issue 25): pairing wait
-p99 < 3 s, verdict p99 < 50 ms, standings delay p99 < 2 s, messages per player flat from 100
-to 1,000 players.
+Prints one line per run, then a Markdown table (absolute figures, and ratios against the
+first run: the first step on the first process count) with the command that made it, for
+docs/arenas.md. Goals (issue 25): pairing wait p99 < 3 s, verdict p99 < 50 ms, standings delay
+p99 < 2 s, messages per player flat from 100 to 1,000 players.
 
-    .venv/bin/python bench/arena.py                          # 100 then 1,000 players, 5 min
+    .venv/bin/python bench/arena.py                          # 100 then 1,000 players, 5 min,
+                                                             # each on 1 then 2 processes
+    .venv/bin/python bench/arena.py --players 1000 --minutes 3   # issue 25's comparison
     .venv/bin/python bench/arena.py --quick                  # 24 players, 1.5 min: a fast look
-    .venv/bin/python bench/arena.py --players 40 --minutes 2 --think 3,15
+    .venv/bin/python bench/arena.py --processes 1 --players 40 --minutes 2 --think 3,15
 
-A step takes its minutes plus about a minute (start, players joining, warm-up, the end): the
-default run about 13 minutes on an idle two-core machine.
-
-Several processes (``--redis-url``) are not measured: arenas are not offered there yet
-(``503 unavailable``).
+A run takes its minutes plus about a minute (start, players joining, warm-up, the end): the
+default run (four runs) about 26 minutes on an idle two-core machine.
 """
 
 from __future__ import annotations
@@ -44,12 +61,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import http.client
 import json
 import math
 import os
 import random
+import re
 import shlex
+import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -57,6 +78,7 @@ import time
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -65,8 +87,9 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from cluster import children, cluster_down, postgres_pids  # bench/cluster.py
 from server import children_of, cpu_seconds, pct, rss_bytes, threads_of  # bench/server.py
-from server_harness import ServerProcess, solution
+from server_harness import ROOT, ServerProcess, free_port, solution
 
 EDITION = "classic"
 #: the arena's races: 4 seats (docs/arenas.md)
@@ -84,6 +107,11 @@ SERVE_FLAGS = (
     "--rooms-per-minute=1000000",
     "--arenas-per-day=1000",
 )
+#: the same, for the processes scripts/cluster starts (ServerProcess adds the log level itself)
+CLUSTER_FLAGS = ("--log-level=warning", *SERVE_FLAGS)
+#: nginx's connections a player may hold: its arena socket and a race's room socket, each
+#: twice (the player's side and the process's)
+NGINX_PER_PLAYER = 4
 #: what a player may see out of order (counted, not a fault: the arena and the room are two
 #: sockets): its race scored, or its next seat, before the race's ``game_over`` came
 SEEN_EARLY = (
@@ -113,8 +141,37 @@ def solved(task: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def address_of(index: int) -> str:
-    """Player ``index``'s own client address (10.0.0.1, 10.0.0.2, ...)."""
-    return f"10.{index // 62500 % 250}.{index // 250 % 250}.{index % 250 + 1}"
+    """Player ``index``'s own client address, on the loopback (127.1.0.1, 127.1.0.2, ...):
+    its sockets and requests come from it, so the server sees it as the peer, or from nginx
+    as ``X-Forwarded-For`` (nginx puts its peer's address there, whatever the client sent)."""
+    return f"127.{index // 62500 % 250 + 1}.{index // 250 % 250}.{index % 250 + 1}"
+
+
+#: the address the arena's maker comes from
+MAKER = "127.250.250.250"
+
+
+def call(
+    port: int,
+    method: str,
+    path: str,
+    body: Any = None,
+    token: str | None = None,
+    address: str | None = None,
+) -> tuple[int, Any]:
+    """An HTTP request to ``port`` on the loopback (a server, or nginx), from ``address`` (a
+    player's own) if given: the status and the answer's JSON."""
+    source = (address, 0) if address else None
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60, source_address=source)
+    headers = {"Content-Type": "application/json"}
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
+    try:
+        conn.request(method, path, None if body is None else json.dumps(body), headers)
+        answer = conn.getresponse()
+        return answer.status, json.loads(answer.read() or b"null")
+    finally:
+        conn.close()
 
 
 # --- one load generator ---------------------------------------------------------------------
@@ -150,7 +207,8 @@ class Sim:
         self.st = gen.st
         self.index = index
         self.token = token
-        self.headers = {"X-Forwarded-For": address_of(index)}
+        #: its sockets come from its own address
+        self.local = (address_of(index), 0)
         self.rng = random.Random(index)
         self.first_view = asyncio.Event()
         #: seats not raced yet, each with when its view came
@@ -176,7 +234,7 @@ class Sim:
                 async with self.gen.connecting:
                     ws = await connect(
                         url,
-                        additional_headers=self.headers,
+                        local_addr=self.local,
                         max_size=None,
                         ping_interval=None,
                         open_timeout=120,
@@ -243,11 +301,13 @@ class Sim:
             self.free_at = over
 
     async def race(self, seat: dict[str, Any], seated_at: float) -> float:
-        """One race: its room socket from hello to ``game_over``; when that came."""
+        """One race: its room socket from hello to ``game_over``; when that came. The socket
+        names its room, as the web client's does: nginx sends it to the process that made
+        the room."""
         async with self.gen.connecting:
             ws = await connect(
-                self.gen.ws_url,
-                additional_headers=self.headers,
+                f"{self.gen.ws_url}?room={seat['code']}",
+                local_addr=self.local,
                 max_size=None,
                 ping_interval=None,
                 open_timeout=120,
@@ -418,7 +478,6 @@ class Generator:
 
 def _setup(port: int, arena: str, indices: range) -> tuple[list[tuple[int, str]], Counter[str]]:
     """Each player's account (made from its own address) joined to the arena: (index, token)."""
-    server = ServerProcess("", port=port)
     problems: Counter[str] = Counter()
 
     def one(index: int) -> tuple[int, str] | None:
@@ -430,12 +489,13 @@ def _setup(port: int, arena: str, indices: range) -> tuple[list[tuple[int, str]]
 
     def joined(index: int) -> tuple[int, str] | None:
         address = address_of(index)
-        status, body = server.post("/api/accounts", {}, address=address)
+        status, body = call(port, "POST", "/api/accounts", {}, address=address)
         if status != 201:
             problems[f"account refused {status} {body['error']['code']}"] += 1
             return None
         token = str(body["token"])
-        status, body = server.post(f"/api/arenas/{arena}/join", {}, token, address=address)
+        path = f"/api/arenas/{arena}/join"
+        status, body = call(port, "POST", path, {}, token, address=address)
         if status != 200:
             problems[f"join refused {status} {body['error']['code']}"] += 1
             return None
@@ -474,7 +534,25 @@ def _generator_process(
         out.put({"failed": "".join(traceback.format_exception(e))[-3000:]})
 
 
-# --- one step: a server, an arena, N players ---------------------------------------------------
+# --- where the players go: one server process, or a cluster behind nginx ---------------------
+
+
+@dataclass
+class Target:
+    """What a run's players talk to (``port``: the server, or nginx) and what it is made of."""
+
+    processes: int
+    port: int
+    #: each ``ubongo serve``: (pid, its own port)
+    servers: list[tuple[int, int]]
+    #: the cores left for the load generators (None: nothing pinned)
+    load_cpus: set[int] | None
+    #: the servers' logs
+    logs: list[Path]
+    stop: Callable[[], None]
+    #: scripts/cluster's cluster.json (None: one process on its own)
+    state: dict[str, Any] | None = None
+    notes: list[str] = field(default_factory=list)
 
 
 def pin_server(pid: int, no_pin: bool) -> set[int] | None:
@@ -491,9 +569,125 @@ def pin_server(pid: int, no_pin: bool) -> set[int] | None:
     return set(cores[1:])
 
 
-def make_arena(server: ServerProcess, minutes: int) -> str:
+def one_process(folder: Path, tag: str, no_pin: bool) -> Target:
+    """A fresh ``ubongo serve`` on a fresh SQLite file, pinned to one core."""
+    log = folder / f"{tag}.log"
+    server = ServerProcess(f"sqlite:///{folder / f'{tag}.sqlite3'}", log=log, args=SERVE_FLAGS)
+    server.start(timeout=180)
+    assert server.proc is not None
+    pid = server.proc.pid
+    try:
+        load_cpus = pin_server(pid, no_pin)
+    except BaseException:
+        server.stop()
+        raise
+    return Target(1, server.port, [(pid, server.port)], load_cpus, [log], server.stop)
+
+
+def behind_nginx(folder: Path, tag: str, processes: int, players: int) -> Target:
+    """The whole cluster, ``scripts/cluster up`` (PostgreSQL, Redis, ``processes`` servers,
+    nginx), in FOLDER/TAG; nothing pinned. ``down`` by the target's ``stop``."""
+    home = folder / tag
+    port = free_port()
+    script = [sys.executable, str(ROOT / "scripts" / "cluster")]
+    flags = ["--processes", str(processes), "--port", str(port), "--", *CLUSTER_FLAGS]
+    try:
+        with open(folder / f"{tag}-up.log", "wb") as out:
+            subprocess.run([*script, "up", str(home), *flags], check=True, stdout=out)
+        state: dict[str, Any] = json.loads((home / "cluster.json").read_text())
+        notes = nginx_room(state, players)
+    except BaseException:
+        cluster_down(home)
+        raise
+    return Target(
+        processes,
+        port,
+        [(p["pid"], p["port"]) for p in state["processes"]],
+        None,
+        [home / f"ubongo-{i}.log" for i in range(processes)],
+        lambda: cluster_down(home),
+        state,
+        notes,
+    )
+
+
+def nginx_room(state: dict[str, Any], players: int) -> list[str]:
+    """Room in the cluster's nginx for every player's sockets: scripts/cluster gives it 4096
+    connections, and each player may hold NGINX_PER_PLAYER (1,000 players: about 4,000).
+    Raised in its nginx.conf and nginx reloaded if need be; a note saying so."""
+    need = NGINX_PER_PLAYER * players + 512
+    home = Path(state["folder"]) / "nginx"
+    conf = home / "nginx.conf"
+    text = conf.read_text()
+    found = re.search(r"worker_connections (\d+);", text)
+    if found is None or int(found[1]) >= need:
+        return []
+    conf.write_text(text.replace(found[0], f"worker_connections {need};"))
+    master = state["nginx"]["pid"]
+    old = set(children(master))
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    subprocess.run(
+        [nginx, "-p", str(home), "-c", str(conf), "-s", "reload"], check=True, capture_output=True
+    )
+    deadline = time.monotonic() + 30
+    while (old & set(children(master)) or not children(master)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return [f"nginx's worker_connections raised from {found[1]} to {need}"]
+
+
+def watched(target: Target) -> dict[str, list[int]]:
+    """The processes whose CPU is measured, by name: each server, their card workers, and
+    Redis, PostgreSQL (the postmaster and its backends) and nginx's workers of a cluster."""
+    groups = {f"server {i}": [pid] for i, (pid, _) in enumerate(target.servers)}
+    groups["cards"] = [c for pid, _ in target.servers for c in children_of(pid)]
+    if target.state is not None:
+        groups["redis"] = [target.state["redis"]["pid"]]
+        groups["postgres"] = postgres_pids(target.state)
+        groups["nginx"] = children(target.state["nginx"]["pid"])
+    return groups
+
+
+def cpu_now(target: Target) -> dict[str, dict[int, float]]:
+    """CPU seconds so far of each watched process, by group."""
+    out: dict[str, dict[int, float]] = {}
+    for name, pids in watched(target).items():
+        out[name] = {}
+        for pid in pids:
+            with contextlib.suppress(OSError, IndexError):
+                out[name][pid] = cpu_seconds(pid)
+    return out
+
+
+def cpu_use(
+    before: dict[str, dict[int, float]], after: dict[str, dict[int, float]], wall: float
+) -> dict[str, float]:
+    """Each group's CPU between two readings (100% = one core); a process started between
+    them counts whole, one gone since the first is left out."""
+    return {
+        name: sum(t - before.get(name, {}).get(pid, 0.0) for pid, t in now.items()) / wall
+        for name, now in after.items()
+    }
+
+
+def leader(target: Target) -> int | None:
+    """Which server leads the arenas (its ``GET /api/health`` asked directly; None: none
+    says so, or one process on its own)."""
+    if target.state is None:
+        return None
+    for i, (_, port) in enumerate(target.servers):
+        with contextlib.suppress(OSError, ValueError):
+            status, body = call(port, "GET", "/api/health")
+            if status == 200 and body.get("leads_arenas"):
+                return i
+    return None
+
+
+# --- one run: a target, an arena, N players ----------------------------------------------------
+
+
+def make_arena(port: int, minutes: int) -> str:
     """A running arena (Classic, races of 4, from now for ``minutes``): its id."""
-    status, body = server.post("/api/accounts", {}, address="10.250.250.250")
+    status, body = call(port, "POST", "/api/accounts", {}, address=MAKER)
     assert status == 201, body
     new = {
         "title": "Bench arena",
@@ -503,124 +697,148 @@ def make_arena(server: ServerProcess, minutes: int) -> str:
         "starts_in": 0,
         "private": False,
     }
-    status, view = server.post("/api/arenas", new, body["token"])
+    status, view = call(port, "POST", "/api/arenas", new, body["token"], address=MAKER)
     assert status == 201, view
     return str(view["id"])
 
 
-def server_cpu(pid: int, helpers: list[int]) -> tuple[float, float]:
-    """CPU seconds of the server and of its helper processes (the card worker)."""
-    alive = [c for c in helpers if Path(f"/proc/{c}").exists()]
-    return cpu_seconds(pid), sum(cpu_seconds(c) for c in alive)
-
-
-def progress(server: ServerProcess, arena: str, label: str, t0: float) -> None:
-    """A line now and then while a step runs (a long run says it is alive)."""
+def progress(port: int, arena: str, label: str, t0: float) -> None:
+    """A line now and then while a run goes on (a long run says it is alive)."""
     try:
-        view = server.get(f"/api/arenas/{arena}")
+        _, view = call(port, "GET", f"/api/arenas/{arena}")
         print(
             f"  {label} {time.perf_counter() - t0:5.0f} s: {view['players']} players, "
             f"{view['races_in_play']} races in play",
             flush=True,
         )
-    except OSError as e:
-        print(f"  {label}: the arena did not answer ({e})", flush=True)
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        print(f"  {label}: the arena did not answer ({e!r})", flush=True)
 
 
-def wait_phase(server: ServerProcess, arena: str, label: str, seconds: float) -> None:
+def wait_phase(port: int, arena: str, label: str, seconds: float) -> None:
     t0 = time.perf_counter()
     while (left := seconds - (time.perf_counter() - t0)) > 0:
         time.sleep(min(60.0, left))
         if seconds - (time.perf_counter() - t0) > 1:
-            progress(server, arena, label, t0)
+            progress(port, arena, label, t0)
 
 
-def step(players: int, args: argparse.Namespace, folder: Path, n: int) -> dict[str, Any]:
-    """One step: a fresh server and arena, ``players`` simulated players; its figures."""
-    import multiprocessing
+class Load:
+    """A run's load generator processes, each with its share of the players."""
 
-    server = ServerProcess(
-        f"sqlite:///{folder / f'arena{n}.sqlite3'}", log=folder / f"arena{n}.log", args=SERVE_FLAGS
-    )
-    server.start(timeout=180)
-    assert server.proc is not None
-    pid = server.proc.pid
-    try:
-        load_cpus = pin_server(pid, args.no_pin)
-        rss0 = rss_bytes(pid)
-        arena_minutes = min(60, max(10, math.ceil(args.warmup / 60 + args.minutes + 4)))
-        arena = make_arena(server, arena_minutes)
-        k = args.load_processes or max(1, len(load_cpus or ()) or 1)
-        k = min(k, players)
+    def __init__(self, target: Target, arena: str, players: int, args: argparse.Namespace):
+        import multiprocessing
+
+        k = args.load_processes or max(1, len(target.load_cpus or ()))
+        self.k = min(k, players)
         ctx = multiprocessing.get_context("fork")
-        barrier = ctx.Barrier(k + 1, timeout=1200)
-        phase = ctx.Value("i", 0)
-        out = ctx.Queue()
-        procs = [
+        self.barrier: Any = ctx.Barrier(self.k + 1, timeout=1200)
+        self.phase: Any = ctx.Value("i", 0)
+        self.out: Any = ctx.Queue()
+        self.procs = [
             ctx.Process(
                 target=_generator_process,
                 args=(
-                    server.port,
+                    target.port,
                     arena,
-                    range(players * i // k, players * (i + 1) // k),
+                    range(players * i // self.k, players * (i + 1) // self.k),
                     args.think,
-                    barrier,
-                    phase,
-                    out,
-                    load_cpus,
+                    self.barrier,
+                    self.phase,
+                    self.out,
+                    target.load_cpus,
                 ),
             )
-            for i in range(k)
+            for i in range(self.k)
         ]
-        t_setup = time.perf_counter()
-        for proc in procs:
+
+    def start(self) -> float:
+        """Start them; the seconds until every player joined and is on its arena page."""
+        t0 = time.perf_counter()
+        for proc in self.procs:
             proc.start()
         try:
-            barrier.wait()  # every player joined, on its arena page
+            self.barrier.wait()
         except threading.BrokenBarrierError:
-            got = [out.get(timeout=60) for _ in procs]
+            got = [self.out.get(timeout=60) for _ in self.procs]
             failed = [r.get("failed") for r in got]
             raise RuntimeError(f"a load generator failed: {failed}") from None
-        setup = time.perf_counter() - t_setup
-        label = f"{players} players"
-        print(f"  {label}: joined and on the arena page in {setup:.0f} s", flush=True)
-        wait_phase(server, arena, f"{label} warm-up", args.warmup)
-        helpers = children_of(pid)
-        cpu0, help0 = server_cpu(pid, helpers)
-        load0 = os.getloadavg()[0]
-        t0 = time.perf_counter()
-        phase.value = 1
-        wait_phase(server, arena, label, args.minutes * 60)
-        phase.value = 2
-        wall = time.perf_counter() - t0
-        cpu1, help1 = server_cpu(pid, helpers)
-        rss = rss_bytes(pid)
-        loadavg = (load0 + os.getloadavg()[0]) / 2
-        results = [out.get(timeout=300) for _ in procs]
-        for proc in procs:
+        return time.perf_counter() - t0
+
+    def results(self) -> list[dict[str, Any]]:
+        """Each generator's figures, once the measured minutes are over."""
+        results = [self.out.get(timeout=300) for _ in self.procs]
+        for proc in self.procs:
             proc.join(30)
-            if proc.is_alive():
-                proc.kill()
         failures = [r["failed"] for r in results if "failed" in r]
         if failures:
             raise RuntimeError(f"a load generator failed: {failures}")
+        return results
+
+    def close(self) -> None:
+        for proc in self.procs:
+            if proc.pid is not None and proc.is_alive():
+                proc.kill()
+
+
+def measure(target: Target, players: int, args: argparse.Namespace) -> dict[str, Any]:
+    """One run on a target started: an arena, ``players`` simulated players; its figures."""
+    label = f"{players} players, {target.processes} process{'es' if target.processes > 1 else ''}"
+    rss0 = [rss_bytes(pid) for pid, _ in target.servers]
+    arena_minutes = min(60, max(10, math.ceil(args.warmup / 60 + args.minutes + 4)))
+    arena = make_arena(target.port, arena_minutes)
+    load = Load(target, arena, players, args)
+    try:
+        setup = load.start()
+        print(f"  {label}: joined and on the arena page in {setup:.0f} s", flush=True)
+        wait_phase(target.port, arena, f"{label} warm-up", args.warmup)
+        leaders = [leader(target)]
+        cpu0, load0, t0 = cpu_now(target), os.getloadavg()[0], time.perf_counter()
+        load.phase.value = 1
+        wait_phase(target.port, arena, label, args.minutes * 60)
+        load.phase.value = 2
+        wall = time.perf_counter() - t0
+        cpu = cpu_use(cpu0, cpu_now(target), wall)
+        rss = [rss_bytes(pid) for pid, _ in target.servers]
+        loadavg = (load0 + os.getloadavg()[0]) / 2
+        leaders.append(leader(target))
+        results = load.results()
     finally:
-        server.stop()
-    logged = server.log_path.read_text() if server.log_path else ""
+        load.close()
     merged = merge(results)
     merged.update(
         players=players,
+        processes=target.processes,
         wall=wall,
-        cpu=(cpu1 - cpu0) / wall,
-        cards=(help1 - help0) / wall,
+        cpu=cpu,
         rss=rss,
-        rss_per_player=(rss - rss0) / players,
+        rss0=rss0,
         loadavg=loadavg,
         setup=setup,
-        generators=k,
-        tracebacks=logged.count("Traceback"),
+        generators=load.k,
+        leaders=leaders,
+        pinned=target.load_cpus is not None,
+        notes=target.notes,
     )
     return merged
+
+
+def step(players: int, processes: int, args: argparse.Namespace, folder: Path) -> dict[str, Any]:
+    """One run: a fresh target of ``processes`` server processes, one arena, ``players``
+    simulated players; its figures. The target is stopped whatever happens."""
+    tag = f"p{processes}-{players}"
+    if processes == 1:
+        target = one_process(folder, tag, args.no_pin)
+    else:
+        target = behind_nginx(folder, tag, processes, players)
+    try:
+        r = measure(target, players, args)
+    finally:
+        target.stop()
+    r["tracebacks"] = sum(
+        log.read_text(errors="replace").count("Traceback") for log in target.logs if log.exists()
+    )
+    return r
 
 
 def merge(results: list[dict[str, Any]]) -> dict[str, Any]:
@@ -661,10 +879,36 @@ def p99(values: list[float]) -> float:
     return pct(values, 0.99) if values else math.nan
 
 
-def figures(r: dict[str, Any]) -> dict[str, float]:
-    """A step's figures by name (per player per minute for the traffic)."""
+def plural(processes: int) -> str:
+    return f"{processes} process{'es' if processes > 1 else ''}"
+
+
+def servers_cpu(r: dict[str, Any]) -> list[float]:
+    return [r["cpu"][f"server {i}"] for i in range(r["processes"])]
+
+
+def each(r: dict[str, Any]) -> tuple[str, str]:
+    """Each server's CPU and RSS (MiB) at the end, "L" after the one that led the arenas."""
+    led = r["leaders"][-1]
+    marks = ["L" if i == led else "" for i in range(r["processes"])]
+    cpu = " + ".join(f"{c:.0%}{m}" for c, m in zip(servers_cpu(r), marks, strict=True))
+    rss = " + ".join(f"{x / 2**20:.0f}{m}" for x, m in zip(r["rss"], marks, strict=True))
+    return cpu, rss
+
+
+def infra(r: dict[str, Any]) -> str:
+    """Redis / PostgreSQL / nginx CPU of a cluster ("-": one process on its own)."""
+    c = r["cpu"]
+    if "redis" not in c:
+        return "-"
+    return f"{c['redis']:.0%} / {c['postgres']:.0%} / {c['nginx']:.0%}"
+
+
+def figures(r: dict[str, Any]) -> dict[str, Any]:
+    """A run's figures by name (per player per minute for the traffic)."""
     s, c = r["samples"], r["counts"]
     per = r["players"] * r["wall"] / 60
+    cpu_each, rss_each = each(r)
     return {
         "races": c["races"],
         "bots": c["races with bots"] / c["races"] if c["races"] else math.nan,
@@ -681,10 +925,13 @@ def figures(r: dict[str, Any]) -> dict[str, float]:
         "arena_kib": c["arena bytes"] / per / 1024,
         "room_msgs": c["room frames"] / per,
         "room_kib": c["room bytes"] / per / 1024,
-        "cpu": r["cpu"],
-        "cards": r["cards"],
-        "rss": r["rss"] / 2**20,
-        "kib_pl": r["rss_per_player"] / 1024,
+        "cpu": sum(servers_cpu(r)),
+        "cards": r["cpu"]["cards"],
+        "cpu_each": cpu_each,
+        "rss_each": rss_each,
+        "infra": infra(r),
+        "rss": sum(r["rss"]) / 2**20,
+        "kib_pl": (sum(r["rss"]) - sum(r["rss0"])) / r["players"] / 1024,
         "loadgen": r["loadgen"],
         "lag99": p99(s["lag"]),
     }
@@ -700,7 +947,7 @@ def line(r: dict[str, Any], ref: dict[str, Any]) -> str:
     f, g = figures(r), figures(ref)
     problems = ", ".join(f"{k}: {v}" for k, v in sorted(r["problems"].items())) or "-"
     return (
-        f"{r['players']:7d} {f['races']:6.0f} {f['bots']:5.0%} "
+        f"{r['players']:7d} {r['processes']:5d} {f['races']:6.0f} {f['bots']:5.0%} "
         f"{f['pair50']:6.2f} {f['pair99']:6.2f} {f['verdict50']:6.1f} {f['verdict99']:6.1f} "
         f"{f['stand50']:6.2f} {f['stand99']:6.2f} {f['arena_msgs']:6.1f} {f['arena_kib']:7.1f} "
         f"{f['room_msgs']:6.1f} {f['room_kib']:7.1f} {f['cpu']:6.0%} {f['cards']:5.0%} "
@@ -712,15 +959,48 @@ def line(r: dict[str, Any], ref: dict[str, Any]) -> str:
 
 
 HEAD = (
-    f"{'players':>7} {'races':>6} {'bots':>5} {'pair50':>6} {'pair99':>6} {'ver50':>6} "
-    f"{'ver99':>6} {'std50':>6} {'std99':>6} {'a-msg':>6} {'a-KiB':>7} {'r-msg':>6} "
-    f"{'r-KiB':>7} {'server':>6} {'cards':>5} {'RSS':>6} {'KiB/pl':>6} {'loadgen':>6} "
-    f"{'lag99':>6} {'pair x':>6} {'ver x':>6} {'std x':>6} {'msg x':>6} {'CPU x':>6}  problems"
+    f"{'players':>7} {'procs':>5} {'races':>6} {'bots':>5} {'pair50':>6} {'pair99':>6} "
+    f"{'ver50':>6} {'ver99':>6} {'std50':>6} {'std99':>6} {'a-msg':>6} {'a-KiB':>7} "
+    f"{'r-msg':>6} {'r-KiB':>7} {'server':>6} {'cards':>5} {'RSS':>6} {'KiB/pl':>6} "
+    f"{'loadgen':>6} {'lag99':>6} {'pair x':>6} {'ver x':>6} {'std x':>6} {'msg x':>6} "
+    f"{'CPU x':>6}  problems"
 )
 
+
+def notes(r: dict[str, Any]) -> str:
+    """The line under a run's: how it ran, and what went wrong or came early."""
+    f = figures(r)
+    said = [
+        f"{r['generators']} load generator(s)",
+        f"setup {r['setup']:.0f} s",
+        f"load average {r['loadavg']:.2f}",
+        f"{r['joined']} of {r['players']} joined",
+        f"{r['unseated']} not seated while measured",
+        f"{r['never_seated']} never seated",
+    ]
+    if r["processes"] > 1:
+        first, last = r["leaders"]
+        led = "none" if last is None else f"process {last}"
+        if first != last:
+            led = f"process {first} at the start, {led} at the end"
+        said += [
+            f"servers' CPU {f['cpu_each']}, RSS {f['rss_each']} MiB (L: leads the arenas: {led})",
+            f"Redis / PostgreSQL / nginx CPU {f['infra']}",
+            "nothing pinned",
+            *r["notes"],
+        ]
+    c = r["counts"]
+    for note in SEEN_EARLY:
+        if c[note]:
+            said.append(f"{note}: {c[note]} of {c['player races']} player races")
+    if r["tracebacks"]:
+        said.append(f"the servers logged {r['tracebacks']} tracebacks")
+    return "        " + "; ".join(said)
+
+
 #: the rows of the Markdown table: title, figures, their format, the figure the ratio is of
-#: (None: none), the goal in words and whether a step met it
-Row = tuple[str, tuple[str, ...], str, str | None, str, Callable[[dict[str, float]], bool] | None]
+#: (None: none), the goal in words and whether a run met it
+Row = tuple[str, tuple[str, ...], str, str | None, str, Callable[[dict[str, Any]], bool] | None]
 ROWS: list[Row] = [
     ("races measured", ("races", "bots"), "{:.0f} ({:.0%} with bots)", None, "", None),
     ("races a player a minute", ("races_pm",), "{:.2f}", "races_pm", "", None),
@@ -730,7 +1010,7 @@ ROWS: list[Row] = [
         "{:.2f} / {:.2f}",
         "pair99",
         "p99 < 3 s",
-        lambda f: f["pair99"] < GOAL_PAIRING_S,
+        lambda f: bool(f["pair99"] < GOAL_PAIRING_S),
     ),
     (
         "submit to verdict p50 / p99 (ms)",
@@ -738,7 +1018,7 @@ ROWS: list[Row] = [
         "{:.1f} / {:.1f}",
         "verdict99",
         "p99 < 50 ms",
-        lambda f: f["verdict99"] < GOAL_VERDICT_MS,
+        lambda f: bool(f["verdict99"] < GOAL_VERDICT_MS),
     ),
     (
         "standings delay p50 / p99 (s)",
@@ -746,7 +1026,7 @@ ROWS: list[Row] = [
         "{:.2f} / {:.2f}",
         "stand99",
         "p99 < 2 s",
-        lambda f: f["stand99"] < GOAL_STANDINGS_S,
+        lambda f: bool(f["stand99"] < GOAL_STANDINGS_S),
     ),
     (
         "seat to task dealt p50 / p99 (s)",
@@ -773,7 +1053,7 @@ ROWS: list[Row] = [
         None,
     ),
     (
-        "server CPU / card worker CPU (100% = one core)",
+        "server CPU, all processes / card workers (100% = one core)",
         ("cpu", "cards"),
         "{:.0%} / {:.0%}",
         "cpu",
@@ -781,7 +1061,16 @@ ROWS: list[Row] = [
         None,
     ),
     (
-        "server RSS at the end (MiB) / KiB a player",
+        "each server process: CPU / RSS MiB (L: leads the arenas)",
+        ("cpu_each", "rss_each"),
+        "{} / {}",
+        None,
+        "",
+        None,
+    ),
+    ("Redis / PostgreSQL / nginx CPU", ("infra",), "{}", None, "", None),
+    (
+        "server RSS at the end, all processes (MiB) / KiB a player",
         ("rss", "kib_pl"),
         "{:.0f} / {:.0f}",
         "rss",
@@ -800,9 +1089,9 @@ ROWS: list[Row] = [
 
 
 def markdown(steps: list[dict[str, Any]], command: str) -> str:
-    """The table docs/arenas.md keeps: each figure per step, with its ratio to the first."""
+    """The table docs/arenas.md keeps: each figure per run, with its ratio to the first."""
     ref = figures(steps[0])
-    cols = [f"{r['players']:,} players" for r in steps]
+    cols = [f"{r['players']:,} players, {plural(r['processes'])}" for r in steps]
     out = [
         f"`{command}`",
         "",
@@ -828,7 +1117,13 @@ def arguments() -> argparse.Namespace:
     parser.add_argument(
         "--players", default="100,1000", help="the steps, players in the arena (first: reference)"
     )
-    parser.add_argument("--minutes", type=float, default=5.0, help="measured minutes a step")
+    parser.add_argument(
+        "--processes",
+        default="1,2",
+        help="server processes, each step run on each: 1 (pinned, SQLite), N > 1 (scripts/cluster "
+        "behind nginx, PostgreSQL and Redis, nothing pinned)",
+    )
+    parser.add_argument("--minutes", type=float, default=5.0, help="measured minutes a run")
     parser.add_argument(
         "--warmup", type=float, default=20.0, help="seconds of races played before measuring"
     )
@@ -838,7 +1133,7 @@ def arguments() -> argparse.Namespace:
     parser.add_argument(
         "--load-processes", type=int, default=0, help="load generators (0: one a free core)"
     )
-    parser.add_argument("--no-pin", action="store_true", help="pin neither server nor players")
+    parser.add_argument("--no-pin", action="store_true", help="one process: pin nothing")
     parser.add_argument("--quick", action="store_true", help="24 players, 1.5 minutes")
     args = parser.parse_args()
     if args.quick:
@@ -846,6 +1141,9 @@ def arguments() -> argparse.Namespace:
     lo, hi = (float(x) for x in args.think.split(","))
     args.think = (lo, hi)
     args.steps = [int(x) for x in args.players.split(",")]
+    args.counts = [int(x) for x in args.processes.split(",")]
+    if min(args.counts) < 1:
+        parser.error("--processes: at least 1")
     return args
 
 
@@ -854,46 +1152,40 @@ def main() -> None:
     command = shlex.join([".venv/bin/python", "bench/arena.py", *sys.argv[1:]])
     folder = Path(tempfile.mkdtemp(prefix="ubongo-arena-"))
     lo, hi = args.think
+    setups = []
+    if 1 in args.counts:
+        setups.append(
+            "1 process: SQLite, "
+            + ("nothing pinned" if args.no_pin else "the server pinned to one core")
+        )
+    if max(args.counts) > 1:
+        setups.append(
+            "N processes: scripts/cluster behind nginx (PostgreSQL, Redis), nothing pinned: "
+            f"the {os.cpu_count()} CPUs shared by servers, Redis, PostgreSQL, nginx and players"
+        )
     print(
         f"arena bench: {', '.join(map(str, args.steps))} players in one arena (Classic, races "
-        f"of {SEATS}), think {lo:g}-{hi:g} s, {args.warmup:g} s warm-up then {args.minutes:g} "
-        f"min measured a step; {os.cpu_count()} CPUs, "
-        f"{'nothing pinned' if args.no_pin else 'server pinned to one'}; logs in {folder}",
-        flush=True,
-    )
-    print(
-        "several processes (--redis-url): not measured yet: arenas are not offered there "
-        "(503 unavailable, docs/arenas.md)",
+        f"of {SEATS}) on {', '.join(map(plural, args.counts))}, think {lo:g}-{hi:g} s, "
+        f"{args.warmup:g} s warm-up then {args.minutes:g} min measured a run; "
+        f"{os.cpu_count()} CPUs; {'; '.join(setups)}; logs in {folder}",
         flush=True,
     )
     steps: list[dict[str, Any]] = []
-    for n, players in enumerate(args.steps):
-        r = step(players, args, folder, n)
-        steps.append(r)
-        if n == 0:
-            print(HEAD)
-        print(line(r, steps[0]), flush=True)
-        notes = [
-            f"{r['generators']} load generator(s)",
-            f"setup {r['setup']:.0f} s",
-            f"load average {r['loadavg']:.2f}",
-            f"{r['joined']} of {players} joined",
-            f"{r['unseated']} not seated while measured",
-            f"{r['never_seated']} never seated",
-        ]
-        c = r["counts"]
-        for note in SEEN_EARLY:
-            if c[note]:
-                notes.append(f"{note}: {c[note]} of {c['player races']} player races")
-        if r["tracebacks"]:
-            notes.append(f"the server logged {r['tracebacks']} tracebacks")
-        print("        " + "; ".join(notes), flush=True)
+    for players in args.steps:
+        for processes in args.counts:
+            r = step(players, processes, args, folder)
+            steps.append(r)
+            if len(steps) == 1:
+                print(HEAD)
+            print(line(r, steps[0]), flush=True)
+            print(notes(r), flush=True)
     print(
-        "pair: pairing wait (s); ver: submit -> verdict (ms); std: standings delay (s); a-/r-: "
-        "arena / room sockets, messages and KiB a player a minute; server, cards: CPU of the "
-        "server and of its card worker (100% = one core); RSS MiB at the end, KiB/pl its growth "
-        "a player; loadgen: the load generators' CPU; lag99: their event loop's p99 lag (ms); "
-        f"x: against the first step ({args.steps[0]} players)"
+        "procs: server processes; pair: pairing wait (s); ver: submit -> verdict (ms); std: "
+        "standings delay (s); a-/r-: arena / room sockets, messages and KiB a player a minute; "
+        "server, cards: CPU of the server processes (summed) and of their card workers (100% = "
+        "one core); RSS MiB at the end (summed), KiB/pl its growth a player; loadgen: the load "
+        "generators' CPU; lag99: their event loop's p99 lag (ms); x: against the first run "
+        f"({args.steps[0]} players, {plural(args.counts[0])})"
     )
     print()
     print(markdown(steps, command))
