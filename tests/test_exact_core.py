@@ -27,6 +27,7 @@ from ubongo.board import Area, check_cover, placements_of
 from ubongo.geometry import CUBE, HEXAGON, SQUARE, TRIANGLE, Cell, Lattice
 from ubongo.pieces import Piece, edition, make_piece
 from ubongo.puzzles.deck import standard_deck
+from ubongo.puzzles.difficulty import fewest_flips, flips_needed
 from ubongo.solver import (
     COMPILED,
     MAX_BITS,
@@ -35,6 +36,7 @@ from ubongo.solver import (
     SearchStats,
     Solution,
     set_core,
+    solutions,
 )
 
 pytestmark = pytest.mark.skipif(not COMPILED, reason="ubongo._exact is not built")
@@ -124,6 +126,20 @@ def deck_tasks(name: str) -> Iterator[tuple[Area, list[Piece]]]:
 def test_every_standard_deck_task(name: str) -> None:
     counts = [assert_cores_agree(area, pieces) for area, pieces in deck_tasks(name)]
     assert all(counts)
+
+
+@pytest.mark.parametrize("core", ["compiled", "python"])
+def test_the_flips_read_from_masks_are_those_of_the_cells(core: Core) -> None:
+    # the difficulty feature "pieces to turn over", on every deck task with a piece that has
+    # mirror images (3D pieces have none): from the solver's masks as from the cells
+    before = set_core(core)
+    try:
+        for name in ("classic", "extreme", "trigo"):
+            for area, pieces in deck_tasks(name):
+                expected = fewest_flips(pieces, solutions(area, pieces))
+                assert flips_needed(area, pieces) == expected
+    finally:
+        set_core(before)
 
 
 # --- random puzzles of every lattice ----------------------------------------------------------

@@ -241,6 +241,14 @@ class Grid:
 
         return next_to
 
+    def shape_of(self, mask: int) -> tuple[int, int]:
+        """A placement's shape as :func:`shapes` gives it: (kind of its first cell, its mask
+        moved to bit 0)."""
+        low = mask & -mask
+        if self.lattice is not TRIANGLE:
+            return 0, mask // low
+        return (0 if self.kinds.get(0, 0) & low else 1), mask // low
+
     def cells_of(self, mask: int) -> frozenset[Cell]:
         """The cells whose bits are set in ``mask`` (a placement or a solution's piece)."""
         cells = []
@@ -323,6 +331,13 @@ def _shapes(piece: Piece, strides: tuple[int, ...]) -> list[tuple[int, int, list
         kind = _kind(piece.lattice, cells[numbers.index(first)])
         shapes.append((kind, sum(1 << o for o in offsets), offsets[1:]))
     return shapes
+
+
+def shapes(piece: Piece, grid: Grid) -> list[tuple[int, int]]:
+    """Each orientation of ``piece`` (in the order of ``piece.orientations``) on ``grid``: the
+    kind of its first cell and its mask with the first cell at bit 0, as
+    :meth:`Grid.shape_of` reads them from a placement."""
+    return [(kind, shape) for kind, shape, _ in _shapes(piece, grid.strides)]
 
 
 class Fits:

@@ -488,12 +488,22 @@ class ExactCover:
 
         yield from fill(0, (1 << pieces) - 1)
 
+    @property
+    def grid(self) -> Grid | None:
+        """The bit layout of the cells to fill (None when there are none)."""
+        return self._grid
+
+    def masks(self) -> Iterator[Sequence[int]]:
+        """Every solution as the cells of each piece, a mask on :attr:`grid` by piece number:
+        what :meth:`solutions` says without making the cells (the features of a task that
+        only need the pieces' shapes read them from here)."""
+        compiled = self._compiled()
+        return compiled.solutions() if compiled is not None else self._search()
+
     def solutions(self) -> Iterator[Solution]:
         """Every solution, each a map piece id -> the cells it covers."""
         grid = self._grid
-        compiled = self._compiled()
-        found = compiled.solutions() if compiled is not None else self._search()
-        for masks in found:
+        for masks in self.masks():
             assert grid is not None
             yield {pid: grid.cells_of(m) for pid, m in zip(self.piece_ids, masks, strict=True)}
 

@@ -39,10 +39,11 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache, lru_cache
 
-from ubongo.bitboard import fits_of, grid_of, widest
+from ubongo.bitboard import fits_of, grid_of, shapes, widest
 from ubongo.board import Area
 from ubongo.geometry import Cell, Lattice
 from ubongo.pieces import Piece
+from ubongo.solver import ExactCover
 
 #: seconds a median player spends per piece on picking it up, turning it and putting it down
 SECONDS_PER_PIECE = 3.0
@@ -156,6 +157,41 @@ def fewest_flips(
     best: int | None = None
     for sol in solutions:
         n = sum(1 for pid, cells in sol.items() if mirrored(by_id[pid], cells))
+        best = n if best is None else min(best, n)
+        if best == 0:
+            break
+    return best or 0
+
+
+def flips_needed(area: Area, pieces: Sequence[Piece]) -> int:
+    """``fewest_flips(pieces, solutions(area, pieces))``, read from the solver's masks: a
+    placement is turned over when its shape on the grid is one of the piece's mirrored
+    orientations, so no solution's cells are made and none normalized (the generator asks
+    this of every solvable task with a piece that can be turned over).
+
+    >>> from ubongo.pieces import edition
+    >>> l4 = [edition("classic").piece("E")]
+    >>> flips_needed(Area.from_rows(["..#", "###"]), l4)
+    0
+    >>> flips_needed(Area.from_rows(["#..", "###"]), l4)  # only the L turned over fits
+    1
+    """
+    problem = ExactCover.for_area(area, pieces)
+    grid = problem.grid
+    if grid is None:
+        return 0
+    # each piece's mirrored orientations as shapes on the grid
+    turned = [
+        {
+            shape
+            for shape, o in zip(shapes(p, grid), p.orientations, strict=True)
+            if o not in _turned(p)
+        }
+        for p in pieces
+    ]
+    best: int | None = None
+    for masks in problem.masks():
+        n = sum(1 for m, t in zip(masks, turned, strict=True) if grid.shape_of(m) in t)
         best = n if best is None else min(best, n)
         if best == 0:
             break

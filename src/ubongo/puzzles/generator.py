@@ -50,11 +50,11 @@ from ubongo.pieces import Edition, Piece, edition
 from ubongo.puzzles.deck import Card, Deck, Side, Task
 from ubongo.puzzles.difficulty import (
     expected_seconds,
-    fewest_flips,
+    flips_needed,
     measure,
     placement_count,
 )
-from ubongo.solver import search_stats, solutions
+from ubongo.solver import search_stats
 
 GENERATOR = "ubongo-generator/1"
 
@@ -297,7 +297,7 @@ class _Builder:
         self.stats.solvable += 1
         flips = 0
         if any(self.chiral[p.id] and p.reflections for p in pieces):
-            flips = fewest_flips(pieces, solutions(area, pieces))
+            flips = flips_needed(area, pieces)
         features = measure(
             area,
             pieces,
