@@ -144,7 +144,9 @@ function draw(v: ArenaView, clockEl: HTMLElement, act: Act): HTMLElement[] {
   const parts: HTMLElement[] = [head];
   if (v.phase === "over") parts.push(podium(v.top, v.id));
   if (v.me) parts.push(mine(v));
-  parts.push(standings(v), racesInPlay(v));
+  parts.push(standings(v));
+  // once over, nothing is in play and nobody waits: the podium and the results say it all
+  if (v.phase !== "over") parts.push(racesInPlay(v));
   return parts;
 }
 
@@ -180,13 +182,16 @@ function actions(v: ArenaView, act: Act): HTMLElement {
 function mine(v: ArenaView): HTMLElement {
   const me = v.me;
   if (!me) return h("div");
-  const state = me.paused
-    ? t("arena:paused")
-    : me.present
-      ? v.phase === "running"
-        ? t("arena:waitingForRace")
-        : t("arena:waitingForStart")
-      : "";
+  const open = v.phase === "soon" || v.phase === "running";
+  const state = !open
+    ? ""
+    : me.paused
+      ? t("arena:paused")
+      : me.present
+        ? v.phase === "running"
+          ? t("arena:waitingForRace")
+          : t("arena:waitingForStart")
+        : "";
   const races = me.results.map((r) =>
     h(
       "li",
@@ -208,7 +213,7 @@ function mine(v: ArenaView): HTMLElement {
       {},
       me.rank === null ? "" : `${t("arena:rank", { rank: me.rank })} · `,
       h("strong#arena-points", {}, t("arena:points", { count: me.points })),
-      me.on_fire ? h("span.on-fire#arena-fire", {}, ` · ${t("arena:onFire")}`) : "",
+      me.on_fire && open ? h("span.on-fire#arena-fire", {}, ` · ${t("arena:onFire")}`) : "",
     ),
     state ? h("p.muted#arena-state", { "aria-live": "polite" }, state) : "",
     races.length ? h("ol.arena-races", { reversed: true }, ...races.reverse()) : h("p.muted", {}, t("arena:noRaces")),
