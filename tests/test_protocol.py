@@ -114,14 +114,18 @@ def lobby_then_a_tie_broken_by_a_playoff(server: ServerProcess) -> list[int]:
     assert said["data"] == {"seat": bob.seat, "phrase": "good_luck", "text": None}
     assert "room" not in said
     assert ada.event("chat")["data"]["phrase"] == "good_luck"
-    # again at once: the pace of phrases; a spectator does not speak to the players
+    # again at once: the pace of phrases
     for who, phrase, code in (
         (bob, "wow", "rate_limited"),
-        (watcher, "hello", "spectator"),
         (bob, "free text", "bad_message"),
     ):
         who.send({"type": "say", "phrase": phrase})
         assert who.wait(lambda m: m["type"] == "error")["code"] == code, phrase
+    # a spectator speaks to the spectators only, in quick phrases only
+    said_to_watchers = watcher.reply({"type": "say", "phrase": "hello"}, "spectator_said")
+    assert said_to_watchers["phrase"] == "hello"
+    watcher.send({"type": "say", "text": "hi players"})
+    assert watcher.wait(lambda m: m["type"] == "error")["code"] == "no_free_text"
     # free text in this unrated, unlisted room; Bob reports Ada's line, the room quotes it
     line = ada.reply({"type": "say", "text": "  hi\u202e  all "}, "chat")
     assert line["data"] == {"seat": 0, "phrase": None, "text": "hi all"}
