@@ -161,8 +161,6 @@ class Grid:
     shifted (left by a positive shift, right by a negative one).
     """
 
-    steps: tuple[tuple[int, int], ...]
-
     def __init__(self, lattice: Lattice, cells: Iterable[Cell], margin: int) -> None:
         """Lay out ``cells`` (of ``lattice``), each grid coordinate ``margin`` wider than its
         extent."""
@@ -180,7 +178,6 @@ class Grid:
             self.kinds = {k: m for k, m in ((0, ups), (1, self.area ^ ups)) if m}
         else:
             self.kinds = {0: self.area}
-        self.next_to = self._neighbourhood()
 
     # (made when first asked: a count needs none of them, only the solutions and problems
     # built from cell sets do)
@@ -199,19 +196,31 @@ class Grid:
         """The cell of each bit number."""
         return dict(zip(self._numbers, self._cells, strict=True))
 
+    # (made when first asked: the Python core's searches use next_to, the compiled core's
+    # steps, and neither is needed until a search starts)
+    @cached_property
+    def _deltas(self) -> dict[int, set[int]]:
+        """For each kind of cell there is, how far its neighbours' bits are from its own."""
+        shifts = _neighbour_shifts(self.lattice, self.strides)
+        return {k: d for k, d in shifts.items() if k in self.kinds}
+
+    @cached_property
+    def steps(self) -> tuple[tuple[int, int], ...]:
+        """:attr:`next_to` as data: (cells of a kind, shift) pairs (see the class)."""
+        return tuple((self.kinds[k], d) for k, ds in self._deltas.items() for d in sorted(ds))
+
+    @cached_property
+    def next_to(self) -> Callable[[int], int]:
+        """A function giving the cells next to a set of cells (see :meth:`_neighbourhood`)."""
+        return self._neighbourhood()
+
     def _neighbourhood(self) -> Callable[[int], int]:
         """A function giving the cells next to a set of cells, margin bits included.
 
         Each direction to a neighbour is one shift of the whole set.  On the square, hexagon
         and cube grids every cell has the same directions; a triangle's depend on its kind
         (up or down), so those shifts apply to that kind's cells only."""
-        deltas = {
-            k: d
-            for k, d in _neighbour_shifts(self.lattice, self.strides).items()
-            if k in self.kinds
-        }
-        # (the same shifts as data, for the compiled core: ubongo._exact)
-        self.steps = tuple((self.kinds[k], d) for k, ds in deltas.items() for d in sorted(ds))
+        deltas = self._deltas
         common = set.intersection(*deltas.values())
         ways = sorted(d for d in common if d > 0)
         if len(deltas) == 1 and len(ways) == 2 and common == {*ways, *(-d for d in ways)}:
