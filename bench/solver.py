@@ -2,7 +2,7 @@
 
 Run with ``make bench`` (installs the ``bench`` extra: xcover and OR-Tools) or
 ``.venv/bin/python bench/solver.py [--puzzles N] [--seed S] [--no-cpsat] [--cpsat-limit SECONDS]
-[--no-decks] [--no-pentominoes]``.
+[--no-decks] [--no-pentominoes] [--no-python]``.
 
 Puzzles, all from one fixed seed:
 
@@ -18,8 +18,11 @@ Puzzles, all from one fixed seed:
 
 Each solver counts all solutions of each puzzle:
 
-* ``ubongo``: ``ubongo.solver``, from the area and the pieces (placements included: its
-  caches of grids and placements are cleared before each count);
+* ``ubongo``: ``ubongo.solver`` with its compiled core (``ubongo._exact``), from the area and
+  the pieces (placements included: its caches of grids and placements are cleared before each
+  count);
+* ``python``: the same with its pure-Python core (``set_core("python")``), the reference the
+  compiled one is measured against (left out with ``--no-python``);
 * ``xcover``: Dancing Cells compiled with numba, from the list of placements as options;
   its JIT compilation (or loading numba's cache) is timed once apart and left out;
 * ``cp-sat``: OR-Tools CP-SAT enumerating all solutions of a 0/1 model (one variable per
@@ -35,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import os
 import random
 import statistics
 import sys
@@ -47,7 +51,7 @@ from ubongo.board import Area
 from ubongo.cli.console import progress
 from ubongo.geometry import SQUARE, Cell, Lattice
 from ubongo.pieces import Edition, Piece, edition, make_piece
-from ubongo.solver import ExactCover, clear_caches
+from ubongo.solver import COMPILED, Core, ExactCover, clear_caches, set_core
 
 Options = dict[str, list[frozenset[Cell]]]
 
@@ -227,11 +231,15 @@ def pentomino_puzzle(width: int = 10, height: int = 6) -> Puzzle:
 # --- the solvers ---------------------------------------------------------------------------
 
 
-def count_ubongo(puzzle: Puzzle) -> int:
-    clear_caches()  # each count as the first one on its area (the pieces are known)
-    if puzzle.area is not None:
-        return ExactCover.for_area(puzzle.area, puzzle.pieces).stats().solutions
-    return ExactCover(puzzle.cells, puzzle.options, puzzle.lattice).stats().solutions
+def count_ubongo(puzzle: Puzzle, core: Core = "compiled") -> int:
+    before = set_core(core)
+    try:
+        clear_caches()  # each count as the first one on its area (the pieces are known)
+        if puzzle.area is not None:
+            return ExactCover.for_area(puzzle.area, puzzle.pieces).stats().solutions
+        return ExactCover(puzzle.cells, puzzle.options, puzzle.lattice).stats().solutions
+    finally:
+        set_core(before)
 
 
 def xcover_options(puzzle: Puzzle) -> list[list[str]]:
@@ -310,8 +318,13 @@ def fmt(seconds: float) -> str:
 
 
 def available_solvers(args: argparse.Namespace) -> dict[str, Callable[[Puzzle], int | None]]:
-    """``ubongo`` and whichever reference solvers are installed (and not turned off)."""
+    """``ubongo`` (its compiled core), its Python core and whichever reference solvers are
+    installed (and not turned off)."""
     solvers: dict[str, Callable[[Puzzle], int | None]] = {"ubongo": count_ubongo}
+    if not COMPILED:
+        print("ubongo._exact is not built: the ubongo column is the Python core")
+    elif not args.no_python:
+        solvers["python"] = functools.partial(count_ubongo, core="python")
     try:
         import xcover  # type: ignore[import-not-found, import-untyped, unused-ignore]  # noqa: F401
 
@@ -397,6 +410,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--puzzles", type=int, default=20, help="puzzles per row (default 20)")
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--no-cpsat", action="store_true", help="skip OR-Tools CP-SAT")
+    parser.add_argument("--no-python", action="store_true", help="skip ubongo's Python core")
     parser.add_argument("--no-pentominoes", action="store_true", help="skip the 6x10 row")
     parser.add_argument("--no-decks", action="store_true", help="skip the standard decks' tasks")
     parser.add_argument(
@@ -418,7 +432,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{n:>10}" for n in names
     )
     header += "".join(f" {n + '/ubongo':>14}" for n in names[1:])
-    print(f"python {sys.version.split()[0]}; median time per puzzle to count all solutions")
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"python {sys.version.split()[0]}; load average {load}; median time per puzzle to count")
     print(header)
     print("-" * len(header))
     totals: list[str] = []
