@@ -19,6 +19,18 @@ export interface EditionInfo {
   gemValues: Record<string, number>;
   /** the display gem each place takes (1st, 2nd ...) besides one drawn from the bag */
   placeGems: string[];
+  /** how many of each gem the box holds, in the bag's order (empty without gems) */
+  gemSupply: Record<string, number>;
+  /** the task keys in order: die faces, corners, or the card's one task */
+  keyValues: string[];
+  /** the edition's timer: hourglass seconds, or countdown seconds by side (after the first finish) */
+  hourglassSeconds: number | null;
+  countdownSeconds: Record<string, number> | null;
+  /** players of a race: [fewest, most] */
+  players: [number, number];
+  /** what settles a tie for the most points by default, and the key a tie round is played with */
+  tieBreak: "playoff" | "tie-round" | "shared";
+  tieRoundKey: string | null;
   /** each player chooses their own side (3D: a level) */
   ownSide: boolean;
   /** an area is filled in this many layers (2: the 3D board) */
@@ -83,6 +95,13 @@ function fromOptions(name: string, o: EditionOptions): EditionInfo {
     gems: o.gems,
     gemValues: o.gem_values,
     placeGems: o.place_gems,
+    gemSupply: o.gem_supply,
+    keyValues: o.key_values,
+    hourglassSeconds: o.hourglass_seconds,
+    countdownSeconds: o.countdown_seconds,
+    players: o.players,
+    tieBreak: o.tie_break,
+    tieRoundKey: o.tie_round_key,
     ownSide: o.per_player_side,
     layers: o.layers,
     playable: o.playable,

@@ -1934,6 +1934,24 @@ export interface EditionOptions {
    */
   place_gems: string[];
   /**
+   * how many of each gem the box holds, by gem name, in the bag's order
+   */
+  gem_supply: {
+    [k: string]: number;
+  };
+  /**
+   * the task keys: die faces, corners or 'card'
+   */
+  key_values: string[];
+  /**
+   * what settles a tie for the most points by default
+   */
+  tie_break: "playoff" | "tie-round" | "shared";
+  /**
+   * the key a tie round is played with
+   */
+  tie_round_key: string | null;
+  /**
    * how many levels an area has (2 in 3D)
    */
   layers: number;

@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field, RootModel
 from pydantic.json_schema import SkipJsonSchema
 
 from ubongo.editions.record import KeyKind
-from ubongo.rules.settings import Mode, Puzzles, SoloGoal, Variant
+from ubongo.rules.settings import Mode, Puzzles, SoloGoal, TieBreak, Variant
 from ubongo.rules.state import RoundKind
 
 from . import arenas, social
@@ -144,6 +144,12 @@ class EditionOptions(Sent):
     place_gems: list[str] = Field(
         description="the display gem for each place (1st, 2nd ...), besides one from the bag"
     )
+    gem_supply: dict[str, int] = Field(
+        description="how many of each gem the box holds, by gem name, in the bag's order"
+    )
+    key_values: list[str] = Field(description="the task keys: die faces, corners or 'card'")
+    tie_break: TieBreak = Field(description="what settles a tie for the most points by default")
+    tie_round_key: str | None = Field(description="the key a tie round is played with")
     layers: int = Field(description="how many levels an area has (2 in 3D)")
     how_to: list[str]
     playable: bool = Field(description="whether the web client plays it")
