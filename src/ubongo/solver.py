@@ -493,12 +493,14 @@ class ExactCover:
         """The bit layout of the cells to fill (None when there are none)."""
         return self._grid
 
-    def masks(self) -> Iterator[Sequence[int]]:
+    def masks(self) -> Iterator[tuple[int, ...]]:
         """Every solution as the cells of each piece, a mask on :attr:`grid` by piece number:
         what :meth:`solutions` says without making the cells (the features of a task that
         only need the pieces' shapes read them from here)."""
         compiled = self._compiled()
-        return compiled.solutions() if compiled is not None else self._search()
+        if compiled is not None:
+            return compiled.solutions()
+        return (tuple(masks) for masks in self._search())  # (_search reuses its list)
 
     def solutions(self) -> Iterator[Solution]:
         """Every solution, each a map piece id -> the cells it covers."""
