@@ -40,6 +40,8 @@ DEFAULTS: dict[str, Any] = {
     "rooms_per_minute": 30,
     "hints_per_minute": 30,
     "hints_per_minute_per_address": 120,
+    "verdicts_per_minute": 120,
+    "verdicts_per_minute_per_address": 480,
     "accounts_per_hour": 60,
     "challenges_per_hour": 30,
     "challenge_seconds": 120.0,

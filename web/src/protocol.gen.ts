@@ -14,6 +14,7 @@ export type UbongoProtocol =
   | Rename
   | HintRequest
   | GameFile
+  | VerdictRequest
   | ApiError
   | NewChallenge
   | NoticeClientMessage
@@ -46,6 +47,7 @@ export type UbongoProtocol =
   | DailyTasks
   | DailyResults
   | HintAnswer
+  | PuzzleVerdict
   | PracticeBundle
   | FollowState
   | Friends
@@ -1473,6 +1475,17 @@ export interface GameFile {
   tasks?: {
     [k: string]: unknown;
   }[];
+}
+/**
+ * ``POST /api/puzzles/verdict``: a drawn puzzle in the puzzle-file format.
+ */
+export interface VerdictRequest {
+  /**
+   * a puzzle file's JSON (docs/puzzle-format.md)
+   */
+  puzzle: {
+    [k: string]: unknown;
+  };
 }
 /**
  * Every HTTP error (4xx, 503): ``404 no_room``, ``409 room_full``, ``422 bad_message`` ...
@@ -3017,6 +3030,69 @@ export interface HintPlacement {
 }
 /**
  * ``GET /api/practice-bundle``: practice tasks of every playable edition, kept by the web
+  offset: number[];
+}
+/**
+ * ``POST /api/puzzles/verdict``: the editor's verdict on a drawn puzzle.
+ */
+export interface PuzzleVerdict {
+  solvable: boolean;
+  /**
+   * exact covers, counted up to 200
+   */
+  solutions: number;
+  /**
+   * there are more solutions than counted
+   */
+  more: boolean;
+  /**
+   * exactly one solution
+   */
+  unique: boolean;
+  /**
+   * one solution; empty when there is none
+   */
+  solution: SolvedPiece[];
+  /**
+   * cells to fill (3D: cubes, both levels)
+   */
+  area_cells: number;
+  /**
+   * the pieces' cells (3D: cubes) together
+   */
+  piece_cells: number;
+  /**
+   * the difficulty model's time of a median player; null when not solvable
+   */
+  median_seconds: number | null;
+  /**
+   * the side of the edition's standard deck nearest in difficulty (A, B, green ... red, easy, hard); null for a custom puzzle or one not solvable
+   */
+  grade: string | null;
+  /**
+   * share of the standard deck's tasks a median player solves faster (0-1); null when there is no grade
+   */
+  faster_than: number | null;
+  /**
+   * why it has no solution; null when it has
+   */
+  reason: ("sizes" | "unreachable" | "no_fit") | null;
+  /**
+   * area cells no way of putting down any piece covers (3D: board squares)
+   */
+  unreachable: number[][];
+  /**
+   * a sentence for the player
+   */
+  message: string;
+}
+/**
+ * A piece of a solution: the cells it covers, and the same as a transform and offset.
+ */
+export interface SolvedPiece {
+  piece: string | number;
+  cells: number[][];
+  transform: number;
  * client's service worker for playing offline.
  */
 export interface PracticeBundle {

@@ -25,6 +25,7 @@ from ubongo import __version__
 from .config import ServerConfig
 from .online.accounts import Accounts
 from .online.conduct import Conduct
+from .online.editor import EditorDesk
 from .online.help import HintDesk
 from .online.social import Social
 from .ops import collector
@@ -111,6 +112,7 @@ def _lifespan(
         app.state.store, app.state.rooms = store, rooms
         app.state.accounts = Accounts(store, rooms.clock, config.accounts_per_hour)
         app.state.hint_desk = HintDesk(rooms.tasks, rooms.clock, config)
+        app.state.editor_desk = EditorDesk(rooms.tasks, rooms.clock, config)
         app.state.conduct = Conduct(store, rooms.clock, config)
         app.state.social = Social(store, rooms.clock, config, rooms.notices)
         metrics = app.state.metrics = rooms.metrics

@@ -386,6 +386,20 @@ class ServerConfig(BaseSettings):
         gt=0,
         description="hints (POST /api/hint) the accounts of one address may ask for a minute",
     )
+    #: the editor asks again whenever the drawing rests (docs/editor.md): a player drawing
+    #: fast asks about once a second, far below these
+    verdicts_per_minute: Annotated[int, _limit("`429 rate_limited` (docs/editor.md)")] = Field(
+        default=120,
+        gt=0,
+        description="editor verdicts (POST /api/puzzles/verdict) one account may ask for a "
+        "minute (a burst of as many)",
+    )
+    verdicts_per_minute_per_address: Annotated[int, _limit("`429 rate_limited`")] = Field(
+        default=480,
+        gt=0,
+        description="editor verdicts (POST /api/puzzles/verdict) the accounts of one address "
+        "may ask for a minute",
+    )
     #: a browser makes one on its first visit, so this is a school's or a family's worth
     accounts_per_hour: Annotated[int, _limit("`429 rate_limited` (docs/accounts.md)")] = Field(
         default=60, gt=0, description="accounts one address may create an hour (a burst of as many)"

@@ -20,7 +20,7 @@ from ubongo.editions.record import KeyKind
 from ubongo.rules.settings import Mode, Puzzles, SoloGoal, TieBreak, Variant
 from ubongo.rules.state import RoundKind
 
-from . import arenas, social
+from . import arenas, editor, social
 from .events import CardAwards, GemAwards, NoAwards
 from .incoming import CellCoords, Level, PieceId, Placement
 from .outgoing import ProtocolCode
@@ -628,6 +628,7 @@ RESPONSES: dict[tuple[str, str], type[BaseModel]] = {
     ("GET", "/api/daily"): DailyTasks,
     ("GET", "/api/daily/results"): DailyResults,
     ("POST", "/api/hint"): HintAnswer,
+    ("POST", "/api/puzzles/verdict"): editor.PuzzleVerdict,
     ("GET", "/api/practice-bundle"): PracticeBundle,
     ("PUT", "/api/accounts/{account_id}/follow"): social.FollowState,
     ("DELETE", "/api/accounts/{account_id}/follow"): social.FollowState,

@@ -23,7 +23,7 @@ from typing import Any
 from pydantic import create_model
 
 from . import answers as bodies
-from . import arenas, social
+from . import arenas, editor, social
 from . import incoming as protocol
 from . import outgoing as messages
 from .events import RoomEvent
@@ -40,6 +40,7 @@ ROOTS: dict[str, Any] = {
     "Rename": protocol.Rename,
     "HintRequest": protocol.HintRequest,
     "GameFile": protocol.GameFile,
+    "VerdictRequest": editor.VerdictRequest,
     "ApiError": bodies.ApiError,
     "NewChallenge": social.NewChallenge,
     "NoticeClientMessage": social.NoticeClientMessage,

@@ -16,6 +16,7 @@ from starlette.requests import HTTPConnection
 
 from ..online.accounts import Account, Accounts
 from ..online.conduct import Conduct
+from ..online.editor import EditorDesk
 from ..online.help import HintDesk
 from ..online.social import Social
 from ..ops.clock import Clock
@@ -76,6 +77,12 @@ def hint_desk(conn: HTTPConnection) -> HintDesk:
     return found
 
 
+def editor_desk(conn: HTTPConnection) -> EditorDesk:
+    """The puzzle editor's verdicts, within their limits."""
+    found: EditorDesk = conn.app.state.editor_desk
+    return found
+
+
 def social(conn: HTTPConnection) -> Social:
     """Follows and challenges."""
     found: Social = conn.app.state.social
@@ -97,6 +104,7 @@ RoomServiceDep = Annotated[RoomService, Depends(room_service)]
 StoreDep = Annotated[Store, Depends(store)]
 AccountsDep = Annotated[Accounts, Depends(accounts)]
 HintDeskDep = Annotated[HintDesk, Depends(hint_desk)]
+EditorDeskDep = Annotated[EditorDesk, Depends(editor_desk)]
 ConductDep = Annotated[Conduct, Depends(conduct)]
 SocialDep = Annotated[Social, Depends(social)]
 #: the request's account, or None (no Authorization header)

@@ -1,4 +1,5 @@
-"""Puzzles outside rooms: the daily challenge's tasks, and a hint for any puzzle."""
+"""Puzzles outside rooms: the daily challenge's tasks, a hint for any puzzle, and the puzzle
+editor's verdict on a drawn one."""
 
 from __future__ import annotations
 
@@ -12,13 +13,15 @@ from ubongo import puzzlefile
 from ubongo.board import Placement
 from ubongo.puzzles.daily import daily
 from ubongo.puzzles.hints import Hint, Solved, Stuck
+from ubongo.puzzles.verdict import Verdict
 
 from ..online.daily import check_day
 from ..protocol import answers as bodies
+from ..protocol import editor
 from ..protocol import incoming as p
 from ..protocol.incoming import ProtocolError
 from . import views
-from .deps import HintDeskDep, SignedIn, StoreDep
+from .deps import EditorDeskDep, HintDeskDep, SignedIn, StoreDep
 from .rooms import client_address
 
 router = APIRouter()
@@ -99,3 +102,66 @@ def _answer(puzzle: puzzlefile.Puzzle, found: Hint | Stuck | Solved) -> dict[str
         "solved": False,
         "message": f"Try piece {placement['piece']} here.",
     }
+
+
+@router.post("/api/puzzles/verdict", response_model=editor.PuzzleVerdict)
+async def verdict_on(
+    body: editor.VerdictRequest, request: Request, account: SignedIn, desk: EditorDeskDep
+) -> dict[str, Any]:
+    """The editor's verdict on a drawn puzzle: solvable or not and why, its solutions (counted
+    up to a bound), one of them, the median player's time and the grade (docs/editor.md): for
+    an account, within its limits, never for a task in play (docs/fair-play.md)."""
+    try:
+        puzzle = puzzlefile.from_json(body.puzzle)
+    except puzzlefile.PuzzleFileError as e:
+        raise ProtocolError("bad_puzzle", str(e)[:200]) from None
+    found = await desk.answer(account.id, client_address(request), puzzle)
+    return _verdict(puzzle, found)
+
+
+def _verdict(puzzle: puzzlefile.Puzzle, found: Verdict) -> dict[str, Any]:
+    by_id = {p.id: p for p in puzzle.pieces}
+    solution = []
+    for pid, cells in found.solution.items():
+        at = Placement.covering(by_id[pid], cells)
+        solution.append(
+            {
+                "piece": puzzlefile.id_to_json(pid),
+                "cells": [list(c) for c in sorted(cells)],
+                "transform": at.transform,
+                "offset": list(at.offset),
+            }
+        )
+    return {
+        "solvable": found.solutions > 0,
+        "solutions": found.solutions,
+        "more": found.more,
+        "unique": found.solutions == 1 and not found.more,
+        "solution": solution,
+        "area_cells": found.area_cells,
+        "piece_cells": found.piece_cells,
+        "median_seconds": found.seconds,
+        "grade": found.grade,
+        "faster_than": found.faster_than,
+        "reason": found.reason,
+        "unreachable": [list(c) for c in found.unreachable],
+        "message": _verdict_message(found),
+    }
+
+
+def _verdict_message(found: Verdict) -> str:
+    """The verdict in one English sentence (the web client says it in the player's language)."""
+    if found.reason == "sizes":
+        gap = found.area_cells - found.piece_cells
+        more = f"{gap} cells more" if gap > 0 else f"{-gap} cells fewer"
+        return (
+            f"No solution: the area has {found.area_cells} cells, the pieces "
+            f"{found.piece_cells}; the pieces need {more}."
+        )
+    if found.reason == "unreachable":
+        return f"No solution: no piece reaches {len(found.unreachable)} of the cells."
+    if found.reason == "no_fit":
+        return "No solution: the pieces do not fit together in this area."
+    counted = f"more than {found.solutions}" if found.more else str(found.solutions)
+    what = "a unique solution" if counted == "1" else f"{counted} solutions"
+    return f"Solvable: {what}, about {found.seconds:.0f} s for a median player."

@@ -1,0 +1,48 @@
+"""The puzzle editor's verdict (``POST /api/puzzles/verdict``, docs/editor.md): the solver's
+and the difficulty model's figures on a drawn puzzle nobody is playing.
+
+Held to the rules of hints (:mod:`.help`, docs/fair-play.md): an account; limits per account
+and per address (``verdicts_per_minute``, ``verdicts_per_minute_per_address``: ``429`` with
+``Retry-After``; higher than the hints', since the editor asks again as a player draws); at
+most :data:`.help.MOST_PIECES` pieces and :data:`.help.MOST_CELLS` cells in an area at
+most :data:`.help.MOST_SPAN` steps across, solutions counted
+up to :data:`ubongo.puzzles.verdict.COUNTED`; and never for a task dealt in a room now or a
+daily being played, under whatever names its pieces are given (``403 no_help``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from ubongo import puzzlefile
+from ubongo.puzzles.verdict import Verdict, verdict
+
+from ..config import ServerConfig
+from ..ops.clock import Clock
+from ..ops.ratelimit import AddressLimit
+from .help import check_bounds, refuse_in_play
+from .tasks_in_play import TasksInPlay
+
+
+class EditorDesk:
+    """Answers ``POST /api/puzzles/verdict`` within its limits."""
+
+    def __init__(self, tasks: TasksInPlay, clock: Clock, config: ServerConfig) -> None:
+        self.tasks = tasks
+        self.clock = clock
+        rate = config.verdicts_per_minute
+        self.per_account = AddressLimit("verdicts asked (account)", rate / 60, rate)
+        rate = config.verdicts_per_minute_per_address
+        self.per_address = AddressLimit("verdicts asked (address)", rate / 60, rate)
+
+    async def answer(self, account: int, address: str, puzzle: puzzlefile.Puzzle) -> Verdict:
+        """The verdict on ``puzzle``, or a refusal (``ProtocolError``)."""
+        now = self.clock.now()
+        # both looked at before either is spent: a refusal costs the other limit nothing
+        self.per_account.check(f"account:{account}", now)
+        self.per_address.check(address, now)
+        self.per_account.spend(f"account:{account}", now)
+        self.per_address.spend(address, now)
+        check_bounds(puzzle, "the editor proves puzzles")
+        await refuse_in_play(self.tasks, puzzle, "no verdict")
+        return await asyncio.to_thread(verdict, puzzle.area, list(puzzle.pieces), puzzle.edition)
