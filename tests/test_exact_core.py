@@ -243,6 +243,20 @@ def test_a_count_past_64_bits_is_an_overflow_not_a_wrong_number() -> None:
     assert compiled.count(10)[0] >= 10
 
 
+def test_candidates_of_mixed_sizes_do_not_crash_the_compiled_core() -> None:
+    # a piece whose candidates are not all of one size (ExactCover asks that they are) can
+    # fill the area with a piece left over: a dead end, not a read past the tables
+    row = [(0, 0), (1, 0), (2, 0)]
+    candidates = {
+        "a": [frozenset(row[:1]), frozenset(row)],
+        "b": [frozenset(row[1:])],
+    }
+    compiled = ExactCover(row, candidates, SQUARE)._compiled()
+    assert compiled is not None
+    assert compiled.count_all()[0] == compiled.count(5)[0] == 1
+    assert list(compiled.solutions())  # (as the Python search, it stops at a full area)
+
+
 def run_python(code: str, **env: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-c", code],

@@ -237,6 +237,8 @@ static uint64_t NAME(ways)(NAME(Counting) *c, MASK covered, uint32_t left, uint6
     const Problem *p = c->p;
     MASK area = NAME(load)(p->area);
     MASK empty = NAME(xor)(area, covered);
+    if (NAME(is_empty)(empty))
+        return 0; /* (full with pieces left: only where sizes do not add up, a dead end) */
     int first = NAME(lowest)(empty);
     uint64_t total = 0;
     for (int32_t gi = p->first_group[first]; gi < p->first_group[first + 1]; gi++) {
@@ -497,6 +499,8 @@ static int NAME(place_one_more)(const Problem *p, const NAME(States) *now, NAME(
     for (size_t g = 0; g < now->groups; g++) {
         MASK covered = now->covered[g];
         MASK empty = NAME(xor)(area, covered);
+        if (NAME(is_empty)(empty))
+            continue; /* (as in ways) */
         int first = NAME(lowest)(empty);
         uint32_t any_left = 0;
         for (int32_t e = now->head[g]; e >= 0; e = now->enext[e])
@@ -550,6 +554,8 @@ static int NAME(place_last_two)(const Problem *p, const NAME(States) *now, NAME(
     for (size_t g = 0; g < now->groups; g++) {
         MASK covered = now->covered[g];
         MASK empty = NAME(xor)(area, covered);
+        if (NAME(is_empty)(empty))
+            continue; /* (as in ways) */
         int first = NAME(lowest)(empty);
         uint32_t any_left = 0;
         for (int32_t e = now->head[g]; e >= 0; e = now->enext[e])
@@ -649,11 +655,14 @@ typedef struct {
 static void NAME(enter)(const Problem *p, NAME(Frame) *f, MASK covered, uint32_t left)
 {
     MASK empty = NAME(xor)(NAME(load)(p->area), covered);
-    int first = NAME(lowest)(empty);
     f->covered = covered;
     f->left = left;
-    f->group = p->first_group[first];
-    f->group_end = p->first_group[first + 1];
+    f->group = f->group_end = 0; /* (full with pieces left: as in ways, a dead end) */
+    if (!NAME(is_empty)(empty)) {
+        int first = NAME(lowest)(empty);
+        f->group = p->first_group[first];
+        f->group_end = p->first_group[first + 1];
+    }
     f->next_mask = f->group < f->group_end ? p->groups[f->group].start : 0;
     f->child = 0;
 }
