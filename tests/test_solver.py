@@ -3,6 +3,7 @@ of its cores (the compiled one and the pure-Python one)."""
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Iterator, Sequence
 
@@ -11,7 +12,7 @@ import pytest
 from ubongo.board import Area, check_cover, placements_of
 from ubongo.geometry import CUBE, HEXAGON, SQUARE, TRIANGLE, Cell, Lattice
 from ubongo.pieces import Piece, edition, make_piece
-from ubongo.solver import Core, count, search_stats, set_core, solutions, solve
+from ubongo.solver import COMPILED, Core, count, search_stats, set_core, solutions, solve
 
 Cover = frozenset[tuple[str, frozenset[Cell]]]
 
@@ -286,6 +287,13 @@ def test_search_reports_nodes() -> None:
     stats = search_stats(area, [CLASSIC.piece(p) for p in "DIG"])
     assert stats.solutions == count(area, [CLASSIC.piece(p) for p in "DIG"])
     assert stats.nodes >= 3 * stats.solutions > 0
+
+
+@pytest.mark.skipif(os.environ.get("CI") != "true", reason="only where CI sets the project up")
+def test_ci_builds_the_compiled_core() -> None:
+    # the product falls back to the Python core with a warning; CI must not, or the compiled
+    # core's tests (tests/test_exact_core.py) would be skipped there unnoticed
+    assert COMPILED, "ubongo._exact was not built by pip install -e ."
 
 
 def test_pieces_must_suit_the_area() -> None:
