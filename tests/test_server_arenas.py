@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 from server_harness import Client, ServerProcess, replayed, server_in, solution
+from test_social import Notices as SocialNotices
+from test_social import challenge, follow
 from websockets.sync.client import ClientConnection, connect
 
 from ubongo import editions
@@ -433,4 +435,27 @@ def test_scripts_that_solve_at_once_score_nothing(fair: ServerProcess) -> None:
     results = fair.get(f"/api/arenas/{arena['id']}/results")
     assert [(r["points"], r["wins"]) for r in results["standings"]] == [(0, 0), (0, 0)]
     for page in pages:
+        page.close()
+
+
+def test_a_friends_arena_starting_is_told_to_friends_only(server: ServerProcess) -> None:
+    """Ada's public arena starts as she makes it: Bob (her friend: they follow each other)
+    hears of it on his notice socket; Eve, who follows Ada one way, does not (the next notice
+    she gets is a challenge sent after the arena started); nor does anybody of a private one."""
+    ada, bob, eve = account(server), account(server), account(server)
+    for who, whom in ((ada, bob), (bob, ada), (eve, ada)):
+        follow(server, who, whom)
+    pages = {}
+    for name, who in (("bob", bob), ("eve", eve)):
+        pages[name] = SocialNotices(server, who["token"])
+        assert pages[name].next()["type"] == "welcome"
+    private = make_arena(server, ada, private=True)
+    arena = make_arena(server, ada)
+    told = pages["bob"].next()
+    assert (told["type"], told["arena"], told["friend"]) == ("arena", arena["id"], ada["name"])
+    assert told["arena"] != private["id"]
+    status, _ = challenge(server, bob, eve)
+    assert status == 201
+    assert pages["eve"].next()["type"] == "challenge"
+    for page in pages.values():
         page.close()

@@ -207,12 +207,15 @@ export function backToArena(arena: string, code: string, go: Navigate): HTMLElem
 export function startArenaNotices(go: Navigate): void {
   onNotice((notice) => {
     if (notice.type !== "arena" || location.pathname === `/arena/${notice.arena}`) return;
-    announce(t("arena:started", { title: notice.title }));
+    const said = notice.friend
+      ? t("arena:friendStarted", { friend: notice.friend, title: notice.title })
+      : t("arena:started", { title: notice.title });
+    announce(said);
     document.getElementById("arena-called")?.remove();
     const note = h(
       "div.arena-called#arena-called",
       { role: "status" },
-      h("span", {}, t("arena:started", { title: notice.title })),
+      h("span", {}, said),
       " ",
       h(
         "a.button.primary",

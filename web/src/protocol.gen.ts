@@ -1614,7 +1614,7 @@ export interface SeatTicket {
 }
 /**
  * An arena the account joined has started (docs/arenas.md): its races begin for those
- * with its page open.
+ * with its page open; or a friend's arena has (the account has not joined it).
  */
 export interface ArenaNotice {
   type: "arena";
@@ -1624,6 +1624,10 @@ export interface ArenaNotice {
   arena: string;
   title: string;
   starts_at: number;
+  /**
+   * the friend who made it (the account has not joined); null: one it joined
+   */
+  friend: string | null;
 }
 export interface NoticeError {
   type: "error";
@@ -3029,10 +3033,6 @@ export interface HintPlacement {
   offset: number[];
 }
 /**
- * ``GET /api/practice-bundle``: practice tasks of every playable edition, kept by the web
-  offset: number[];
-}
-/**
  * ``POST /api/puzzles/verdict``: the editor's verdict on a drawn puzzle.
  */
 export interface PuzzleVerdict {
@@ -3093,6 +3093,10 @@ export interface SolvedPiece {
   piece: string | number;
   cells: number[][];
   transform: number;
+  offset: number[];
+}
+/**
+ * ``GET /api/practice-bundle``: practice tasks of every playable edition, kept by the web
  * client's service worker for playing offline.
  */
 export interface PracticeBundle {

@@ -296,3 +296,20 @@ class Arenas(Protocol):
     async def race_over(self, outcome: RaceOutcome) -> None:
         """A race's room has stored its game."""
         ...
+
+
+#: what another process may ask of the arenas' director (``ArenaDirector.answer``): each
+#: :class:`Arenas` method, its arguments by name in JSON
+ARENA_ASKS: dict[str, Callable[[Arenas, dict[str, Any]], Awaitable[Any]]] = {
+    "listing": lambda d, b: d.listing(),
+    "make": lambda d, b: d.make(
+        b["title"], Format(**b["format"]), b["starts_at"], b["made_by"], b["private"]
+    ),
+    "page": lambda d, b: d.page(b["arena"], b["account"]),
+    "results": lambda d, b: d.results(b["arena"]),
+    "join": lambda d, b: d.join(b["arena"], b["account"], b["name"], b["addresses"]),
+    "pause": lambda d, b: d.pause(b["arena"], b["account"], b["paused"]),
+    "take_harder": lambda d, b: d.take_harder(b["arena"], b["account"], b["harder"]),
+    "withdraw": lambda d, b: d.withdraw(b["arena"], b["account"]),
+    "race_over": lambda d, b: d.race_over(RaceOutcome.from_json(b)),
+}

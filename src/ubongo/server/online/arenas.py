@@ -28,7 +28,7 @@ import contextlib
 import json
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from importlib.resources import files
 from pathlib import Path
@@ -53,6 +53,7 @@ from ..protocol.incoming import BOT_LEVELS, ProtocolError
 from ..protocol.social import encode_notice
 from ..store import Store
 from .arena_live import (
+    ARENA_ASKS,
     Live,
     MakeRace,
     RaceInPlay,
@@ -200,7 +201,9 @@ class ArenaDirector:
         )
         if self.store is not None:
             await asyncio.to_thread(self.store.arenas.make, arena, self.clock.now())
-        await self._load(arena)
+        live = await self._load(arena)
+        if live.start_told:  # it starts at once: its maker's friends hear of it now
+            await self._tell_start(live, joined=False)
         return arena.id
 
     async def _make_scheduled(self, now: float) -> None:
@@ -449,26 +452,40 @@ class ArenaDirector:
                 end = self.store.arenas.race_ended
                 await asyncio.to_thread(end, live.arena.id, race.number, now, None, [])
 
-    async def _tell_start(self, live: Live) -> None:
-        """Tell every player who joined (and does not pause) that the arena has started, on
-        whatever page they are (their notice sockets)."""
+    async def _tell_start(self, live: Live, joined: bool = True) -> None:
+        """Tell, on whatever page they are (their notice sockets), every player who joined (and
+        does not pause) that the arena has started (unless not ``joined``: it starts as it is
+        made), and the maker's friends who have not joined that their friend's arena has
+        (a public one only: a private arena's link goes to whom its maker chooses)."""
         if self.notices is None:
             return
         a = live.arena
-        notice = {
+        told: list[tuple[int, dict[str, Any]]] = []
+        notice: dict[str, Any] = {
             "type": "arena",
             "arena": a.id,
             "title": a.title,
             "starts_at": round(a.starts_at * 1000),
+            "friend": None,
         }
-        text = encode_notice(notice)
-        for sheet in list(live.sheets.values()):
-            if not sheet.paused and not sheet.removed:
-                try:
-                    await self.notices.send(sheet.account, text)
-                except Exception:
-                    log.exception("arena %s: its start was not told", a.id)
-                    return
+        if joined:
+            sheets = list(live.sheets.values())
+            told += [(s.account, notice) for s in sheets if not s.paused and not s.removed]
+        if a.made_by is not None and not a.private and self.store is not None:
+            maker, friends = await asyncio.to_thread(self._friends_of, a.made_by)
+            told += [(f, {**notice, "friend": maker}) for f in friends if f not in live.sheets]
+        for account, said in told:
+            try:
+                await self.notices.send(account, encode_notice(said))
+            except Exception:
+                log.exception("arena %s: its start was not told", a.id)
+                return
+
+    def _friends_of(self, account: int) -> tuple[str, list[int]]:
+        """An account's name and its friends (who follow it back)."""
+        assert self.store is not None
+        name = self.store.accounts.name_of(account) or ""
+        return name, [f.id for f in self.store.follows.following(account) if f.mutual]
 
     def _show(self, live: Live, now: float) -> None:
         live.shown, live.shown_at = live.version, now
@@ -579,7 +596,7 @@ class ArenaDirector:
         """Another process's ask (:mod:`..cluster.arenas`): the method ``what`` of
         :class:`Arenas` with its arguments as JSON, the answer as JSON (``bad_message`` for an
         ask it does not know)."""
-        ask = ASKS.get(what)
+        ask = ARENA_ASKS.get(what)
         if ask is None:
             raise ProtocolError("bad_message", f"no arena ask {what!r}")
         return await ask(self, body)
@@ -622,19 +639,3 @@ class ArenaDirector:
                 )
             except Exception:
                 log.exception("arena %s: race %d's end was not stored", live.arena.id, race.number)
-
-
-#: :meth:`ArenaDirector.answer`'s asks: each :class:`Arenas` method, its arguments by name
-ASKS: dict[str, Callable[[ArenaDirector, dict[str, Any]], Awaitable[Any]]] = {
-    "listing": lambda d, b: d.listing(),
-    "make": lambda d, b: d.make(
-        b["title"], Format(**b["format"]), b["starts_at"], b["made_by"], b["private"]
-    ),
-    "page": lambda d, b: d.page(b["arena"], b["account"]),
-    "results": lambda d, b: d.results(b["arena"]),
-    "join": lambda d, b: d.join(b["arena"], b["account"], b["name"], b["addresses"]),
-    "pause": lambda d, b: d.pause(b["arena"], b["account"], b["paused"]),
-    "take_harder": lambda d, b: d.take_harder(b["arena"], b["account"], b["harder"]),
-    "withdraw": lambda d, b: d.withdraw(b["arena"], b["account"]),
-    "race_over": lambda d, b: d.race_over(RaceOutcome.from_json(b)),
-}

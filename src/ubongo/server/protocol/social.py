@@ -122,12 +122,15 @@ class ChallengeNotice(Sent):
 
 class ArenaNotice(Sent):
     """An arena the account joined has started (docs/arenas.md): its races begin for those
-    with its page open."""
+    with its page open; or a friend's arena has (the account has not joined it)."""
 
     type: Literal["arena"]
     arena: str = Field(description="the arena's id (its page: /arena/{id})")
     title: str
     starts_at: Ms
+    friend: str | None = Field(
+        description="the friend who made it (the account has not joined); null: one it joined"
+    )
 
 
 class ReplayChatLine(Sent):
