@@ -9,6 +9,7 @@ field they lack, a missing one or a wrong type fails the test that received it.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -417,6 +418,28 @@ class Client:
 
     def close(self) -> None:
         self.ws.close()
+
+
+@contextlib.contextmanager
+def cluster_in(
+    folder: Path, names: tuple[str, ...], args: tuple[str, ...] = ()
+) -> Iterator[tuple[RedisProcess, list[ServerProcess]]]:
+    """A Redis and a server process of each of ``names`` on it (one SQLite file in ``folder``,
+    ``args``: more ``ubongo serve`` flags), as behind a load balancer, for a fixture's body:
+    stopped after the tests, failing them if a process logged a crash."""
+    redis = RedisProcess(folder).start()  # raises (the suite fails) if it cannot start
+    db = f"sqlite:///{folder / 'games.sqlite3'}"
+    servers = [
+        ServerProcess(db, log=folder / f"{n}.log", redis_url=redis.url, args=args).start()
+        for n in names
+    ]
+    yield redis, servers
+    for s in servers:
+        s.stop()
+    redis.stop()
+    for name in names:
+        log = (folder / f"{name}.log").read_text()
+        assert "Traceback" not in log, f"server {name} logged a crash:\n{log}"
 
 
 def server_in(folder: Path, args: tuple[str, ...] = ()) -> Iterator[ServerProcess]:

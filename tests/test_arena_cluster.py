@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_harness import Client, RedisProcess, ServerProcess, solution
+from server_harness import Client, RedisProcess, ServerProcess, cluster_in, solution
 from test_server_arenas import EDITION, Page, account, join, make_arena, seated
 from waiting import eventually
 
@@ -30,23 +30,10 @@ ARGS = (
 )
 
 
-def serve(folder: Path, redis: RedisProcess, name: str) -> ServerProcess:
-    db = f"sqlite:///{folder / 'games.sqlite3'}"
-    log = folder / f"{name}.log"
-    return ServerProcess(db, log=log, redis_url=redis.url, args=ARGS).start()
-
-
 @pytest.fixture
 def cluster(tmp_path: Path) -> Iterator[tuple[RedisProcess, list[ServerProcess]]]:
-    redis = RedisProcess(tmp_path).start()
-    servers = [serve(tmp_path, redis, name) for name in ("a", "b")]
-    yield redis, servers
-    for s in servers:
-        s.stop()
-    redis.stop()
-    for name in ("a", "b"):
-        log = (tmp_path / f"{name}.log").read_text()
-        assert "Traceback" not in log, f"server {name} logged a crash:\n{log}"
+    with cluster_in(tmp_path, ("a", "b"), ARGS) as running:
+        yield running
 
 
 def leading(servers: list[ServerProcess]) -> list[ServerProcess]:

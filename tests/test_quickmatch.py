@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 from server_harness import (
     Client,
-    RedisProcess,
     ServerProcess,
+    cluster_in,
     metric,
     scrape,
     server_in,
@@ -230,24 +230,9 @@ def test_quick_match_needs_a_valid_account_token(server: ServerProcess) -> None:
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[ServerProcess]]:
     folder: Path = tmp_path_factory.mktemp("quickmatch-cluster")
-    redis = RedisProcess(folder).start()
-    db = f"sqlite:///{folder / 'games.sqlite3'}"
-    servers = [
-        ServerProcess(
-            db,
-            log=folder / f"{name}.log",
-            redis_url=redis.url,
-            args=(f"--quickmatch-wait={CLUSTER_WAIT}", "--accounts-per-hour=1000"),
-        ).start()
-        for name in ("a", "b")
-    ]
-    yield servers
-    for s in servers:
-        s.stop()
-    redis.stop()
-    for name in ("a", "b"):
-        log = (folder / f"{name}.log").read_text()
-        assert "Traceback" not in log, f"server {name} logged a crash:\n{log}"
+    args = (f"--quickmatch-wait={CLUSTER_WAIT}", "--accounts-per-hour=1000")
+    with cluster_in(folder, ("a", "b"), args) as (_, servers):
+        yield servers
 
 
 def test_two_accounts_asking_on_two_processes_share_a_room(cluster: list[ServerProcess]) -> None:
