@@ -375,6 +375,8 @@ export function homeScreen(go: Navigate): HTMLElement {
         h("div.row", {}, h("label.field", {}, h("span", {}, t("home:mode")), goal), amountLabel),
         soloButton,
         records,
+        // your own puzzle, proven by the solver as you draw it (issue 27)
+        h("p.editor-link", {}, h("a#editor-link", { href: "/create", "data-link": "" }, t("editor:homeLink"))),
       ),
       // a rated game with anyone, right after solo: on a phone it sat two screens down, below
       // the daily and the friends' rooms (Play solo keeps the first screen)

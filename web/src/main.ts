@@ -1,5 +1,5 @@
 // The Ubongo web client: a tiny router over its screens (home, room, arena, replay, profile,
-// rules, practice, tutorial, not found).
+// rules, practice, tutorial, the puzzle editor, not found).
 // Rooms carry their own sub-screens (lobby, game, round result, game end, solo).
 
 import "./style.css";
@@ -12,11 +12,13 @@ import "./styles/rules.css";
 import "./styles/settings.css";
 import "./styles/findings.css";
 import "./styles/social.css";
+import "./styles/editor.css";
 import { ensureAccount } from "./api";
 import { arenaScreen } from "./arena";
 import { startArenaNotices } from "./arenas";
 import { h } from "./dom";
 import { loadEditions } from "./editions";
+import { editorScreen } from "./editor";
 import { cellAt, nearestTranslation, outline, translationVector } from "./geometry";
 import { homeScreen } from "./home";
 import { language, languagePicker, onLanguageChange, t } from "./i18n";
@@ -113,6 +115,11 @@ function route(): void {
     body = screen.element;
   } else if (arena) {
     const screen = arenaScreen(arena[1], go);
+    dispose = screen.dispose;
+    body = screen.element;
+  } else if (path === "/create" || path === "/create/") {
+    // the puzzle editor (issue 27, docs/editor.md)
+    const screen = editorScreen(edition);
     dispose = screen.dispose;
     body = screen.element;
   } else if (path === "/replay/file") {

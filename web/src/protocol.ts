@@ -100,6 +100,10 @@ export type DailyTasks = gen.DailyTasks;
 export type PuzzleTask = gen.PuzzleTask;
 export type HintRequest = gen.HintRequest;
 export type HintAnswer = gen.HintAnswer;
+/** `POST /api/puzzles/verdict`'s body: a drawn puzzle as a puzzle file (docs/puzzle-format.md). */
+export type VerdictRequest = gen.VerdictRequest;
+/** The editor's verdict on a drawn puzzle (docs/editor.md). */
+export type PuzzleVerdict = gen.PuzzleVerdict;
 /** GET /api/practice-bundle: what the browser keeps to practise offline (offline/bundle.ts). */
 export type PracticeBundle = gen.PracticeBundle;
 export type PracticeEdition = gen.PracticeEdition;
