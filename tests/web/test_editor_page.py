@@ -10,6 +10,7 @@ from pathlib import Path
 from axe import assert_accessible
 from playwright.sync_api import Browser, Page, expect
 from server_harness import ServerProcess
+from test_language import english_on
 from webharness import new_page, shot
 
 from ubongo import puzzlefile
@@ -82,6 +83,14 @@ def test_a_classic_puzzle_drawn_proven_changed_and_downloaded(
     page.evaluate("window.scrollTo(0, 0)")
     shot(page, "editor-classic-unique")
     assert_accessible(page, "editor")
+    page.emulate_media(color_scheme="dark")
+    expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+    page.evaluate(
+        "() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null)))"
+    )
+    assert_accessible(page, "editor (dark)")
+    shot(page, "editor-classic-dark")
+    page.emulate_media(color_scheme="light")
 
     # G (4 cells) for A (2 cells): two cells of the area are left over
     piece(page, "G")
@@ -126,21 +135,29 @@ def test_a_classic_puzzle_drawn_proven_changed_and_downloaded(
 def test_hexagons_are_drawn_for_extreme_and_the_editor_works_on_a_phone(
     browser: Browser, server: ServerProcess
 ) -> None:
+    """A phone with a touch screen: cells and pieces tapped."""
     errors: list[str] = []
-    page = new_page(browser, errors, 390, 844)
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, locale="en-US", has_touch=True, is_mobile=True
+    )
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(server.url + "/create?edition=extreme")
     expect(page.locator(".editor-sheet polygon").first).to_be_visible()
     assert page.locator("#editor-edition").input_value() == "extreme"
     # the straight three: its own shape has one solution
     for r in range(3):
-        cell(page, 0, r)
-    piece(page, "1")
+        page.locator(f'.editor-sheet [data-cell="0,{r}"]').tap()
+    expect(page.locator(".sheet-cell.on")).to_have_count(3)
+    page.locator('.editor-piece[data-piece="1"]').tap()
+    expect(page.locator(".verdict-mini")).to_have_text("Solvable: exactly 1 solution (unique)")
     expect(page.locator(HEADLINE)).to_have_text("Solvable: exactly 1 solution (unique)")
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page is {width} px wide on a 390 px phone"
     page.evaluate("window.scrollTo(0, 0)")
     shot(page, "editor-phone-extreme")
     assert_accessible(page, "editor on a phone")
+    context.close()
     assert not errors, errors
 
 
@@ -155,6 +172,8 @@ def test_the_editor_speaks_german(browser: Browser, server: ServerProcess) -> No
     expect(page.locator(HEADLINE)).to_have_text("Keine Lösung")
     expect(page.locator("#verdict-reason")).to_contain_text("1 Feld zu wenig")
     shot(page, "editor-german")
+    found = english_on(page)
+    assert not found, f"English on the German editor: {found}"
     context.close()
 
 

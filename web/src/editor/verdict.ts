@@ -149,7 +149,9 @@ export function reasonText(v: PuzzleVerdict, cubes: boolean): string {
     case "sizes": {
       const gap = v.area_cells - v.piece_cells;
       const key = gap > 0 ? `editor:sizesAreaBigger${unit}` : `editor:sizesPiecesBigger${unit}`;
-      return t(key, { area: v.area_cells, pieces: v.piece_cells, count: Math.abs(gap) });
+      const sizes = t(key, { area: v.area_cells, pieces: v.piece_cells, count: Math.abs(gap) });
+      // cells no piece reaches are marked on the sheet: said too, not only the sum
+      return v.unreachable.length ? `${sizes} ${t("editor:unreachable", { count: v.unreachable.length })}` : sizes;
     }
     case "unreachable":
       return t("editor:unreachable", { count: v.unreachable.length });
