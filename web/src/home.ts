@@ -404,6 +404,8 @@ export function homeScreen(go: Navigate): HTMLElement {
         h("p.muted", {}, t("home:friendsAbout")),
         roomButton,
         h("div.join", {}, codeInput, h("button#join", { type: "button", onclick: join }, t("home:join"))),
+        // the boxed game at a real table: the die, the hourglass and the score (issue 28)
+        h("p.table-link", {}, h("a#table-link", { href: "/table", "data-link": "" }, t("table:homeLink"))),
       ),
     ),
     friendsPanel(),

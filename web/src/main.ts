@@ -12,6 +12,7 @@ import "./styles/rules.css";
 import "./styles/settings.css";
 import "./styles/findings.css";
 import "./styles/social.css";
+import "./styles/table.css";
 import "./styles/editor.css";
 import { ensureAccount } from "./api";
 import { arenaScreen } from "./arena";
@@ -34,6 +35,7 @@ import { roomScreen } from "./room";
 import { rulesScreen } from "./rules";
 import { applyTheme, settingsMenu } from "./settings";
 import { bell, startChallenges } from "./social";
+import { tableScreen } from "./table";
 import { helpMenu, tutorialOffer, tutorialScreen } from "./tutorial";
 import { logo } from "./ui";
 
@@ -120,6 +122,10 @@ function route(): void {
   } else if (path === "/create" || path === "/create/") {
     // the puzzle editor (issue 27, docs/editor.md)
     const screen = editorScreen(edition);
+    dispose = screen.dispose;
+    body = screen.element;
+  } else if (path === "/table" || path === "/table/") {
+    const screen = tableScreen();
     dispose = screen.dispose;
     body = screen.element;
   } else if (path === "/replay/file") {
