@@ -140,6 +140,14 @@ def test_three_rounds_of_classic(page: Page, server: ServerProcess) -> None:
             total[p][g] = total[p].get(g, 0) + 1
     page.locator("#table-next").click()
 
+    # another language in the middle of the game: the same game, in German, and back
+    page.locator("#language").select_option("de")
+    expect(page.locator("h1")).to_have_text("Tischmodus · Classic")
+    expect(page.locator("#table-round")).to_have_text("Runde 2 von 3")
+    expect(page.locator("#table-tally tr[data-player='1'] .table-points")).not_to_have_text("0")
+    page.locator("#language").select_option("en")
+    expect(page.locator("#table-roll")).to_have_text("Roll the die")
+
     # round 2: nobody in time, a second chance (the same task), then only Cy: the amber of the
     # round goes into the bag
     play_round(page, 2, "Ben")

@@ -127,6 +127,7 @@ function route(): void {
   } else if (path === "/table" || path === "/table/") {
     const screen = tableScreen();
     dispose = screen.dispose;
+    relabel = screen.relabel;
     body = screen.element;
   } else if (path === "/replay/file") {
     body = replayFileScreen();

@@ -113,6 +113,8 @@ export interface Clock {
   start(seconds: number, done: () => void): void;
   stop(): void;
   running(): boolean;
+  /** the seconds said again (another language) */
+  refresh(): void;
 }
 
 /** The sand (or under reduced motion the bar) and the seconds left. */
@@ -174,5 +176,8 @@ export function clockView(kind: "hourglass" | "countdown"): Clock {
     },
     stop,
     running: () => timer !== null,
+    refresh: () => {
+      if (total) draw();
+    },
   };
 }

@@ -35,7 +35,7 @@ import { callOrder, roundResult, supplies, tally } from "./view";
 
 type Phase = "ready" | "rolled" | "running" | "timeup" | "scored" | "tie" | "over";
 
-export function tableScreen(): { element: HTMLElement; dispose: () => void } {
+export function tableScreen(): { element: HTMLElement; dispose: () => void; relabel: () => void } {
   const params = new URLSearchParams(location.search);
   const seconds = Number(params.get("seconds")) > 0 ? Number(params.get("seconds")) : undefined;
   // a shorter game (as the rules' `rounds` setting): the display holds as many gems as rounds
@@ -364,6 +364,11 @@ export function tableScreen(): { element: HTMLElement; dispose: () => void } {
     dispose: () => {
       clock?.stop();
       letSleep();
+    },
+    // another language: the same game drawn in it (the clock runs on)
+    relabel: () => {
+      draw();
+      clock?.refresh();
     },
   };
 }

@@ -66,6 +66,7 @@ export function setupForm(start: (choice: TableChoice) => void, edition0: string
         maxLength: 16,
         value: names[i] ?? "",
         placeholder: t("table:playerN", { n: i + 1 }),
+        "aria-label": t("table:nameOf", { n: i + 1 }),
         autocomplete: "off",
         oninput: (e: Event) => {
           names[i] = (e.target as HTMLInputElement).value;
@@ -75,6 +76,7 @@ export function setupForm(start: (choice: TableChoice) => void, edition0: string
         "select",
         {
           id: `table-colour-${i}`,
+          "aria-label": t("table:colourOf", { n: i + 1 }),
           onchange: (e: Event) => {
             colours[i] = (e.target as HTMLSelectElement).value;
             swatch.dataset.colour = colours[i];
@@ -88,8 +90,8 @@ export function setupForm(start: (choice: TableChoice) => void, edition0: string
           "div.table-player-row",
           {},
           swatch,
-          h("label.field", {}, h("span", {}, t("table:nameOf", { n: i + 1 })), name),
-          h("label.field", {}, h("span", {}, t("table:colourOf", { n: i + 1 })), colour),
+          h("label.field", {}, h("span", {}, t("table:name")), name),
+          h("label.field", {}, h("span", {}, t("table:colour")), colour),
         ),
       );
     }
@@ -131,6 +133,6 @@ export function setupForm(start: (choice: TableChoice) => void, edition0: string
     h("fieldset.table-options", {}, h("legend", {}, t("table:howToPlay")), sideField, variantField, countField),
     h("fieldset.table-players", {}, h("legend", {}, t("table:whoPlays")), rows),
     h("p.muted", {}, t("table:boxNeeded")),
-    h("button.primary.big#table-start", { type: "submit" }, t("table:start")),
+    h("button.primary.table-btn#table-start", { type: "submit" }, t("table:start")),
   );
 }
