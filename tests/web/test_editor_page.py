@@ -129,6 +129,17 @@ def test_a_classic_puzzle_drawn_proven_changed_and_downloaded(
         == puzzlefile.from_json({"edition": "classic", "area": ROWS, "pieces": ["A"]}).area
     )
     assert count(puzzle.area, list(puzzle.pieces)) == 1
+    # and the editor reads it back: cleared, then opened
+    page.locator("#editor-clear").click()
+    expect(page.locator(".sheet-cell.on")).to_have_count(0)
+    page.locator("#editor-file").set_input_files(str(path))
+    expect(page.locator(".sheet-cell.on")).to_have_count(13)
+    expect(page.locator(HEADLINE)).to_have_text("Solvable: exactly 1 solution (unique)")
+    # turned a quarter and mirrored, it is the same puzzle: still unique
+    page.locator("#editor-turn").click()
+    page.locator("#editor-mirror").click()
+    expect(page.locator(".sheet-cell.on")).to_have_count(13)
+    expect(page.locator(HEADLINE)).to_have_text("Solvable: exactly 1 solution (unique)")
     assert not errors, errors
 
 
@@ -211,7 +222,12 @@ def test_a_3d_footprint_and_trigos_two_areas(browser: Browser, server: ServerPro
         cell(page, *c)
     piece(page, "1")
     piece(page, "2")
-    expect(page.locator(HEADLINE)).to_contain_text("Solvable")
+    expect(page.locator(HEADLINE)).to_have_text("Solvable: exactly 1 solution (unique)")
+    # a sixth of a turn at a time, and mirrored: triangles turn into triangles, still unique
+    for button in ["#editor-turn"] * 3 + ["#editor-mirror"]:
+        page.locator(button).click()
+        expect(page.locator(".sheet-cell.on")).to_have_count(8)
+        expect(page.locator(HEADLINE)).to_have_text("Solvable: exactly 1 solution (unique)")
     page.evaluate("window.scrollTo(0, 0)")
     shot(page, "editor-trigo")
     assert not errors, errors

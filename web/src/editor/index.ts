@@ -12,7 +12,8 @@ import { cellsBounds, type LatticeName } from "../geometry";
 import { colourName, t } from "../i18n";
 import type { PuzzleVerdict, VerdictRequest } from "../protocol";
 import { Sheet } from "./canvas";
-import { normalised } from "./lattice";
+import { type Drawn, readPuzzle, save } from "./file";
+import { normalised, ontoSheet, transformed } from "./lattice";
 import { VerdictPanel } from "./verdict";
 
 /** The solver's bounds (the server's, src/ubongo/server/online/help.py): no more is asked. */
@@ -42,6 +43,11 @@ export function editorScreen(wanted: string | null): EditorScreen {
   const undo = h("button#editor-undo", { type: "button", disabled: true }, t("editor:undo"));
   const clear = h("button#editor-clear", { type: "button" }, t("editor:clear"));
   const download = h("button#editor-download", { type: "button", disabled: true }, t("editor:download"));
+  const turn = h("button#editor-turn", { type: "button" }, t("editor:turn"));
+  const mirror = h("button#editor-mirror", { type: "button" }, t("editor:mirror"));
+  // a puzzle file read back: the input is hidden, its button opens it
+  const picker = h("input#editor-file", { type: "file", accept: ".json,application/json", hidden: true });
+  const openFile = h("button#editor-open", { type: "button", onclick: () => picker.click() }, t("editor:open"));
   const sheetBox = h("div.editor-sheet-box");
   const pieceBox = h("div.editor-pieces", { role: "group", "aria-labelledby": "editor-pieces-heading" });
   const tally = h("p.muted#editor-tally", {});
@@ -58,13 +64,14 @@ export function editorScreen(wanted: string | null): EditorScreen {
         "section.panel.editor-draw",
         {},
         h("div.row", {}, h("label.field", {}, h("span", {}, t("editor:edition")), select)),
-        h("div.editor-tools", {}, undo, clear, download),
+        h("div.editor-tools", {}, undo, clear, turn, mirror),
         sheetBox,
         panel.mini,
         h("p.muted#editor-keys", {}, t("editor:keys")),
         h("h2#editor-pieces-heading", {}, t("editor:pieces")),
         pieceBox,
         tally,
+        h("div.editor-tools", {}, download, openFile, picker),
       ),
       panel.element,
     ),
@@ -148,6 +155,42 @@ export function editorScreen(wanted: string | null): EditorScreen {
     changed();
   }
 
+  /** The area turned or mirrored, kept on the sheet near where it was. */
+  function reshape(how: "turn" | "mirror"): void {
+    if (!sheet?.area.size) return;
+    const now = sheet.areaCells();
+    const moved = ontoSheet(sheet.lattice, sheet.cells, transformed(sheet.lattice, now, how), now);
+    if (!moved) {
+      announce(t("editor:noRoom"));
+      return;
+    }
+    remember();
+    setDrawing({ area: moved.map((c) => c.join(",")), pieces: chosen });
+  }
+
+  /** A puzzle file opened: its edition, its area on the sheet, its pieces. */
+  async function load(file: Drawn): Promise<void> {
+    select.value = file.edition;
+    await open(file.edition);
+    if (!sheet || !cat) return;
+    const known = cat.pieces.map((p) => p.id);
+    const onSheet = ontoSheet(sheet.lattice, sheet.cells, file.area, []);
+    if (!onSheet || !file.pieces.every((id) => known.includes(id))) {
+      panel.ask(null, cat, t("editor:badFile"));
+      return;
+    }
+    setDrawing({ area: onSheet.map((c) => c.join(",")), pieces: file.pieces });
+  }
+
+  turn.addEventListener("click", () => reshape("turn"));
+  mirror.addEventListener("click", () => reshape("mirror"));
+  picker.addEventListener("change", async () => {
+    const text = await picker.files?.[0]?.text();
+    picker.value = "";
+    const file = text === undefined ? null : readPuzzle(text);
+    if (file) await load(file);
+    else if (cat) panel.ask(null, cat, t("editor:badFile"));
+  });
   select.addEventListener("change", () => void open(select.value));
   undo.addEventListener("click", () => {
     const last = history.pop();
@@ -205,12 +248,4 @@ function pieceButton(cat: Catalogue, p: PieceEntry, toggle: (id: string) => void
   button.dataset.piece = p.id;
   button.addEventListener("click", () => toggle(p.id));
   return button;
-}
-
-/** Save `data` as a file named `name` (the browser's download). */
-function save(data: unknown, name: string): void {
-  const url = URL.createObjectURL(new Blob([`${JSON.stringify(data)}\n`], { type: "application/json" }));
-  const a = h("a", { href: url, download: name });
-  a.click();
-  URL.revokeObjectURL(url);
 }

@@ -83,3 +83,47 @@ export function normalised(cells: Cell[]): Cell[] {
 
 /** The key of every cell, for sets of cells. */
 export const keyOf = cellKey;
+
+/** The area turned one step (squares a quarter, hexagons and triangles a sixth) or mirrored
+ * left to right, in the lattice's own coordinates (the same as src/ubongo/geometry.py's). */
+export function transformed(lattice: LatticeName, cells: Cell[], how: "turn" | "mirror"): Cell[] {
+  return cells.map((c) => {
+    const [a, b, s] = c;
+    if (lattice === "hexagon") return how === "turn" ? [-b, a + b] : [-a - b, b];
+    if (lattice === "triangle") {
+      // a point a*e1 + b*e2 turned a sixth is (-b, a + b): up triangles become down ones
+      if (how === "turn") return s === 0 ? [-b - 1, a + b, 1] : [-b - 1, a + b + 1, 0];
+      return s === 0 ? [-a - b - 1, b, 0] : [-a - b - 2, b, 1];
+    }
+    return how === "turn" ? [-b, a] : [-a, b];
+  });
+}
+
+/** `cells` moved by a translation of the lattice onto the sheet, as near as it goes to where
+ * `near` (cells) is on screen; null when they do not fit on the sheet at all. */
+export function ontoSheet(lattice: LatticeName, sheet: Cell[], cells: Cell[], near: Cell[]): Cell[] | null {
+  if (!cells.length) return [];
+  const on = new Set(sheet.map(cellKey));
+  const centre = (cs: Cell[]): Point => {
+    const pts = cs.map((c) => cellCentre(lattice, c));
+    return [pts.reduce((n, p) => n + p[0], 0) / pts.length, pts.reduce((n, p) => n + p[1], 0) / pts.length];
+  };
+  const [wantX, wantY] = centre(near.length ? near : sheet);
+  const [x0, y0] = centre(cells);
+  let best: Cell[] | null = null;
+  let bestD = Infinity;
+  for (let du = -24; du <= 24; du++) {
+    for (let dv = -24; dv <= 24; dv++) {
+      const moved = cells.map((c) => c.map((v, i) => v + (i === 0 ? du : i === 1 ? dv : 0)));
+      if (!moved.every((c) => on.has(cellKey(c)))) continue;
+      const [x, y] = cellCentre(lattice, moved[0]);
+      const [fx, fy] = cellCentre(lattice, cells[0]);
+      const d = Math.hypot(x0 + (x - fx) - wantX, y0 + (y - fy) - wantY);
+      if (d < bestD) {
+        bestD = d;
+        best = moved;
+      }
+    }
+  }
+  return best;
+}
