@@ -24,6 +24,8 @@ export interface SheetHooks {
   changed(): void;
   /** what the cursor is on, for screen readers */
   say(text: string): void;
+  /** Ctrl+Z (or Cmd+Z) on the sheet: the last step undone */
+  undo(): void;
 }
 
 export class Sheet {
@@ -130,6 +132,11 @@ export class Sheet {
   }
 
   private key(e: KeyboardEvent): void {
+    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "z") {
+      e.preventDefault();
+      this.hooks.undo();
+      return;
+    }
     const dir = DIRECTIONS[e.key];
     if (dir) {
       e.preventDefault();

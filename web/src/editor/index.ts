@@ -137,7 +137,7 @@ export function editorScreen(wanted: string | null): EditorScreen {
       chosen = [];
       history = [];
       undo.disabled = true;
-      sheet = new Sheet(latticeOf(loaded), { begin: remember, changed, say: announce });
+      sheet = new Sheet(latticeOf(loaded), { begin: remember, changed, say: announce, undo: () => undo.click() });
       sheetBox.replaceChildren(sheet.element);
       pieceBox.replaceChildren(...loaded.pieces.map((p) => pieceButton(loaded, p, toggle)));
       sheet.setArea(keep);
