@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from ubongo.cli import main
-from ubongo.puzzles.deck import Deck
+from ubongo.puzzles.codes import task_code
+from ubongo.puzzles.deck import Deck, standard_deck
 from ubongo.puzzles.generator import generate_deck
 
 DECKS = Path(__file__).resolve().parents[1] / "src" / "ubongo" / "data" / "decks"
@@ -112,6 +113,12 @@ def test_print_makes_a_pdf_that_renders(name: str, tmp_path: Path) -> None:
     pixels = data[-width * height :]
     marked = sum(1 for v in pixels if v < 230)
     assert marked > 0.03 * width * height
+    # each task's code is printed with it (its solution on the web client's /solution page)
+    text = subprocess.run(
+        ["pdftotext", "-f", "1", "-l", "1", str(pdf), "-"], check=True, capture_output=True
+    ).stdout.decode()
+    first = standard_deck(name).card(1).sides[0]
+    assert task_code(name, 1, first.name, first.tasks[0].keys[0]) in text
 
 
 def _one_line_error(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:

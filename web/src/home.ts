@@ -427,6 +427,8 @@ function drawHowTo(box: HTMLElement, edition: string): void {
     h("h2", {}, t("home:howToPlay", { title: info.title })),
     h("ol", {}, ...info.howTo.map((t) => h("li", {}, t))),
     h("p", {}, rulesLink(info, t("home:allRules", { title: info.title }))),
+    // with the boxed game or a printed deck: a task's solution by its printed code (issue 28)
+    h("p", {}, h("a#solution-link", { href: "/solution", "data-link": "" }, t("solution:link"))),
     h("h3", {}, t("home:yourPieces")),
     pieces,
     h(

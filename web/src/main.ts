@@ -12,6 +12,7 @@ import "./styles/rules.css";
 import "./styles/settings.css";
 import "./styles/findings.css";
 import "./styles/social.css";
+import "./styles/solution.css";
 import "./styles/table.css";
 import "./styles/editor.css";
 import { ensureAccount } from "./api";
@@ -34,6 +35,7 @@ import { replayFileScreen, replayScreen } from "./replay";
 import { roomScreen } from "./room";
 import { rulesScreen } from "./rules";
 import { applyTheme, settingsMenu } from "./settings";
+import { solutionScreen } from "./solution";
 import { bell, startChallenges } from "./social";
 import { tableScreen } from "./table";
 import { helpMenu, tutorialOffer, tutorialScreen } from "./tutorial";
@@ -128,6 +130,11 @@ function route(): void {
     const screen = tableScreen();
     dispose = screen.dispose;
     relabel = screen.relabel;
+    body = screen.element;
+  } else if (path === "/solution" || path === "/solution/") {
+    // a printed task's solution by its code (issue 28, docs/web.md)
+    const screen = solutionScreen(new URLSearchParams(location.search).get("code"));
+    dispose = screen.dispose;
     body = screen.element;
   } else if (path === "/replay/file") {
     body = replayFileScreen();

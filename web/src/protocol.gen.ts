@@ -47,6 +47,7 @@ export type UbongoProtocol =
   | DailyTasks
   | DailyResults
   | HintAnswer
+  | PrintedTask
   | PuzzleVerdict
   | PracticeBundle
   | FollowState
@@ -1539,7 +1540,8 @@ export interface ErrorDetail {
     | "already_challenged"
     | "no_challenge"
     | "challenge_gone"
-    | "bad_game";
+    | "bad_game"
+    | "no_task";
   message: string;
 }
 /**
@@ -3031,6 +3033,36 @@ export interface HintPlacement {
   cells: number[][];
   transform: number;
   offset: number[];
+}
+/**
+ * ``GET /api/printed/{code}``: the task a printed deck's code names (ubongo deck print),
+ * as a puzzle file; its solution comes a piece at a time from ``POST /api/hint``.
+ */
+export interface PrintedTask {
+  /**
+   * the code as printed (edition-card-side-key)
+   */
+  code: string;
+  edition: string;
+  card: number;
+  side: string;
+  /**
+   * a die face, a corner, or card (the side's only task)
+   */
+  key: string;
+  puzzle: PuzzleTask1;
+}
+/**
+ * A task in the puzzle-file format (what ``ubongo solve`` reads).
+ */
+export interface PuzzleTask1 {
+  name: string;
+  edition: string;
+  /**
+   * the area's cells (3D: the footprint)
+   */
+  area: number[][];
+  pieces: (string | number)[];
 }
 /**
  * ``POST /api/puzzles/verdict``: the editor's verdict on a drawn puzzle.

@@ -2,7 +2,7 @@
 import type * as gen from "./protocol.gen";
 
 /** The types a route's answer may have, by name (each one checked by check.ts). */
-export type AnswerName = "AccountTicket" | "AccountView" | "ArenaList" | "ArenaResults" | "ArenaView" | "ArenasPlayed" | "ChallengeView" | "Challenges" | "DailyResults" | "DailyTasks" | "EditionCatalogue" | "EditionNames" | "FollowState" | "Friends" | "GameAnalysis" | "GameList" | "GameReplay" | "HeadToHead" | "Health" | "HintAnswer" | "Leaderboard" | "LiveRooms" | "OpenGames" | "Options" | "PersonalBests" | "PracticeBundle" | "Profile" | "ProfileGames" | "PuzzleVerdict" | "QuickMatchLeft" | "RatingsBoard" | "RoomSnapshot" | "SeatTicket" | "StoredGame";
+export type AnswerName = "AccountTicket" | "AccountView" | "ArenaList" | "ArenaResults" | "ArenaView" | "ArenasPlayed" | "ChallengeView" | "Challenges" | "DailyResults" | "DailyTasks" | "EditionCatalogue" | "EditionNames" | "FollowState" | "Friends" | "GameAnalysis" | "GameList" | "GameReplay" | "HeadToHead" | "Health" | "HintAnswer" | "Leaderboard" | "LiveRooms" | "OpenGames" | "Options" | "PersonalBests" | "PracticeBundle" | "PrintedTask" | "Profile" | "ProfileGames" | "PuzzleVerdict" | "QuickMatchLeft" | "RatingsBoard" | "RoomSnapshot" | "SeatTicket" | "StoredGame";
 
 /** How to call a route; what it takes and answers is in `Routes`. */
 export interface RouteSpec {
@@ -46,6 +46,7 @@ export interface Routes {
   "GET /api/daily/results": { args: { query?: { edition?: string; date?: string } }; answer: gen.DailyResults };
   "POST /api/hint": { args: { body: gen.HintRequest }; answer: gen.HintAnswer };
   "POST /api/puzzles/verdict": { args: { body: gen.VerdictRequest }; answer: gen.PuzzleVerdict };
+  "GET /api/printed/{code}": { args: { path: { code: string } }; answer: gen.PrintedTask };
   "GET /api/practice-bundle": { args: {}; answer: gen.PracticeBundle };
   "PUT /api/accounts/{account_id}/follow": { args: { path: { account_id: number } }; answer: gen.FollowState };
   "DELETE /api/accounts/{account_id}/follow": { args: { path: { account_id: number } }; answer: gen.FollowState };
@@ -95,6 +96,7 @@ export const ROUTES: { readonly [R in keyof Routes]: RouteSpec } = {
   "GET /api/daily/results": { method: "GET", path: "/api/daily/results", answer: "DailyResults", account: false },
   "POST /api/hint": { method: "POST", path: "/api/hint", answer: "HintAnswer", account: true },
   "POST /api/puzzles/verdict": { method: "POST", path: "/api/puzzles/verdict", answer: "PuzzleVerdict", account: true },
+  "GET /api/printed/{code}": { method: "GET", path: "/api/printed/{code}", answer: "PrintedTask", account: false },
   "GET /api/practice-bundle": { method: "GET", path: "/api/practice-bundle", answer: "PracticeBundle", account: false },
   "PUT /api/accounts/{account_id}/follow": { method: "PUT", path: "/api/accounts/{account_id}/follow", answer: "FollowState", account: true },
   "DELETE /api/accounts/{account_id}/follow": { method: "DELETE", path: "/api/accounts/{account_id}/follow", answer: "FollowState", account: true },

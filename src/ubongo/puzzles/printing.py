@@ -6,7 +6,8 @@ its heading says so), so the printed pages work with the real pieces.  Each side
 is a block with a dashed cutting line: a heading, the area (light, with a bold outline), and
 one row per task: the die face (pips), the corner (a card with that corner marked) or nothing
 for Trigo's single task, then small pictures of the pieces to use (3D: drawn in isometric
-view).  Blocks flow down A4 pages.
+view), and the task's code where it is the standard deck's (:mod:`ubongo.puzzles.codes`: the
+web client's ``/solution`` page shows its solution).  Blocks flow down A4 pages.
 
 >>> import tempfile, pathlib
 >>> from ubongo.puzzles.deck import standard_deck
@@ -28,6 +29,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from ubongo.geometry import Cell, Lattice, Point
 from ubongo.pieces import Colour, Piece
+from ubongo.puzzles.codes import code_of
 from ubongo.puzzles.deck import Card, Deck, Side, Task
 
 #: millimetres per lattice unit (neighbouring cell centres are one unit apart)
@@ -38,6 +40,8 @@ MARGIN = 12 * mm
 GAP = 6 * mm
 ROW_GAP = 3 * mm
 KEY_BOX = 10 * mm
+#: room at a task row's end for its code (ubongo.puzzles.codes: its solution on /solution)
+CODE_W = 24 * mm
 AREA_FILL = (0.97, 0.95, 0.88)
 INK = (0.1, 0.1, 0.1)
 
@@ -231,13 +235,13 @@ def _shows_keys(deck: Deck) -> bool:
 
 
 def _task_rows(deck: Deck, side: Side) -> list[tuple[Task, list[Piece], float, float]]:
-    """Each task with its pieces and the row's width and height."""
+    """Each task with its pieces and the row's width and height (its code's included)."""
     rows = []
     for task in side.tasks:
         pieces = deck.task_pieces(task)
         sizes = [_piece_size(p) for p in pieces]
         keys_w = (KEY_BOX + 2 * mm) * len(task.keys) if _shows_keys(deck) else 0.0
-        width = keys_w + sum(w for w, _ in sizes) + 5 * mm * len(pieces)
+        width = keys_w + sum(w for w, _ in sizes) + 5 * mm * len(pieces) + CODE_W
         height = max([KEY_BOX] + [h + 4 * mm for _, h in sizes])
         rows.append((task, pieces, width, height))
     return rows
@@ -253,7 +257,6 @@ def _side_block(page: _Page, deck: Deck, card: Card, side: Side, measure_only: b
         polys = _scaled(lat, side.area.cells, CELL_MM[lat.name] * mm * fit)
         area_w, area_h = _size(polys)
     rows = _task_rows(deck, side)
-    kind, shows_keys = deck.record.deck.key_kind, _shows_keys(deck)
     tasks_w = max(w for _, _, w, _ in rows)
     tasks_h = sum(h for _, _, _, h in rows) + ROW_GAP * (len(rows) - 1)
     usable = page.width - 2 * MARGIN - 2 * GAP
@@ -287,6 +290,22 @@ def _side_block(page: _Page, deck: Deck, card: Card, side: Side, measure_only: b
     area_top = top + GAP + head
     _draw_cells(page, polys, left, area_top, AREA_FILL, (0.8, 0.78, 0.7), 3.0)
     tx, ty = (left + area_w + GAP, area_top) if beside else (left, area_top + area_h + GAP)
+    _draw_task_rows(page, deck, card, side, rows, tx, ty)
+    return height
+
+
+def _draw_task_rows(
+    page: _Page,
+    deck: Deck,
+    card: Card,
+    side: Side,
+    rows: list[tuple[Task, list[Piece], float, float]],
+    tx: float,
+    ty: float,
+) -> None:
+    """Each task's row from ``(tx, ty)`` down: its keys, its pieces, its code in a column."""
+    kind, shows_keys = deck.record.deck.key_kind, _shows_keys(deck)
+    tasks_w = max(w for _, _, w, _ in rows)
     for task, pieces, _w, h in rows:
         x = tx
         if shows_keys:
@@ -300,8 +319,10 @@ def _side_block(page: _Page, deck: Deck, card: Card, side: Side, measure_only: b
             if piece.id.isdigit():  # pieces known by their number (Extreme, Trigo)
                 page.text(x + pw / 2 - 1.5 * mm, ty + h + 1 * mm, piece.id, 7)
             x += pw + 5 * mm
+        code = code_of(deck, card.number, side, task)
+        if code is not None:
+            page.text(tx + tasks_w - CODE_W + 3 * mm, ty + h / 2 + 1 * mm, code, 7)
         ty += h + ROW_GAP
-    return height
 
 
 def write_pdf(

@@ -24,6 +24,7 @@ from . import arenas, editor, social
 from .events import CardAwards, GemAwards, NoAwards
 from .incoming import CellCoords, Level, PieceId, Placement
 from .outgoing import ProtocolCode
+from .puzzles import PrintedTask, PuzzleTask
 from .snapshot import Ms, RoomSettingsView, RoomSnapshot, Sent, SoloResult, TaskView
 from .snapshot import SeatTicket as SeatTicket
 from .stored import Action, RuleEvent, RulesSettings
@@ -51,6 +52,7 @@ HttpErrorCode = Literal[
     "no_challenge",
     "challenge_gone",
     "bad_game",
+    "no_task",
 ]
 
 
@@ -506,15 +508,6 @@ class QuickMatchLeft(Sent):
 
 
 #: (method, route) -> the model of its answer
-class PuzzleTask(Sent):
-    """A task in the puzzle-file format (what ``ubongo solve`` reads)."""
-
-    name: str
-    edition: str
-    area: list[CellCoords] = Field(description="the area's cells (3D: the footprint)")
-    pieces: list[PieceId]
-
-
 class DailyTasks(Sent):
     """``GET /api/daily``: one edition's tasks of one day, the same for everyone, easiest first."""
 
@@ -628,6 +621,7 @@ RESPONSES: dict[tuple[str, str], type[BaseModel]] = {
     ("GET", "/api/daily"): DailyTasks,
     ("GET", "/api/daily/results"): DailyResults,
     ("POST", "/api/hint"): HintAnswer,
+    ("GET", "/api/printed/{code}"): PrintedTask,
     ("POST", "/api/puzzles/verdict"): editor.PuzzleVerdict,
     ("GET", "/api/practice-bundle"): PracticeBundle,
     ("PUT", "/api/accounts/{account_id}/follow"): social.FollowState,

@@ -43,6 +43,7 @@ HTTP_STATUS = {
     "no_challenge": 404,
     "challenge_gone": 409,
     "no_arena": 404,
+    "no_task": 404,
     "arena_over": 409,
     "not_joined": 409,
     "bad_game": 422,
