@@ -256,3 +256,21 @@ def test_trigo_shares_a_tie_and_undo_takes_back_a_call(run: Any) -> None:
     assert got["rules"]["tie"] == "shared" and got["key"] == "card"
     assert got["calls"] == [0]
     assert got["cards"] == [3, 3] and got["leaders"] == [0, 1]
+
+
+def test_the_tie_round_cards(run: Any) -> None:
+    got = run(
+        """
+        const rules = L.tableRules(D.facts, "A", false);
+        const g = L.newGame(rules, D.players, "tie");
+        const with_ = (cards) => ({ ...g, cards });
+        return [
+          L.tieCards(with_([2, 0, 2, 1]), [0, 2]),   // to the left: 1 has none, so 2; 3
+          L.tieCards(with_([1, 0, 1, 0]), [0, 2]),   // 2 gives its one card, 0 its own
+          L.tieCards(with_([0, 0, 0, 0]), [0, 1]),   // nobody has a card: shared
+        ];
+        """,
+        facts=facts("extreme"),
+        players=PLAYERS,
+    )
+    assert got == [[[0, 2], [2, 3]], [[0, 2], [2, 0]], None]

@@ -150,8 +150,11 @@ def test_three_rounds_of_classic(page: Page, server: ServerProcess) -> None:
 
     # round 2: nobody in time, a second chance (the same task), then only Cy: the amber of the
     # round goes into the bag
+    page.locator("#table-sound").uncheck()  # muted: the first run-out is silent
     play_round(page, 2, "Ben")
     expect(page.locator("#table-second")).to_be_visible()
+    assert page.evaluate("window.ubongoTableSounds") == ["time-up"]
+    page.locator("#table-sound").check()
     page.locator("#table-second").click()
     expect(page.locator("#table-key")).to_have_attribute("data-key", die(2))
     tap_call(page, 2)
@@ -238,5 +241,45 @@ def test_phone_touch_reduced_motion_german(browser: Browser, server: ServerProce
     page.locator("#table-next").tap()
     expect(page.locator("#table-key")).to_have_attribute("data-key", "upper-right")
     shot(page, "table-phone-next")
+
+    # a two-round game that ends level, one card each: Extreme's tie round (each plays the top
+    # card of the player to their left, the upper-right task); then nobody wins a card in a
+    # one-round game: no card to play a tie round with, so the win is shared (the rules'
+    # choice); Trigo shares a tie anyway
+    page.goto(server.url + "/table?edition=extreme&rounds=2&seconds=1")
+    page.locator("#table-start").tap()
+    for p in (0, 1):
+        page.locator("#table-go").tap()
+        page.locator(f"#table-call-{p}").tap()
+        page.locator(f"#table-call-{1 - p}").tap()
+        page.locator("#table-score").tap()
+        page.locator("#table-next").tap()
+    expect(page.locator("#table-tie")).to_have_attribute("data-tie", "tie-round")
+    expect(page.locator("#table-tie #table-key")).to_have_attribute("data-key", "upper-right")
+    expect(page.locator("#table-tie li")).to_have_text(
+        ["Spieler 1 spielt die oberste Karte von Spieler 2", re.compile("Spieler 2 .* Spieler 1")]
+    )
+    assert_accessible(page, "table tie round (phone, German)")
+    shot(page, "table-phone-tie-round")
+    page.locator("#table-call-1").tap()
+    expect(page.locator("#table-winner")).to_have_attribute("data-winners", "1")
+    page.goto(server.url + "/table?edition=extreme&rounds=1")
+    page.locator("#table-start").tap()
+    page.locator("#table-go").tap()
+    page.locator("#table-nobody").tap()
+    page.locator("#table-score").tap()
+    expect(page.locator("#table-result li[data-discarded]")).to_have_count(2)
+    page.locator("#table-next").tap()
+    expect(page.locator("#table-winner")).to_have_attribute("data-winners", "0 1")
+    page.goto(server.url + "/table?edition=trigo&rounds=1")
+    page.locator("#table-start").tap()
+    page.locator("#table-go").tap()
+    page.locator("#table-nobody").tap()
+    page.locator("#table-score").tap()
+    page.locator("#table-next").tap()
+    expect(page.locator("#table-winner")).to_have_attribute("data-winners", "0 1")
+    expect(page.locator("#table-winner h2")).to_have_text(
+        "Spieler 1, Spieler 2 teilen sich den Sieg!"
+    )
     context.close()
     assert not errors, errors

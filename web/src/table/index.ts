@@ -17,7 +17,6 @@ import {
   call,
   endRound,
   leaders,
-  leftOf,
   newGame,
   over,
   playoffKey,
@@ -27,6 +26,7 @@ import {
   secondChanceDue,
   type TableGame,
   tableRules,
+  tieCards,
   turnAgain,
   undoCall,
 } from "./logic";
@@ -158,8 +158,9 @@ export function tableScreen(): { element: HTMLElement; dispose: () => void; rela
     if (!game) return;
     if (!over(game)) return set(game, "ready");
     winners = leaders(game);
-    const p = winners.length > 1 && game.rules.tie !== "shared" ? "tie" : "over";
-    set(game, p);
+    // a tie round needs a card for every tied player: with none to give, the tie is shared
+    const settle = game.rules.tie === "playoff" || (game.rules.tie === "tie-round" && tieCards(game, winners));
+    set(game, winners.length > 1 && settle ? "tie" : "over");
   };
 
   const settleTie = (p: number | null) => {
@@ -255,8 +256,8 @@ export function tableScreen(): { element: HTMLElement; dispose: () => void; rela
       : h(
           "ul",
           {},
-          ...winners.map((p) =>
-            h("li", {}, t("table:playsCardOf", { name: g.players[p].name, of: g.players[leftOf(g, p)].name })),
+          ...(tieCards(g, winners) ?? []).map(([p, of]) =>
+            h("li", {}, t("table:playsCardOf", { name: g.players[p].name, of: g.players[of].name })),
           ),
         );
     return h(

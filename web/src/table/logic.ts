@@ -307,7 +307,22 @@ export function playoffKey(game: TableGame): string {
 }
 
 /** Extreme's tie round: each tied player plays the top card of the player to their left (the
- * next one in seating order), the tie-round key's task. */
-export function leftOf(game: TableGame, player: number): number {
-  return (player + 1) % game.players.length;
+ * next one in seating order), the tie-round key's task; a player with no card left to give is
+ * passed over for the next one to the left (the rules' `_tie_round_cards`). Whose card each tied
+ * player plays, in their order; null when some tied player finds none (the tie is shared). */
+export function tieCards(game: TableGame, tied: number[]): [number, number][] | null {
+  const n = game.players.length;
+  const taken = game.players.map(() => 0);
+  const out: [number, number][] = [];
+  for (const p of tied) {
+    let giver: number | null = null;
+    for (let step = 1; step <= n && giver === null; step++) {
+      const left = (p + step) % n;
+      if (taken[left] < game.cards[left]) giver = left;
+    }
+    if (giver === null) return null;
+    taken[giver] += 1;
+    out.push([p, giver]);
+  }
+  return out;
 }
