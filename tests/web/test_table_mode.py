@@ -202,15 +202,16 @@ def test_three_rounds_of_classic(page: Page, server: ServerProcess) -> None:
 
 
 def test_phone_touch_reduced_motion_german(browser: Browser, server: ServerProcess) -> None:
-    """A 390 px phone held by German players, motion reduced: the bar instead of the sand, every
-    button a finger's size, the calls tapped; Extreme's countdown starts at the first call and
-    the others hand their cards to the first."""
+    """A 390 px phone held by German players, dark, motion reduced: the bar instead of the sand,
+    every button a finger's size, the calls tapped; Extreme's countdown starts at the first call
+    and the others hand their cards to the first; ties."""
     context = browser.new_context(
         viewport={"width": 390, "height": 844},
         has_touch=True,
         is_mobile=True,
         locale="de-DE",
         reduced_motion="reduce",
+        color_scheme="dark",
     )
     page = context.new_page()
     errors: list[str] = []

@@ -344,13 +344,9 @@ export function tableScreen(): { element: HTMLElement; dispose: () => void; rela
     if (phase === "tie") parts.push(tieSection(g));
     else if (phase === "over") parts.push(winnerSection(g));
     else {
-      parts.push(
-        callButtons(
-          g,
-          g.players.map((_, p) => p),
-          phase === "running",
-        ),
-      );
+      // once the round is scored its result takes the buttons' place
+      const everyone = g.players.map((_, p) => p);
+      if (phase !== "scored") parts.push(callButtons(g, everyone, phase === "running"));
       if (playing) parts.push(callOrder(g));
       if (phase === "scored" && last) parts.push(roundResult(g, last));
     }
