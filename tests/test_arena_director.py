@@ -68,3 +68,39 @@ def test_a_lost_race_frees_its_players_and_holds_up_no_freeze() -> None:
         return phases, made
 
     assert asyncio.run(scenario()) == (["running", "ending", "over"], [1, 2])
+
+
+def test_a_director_that_may_not_be_sure_of_its_lead_pairs_nobody() -> None:
+    """With several processes a director pairs only while its lease is surely held: while it is
+    not (its event loop stalled past half a lease), its ticks seat nobody; once it is, they do."""
+
+    async def scenario() -> tuple[list[int], list[int]]:
+        clock = Clock()
+        made: list[int] = []
+        seated = asyncio.Event()
+        sure = False
+
+        async def room(
+            arena: Arena, number: int, people: Sequence[Seated], levels: Sequence[str]
+        ) -> list[dict[str, Any]]:
+            made.append(number)
+            seated.set()
+            return [
+                {"code": "ROOM1", "seat": i, "token": "t", "invite": "ROOM1"}
+                for i, _ in enumerate(people)
+            ]
+
+        config = ServerConfig(arena_schedule="none")
+        director = ArenaDirector(None, clock, config, room, leads=lambda: sure)
+        arena_id = await director.make("T", Format("classic", 10, 2, "A", "s"), clock.now(), 1)
+        for account in (1, 2):
+            await director.join(arena_id, account, f"P{account}", [f"address {account}"])
+            await director.watch(arena_id, account)
+        await director.tick()
+        before = list(director.live[arena_id].races)
+        sure = True
+        await director.tick()
+        await seated.wait()  # the race's room is made off the tick
+        return before, made
+
+    assert asyncio.run(scenario()) == ([], [1])

@@ -32,6 +32,7 @@ import dataclasses
 import json
 import logging
 import secrets
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -95,6 +96,8 @@ class ClusterArenas:
         self.asks: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._task: asyncio.Task[None] | None = None
         self._stepping = asyncio.Lock()
+        #: when this process last asked Redis to renew (or take) the lease that it then held
+        self._held_since = 0.0
         node.arenas = self
 
     # --- start and stop ------------------------------------------------------------------------
@@ -131,7 +134,9 @@ class ClusterArenas:
         elsewhere, have this process's pages watched by a new leader."""
         me = self.node.node
         if self.director is not None:
+            asked = time.monotonic()
             if await self.node.scripts.run("renew", [ARENA_LEADER], [me, LEASE_MS]):
+                self._held_since = asked
                 await self._forget_dead_processes()
                 live = len(PREFIX) + len("live:")
                 keys = [k async for k in self.node.redis.scan_iter(match=LIVE_PATTERN)]
@@ -156,10 +161,19 @@ class ClusterArenas:
             # nobody listens on its channel: it died; its lease goes now, not in seconds
             await self.node.scripts.run("release", [ARENA_LEADER], [leader])
             leader = None
+        asked = time.monotonic()
         if leader is None and await redis.set(ARENA_LEADER, me, nx=True, px=LEASE_MS):
+            self._held_since = asked
             await self._step_up()
             leader = me
         return leader
+
+    def holds_lease(self) -> bool:
+        """Whether this process surely still leads: its lease was renewed less than half a
+        lease ago. A process whose event loop stalls stops pairing before another process can
+        take its lease (which runs out a whole lease after the last renewal), so two directors
+        never pair at once."""
+        return time.monotonic() - self._held_since < LEASE_MS / 2000
 
     async def _step_up(self) -> None:
         async with self._stepping:
@@ -197,7 +211,7 @@ class ClusterArenas:
         process leads for a while, or the leader did not answer in time."""
         me = self.node.node
         for _ in range(RETRIES):
-            if self.director is not None:
+            if self.director is not None and self.holds_lease():
                 return await self._answer(me, what, body)
             leader = self.leader or await self._leader()
             if leader is not None and leader != me:
@@ -259,7 +273,7 @@ class ClusterArenas:
         try:
             if ask["what"] == "race":  # asked of any process, by the leader
                 out["result"] = await self._race_asked(ask["body"])
-            elif self.director is None:
+            elif self.director is None or not self.holds_lease():
                 raise ProtocolError("moved", "this process does not lead the arenas")
             else:
                 out["result"] = await self._answer(ask["from"], ask["what"], ask["body"])

@@ -56,7 +56,13 @@ class ClusterRoomService(RoomService):
             self.node,
             self.quick_rooms.race,
             lambda: ArenaDirector(
-                storage, self.clock, config, self.arenas.make_race, schedule, self.notices
+                storage,
+                self.clock,
+                config,
+                self.arenas.make_race,
+                schedule,
+                self.notices,
+                leads=self.arenas.holds_lease,
             ),
         )
         self.gateway.rooms.game.results.race_over = self.arenas.race_over

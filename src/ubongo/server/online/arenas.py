@@ -28,7 +28,7 @@ import contextlib
 import json
 import logging
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from importlib.resources import files
 from pathlib import Path
@@ -121,6 +121,7 @@ class ArenaDirector:
         make_race: MakeRace,
         schedule: Sequence[Scheduled] = (),
         notices: Notices | None = None,
+        leads: Callable[[], bool] = lambda: True,
     ) -> None:
         self.store = store
         self.clock = clock
@@ -129,6 +130,9 @@ class ArenaDirector:
         self.schedule = tuple(schedule)
         #: where an arena's start is told to its players' pages
         self.notices = notices
+        #: whether this director may pair and score now (several processes: while its lease is
+        #: surely held, so that two directors never seat the same players)
+        self.leads = leads
         self.live: dict[str, Live] = {}
         self._task: asyncio.Task[None] | None = None
         self._making: set[asyncio.Task[None]] = set()
@@ -414,6 +418,8 @@ class ArenaDirector:
 
     async def tick(self) -> None:
         """Make the schedule's arenas, seat free players, freeze ended arenas, send views."""
+        if not self.leads():
+            return
         now = self.clock.now()
         await self._make_scheduled(now)
         for live in list(self.live.values()):
