@@ -197,6 +197,11 @@ def test_three_rounds_of_classic(page: Page, server: ServerProcess) -> None:
     expect(page.locator("#table-winner")).to_have_attribute("data-winners", str(best[0]))
     expect(page.locator("#table-winner h2")).to_contain_text(["Ada", "Ben", "Cy"][best[0]])
     assert page.evaluate("document.querySelector('main').dataset.wakeLock") != "held"
+    # every round kept, folded, to settle a doubt: its die face and what each caller took
+    page.locator("#table-history summary").click()
+    rounds = page.locator("#table-history > ol > li")
+    expect(rounds).to_have_count(3)
+    expect(rounds.nth(1)).to_contain_text(f"Die: {die(2)}")
     assert_accessible(page, "table winner")
     shot(page, "table-winner")
 

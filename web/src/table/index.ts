@@ -11,7 +11,7 @@
 import { announce } from "../announce";
 import { h } from "../dom";
 import { t } from "../i18n";
-import { keyBadge } from "../ui";
+import { keyBadge, keyText } from "../ui";
 import { type Clock, clockView, keepAwake, letSleep, onWakeLock, timeUpSound, wakeAudio } from "./clock";
 import {
   call,
@@ -31,7 +31,7 @@ import {
   undoCall,
 } from "./logic";
 import { setupForm, type TableChoice } from "./setup";
-import { callOrder, roundResult, supplies, tally } from "./view";
+import { callOrder, history, roundResult, supplies, tally } from "./view";
 
 type Phase = "ready" | "rolled" | "running" | "timeup" | "scored" | "tie" | "over";
 
@@ -244,7 +244,9 @@ export function tableScreen(): { element: HTMLElement; dispose: () => void; rela
 
   const taskLine = (key: string | null): HTMLElement | null => {
     if (!choice || !key) return null;
-    return h("div.table-key#table-key", { "data-key": key }, keyBadge(choice.edition.name, key));
+    // which task the key picks on the board or card (the rulebooks' words, by kind of key)
+    const how = h("p.muted.table-key-how", {}, t(`table:keyHow.${choice.edition.keyKind}`));
+    return h("div.table-key#table-key", { "data-key": key }, keyBadge(choice.edition.name, key), how);
   };
 
   const tieSection = (g: TableGame): HTMLElement => {
@@ -283,8 +285,12 @@ export function tableScreen(): { element: HTMLElement; dispose: () => void; rela
       "section.table-winner#table-winner",
       { "data-winners": winners.join(" ") },
       h("h2", {}, text),
-      action("table-again", t("table:again"), again),
-      action("table-change", t("table:changePlayers"), () => draw(true), false),
+      h(
+        "div.table-controls",
+        {},
+        action("table-again", t("table:again"), again),
+        action("table-change", t("table:changePlayers"), () => draw(true), false),
+      ),
     );
   };
 
@@ -350,7 +356,11 @@ export function tableScreen(): { element: HTMLElement; dispose: () => void; rela
       if (playing) parts.push(callOrder(g));
       if (phase === "scored" && last) parts.push(roundResult(g, last));
     }
-    parts.push(supplies(g), tally(g));
+    parts.push(
+      supplies(g),
+      tally(g),
+      history(g, (key) => keyText(choice?.edition.name ?? "", key)),
+    );
     body.replaceChildren(...parts.filter((x) => x !== null));
     if (focused) document.getElementById(focused)?.focus();
   };

@@ -84,6 +84,37 @@ export function callOrder(game: TableGame): HTMLElement {
 
 /** What the round gave, in words and gems (the rulebook's Rewards, or the cards kept and handed). */
 export function roundResult(game: TableGame, r: RoundResult): HTMLElement {
+  return h(
+    "section.table-result#table-result",
+    { "aria-labelledby": "table-result-title" },
+    h("h2#table-result-title", {}, t("table:roundResult", { round: r.round })),
+    h("ul", {}, ...resultLines(game, r)),
+  );
+}
+
+/** The rounds played so far, each with its task and what it gave (folded: to settle a doubt). */
+export function history(game: TableGame, keyText: (key: string) => string): HTMLElement | null {
+  if (!game.results.length) return null;
+  return h(
+    "details.table-history#table-history",
+    {},
+    h("summary", {}, t("table:history", { count: game.results.length })),
+    h(
+      "ol",
+      {},
+      ...game.results.map((r) =>
+        h(
+          "li",
+          { "data-round": r.round },
+          r.key ? h("span.table-history-key", {}, keyText(r.key)) : null,
+          h("ul", {}, ...resultLines(game, r)),
+        ),
+      ),
+    ),
+  );
+}
+
+function resultLines(game: TableGame, r: RoundResult): HTMLElement[] {
   const name = (p: number) => game.players[p].name;
   const lines: HTMLElement[] = [];
   for (const got of r.gems) {
@@ -109,10 +140,5 @@ export function roundResult(game: TableGame, r: RoundResult): HTMLElement {
     lines.push(h("li", { "data-handed": p }, t("table:handed", { name: name(p), to: name(first) })));
   for (const p of r.discarded) lines.push(h("li", { "data-discarded": p }, t("table:discarded", { name: name(p) })));
   if (!r.calls.length) lines.unshift(h("li", {}, t("table:nobody")));
-  return h(
-    "section.table-result#table-result",
-    { "aria-labelledby": "table-result-title" },
-    h("h2#table-result-title", {}, t("table:roundResult", { round: r.round })),
-    h("ul", {}, ...lines),
-  );
+  return lines;
 }
