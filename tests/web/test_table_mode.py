@@ -277,6 +277,24 @@ def test_phone_touch_reduced_motion_german(browser: Browser, server: ServerProce
     expect(page.locator("#table-result li[data-discarded]")).to_have_count(2)
     page.locator("#table-next").tap()
     expect(page.locator("#table-winner")).to_have_attribute("data-winners", "0 1")
+    # Classic's playoff: nobody finishes a one-round game (nor its second chance): 0 to 0; one die
+    # roll, no hourglass, the first to finish wins
+    page.goto(server.url + f"/table?edition=classic&rounds=1&seconds=1&seed={SEED}")
+    page.locator("#table-start").tap()
+    page.locator("#table-roll").tap()
+    page.locator("#table-go").tap()
+    page.locator("#table-second").tap()
+    page.locator("#table-score").tap()
+    expect(page.locator("#table-result .table-to-bag")).to_have_attribute(
+        "data-gems", "sapphire amber"
+    )
+    page.locator("#table-next").tap()
+    expect(page.locator("#table-tie")).to_have_attribute("data-tie", "playoff")
+    expect(page.locator("#table-tie #table-key")).to_be_visible()
+    expect(page.locator(".table-clock")).to_be_hidden()
+    shot(page, "table-phone-playoff")
+    page.locator("#table-call-0").tap()
+    expect(page.locator("#table-winner")).to_have_attribute("data-winners", "0")
     page.goto(server.url + "/table?edition=trigo&rounds=1")
     page.locator("#table-start").tap()
     page.locator("#table-go").tap()
@@ -285,7 +303,7 @@ def test_phone_touch_reduced_motion_german(browser: Browser, server: ServerProce
     page.locator("#table-next").tap()
     expect(page.locator("#table-winner")).to_have_attribute("data-winners", "0 1")
     expect(page.locator("#table-winner h2")).to_have_text(
-        "Spieler 1, Spieler 2 teilen sich den Sieg!"
+        "Spieler 1 und Spieler 2 teilen sich den Sieg!"
     )
     context.close()
     assert not errors, errors

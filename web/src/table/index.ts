@@ -10,7 +10,7 @@
 
 import { announce } from "../announce";
 import { h } from "../dom";
-import { t } from "../i18n";
+import { language, t } from "../i18n";
 import { keyBadge, keyText } from "../ui";
 import { type Clock, clockView, keepAwake, letSleep, onWakeLock, timeUpSound, wakeAudio } from "./clock";
 import {
@@ -32,6 +32,11 @@ import {
 } from "./logic";
 import { setupForm, type TableChoice } from "./setup";
 import { callOrder, history, roundResult, supplies, tally } from "./view";
+
+/** "Ada, Ben and Cy" in the language shown. */
+function together(names: string[]): string {
+  return new Intl.ListFormat(language(), { type: "conjunction" }).format(names);
+}
 
 type Phase = "ready" | "rolled" | "running" | "timeup" | "scored" | "tie" | "over";
 
@@ -250,7 +255,7 @@ export function tableScreen(): { element: HTMLElement; dispose: () => void; rela
   };
 
   const tieSection = (g: TableGame): HTMLElement => {
-    const names = winners.map((p) => g.players[p].name).join(", ");
+    const names = together(winners.map((p) => g.players[p].name));
     const playoff = g.rules.tie === "playoff";
     const key = playoff ? playoffKey(g) : g.rules.tieRoundKey;
     const cards = playoff
@@ -280,7 +285,7 @@ export function tableScreen(): { element: HTMLElement; dispose: () => void; rela
     const text =
       names.length === 1
         ? t("table:wins", { name: names[0], count: points(g, winners[0]) })
-        : t("table:shareWin", { names: names.join(", ") });
+        : t("table:shareWin", { names: together(names) });
     return h(
       "section.table-winner#table-winner",
       { "data-winners": winners.join(" ") },
