@@ -118,6 +118,21 @@ def node_channel(node: str) -> str:
     return f"{PREFIX}node:{node}"
 
 
+#: a process's Redis connections at once; one more call waits for one of them (up to
+#: :data:`POOL_WAIT_SECONDS`) rather than failing ("Too many connections": the two-process
+#: arena bench's thousand players asked more than redis-py's default hundred at once)
+POOL_CONNECTIONS = 512
+POOL_WAIT_SECONDS = 5.0
+
+
+def connect(url: str) -> aioredis.Redis:
+    """A process's client of the Redis at ``url``, over a pool that waits when it is full."""
+    pool = aioredis.BlockingConnectionPool.from_url(
+        url, decode_responses=True, max_connections=POOL_CONNECTIONS, timeout=POOL_WAIT_SECONDS
+    )
+    return aioredis.Redis(connection_pool=pool)
+
+
 class Scripts:
     """:data:`SCRIPTS` loaded into one Redis, run by name (loaded again if Redis forgot
     them: it restarted)."""

@@ -28,6 +28,7 @@ from .keys import (
     OPEN_PATTERN,
     Scripts,
     code_of,
+    connect,
     live_key,
     log_key,
     node_channel,
@@ -94,7 +95,7 @@ class Node:
         self.url = url
         self.log_size = log_size
         self.node = secrets.token_hex(6)
-        self.redis: aioredis.Redis = aioredis.from_url(url, decode_responses=True)
+        self.redis: aioredis.Redis = connect(url)
         self.pubsub = self.redis.pubsub()
         self.scripts = Scripts(self.redis)
         self.queue: asyncio.Queue[Queued] = asyncio.Queue()

@@ -22,6 +22,7 @@ from typing import Any, cast
 import redis.asyncio as aioredis
 
 from ..online.notices import Listener, LocalNotices, Presence
+from .keys import connect
 
 log = logging.getLogger("ubongo.server.cluster")
 
@@ -39,7 +40,7 @@ class RedisNotices(LocalNotices):
 
     def __init__(self, url: str) -> None:
         super().__init__()
-        self.redis: aioredis.Redis = aioredis.from_url(url, decode_responses=True)
+        self.redis: aioredis.Redis = connect(url)
         self.process = secrets.token_hex(6)
         self.tasks: list[asyncio.Task[None]] = []
         self.writes: asyncio.Queue[tuple[Listener, bool]] = asyncio.Queue()

@@ -10,6 +10,8 @@ from collections.abc import Iterable
 
 import redis.asyncio as aioredis
 
+from .keys import connect
+
 log = logging.getLogger("ubongo.server")
 
 PREFIX = "ubongo:play:"
@@ -19,7 +21,7 @@ class RedisTasksInPlay:
     """:class:`..online.tasks_in_play.TasksInPlay` over Redis."""
 
     def __init__(self, url: str) -> None:
-        self.redis: aioredis.Redis = aioredis.from_url(url, decode_responses=True)
+        self.redis: aioredis.Redis = connect(url)
         self._writes: set[asyncio.Task[None]] = set()
 
     def add(self, fingerprints: Iterable[str], seconds: float) -> None:
