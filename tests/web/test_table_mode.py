@@ -1,6 +1,7 @@
 """Table mode (/table, issue 28): a three-round Classic game played with the real box, the page
-rolling the die, running the hourglass (four seconds: `?seconds=4`, a shorter game: `?rounds=3`)
-and dealing the gems. Checked against the Classic rulebook (shared/seeds/002_3e3757d0752a95d9.txt,
+rolling the die, running the hourglass (six seconds, `?seconds=6`: time enough for the calls on
+a loaded machine; a shorter game: `?rounds=3`) and dealing the gems. Checked against the
+Classic rulebook (shared/seeds/002_3e3757d0752a95d9.txt,
 "Rewards", "Second-chance Round", "End of the Round", "End of the Game"): the 1st caller takes a
 sapphire from the display and a gem from the bag, the 2nd an amber and one from the bag, the
 3rd one from the bag; display gems nobody claimed go into the bag; nobody in time: the
@@ -92,7 +93,7 @@ def gems_given(page: Page) -> list[list[str]]:
 def test_three_rounds_of_classic(page: Page, server: ServerProcess) -> None:
     page.goto(server.url + "/")
     expect(page.locator("#table-link")).to_have_attribute("href", "/table")
-    page.goto(server.url + f"/table?seed={SEED}&seconds=4&rounds=3")
+    page.goto(server.url + f"/table?seed={SEED}&seconds=6&rounds=3")
     expect(page.locator("#table-start")).to_be_visible()
     page.locator("input[name=table-edition][value=classic]").check()
     page.locator("#table-count").select_option("3")
@@ -221,7 +222,7 @@ def test_phone_touch_reduced_motion_german(browser: Browser, server: ServerProce
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(server.url + f"/table?seed={SEED}&seconds=2")
+    page.goto(server.url + f"/table?seed={SEED}&seconds=5")
     expect(page.locator("h1")).to_have_text("Tischmodus")
     page.locator("input[name=table-edition][value=extreme]").check()
     expect(page.locator("#table-side")).to_be_visible()  # the side sets the countdown
@@ -252,7 +253,7 @@ def test_phone_touch_reduced_motion_german(browser: Browser, server: ServerProce
     # card of the player to their left, the upper-right task); then nobody wins a card in a
     # one-round game: no card to play a tie round with, so the win is shared (the rules'
     # choice); Trigo shares a tie anyway
-    page.goto(server.url + "/table?edition=extreme&rounds=2&seconds=1")
+    page.goto(server.url + "/table?edition=extreme&rounds=2&seconds=5")
     page.locator("#table-start").tap()
     for p in (0, 1):
         page.locator("#table-go").tap()
