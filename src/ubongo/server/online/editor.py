@@ -19,8 +19,7 @@ from ubongo.puzzles.verdict import Verdict, verdict
 
 from ..config import ServerConfig
 from ..ops.clock import Clock
-from ..ops.ratelimit import AddressLimit
-from .help import check_bounds, refuse_in_play
+from .help import SolverLimits, check_bounds, refuse_in_play
 from .tasks_in_play import TasksInPlay
 
 
@@ -30,19 +29,12 @@ class EditorDesk:
     def __init__(self, tasks: TasksInPlay, clock: Clock, config: ServerConfig) -> None:
         self.tasks = tasks
         self.clock = clock
-        rate = config.verdicts_per_minute
-        self.per_account = AddressLimit("verdicts asked (account)", rate / 60, rate)
-        rate = config.verdicts_per_minute_per_address
-        self.per_address = AddressLimit("verdicts asked (address)", rate / 60, rate)
+        rates = config.verdicts_per_minute, config.verdicts_per_minute_per_address
+        self.limits = SolverLimits("verdicts asked", *rates)
 
     async def answer(self, account: int, address: str, puzzle: puzzlefile.Puzzle) -> Verdict:
         """The verdict on ``puzzle``, or a refusal (``ProtocolError``)."""
-        now = self.clock.now()
-        # both looked at before either is spent: a refusal costs the other limit nothing
-        self.per_account.check(f"account:{account}", now)
-        self.per_address.check(address, now)
-        self.per_account.spend(f"account:{account}", now)
-        self.per_address.spend(address, now)
+        self.limits.spend(account, address, self.clock.now())
         check_bounds(puzzle, "the editor proves puzzles")
         await refuse_in_play(self.tasks, puzzle, "no verdict")
         return await asyncio.to_thread(verdict, puzzle.area, list(puzzle.pieces), puzzle.edition)

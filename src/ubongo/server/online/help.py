@@ -36,16 +36,30 @@ MOST_CELLS = 64
 MOST_SPAN = 64
 
 
+class SolverLimits:
+    """How often an account, and all the accounts of an address, may have the solver work for
+    them a minute (a burst of as many): ``429 rate_limited`` past either."""
+
+    def __init__(self, what: str, per_account: int, per_address: int) -> None:
+        self.per_account = AddressLimit(f"{what} (account)", per_account / 60, per_account)
+        self.per_address = AddressLimit(f"{what} (address)", per_address / 60, per_address)
+
+    def spend(self, account: int, address: str, now: float) -> None:
+        # both looked at before either is spent: a refusal costs the other limit nothing
+        self.per_account.check(f"account:{account}", now)
+        self.per_address.check(address, now)
+        self.per_account.spend(f"account:{account}", now)
+        self.per_address.spend(address, now)
+
+
 class HintDesk:
     """Answers ``POST /api/hint`` within its limits."""
 
     def __init__(self, tasks: TasksInPlay, clock: Clock, config: ServerConfig) -> None:
         self.tasks = tasks
         self.clock = clock
-        rate = config.hints_per_minute
-        self.per_account = AddressLimit("hints asked (account)", rate / 60, rate)
-        rate = config.hints_per_minute_per_address
-        self.per_address = AddressLimit("hints asked (address)", rate / 60, rate)
+        rates = config.hints_per_minute, config.hints_per_minute_per_address
+        self.limits = SolverLimits("hints asked", *rates)
 
     async def answer(
         self,
@@ -55,12 +69,7 @@ class HintDesk:
         placed: dict[str, frozenset[tuple[int, ...]]],
     ) -> Hint | Stuck | Solved:
         """The hint for ``puzzle`` after ``placed``, or a refusal (``ProtocolError``)."""
-        now = self.clock.now()
-        # both looked at before either is spent: a refusal costs the other limit nothing
-        self.per_account.check(f"account:{account}", now)
-        self.per_address.check(address, now)
-        self.per_account.spend(f"account:{account}", now)
-        self.per_address.spend(address, now)
+        self.limits.spend(account, address, self.clock.now())
         check_bounds(puzzle, "a hint is for puzzles")
         await refuse_in_play(self.tasks, puzzle, "no hints")
         try:
