@@ -18,17 +18,16 @@ Each distinct task is solved once per analysis; solutions are counted up to
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
 from ubongo.board import Area, Placement, placements_of
 from ubongo.geometry import CUBE
 from ubongo.pieces import Edition, Piece, edition
-from ubongo.puzzles.difficulty import expected_seconds, fewest_flips, measure
 from ubongo.puzzles.hints import Hint, hint
+from ubongo.puzzles.verdict import median_seconds
 from ubongo.rules.actions import placement_to_json
 from ubongo.rules.settings import HINT_PENALTY
-from ubongo.solver import count, solutions, solve
+from ubongo.solver import count, solve
 
 #: solutions counted per task at most (more: "more than")
 COUNTED = 200
@@ -47,18 +46,9 @@ def task_facts(ed: Edition, task: dict[str, Any]) -> dict[str, Any]:
         "solutions": min(found, COUNTED),
         "more": found > COUNTED,
         "solution": [placement_to_json(p) for p in placements_of(by_id, one or {})],
-        "median_seconds": round(_median(area, pieces, max(found, 1)), 1),
+        "median_seconds": round(median_seconds(area, pieces, max(found, 1)), 1),
         "hinted_seconds": round(after + HINT_PENALTY, 1),
     }
-
-
-def _median(area: Area, pieces: list[Piece], found: int) -> float:
-    """The difficulty model's time of a median player for a task with ``found`` solutions."""
-    flips = 0
-    if any(p.reflections for p in pieces):
-        flips = fewest_flips(pieces, itertools.islice(solutions(area, pieces), COUNTED))
-    features = measure(area, pieces, solutions=found, flips=flips)
-    return expected_seconds(features, area.piece_lattice.name)
 
 
 def after_hint(area: Area, pieces: list[Piece]) -> float:
@@ -72,7 +62,7 @@ def after_hint(area: Area, pieces: list[Piece]) -> float:
         return 0.0
     empty = area.solid - shown.cells
     rest = Area(CUBE, empty) if area.layers > 1 else Area(area.lattice, empty)
-    return _median(rest, left, max(count(rest, left, limit=COUNTED + 1), 1))
+    return median_seconds(rest, left, max(count(rest, left, limit=COUNTED + 1), 1))
 
 
 def hint_saves(seconds: float | None, median: float, hinted: float) -> float | None:
