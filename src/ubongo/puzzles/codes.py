@@ -50,11 +50,15 @@ def _short(word: str) -> str:
     return "".join(part[0] for part in word.split("-") if part).upper()
 
 
+def _side_letter(name: str) -> str:
+    """A side in a code: its name's first letter (``A``, ``Y`` for yellow, ``H`` for hard)."""
+    return _short(name)[:1]
+
+
 def task_code(edition: str, card: int, side: str, key: str) -> str:
     """The code of the task ``key`` selects on side ``side`` of card ``card``."""
-    sides = standard_deck(edition).card(card)
-    keyed = sides.side(side)
-    parts = [edition, str(card), _short(side)[:1]]
+    keyed = standard_deck(edition).card(card).side(side)
+    parts = [edition, str(card), _side_letter(side)]
     if len(keyed.tasks) > 1:
         parts.append(_short(key))
     return "-".join(parts)
@@ -84,9 +88,9 @@ def find_task(code: str) -> TaskRef:
     if not 1 <= number <= deck.size:
         raise ValueError(f"{code}: the {edition} deck has cards 1 to {deck.size}")
     card = deck.card(number)
-    side = next((s for s in card.sides if _short(s.name)[:1] == parts[2].upper()), None)
+    side = next((s for s in card.sides if _side_letter(s.name) == parts[2].upper()), None)
     if side is None:
-        names = ", ".join(_short(s.name)[:1] for s in card.sides)
+        names = ", ".join(_side_letter(s.name) for s in card.sides)
         raise ValueError(f"{code}: card {number} has sides {names}")
     if len(side.tasks) == 1:
         return TaskRef(edition, number, side.name, side.tasks[0].keys[0])
