@@ -4,6 +4,7 @@ account's, in another case) is said under the name box, in the page's language."
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -18,23 +19,24 @@ EDITION, GOAL, AMOUNT, SIDE = "classic", "tasks", 10, "B"
 MARKUP = "<img src=x onerror=alert(1)>"
 
 
-def solo_run(server: ServerProcess, name: str, token: str | None) -> None:
-    """A run of this test's kind played by the solver (as ``token``'s account, if given)."""
-    created = server.create_room_as(
-        token, name, edition=EDITION, mode="solo", solo_goal=GOAL, solo_amount=AMOUNT, side=SIDE
-    )
+def solo_run(server: ServerProcess, name: str, token: str | None, **kind: Any) -> None:
+    """A run of this test's kind (or of ``kind``) played by the solver (as ``token``'s
+    account, if given)."""
+    kind = {"edition": EDITION, "solo_goal": GOAL, "solo_amount": AMOUNT, "side": SIDE} | kind
+    created = server.create_room_as(token, name, mode="solo", **kind)
     c = Client(server)
     assert c.hello(created["code"], created["token"])["type"] == "welcome"
     c.send({"type": "start"})
     game = c.event("round_started")["room"]["game"]
-    for n in range(AMOUNT):
+    for n in range(kind["solo_amount"]):
         task = game["tasks"]["0"]
-        placements = solution(task, EDITION)
+        placements = solution(task, kind["edition"])
         # ranked: with a trace that holds together (the web tests' server holds none)
         trace = made_up_trace(placements)
         msg = {"type": "submit", "round": game["round"], "placements": placements, "trace": trace}
         assert c.reply(msg, "verdict")["ok"]
-        game = c.event("game_over" if n == AMOUNT - 1 else "task_drawn")["room"]["game"]
+        last = n == kind["solo_amount"] - 1
+        game = c.event("game_over" if last else "task_drawn")["room"]["game"]
     c.close()
 
 
@@ -112,3 +114,28 @@ def test_a_name_another_account_holds_is_refused_under_the_name_box(
     expect(box).not_to_have_attribute("aria-invalid", "true")
     context.close()
     assert not errors, errors
+
+
+def test_the_home_shows_the_top_three_and_your_own_run(page: Page, server: ServerProcess) -> None:
+    """Ten rows on the home page pushed Play now two screens down on a phone: the home's
+    leaderboard is the top three, and your own run where it is lower (the end screen keeps ten)."""
+    kind = {"edition": "classic", "solo_goal": "tasks", "solo_amount": 5, "side": "A"}
+    page.goto(server.url + "/")
+    page.wait_for_function("() => localStorage.getItem('ubongo.account') !== null")
+    me = json.loads(page.evaluate("() => localStorage.getItem('ubongo.account')"))
+    for n in range(5):
+        solo_run(server, f"Topper {n}", None, **kind)
+    solo_run(server, "Mine", me["token"], **kind)
+    query = "&".join(f"{k.removeprefix('solo_')}={v}" for k, v in kind.items())
+    rows = server.get(f"/api/leaderboard?{query}&limit=10")
+    mine = next(r for r in rows if r["account"] == me["id"])
+    page.reload()
+    page.select_option("#side", "A")
+    page.select_option("#solo-goal", "tasks")
+    page.select_option("#solo-amount", "5")
+    board = page.locator(".home-records table.leaderboard tr")
+    # the top three by rank, then this page's own row, whatever its rank
+    expected = [r["name"] for r in rows[:3]] + ([] if mine in rows[:3] else [mine["name"]])
+    expect(board).to_have_count(len(expected))
+    assert [board.nth(i).locator("td.name").inner_text() for i in range(len(expected))] == expected
+    expect(page.locator(".home-records tr.me td.name")).to_have_text(mine["name"])

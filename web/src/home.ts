@@ -174,7 +174,8 @@ export function homeScreen(go: Navigate): HTMLElement {
     records.replaceChildren(
       goal.value === "practice"
         ? h("p.muted", {}, t("home:practiceAbout"))
-        : leaderboard(prefs.edition, goal.value, Number(amount.value), sideSelect.value, savedName()),
+        : // the top three and your own run: ten rows pushed Play now off a phone's screens
+          leaderboard(prefs.edition, goal.value, Number(amount.value), sideSelect.value, savedName(), 3),
     );
   };
 

@@ -37,12 +37,20 @@ function mine(row: { name: string; account: number | null }, me: string): boolea
   return account ? row.account === account.id : row.account === null && row.name === me;
 }
 
-/** The leaderboard of one kind of run, filled in when the server answers. */
-export function leaderboard(edition: string, goal: string, amount: number, side: string, me = ""): HTMLElement {
+/** The leaderboard of one kind of run, filled in when the server answers: its top ten, or
+ * its top `shown` and your own row among the ten. */
+export function leaderboard(
+  edition: string,
+  goal: string,
+  amount: number,
+  side: string,
+  me = "",
+  shown = 10,
+): HTMLElement {
   const table = h("table.leaderboard", {}, h("caption", {}, t("records:leaderboard")));
   api("GET /api/leaderboard", { query: { edition, goal, amount, side, limit: 10 } })
     .then((rows) => {
-      for (const r of rows) {
+      for (const r of rows.filter((row, i) => i < shown || mine(row, me))) {
         table.append(
           h(
             "tr",
