@@ -38,7 +38,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
@@ -53,6 +53,14 @@ from ubongo.puzzles.difficulty import (
     flips_needed,
     measure,
     placement_count,
+)
+from ubongo.puzzles.shapes import (
+    canonical,
+    hole_free,
+    orient,
+    polyominoes,
+    shape_key,
+    touching_most,
 )
 from ubongo.solver import search_stats
 
@@ -137,34 +145,6 @@ def generate_side(edition_name: str, side_name: str, seed: int) -> Side:
 # --- shapes ----------------------------------------------------------------------------------
 
 
-def _kinds(lat: Lattice) -> list[tuple[int, ...]]:
-    """The kinds of cells of a lattice beyond their translation (triangles: up and down)."""
-    d = lat.translation_dims
-    origin: Cell = (0,) * d + ((0,) if lat is TRIANGLE else ())
-    return sorted({origin[d:]} | {n[d:] for n in lat.neighbours(origin)})
-
-
-def hole_free(lat: Lattice, cells: frozenset[Cell]) -> bool:
-    """Whether ``cells`` enclose no empty cell: their complement around them is connected."""
-    d = lat.translation_dims
-    lo = [min(c[i] for c in cells) - 1 for i in range(d)]
-    hi = [max(c[i] for c in cells) + 1 for i in range(d)]
-    box = [
-        tuple(t) + kind
-        for t in itertools.product(*(range(a, b + 1) for a, b in zip(lo, hi, strict=True)))
-        for kind in _kinds(lat)
-    ]
-    outside = [c for c in box if c not in cells]
-    return len(lat.components(outside)) == 1
-
-
-def shape_key(area: Area) -> tuple[tuple[Cell, ...], ...]:
-    """An area up to rotation, reflection and where its regions lie relative to each other."""
-    lat = area.lattice
-    canonical = square_canonical if lat is SQUARE else lat.canonical  # (the same, faster)
-    return tuple(sorted(canonical(r) for r in area.regions))
-
-
 def _colour(lat: Lattice, cell: Cell) -> int:
     """+1 / -1 in the two-colouring used by the parity check (squares: chessboard)."""
     if lat is TRIANGLE:
@@ -182,45 +162,6 @@ def _signs_reach(parts: Sequence[int], target: int) -> bool:
     for p in parts:
         reach = {r + p for r in reach} | {r - p for r in reach}
     return target in reach or -target in reach
-
-
-@cache
-def polyominoes(n: int) -> tuple[tuple[Cell, ...], ...]:
-    """Every hole-free polyomino of ``n`` cells up to rotation and reflection, in sorted order.
-
-    >>> len(polyominoes(4)), len(polyominoes(5))
-    (5, 12)
-    """
-    level: set[tuple[Cell, ...]] = {((0, 0),)}
-    for _ in range(n - 1):
-        bigger: set[tuple[Cell, ...]] = set()
-        for shape in level:
-            cells = set(shape)
-            for c in shape:
-                for nb in SQUARE.neighbours(c):
-                    if nb not in cells:
-                        bigger.add(square_canonical(cells | {nb}))
-        level = bigger
-    return tuple(sorted(s for s in level if hole_free(SQUARE, frozenset(s))))
-
-
-def square_canonical(cells: Iterable[Cell]) -> tuple[Cell, ...]:
-    """``SQUARE.canonical(cells)``, written out for speed (the eight turns as coordinate maps).
-
-    >>> square_canonical([(0, 0), (1, 0), (1, 1)]) == SQUARE.canonical([(0, 0), (1, 0), (1, 1)])
-    True
-    """
-    pts = [(c[0], c[1]) for c in cells]
-    best: tuple[Cell, ...] | None = None
-    for sx, sy, swap in itertools.product((1, -1), (1, -1), (False, True)):
-        moved = [(sy * y, sx * x) if swap else (sx * x, sy * y) for x, y in pts]
-        lx = min(x for x, _ in moved)
-        ly = min(y for _, y in moved)
-        shape = tuple(sorted((x - lx, y - ly) for x, y in moved))
-        if best is None or shape < best:
-            best = shape
-    assert best is not None
-    return best
 
 
 def _box(cells: Sequence[Cell]) -> tuple[int, int]:
@@ -349,43 +290,12 @@ class _Builder:
     def grow(self, pieces: Sequence[Piece], slack: int) -> frozenset[Cell]:
         """Put ``pieces`` down one by one, each touching the others along many edges."""
         lat = self.lat
-        d = lat.translation_dims
         order = list(pieces)
         self.rng.shuffle(order)
         first = order[0]
         union: set[Cell] = set(first.orientations[self.rng.randrange(len(first.orientations))])
         for piece in order[1:]:
-            # each cell next to the union, with how many union cells it touches: a
-            # placement's contact is then the sum over its cells (adjacency is symmetric)
-            touch: dict[Cell, int] = {}
-            for c in union:
-                for n in lat.neighbours(c):
-                    if n not in union:
-                        touch[n] = touch.get(n, 0) + 1
-            frontier = sorted(touch)
-            options: dict[frozenset[Cell], int] = {}
-            for shape in piece.orientations:
-                cells = sorted(shape)
-                # each move that puts a cell of the shape on a frontier cell, once (a placement
-                # along several frontier cells is reached by several: the set drops the
-                # repeats before any placement is built; every area lattice has two
-                # translation coordinates)
-                moves = {
-                    (target[0] - sc[0], target[1] - sc[1])
-                    for target in frontier
-                    for sc in cells
-                    if sc[d:] == target[d:]
-                }
-                for ox, oy in moves:
-                    placed = frozenset((c[0] + ox, c[1] + oy, *c[2:]) for c in cells)
-                    if placed in options or not placed.isdisjoint(union):
-                        continue
-                    options[placed] = sum(touch.get(c, 0) for c in placed)
-            best = max(options.values())
-            good = sorted(
-                (cells for cells, touch in options.items() if touch >= best - slack), key=sorted
-            )
-            union |= self.rng.choice(good)
+            union |= self.rng.choice(touching_most(lat, union, piece.orientations, slack))
         return frozenset(union)
 
     def two_regions(self, pieces: Sequence[Piece]) -> frozenset[Cell] | None:
@@ -506,12 +416,13 @@ class _Builder:
                     return made
                 cells = frozenset(shape)
                 if rounds == 1:
-                    cells = SQUARE.orient(shape, mirror)
-                    if shape not in had or SQUARE.canonical(
-                        cells, SQUARE.rotations
-                    ) == SQUARE.canonical(shape, SQUARE.rotations):
+                    cells = orient(SQUARE, shape, mirror)
+                    turns = SQUARE.rotations
+                    if shape not in had or canonical(SQUARE, cells, turns) == canonical(
+                        SQUARE, shape, turns
+                    ):
                         continue
-                if rounds == 0 and SQUARE.canonical(cells) in self.cube_used:
+                if rounds == 0 and canonical(SQUARE, cells) in self.cube_used:
                     continue
                 used = had.setdefault(shape, set()) if rounds != 1 else set()
                 fresh = [s for s in sets if tuple(p.id for p in s) not in used]
@@ -522,7 +433,7 @@ class _Builder:
                 if tasks is None:
                     continue
                 if rounds == 0:
-                    self.cube_used.add(SQUARE.canonical(cells))
+                    self.cube_used.add(canonical(SQUARE, cells))
                 used.update(t.pieces for t in tasks)
                 self.stats.per_side.append(len(tasks))
                 made.append((area, tasks))
@@ -538,7 +449,7 @@ class _Builder:
         turns = list(SQUARE.rotations)
         self.rng.shuffle(turns)
         for t in turns:
-            turned = SQUARE.orient(cells, t)
+            turned = orient(SQUARE, cells, t)
             w, h = _box(sorted(turned))
             if w >= h:
                 return turned
