@@ -11,7 +11,7 @@ from ubongo.board import check_cover, placements_of
 from ubongo.geometry import SQUARE
 from ubongo.puzzles.deck import Deck, standard_deck
 from ubongo.puzzles.difficulty import expected_seconds
-from ubongo.puzzles.generator import hole_free, shape_key
+from ubongo.puzzles.shapes import hole_free, shape_key
 from ubongo.solver import search_stats, solve
 
 EDITIONS = ("classic", "3d", "extreme", "trigo")

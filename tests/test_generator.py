@@ -23,7 +23,8 @@ from ubongo.puzzles.difficulty import (
     placement_count,
     placements,
 )
-from ubongo.puzzles.generator import Stats, generate_deck, hole_free, polyominoes
+from ubongo.puzzles.generator import Stats, generate_deck
+from ubongo.puzzles.shapes import hole_free, polyominoes
 from ubongo.solver import solutions
 
 
