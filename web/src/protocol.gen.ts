@@ -23,6 +23,11 @@ export type UbongoProtocol =
   | ArenaMe
   | ArenaHello
   | ArenaMessage
+  | SavePuzzle
+  | Publish
+  | PlayReport
+  | Like
+  | ReportPuzzle
   | Health
   | EditionNames
   | EditionCatalogue
@@ -57,7 +62,12 @@ export type UbongoProtocol =
   | ArenaList
   | ArenaView
   | ArenaResults
-  | ArenasPlayed;
+  | ArenasPlayed
+  | PuzzlePage
+  | PuzzleList
+  | PuzzleSolution
+  | PuzzleStats
+  | PuzzleReported;
 export type ClientMessage =
   | Hello
   | Ping
@@ -1524,6 +1534,13 @@ export interface ErrorDetail {
     | "no_free_text"
     | "no_arena"
     | "arena_over"
+    | "no_puzzle"
+    | "unsolvable"
+    | "puzzle_limit"
+    | "bad_play"
+    | "already_played"
+    | "own_puzzle"
+    | "not_played"
     | "game_running"
     | "already_seated"
     | "already_waiting"
@@ -1830,6 +1847,53 @@ export interface ArenaSocketError {
     | "no_arena"
     | "arena_over";
   message: string;
+}
+/**
+ * ``POST /api/puzzles``: a drawn edition puzzle, its title and whether it is listed.
+ */
+export interface SavePuzzle {
+  /**
+   * a puzzle file's JSON (docs/puzzle-format.md)
+   */
+  puzzle: {
+    [k: string]: unknown;
+  };
+  /**
+   * under the rules of display names
+   */
+  title: string;
+  /**
+   * listed in the community list
+   */
+  published?: boolean;
+}
+/**
+ * ``PUT /api/puzzles/{puzzle_id}/published``: listed, or reached by its link only.
+ */
+export interface Publish {
+  published: boolean;
+}
+/**
+ * ``POST /api/puzzles/{puzzle_id}/plays``: how a play ended and its seconds.
+ */
+export interface PlayReport {
+  outcome: "solved" | "helped" | "gave_up";
+  /**
+   * from the task shown to solved or given up
+   */
+  seconds: number;
+}
+/**
+ * ``PUT /api/puzzles/{puzzle_id}/like``: like it, or take the like back.
+ */
+export interface Like {
+  liked: boolean;
+}
+/**
+ * ``POST /api/puzzles/{puzzle_id}/report``: to the moderators, saying why.
+ */
+export interface ReportPuzzle {
+  reason: string;
 }
 /**
  * ``GET /api/health``.
@@ -3305,4 +3369,105 @@ export interface ArenaPlayed {
   starts_at: number;
   points: number;
   place: number | null;
+}
+/**
+ * ``GET /api/puzzles/{puzzle_id}`` and what saving and publishing answer: the puzzle to
+ * play (no solution: that is ``GET .../solution``) and what this account did with it.
+ */
+export interface PuzzlePage {
+  summary: PuzzleSummary;
+  /**
+   * area cells in the edition's lattice coordinates
+   */
+  area: number[][];
+  /**
+   * 2 for Ubongo 3D, else 1
+   */
+  layers: number;
+  piece_ids: string[];
+  /**
+   * counted up to the verdict's bound
+   */
+  solutions: number;
+  mine: boolean;
+  /**
+   * hidden by a moderator (only its author sees it then)
+   */
+  hidden: boolean;
+  /**
+   * this account's counted play
+   */
+  played: ("solved" | "helped" | "gave_up") | null;
+  liked: boolean;
+}
+/**
+ * A saved puzzle as a list shows it.
+ */
+export interface PuzzleSummary {
+  /**
+   * its link: /puzzle/{id}
+   */
+  id: string;
+  edition: string;
+  /**
+   * null: hidden by a moderator
+   */
+  title: string | null;
+  author: number;
+  author_name: string;
+  pieces: number;
+  grade: string | null;
+  /**
+   * the difficulty model's time of a median player
+   */
+  model_seconds: number;
+  published: boolean;
+  /**
+   * seconds since the Unix epoch
+   */
+  made_at: number;
+  stats: PuzzleStats;
+}
+/**
+ * What play made of a puzzle.
+ */
+export interface PuzzleStats {
+  /**
+   * accounts that finished it, one play each
+   */
+  plays: number;
+  /**
+   * of them, solved without help
+   */
+  solves: number;
+  /**
+   * solves / plays; null before any play
+   */
+  solve_rate: number | null;
+  /**
+   * of the solves; null before any
+   */
+  median_seconds: number | null;
+  likes: number;
+}
+/**
+ * ``GET /api/puzzles`` (the community list) and ``GET /api/puzzles/mine``.
+ */
+export interface PuzzleList {
+  puzzles: PuzzleSummary[];
+}
+/**
+ * ``GET /api/puzzles/{puzzle_id}/solution``: one solution (practice's hints, giving up).
+ */
+export interface PuzzleSolution {
+  solution: Placement[];
+}
+/**
+ * ``POST /api/puzzles/{puzzle_id}/report``.
+ */
+export interface PuzzleReported {
+  /**
+   * false: this account had reported it already
+   */
+  reported: boolean;
 }

@@ -2,7 +2,7 @@
 import type * as gen from "./protocol.gen";
 
 /** The types a route's answer may have, by name (each one checked by check.ts). */
-export type AnswerName = "AccountTicket" | "AccountView" | "ArenaList" | "ArenaResults" | "ArenaView" | "ArenasPlayed" | "ChallengeView" | "Challenges" | "DailyResults" | "DailyTasks" | "EditionCatalogue" | "EditionNames" | "FollowState" | "Friends" | "GameAnalysis" | "GameList" | "GameReplay" | "HeadToHead" | "Health" | "HintAnswer" | "Leaderboard" | "LiveRooms" | "OpenGames" | "Options" | "PersonalBests" | "PracticeBundle" | "PrintedTask" | "Profile" | "ProfileGames" | "PuzzleVerdict" | "QuickMatchLeft" | "RatingsBoard" | "RoomSnapshot" | "SeatTicket" | "StoredGame";
+export type AnswerName = "AccountTicket" | "AccountView" | "ArenaList" | "ArenaResults" | "ArenaView" | "ArenasPlayed" | "ChallengeView" | "Challenges" | "DailyResults" | "DailyTasks" | "EditionCatalogue" | "EditionNames" | "FollowState" | "Friends" | "GameAnalysis" | "GameList" | "GameReplay" | "HeadToHead" | "Health" | "HintAnswer" | "Leaderboard" | "LiveRooms" | "OpenGames" | "Options" | "PersonalBests" | "PracticeBundle" | "PrintedTask" | "Profile" | "ProfileGames" | "PuzzleList" | "PuzzlePage" | "PuzzleReported" | "PuzzleSolution" | "PuzzleStats" | "PuzzleVerdict" | "QuickMatchLeft" | "RatingsBoard" | "RoomSnapshot" | "SeatTicket" | "StoredGame";
 
 /** How to call a route; what it takes and answers is in `Routes`. */
 export interface RouteSpec {
@@ -46,6 +46,15 @@ export interface Routes {
   "GET /api/daily/results": { args: { query?: { edition?: string; date?: string } }; answer: gen.DailyResults };
   "POST /api/hint": { args: { body: gen.HintRequest }; answer: gen.HintAnswer };
   "POST /api/puzzles/verdict": { args: { body: gen.VerdictRequest }; answer: gen.PuzzleVerdict };
+  "POST /api/puzzles": { args: { body: gen.SavePuzzle }; answer: gen.PuzzlePage };
+  "GET /api/puzzles": { args: { query?: { edition?: string; sort?: string } }; answer: gen.PuzzleList };
+  "GET /api/puzzles/mine": { args: {}; answer: gen.PuzzleList };
+  "GET /api/puzzles/{puzzle_id}": { args: { path: { puzzle_id: string } }; answer: gen.PuzzlePage };
+  "PUT /api/puzzles/{puzzle_id}/published": { args: { path: { puzzle_id: string }; body: gen.Publish }; answer: gen.PuzzlePage };
+  "GET /api/puzzles/{puzzle_id}/solution": { args: { path: { puzzle_id: string } }; answer: gen.PuzzleSolution };
+  "POST /api/puzzles/{puzzle_id}/plays": { args: { path: { puzzle_id: string }; body: gen.PlayReport }; answer: gen.PuzzleStats };
+  "PUT /api/puzzles/{puzzle_id}/like": { args: { path: { puzzle_id: string }; body: gen.Like }; answer: gen.PuzzleStats };
+  "POST /api/puzzles/{puzzle_id}/report": { args: { path: { puzzle_id: string }; body: gen.ReportPuzzle }; answer: gen.PuzzleReported };
   "GET /api/printed/{code}": { args: { path: { code: string } }; answer: gen.PrintedTask };
   "GET /api/practice-bundle": { args: {}; answer: gen.PracticeBundle };
   "PUT /api/accounts/{account_id}/follow": { args: { path: { account_id: number } }; answer: gen.FollowState };
@@ -96,6 +105,15 @@ export const ROUTES: { readonly [R in keyof Routes]: RouteSpec } = {
   "GET /api/daily/results": { method: "GET", path: "/api/daily/results", answer: "DailyResults", account: false },
   "POST /api/hint": { method: "POST", path: "/api/hint", answer: "HintAnswer", account: true },
   "POST /api/puzzles/verdict": { method: "POST", path: "/api/puzzles/verdict", answer: "PuzzleVerdict", account: true },
+  "POST /api/puzzles": { method: "POST", path: "/api/puzzles", answer: "PuzzlePage", account: true },
+  "GET /api/puzzles": { method: "GET", path: "/api/puzzles", answer: "PuzzleList", account: false },
+  "GET /api/puzzles/mine": { method: "GET", path: "/api/puzzles/mine", answer: "PuzzleList", account: true },
+  "GET /api/puzzles/{puzzle_id}": { method: "GET", path: "/api/puzzles/{puzzle_id}", answer: "PuzzlePage", account: true },
+  "PUT /api/puzzles/{puzzle_id}/published": { method: "PUT", path: "/api/puzzles/{puzzle_id}/published", answer: "PuzzlePage", account: true },
+  "GET /api/puzzles/{puzzle_id}/solution": { method: "GET", path: "/api/puzzles/{puzzle_id}/solution", answer: "PuzzleSolution", account: true },
+  "POST /api/puzzles/{puzzle_id}/plays": { method: "POST", path: "/api/puzzles/{puzzle_id}/plays", answer: "PuzzleStats", account: true },
+  "PUT /api/puzzles/{puzzle_id}/like": { method: "PUT", path: "/api/puzzles/{puzzle_id}/like", answer: "PuzzleStats", account: true },
+  "POST /api/puzzles/{puzzle_id}/report": { method: "POST", path: "/api/puzzles/{puzzle_id}/report", answer: "PuzzleReported", account: true },
   "GET /api/printed/{code}": { method: "GET", path: "/api/printed/{code}", answer: "PrintedTask", account: false },
   "GET /api/practice-bundle": { method: "GET", path: "/api/practice-bundle", answer: "PracticeBundle", account: false },
   "PUT /api/accounts/{account_id}/follow": { method: "PUT", path: "/api/accounts/{account_id}/follow", answer: "FollowState", account: true },

@@ -5,6 +5,8 @@ $ ubongo review show 12                    # one, its traces step by step, its a
 $ ubongo review clear 12 --by ada          # it counts after all
 $ ubongo review mark 7 --by ada --note "paced solver"   # account 7 is a cheater
 $ ubongo review log                        # every decision, oldest first
+$ ubongo review puzzles                    # reported puzzles (docs/editor.md)
+$ ubongo review hide-puzzle Xy3 --by ada   # off the community list and its link
 
 It works on the server's database (``--database-url``, or ``UBONGO_DATABASE_URL``, or the
 default SQLite file), which may be in use by a running server: every decision is one
@@ -31,7 +33,7 @@ from ubongo.pieces import Piece
 from ubongo.rules.events import EventKind
 from ubongo.server.online.ratings import give_back, rate_cleared
 from ubongo.server.online.traces import Step, TraceNote
-from ubongo.server.store import HeldResult, Store, StoredGame
+from ubongo.server.store import Decided, HeldResult, Store, StoredGame
 
 Database = Annotated[
     str | None,
@@ -63,6 +65,8 @@ def register(app: typer.Typer) -> None:
     review.command("mark", help="Mark an account a cheater (voids its rated games).")(_mark)
     review.command("log", help="Every decision, oldest first.")(_log)
     review.command("reports", help="Reported lines of chat (newest first).")(_reports)
+    review.command("puzzles", help="Reported puzzles (most reported first).")(_puzzles)
+    review.command("hide-puzzle", help="Hide a puzzle, or only its title.")(_hide_puzzle)
     app.add_typer(review)
 
 
@@ -262,4 +266,48 @@ def _reports(
         print(f"#{r.id}  {when}  room {r.room}  {who} ({r.name}): {r.text!r}")
     if not found:
         console().print("nothing reported")
+    return 0
+
+
+def _puzzles(database_url: Database = None) -> int:
+    store = _store(database_url)
+    try:
+        found = store.puzzles.reported()
+    finally:
+        store.close()
+    for p, reasons in found:
+        state = "hidden" if p.hidden else "title hidden" if p.title_hidden else "shown"
+        listed = "listed" if p.published else "link only"
+        print(
+            f"{p.id}  {p.edition}  {p.title!r} by account {p.account} ({p.author_name})  "
+            f"{p.reports} reports, {p.plays} plays  {listed}, {state}"
+        )
+        for reason in reasons:
+            print(f"    {reason!r}")
+    if not found:
+        console().print("no puzzle reported")
+    return 0
+
+
+def _hide_puzzle(
+    puzzle: str,
+    by: Moderator,
+    note: Note = "",
+    title: Annotated[bool, typer.Option("--title", help="only its title")] = False,
+    show: Annotated[bool, typer.Option("--show", help="undo: shown again")] = False,
+    database_url: Database = None,
+) -> int:
+    store = _store(database_url)
+    hide = not show
+    try:
+        decided = Decided(by, note, time.time())
+        if title:
+            changes = store.puzzles.hide(puzzle, None, hide, decided)
+        else:
+            changes = store.puzzles.hide(puzzle, hide, None, decided)
+    finally:
+        store.close()
+    if changes is None:
+        raise CommandError(f"no puzzle {puzzle!r}")
+    print(json.dumps(changes))
     return 0

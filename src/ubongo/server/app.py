@@ -27,6 +27,7 @@ from .online.accounts import Accounts
 from .online.conduct import Conduct
 from .online.editor import EditorDesk
 from .online.help import HintDesk
+from .online.puzzles import PuzzleDesk
 from .online.social import Social
 from .ops import collector
 from .ops.logs import RequestLog
@@ -112,7 +113,9 @@ def _lifespan(
         app.state.store, app.state.rooms = store, rooms
         app.state.accounts = Accounts(store, rooms.clock, config.accounts_per_hour)
         app.state.hint_desk = HintDesk(rooms.tasks, rooms.clock, config)
-        app.state.editor_desk = EditorDesk(rooms.tasks, rooms.clock, config)
+        editor = app.state.editor_desk = EditorDesk(rooms.tasks, rooms.clock, config)
+        # saving proves the puzzle again: one budget with the editor's verdicts
+        app.state.puzzle_desk = PuzzleDesk(store, rooms.tasks, rooms.clock, config, editor.limits)
         app.state.conduct = Conduct(store, rooms.clock, config)
         app.state.social = Social(store, rooms.clock, config, rooms.notices)
         metrics = app.state.metrics = rooms.metrics

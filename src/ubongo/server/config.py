@@ -414,6 +414,16 @@ class ServerConfig(BaseSettings):
     arenas_per_day: Annotated[int, _limit("`429 rate_limited` (docs/arenas.md)")] = Field(
         default=5, gt=0, description="arenas one account may make a day"
     )
+    #: saved puzzles are kept for good and listed to everyone once published (docs/editor.md)
+    puzzles_saved_per_day: Annotated[int, _limit("`429 puzzle_limit` (docs/editor.md)")] = Field(
+        default=20, gt=0, description="puzzles one account may save a day"
+    )
+    puzzles_published_per_day: Annotated[int, _limit("`429 puzzle_limit`")] = Field(
+        default=5, gt=0, description="puzzles one account may publish to the community list a day"
+    )
+    puzzles_per_account: Annotated[int, _limit("`429 puzzle_limit`")] = Field(
+        default=200, gt=0, description="puzzles one account may keep"
+    )
     follows_per_account: Annotated[int, _limit("`409 follow_limit` (docs/social.md)")] = Field(
         default=500, gt=0, description="accounts one account may follow"
     )

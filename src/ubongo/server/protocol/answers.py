@@ -20,7 +20,7 @@ from ubongo.editions.record import KeyKind
 from ubongo.rules.settings import Mode, Puzzles, SoloGoal, TieBreak, Variant
 from ubongo.rules.state import RoundKind
 
-from . import arenas, editor, social
+from . import arenas, community, editor, social
 from .events import CardAwards, GemAwards, NoAwards
 from .incoming import CellCoords, Level, PieceId, Placement
 from .outgoing import ProtocolCode
@@ -35,6 +35,7 @@ EpochSeconds = float
 #: the WebSocket's codes, and those only HTTP answers use
 HttpErrorCode = Literal[
     ProtocolCode,
+    community.PuzzleCode,
     "game_running",
     "already_seated",
     "already_waiting",
@@ -640,4 +641,5 @@ RESPONSES: dict[tuple[str, str], type[BaseModel]] = {
     ("DELETE", "/api/arenas/{arena_id}/join"): arenas.ArenaView,
     ("PATCH", "/api/arenas/{arena_id}/me"): arenas.ArenaView,
     ("GET", "/api/accounts/{account_id}/arenas"): arenas.ArenasPlayed,
+    **community.RESPONSES,
 }

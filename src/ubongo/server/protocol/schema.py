@@ -23,7 +23,7 @@ from typing import Any
 from pydantic import create_model
 
 from . import answers as bodies
-from . import arenas, editor, social
+from . import arenas, community, editor, social
 from . import incoming as protocol
 from . import outgoing as messages
 from .events import RoomEvent
@@ -49,6 +49,7 @@ ROOTS: dict[str, Any] = {
     "ArenaMe": arenas.ArenaMe,
     "ArenaHello": arenas.ArenaHello,
     "ArenaMessage": arenas.ArenaMessage,
+    **community.REQUESTS,
     **{model.__name__: model for model in bodies.RESPONSES.values()},
 }
 

@@ -10,6 +10,7 @@
 * :mod:`.ratings` - ratings of rated games: an edition's leaderboard;
 * :mod:`.quickmatch` - quick match: waiting for a seat in a rated game, leaving the queue;
 * :mod:`.puzzles` - the daily challenge's tasks and hints for any puzzle;
+* :mod:`.community` - saved puzzles: their links, plays, likes, reports, the community list;
 * :mod:`.practice` - the practice bundle the web client keeps for playing offline;
 * :mod:`.social` - following, friends, challenges, and the notice socket ``/ws/notices``;
 * :mod:`.websocket` - the room WebSocket ``/ws`` (and ``/ws/echo``);
@@ -29,6 +30,7 @@ from fastapi import APIRouter
 from . import (
     accounts,
     arenas,
+    community,
     editions,
     games,
     health,
@@ -57,6 +59,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     ratings.router,
     quickmatch.router,
     puzzles.router,
+    community.router,
     printed.router,
     practice.router,
     social.router,

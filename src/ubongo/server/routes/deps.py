@@ -18,6 +18,7 @@ from ..online.accounts import Account, Accounts
 from ..online.conduct import Conduct
 from ..online.editor import EditorDesk
 from ..online.help import HintDesk
+from ..online.puzzles import PuzzleDesk
 from ..online.social import Social
 from ..ops.clock import Clock
 from ..protocol.incoming import ProtocolError
@@ -83,6 +84,12 @@ def editor_desk(conn: HTTPConnection) -> EditorDesk:
     return found
 
 
+def puzzle_desk(conn: HTTPConnection) -> PuzzleDesk:
+    """Saved puzzles: saving, plays, likes, reports, within their limits."""
+    found: PuzzleDesk = conn.app.state.puzzle_desk
+    return found
+
+
 def social(conn: HTTPConnection) -> Social:
     """Follows and challenges."""
     found: Social = conn.app.state.social
@@ -105,6 +112,7 @@ StoreDep = Annotated[Store, Depends(store)]
 AccountsDep = Annotated[Accounts, Depends(accounts)]
 HintDeskDep = Annotated[HintDesk, Depends(hint_desk)]
 EditorDeskDep = Annotated[EditorDesk, Depends(editor_desk)]
+PuzzleDeskDep = Annotated[PuzzleDesk, Depends(puzzle_desk)]
 ConductDep = Annotated[Conduct, Depends(conduct)]
 SocialDep = Annotated[Social, Depends(social)]
 #: the request's account, or None (no Authorization header)

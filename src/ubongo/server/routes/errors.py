@@ -46,6 +46,11 @@ HTTP_STATUS = {
     "no_task": 404,
     "arena_over": 409,
     "not_joined": 409,
+    "no_puzzle": 404,
+    "own_puzzle": 403,
+    "not_played": 403,
+    "already_played": 409,
+    "puzzle_limit": 429,
     "bad_game": 422,
     "name_reserved": 422,  # the name itself, whoever asks for it
     "too_large": 413,

@@ -14,7 +14,8 @@ by the Alembic migrations in ``migrations/``, run at every start.
   :mod:`.review` (results held for fair play, and the moderators' logged decisions),
   :mod:`.follows` (who follows whom), :mod:`.challenges` (games proposed to an account),
   :mod:`.reports` (reported lines of chat), :mod:`.game_chat` (what a stored game's players
-  said), :mod:`.arenas` (arenas, their players' sheets and their races).
+  said), :mod:`.arenas` (arenas, their players' sheets and their races), :mod:`.puzzles`
+  (puzzles saved from the editor, their plays, likes and reports).
 
 Callers hold one :class:`Store` (the app makes it and hands it on) and reach each
 repository as its attribute: ``store.games.save(game)``, ``store.accounts.by_token(hash)``.
@@ -55,6 +56,7 @@ from .follows import Followed, FollowRepository
 from .game_chat import ChatLine, GameChatRepository
 from .games import GameRecord, GameRepository, Held, RatedSeat, RateGame, StoredGame
 from .open_rooms import OpenRoomRepository
+from .puzzles import Decided, NewPuzzle, PuzzleRepository, SavedPuzzle
 from .ratings import (
     AccountRatings,
     Glicko,
@@ -93,6 +95,7 @@ class Store:
         self.reports = ReportRepository(self.database)
         self.chat = GameChatRepository(self.database)
         self.arenas = ArenaRepository(self.database)
+        self.puzzles = PuzzleRepository(self.database)
 
     @property
     def url(self) -> str:
@@ -120,6 +123,7 @@ __all__ = [
     "DailyRepository",
     "DailyRun",
     "Database",
+    "Decided",
     "Decision",
     "FollowRepository",
     "Followed",
@@ -131,9 +135,11 @@ __all__ = [
     "Held",
     "HeldResult",
     "NameTaken",
+    "NewPuzzle",
     "OpenRoomRepository",
     "PersonalBest",
     "Profile",
+    "PuzzleRepository",
     "Race",
     "RateGame",
     "RateTask",
@@ -146,6 +152,7 @@ __all__ = [
     "ReportRepository",
     "RerateSeat",
     "ReviewRepository",
+    "SavedPuzzle",
     "SeatedGame",
     "SharedGame",
     "SkillRating",

@@ -248,7 +248,7 @@ class ReviewDecisionRow(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     moderator: Mapped[str] = mapped_column(String(64))
-    #: ``clear`` or ``mark``
+    #: ``clear``, ``mark`` or ``hide`` (a puzzle or its title: docs/editor.md)
     decision: Mapped[str] = mapped_column(String(8))
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
     held_id: Mapped[int | None] = mapped_column(ForeignKey("held_results.id"), nullable=True)
@@ -380,3 +380,72 @@ class ArenaRaceRow(Base):
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), nullable=True)
+
+
+class PuzzleRow(Base):
+    """A puzzle saved from the editor (docs/editor.md): its link id (random: a private puzzle
+    is read only by whoever has its link), its author, title, puzzle file and the solver's
+    figures at saving, whether it is published or hidden by a moderator, and its counters
+    (kept with each play, like and report, so that the community list sorts by them)."""
+
+    __tablename__ = "puzzles"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    edition: Mapped[str] = mapped_column(String(16), index=True)
+    title: Mapped[str] = mapped_column(String(64))
+    puzzle: Mapped[dict[str, Any]] = mapped_column(JSON)
+    #: one solution, each piece as ``{"piece", "cells", "transform", "offset"}``
+    solution: Mapped[list[Any]] = mapped_column(JSON)
+    pieces: Mapped[int] = mapped_column(Integer)
+    solutions: Mapped[int] = mapped_column(Integer)
+    seconds: Mapped[float] = mapped_column(Float)
+    grade: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    made_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    #: listed in the community list now
+    listed: Mapped[bool] = mapped_column(Boolean)
+    #: when it was first listed (kept when taken back and listed again: a puzzle cannot be
+    #: moved to the top of the newest, nor the daily limit spent again, by doing so)
+    published_at: Mapped[datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True, index=True
+    )
+    hidden: Mapped[bool] = mapped_column(Boolean)
+    title_hidden: Mapped[bool] = mapped_column(Boolean)
+    plays: Mapped[int] = mapped_column(Integer)
+    solves: Mapped[int] = mapped_column(Integer)
+    likes: Mapped[int] = mapped_column(Integer)
+    reports: Mapped[int] = mapped_column(Integer)
+
+
+class PuzzlePlayRow(Base):
+    """An account's one counted play of a puzzle: solved alone, solved with help, or given
+    up, and its time (seconds)."""
+
+    __tablename__ = "puzzle_plays"
+
+    puzzle_id: Mapped[str] = mapped_column(ForeignKey("puzzles.id"), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    outcome: Mapped[str] = mapped_column(String(8))
+    seconds: Mapped[float] = mapped_column(Float)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PuzzleLikeRow(Base):
+    """An account likes a puzzle (one like each)."""
+
+    __tablename__ = "puzzle_likes"
+
+    puzzle_id: Mapped[str] = mapped_column(ForeignKey("puzzles.id"), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PuzzleReportRow(Base):
+    """An account reports a puzzle to the moderators (one report each), saying why."""
+
+    __tablename__ = "puzzle_reports"
+
+    puzzle_id: Mapped[str] = mapped_column(ForeignKey("puzzles.id"), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    reason: Mapped[str] = mapped_column(String(200))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)

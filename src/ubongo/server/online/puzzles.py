@@ -1,0 +1,235 @@
+"""Saved puzzles (docs/editor.md, "Saving and sharing", "The community list"): saving a drawn
+puzzle with a title, publishing it, playing it by its link, and what each play, like and
+report may change.
+
+Think of a script with an account (accounts cost nothing but a request, limited per address):
+
+* **saving** is the editor's verdict again, held to its bounds and limits (the editor's
+  :class:`.help.SolverLimits`, one budget with the verdicts), and never for a task being
+  played (``403 no_help``: the page would hand out its solution); an unsolvable puzzle is
+  refused (``422 unsolvable``), and so is a custom one (``bad_puzzle``: the player plays an
+  edition's pieces); the title follows the rules of display names (:func:`.names.check_name`);
+  ``puzzles_saved_per_day``, ``puzzles_per_account`` and ``puzzles_published_per_day`` bound
+  what one account adds (``429 puzzle_limit``);
+* a **link** is a random id of 72 bits: a private puzzle is read by nobody without it, and
+  none is listed but the published ones;
+* a **play** counts once per account and puzzle (``409 already_played`` after), never the
+  author's (``403 own_puzzle``), and a solve faster than a hand places the pieces
+  (``record_seconds_per_piece`` each, the fair-play floor), or a time that is no play's
+  (not above 0, or over :data:`LONGEST_PLAY`), is ``422 bad_play``: nothing changes;
+* a **like** needs a counted play first (``403 not_played``), one per account; a **report**
+  one per account, for the moderators (``ubongo review puzzles``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import secrets
+import statistics
+from typing import Any
+
+from ubongo import puzzlefile
+from ubongo.board import Placement
+from ubongo.pieces import edition as edition_pieces
+from ubongo.puzzles.verdict import Verdict, verdict
+
+from ..config import ServerConfig
+from ..ops.clock import Clock
+from ..protocol.community import Order, Outcome
+from ..protocol.incoming import ProtocolError
+from ..store import NewPuzzle, SavedPuzzle, Store
+from .help import SolverLimits, check_bounds, refuse_in_play
+from .names import check_name, clean_text
+from .tasks_in_play import TasksInPlay
+
+DAY = 24 * 3600.0
+#: the longest play a report may say (a tab left open overnight is not a play's time)
+LONGEST_PLAY = 6 * 3600.0
+
+
+def new_id() -> str:
+    """A puzzle's link id: 72 random bits, 12 URL-safe characters."""
+    return secrets.token_urlsafe(9)
+
+
+def no_puzzle() -> ProtocolError:
+    return ProtocolError("no_puzzle", "no such puzzle")
+
+
+def limited(what: str) -> ProtocolError:
+    return ProtocolError("puzzle_limit", what)
+
+
+class PuzzleDesk:
+    """Saves, shows and counts plays of saved puzzles, within their limits."""
+
+    def __init__(
+        self,
+        store: Store,
+        tasks: TasksInPlay,
+        clock: Clock,
+        config: ServerConfig,
+        limits: SolverLimits,
+    ) -> None:
+        self.store, self.tasks, self.clock, self.config = store, tasks, clock, config
+        self.limits = limits
+
+    async def save(
+        self, account: int, address: str, data: Any, title: str, published: bool
+    ) -> SavedPuzzle:
+        """Save the puzzle file ``data`` as ``account``'s, titled, listed if ``published``."""
+        name = check_name(title)
+        now = self.clock.now()
+        self.limits.spend(account, address, self.clock.now())
+        puzzle = _edition_puzzle(data)
+        check_bounds(puzzle, "a saved puzzle is one")
+        await refuse_in_play(self.tasks, puzzle, "no saving")
+        await self._within_limits(account, now, published)
+        found = await asyncio.to_thread(verdict, puzzle.area, list(puzzle.pieces), puzzle.edition)
+        if found.solutions == 0:
+            raise ProtocolError("unsolvable", "this puzzle has no solution: it cannot be saved")
+        new = _new_puzzle(new_id(), account, name, puzzle, found)
+        await asyncio.to_thread(self.store.puzzles.save, new, now)
+        if published:
+            await asyncio.to_thread(self.store.puzzles.publish, new.id, True, now)
+        return await self.get(new.id, account)
+
+    async def _within_limits(self, account: int, now: float, published: bool) -> None:
+        puzzles = self.store.puzzles
+        config = self.config
+        made = await asyncio.to_thread(puzzles.made_since, account, now - DAY)
+        if made >= config.puzzles_saved_per_day:
+            raise limited(f"at most {config.puzzles_saved_per_day} puzzles saved a day")
+        kept = await asyncio.to_thread(puzzles.kept, account)
+        if kept >= config.puzzles_per_account:
+            raise limited(f"at most {config.puzzles_per_account} puzzles kept")
+        if published:
+            await self._may_publish(account, now)
+
+    async def _may_publish(self, account: int, now: float) -> None:
+        most = self.config.puzzles_published_per_day
+        shown = await asyncio.to_thread(self.store.puzzles.published_since, account, now - DAY)
+        if shown >= most:
+            raise limited(f"at most {most} puzzles published a day")
+
+    async def get(self, puzzle_id: str, account: int | None) -> SavedPuzzle:
+        """The puzzle of the link ``puzzle_id`` (a hidden one: only to its author)."""
+        found = await asyncio.to_thread(self.store.puzzles.get, puzzle_id[:16])
+        if found is None or (found.hidden and found.account != account):
+            raise no_puzzle()
+        return found
+
+    async def publish(self, puzzle_id: str, account: int, published: bool) -> SavedPuzzle:
+        """List the author's puzzle, or take it back to its link only."""
+        found = await self.get(puzzle_id, account)
+        if found.account != account:
+            raise no_puzzle()  # as if it were not there: whose it is is not said
+        if published and not found.published and found.published_at is None:
+            await self._may_publish(account, self.clock.now())
+        await asyncio.to_thread(self.store.puzzles.publish, found.id, published, self.clock.now())
+        return await self.get(found.id, account)
+
+    async def solution(self, puzzle_id: str, account: int) -> list[Any]:
+        """One solution of the puzzle, never while its task is being played."""
+        found = await self.get(puzzle_id, account)
+        await refuse_in_play(self.tasks, puzzlefile.from_json(found.puzzle), "no solution")
+        return found.solution
+
+    async def play(self, puzzle_id: str, account: int, outcome: Outcome, seconds: float) -> None:
+        """Count ``account``'s one play of the puzzle, or refuse a report that cannot be."""
+        found = await self.get(puzzle_id, account)
+        if found.account == account:
+            raise ProtocolError("own_puzzle", "an author's own plays are not counted")
+        now = self.clock.now()
+        floor = found.pieces * self.config.record_seconds_per_piece
+        if not math.isfinite(seconds) or seconds <= 0 or seconds > LONGEST_PLAY:
+            raise ProtocolError("bad_play", f"a play lasts from 0 to {LONGEST_PLAY:.0f} seconds")
+        if outcome == "solved" and seconds < floor:
+            raise ProtocolError(
+                "bad_play", f"faster than a hand places {found.pieces} pieces ({floor:.1f} s)"
+            )
+        counted = await asyncio.to_thread(
+            self.store.puzzles.play, found.id, account, outcome, round(seconds, 3), now
+        )
+        if not counted:
+            raise ProtocolError("already_played", "this account's play of it is counted already")
+
+    async def like(self, puzzle_id: str, account: int, liked: bool) -> None:
+        """Like the puzzle (after a counted play), or take the like back."""
+        found = await self.get(puzzle_id, account)
+        if found.account == account:
+            raise ProtocolError("own_puzzle", "an author cannot like their own puzzle")
+        puzzles = self.store.puzzles
+        if not liked:
+            await asyncio.to_thread(puzzles.unlike, found.id, account)
+            return
+        if await asyncio.to_thread(puzzles.played, found.id, account) is None:
+            raise ProtocolError("not_played", "play it first: a like counts after a play")
+        await asyncio.to_thread(puzzles.like, found.id, account, self.clock.now())
+
+    async def report(self, puzzle_id: str, account: int, reason: str) -> bool:
+        """Report the puzzle to the moderators (False: this account had already)."""
+        found = await self.get(puzzle_id, account)
+        if found.account == account:
+            raise ProtocolError("own_puzzle", "an author may take their own puzzle back instead")
+        said = clean_text(reason)[:200] or "(no reason given)"
+        now = self.clock.now()
+        return await asyncio.to_thread(self.store.puzzles.report, found.id, account, said, now)
+
+    async def listed(self, edition: str, order: Order) -> list[SavedPuzzle]:
+        """The community list of ``edition`` in ``order``."""
+        return await asyncio.to_thread(self.store.puzzles.listed, edition, order)
+
+    async def stats(self, found: SavedPuzzle) -> dict[str, Any]:
+        """The puzzle's stats now (the answers' ``PuzzleStats``)."""
+        times = await asyncio.to_thread(self.store.puzzles.times, found.id)
+        return stats_view(found, times)
+
+
+def stats_view(found: SavedPuzzle, times: list[float]) -> dict[str, Any]:
+    """``PuzzleStats`` of ``found``, the median over ``times`` (its solves' seconds)."""
+    return {
+        "plays": found.plays,
+        "solves": found.solves,
+        "solve_rate": round(found.solves / found.plays, 3) if found.plays else None,
+        "median_seconds": round(statistics.median(times), 1) if times else None,
+        "likes": found.likes,
+    }
+
+
+def _edition_puzzle(data: Any) -> puzzlefile.Puzzle:
+    """The puzzle file ``data``, which must be an edition's pieces by their names."""
+    try:
+        puzzle = puzzlefile.from_json(data)
+    except puzzlefile.PuzzleFileError as e:
+        raise ProtocolError("bad_puzzle", str(e)[:200]) from None
+    if puzzle.edition is None:
+        raise ProtocolError("bad_puzzle", "a saved puzzle is an edition's, with its pieces")
+    pieces = edition_pieces(puzzle.edition)
+    if not all(pieces.has_piece(p.id) and pieces.piece(p.id) == p for p in puzzle.pieces):
+        raise ProtocolError("bad_puzzle", "a saved puzzle names the edition's pieces")
+    return puzzle
+
+
+def _new_puzzle(
+    puzzle_id: str, account: int, title: str, puzzle: puzzlefile.Puzzle, found: Verdict
+) -> NewPuzzle:
+    by_id = {p.id: p for p in puzzle.pieces}
+    solution = []
+    for pid, cells in sorted(found.solution.items()):
+        at = Placement.covering(by_id[pid], cells)
+        solution.append({"piece": pid, "transform": at.transform, "offset": list(at.offset)})
+    assert puzzle.edition is not None and found.seconds is not None
+    return NewPuzzle(
+        id=puzzle_id,
+        account=account,
+        edition=puzzle.edition,
+        title=title,
+        puzzle=puzzlefile.to_json(puzzle),
+        solution=solution,
+        pieces=len(puzzle.pieces),
+        solutions=found.solutions,
+        seconds=round(found.seconds, 1),
+        grade=found.grade,
+    )
