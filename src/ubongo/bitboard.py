@@ -342,11 +342,11 @@ def _shapes(piece: Piece, strides: tuple[int, ...]) -> list[tuple[int, int, list
     return shapes
 
 
-def shapes(piece: Piece, grid: Grid) -> list[tuple[int, int]]:
-    """Each orientation of ``piece`` (in the order of ``piece.orientations``) on ``grid``: the
-    kind of its first cell and its mask with the first cell at bit 0, as
-    :meth:`Grid.shape_of` reads them from a placement."""
-    return [(kind, shape) for kind, shape, _ in _shapes(piece, grid.strides)]
+def shapes(piece: Piece, strides: tuple[int, ...]) -> list[tuple[int, int]]:
+    """Each orientation of ``piece`` (in the order of ``piece.orientations``) on a grid with
+    these strides (:attr:`Grid.strides`): the kind of its first cell and its mask with the
+    first cell at bit 0, as :meth:`Grid.shape_of` reads them from a placement."""
+    return [(kind, shape) for kind, shape, _ in _shapes(piece, strides)]
 
 
 class Fits:

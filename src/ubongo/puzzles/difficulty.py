@@ -129,8 +129,10 @@ def least_perimeter(lat: Lattice, n: int) -> int:
     return 2 * math.ceil(2 * math.sqrt(n))
 
 
+@lru_cache(maxsize=256)
 def compactness(area: Area) -> float:
-    """Boundary of the area's regions over the least possible one: 1.0 is as round as it gets."""
+    """Boundary of the area's regions over the least possible one: 1.0 is as round as it gets
+    (kept for the last areas: every task of an area has it)."""
     lat = area.lattice
     actual = sum(perimeter(lat, r) for r in area.regions)
     best = sum(least_perimeter(lat, len(r)) for r in area.regions)
@@ -176,19 +178,16 @@ def flips_needed(area: Area, pieces: Sequence[Piece]) -> int:
     >>> flips_needed(Area.from_rows(["#..", "###"]), l4)  # only the L turned over fits
     1
     """
-    problem = ExactCover.for_area(area, pieces)
+    return flips_in(ExactCover.for_area(area, pieces), pieces)
+
+
+def flips_in(problem: ExactCover, pieces: Sequence[Piece]) -> int:
+    """:func:`flips_needed` of the problem ``ExactCover.for_area(area, pieces)``, made once by
+    a caller who also counts its solutions."""
     grid = problem.grid
     if grid is None:
         return 0
-    # each piece's mirrored orientations as shapes on the grid
-    turned = [
-        {
-            shape
-            for shape, o in zip(shapes(p, grid), p.orientations, strict=True)
-            if o not in _turned(p)
-        }
-        for p in pieces
-    ]
+    turned = [_mirrored_shapes(p, grid.strides) for p in pieces]
     best: int | None = None
     for masks in problem.masks():
         n = sum(1 for m, t in zip(masks, turned, strict=True) if grid.shape_of(m) in t)
@@ -196,6 +195,17 @@ def flips_needed(area: Area, pieces: Sequence[Piece]) -> int:
         if best == 0:
             break
     return best or 0
+
+
+@lru_cache(maxsize=4096)
+def _mirrored_shapes(piece: Piece, strides: tuple[int, ...]) -> frozenset[tuple[int, int]]:
+    """The piece's mirrored orientations as shapes on a grid with these strides (as
+    :meth:`Grid.shape_of` reads them from a placement), kept per piece and grid spacing."""
+    return frozenset(
+        shape
+        for shape, o in zip(shapes(piece, strides), piece.orientations, strict=True)
+        if o not in _turned(piece)
+    )
 
 
 def measure(

@@ -50,7 +50,7 @@ from ubongo.pieces import Edition, Piece, edition
 from ubongo.puzzles.deck import Card, Deck, Side, Task
 from ubongo.puzzles.difficulty import (
     expected_seconds,
-    flips_needed,
+    flips_in,
     measure,
     placement_count,
 )
@@ -62,7 +62,7 @@ from ubongo.puzzles.shapes import (
     shape_key,
     touching_most,
 )
-from ubongo.solver import search_stats
+from ubongo.solver import ExactCover
 
 GENERATOR = "ubongo-generator/1"
 
@@ -156,8 +156,10 @@ def _imbalance(lat: Lattice, cells: frozenset[Cell]) -> int:
     return abs(sum(_colour(lat, c) for c in cells))
 
 
-def _signs_reach(parts: Sequence[int], target: int) -> bool:
-    """Whether ``target`` is a sum of ``+-p`` over ``parts``."""
+@lru_cache(maxsize=4096)
+def _signs_reach(parts: tuple[int, ...], target: int) -> bool:
+    """Whether ``target`` is a sum of ``+-p`` over ``parts`` (kept: the parts are the few
+    imbalances pieces have, so the same questions come again and again)."""
     reach = {0}
     for p in parts:
         reach = {r + p for r in reach} | {r - p for r in reach}
@@ -212,6 +214,7 @@ class _Builder:
         self.used: set[tuple[tuple[Cell, ...], ...]] = set()
         self.cube_used: set[tuple[Cell, ...]] = set()
         self.chiral = {p.id: _chiral(p) for p in ed.pieces}
+        self.imbalance = {p.id: _imbalance(self.lat, p.cells) for p in ed.pieces}
         self.done = 0
         self.total = 0
 
@@ -232,13 +235,14 @@ class _Builder:
     def evaluate(self, area: Area, pieces: Sequence[Piece], counts: dict[str, int]) -> Task | None:
         """Solve a task completely; None when it has no solution."""
         self.stats.solver_calls += 1
-        found = search_stats(area, pieces)
+        problem = ExactCover.for_area(area, pieces)  # (one problem: counted, then its flips)
+        found = problem.stats()
         if found.solutions == 0:
             return None
         self.stats.solvable += 1
         flips = 0
         if any(self.chiral[p.id] and p.reflections for p in pieces):
-            flips = flips_needed(area, pieces)
+            flips = flips_in(problem, pieces)
         features = measure(
             area,
             pieces,
@@ -259,7 +263,7 @@ class _Builder:
         if any(counts[p.id] == 0 for p in pieces):
             return False
         if target is not None:
-            return _signs_reach([_imbalance(self.lat, p.cells) for p in pieces], target)
+            return _signs_reach(tuple(self.imbalance[p.id] for p in pieces), target)
         return True
 
     def fill_side(
