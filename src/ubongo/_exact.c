@@ -53,7 +53,7 @@ typedef struct Problem Problem;
 typedef struct {
     int words;
     int (*count_to)(const Problem *, uint64_t, uint64_t *, uint64_t *);
-    int (*count_all)(const Problem *, uint64_t *, uint64_t *);
+    int (*count_all)(const Problem *, uint32_t, uint64_t *, uint64_t *);
     void *(*walk_new)(const Problem *);
     int (*walk_next)(const Problem *, void *, uint64_t *);
     void (*walk_free)(void *);
@@ -421,12 +421,29 @@ static PyObject *Problem_count(Problem *p, PyObject *arg)
     return Py_BuildValue("(KK)", (unsigned long long)found, (unsigned long long)nodes);
 }
 
-static PyObject *Problem_count_all(Problem *p, PyObject *Py_UNUSED(ignored))
+/* count_all(pieces=every piece): ``pieces`` a bit each, the pieces to place (the card maker
+ * counts many sets of pieces on one area with one problem made for all of them). */
+static PyObject *Problem_count_all(Problem *p, PyObject *const *args, Py_ssize_t nargs)
 {
+    uint32_t left = p->all;
+    if (nargs > 1) {
+        PyErr_SetString(PyExc_TypeError, "count_all takes at most one argument (pieces)");
+        return NULL;
+    }
+    if (nargs == 1) {
+        unsigned long long chosen = PyLong_AsUnsignedLongLong(args[0]);
+        if (chosen == (unsigned long long)-1 && PyErr_Occurred())
+            return NULL;
+        if (!chosen || chosen & ~(unsigned long long)p->all) {
+            PyErr_SetString(PyExc_ValueError, "pieces must be some of the problem's pieces");
+            return NULL;
+        }
+        left = (uint32_t)chosen;
+    }
     uint64_t found = 0, nodes = 0;
     int failed;
     Py_BEGIN_ALLOW_THREADS
-    failed = p->width->count_all(p, &found, &nodes);
+    failed = p->width->count_all(p, left, &found, &nodes);
     Py_END_ALLOW_THREADS
     if (failed)
         return failure(failed);
@@ -716,9 +733,9 @@ static PyMethodDef Problem_methods[] = {
     {"count", (PyCFunction)Problem_count, METH_O,
      "count(limit) -> (solutions, nodes): the depth-first count up to limit "
      "(ExactCover._count)."},
-    {"count_all", (PyCFunction)Problem_count_all, METH_NOARGS,
-     "count_all() -> (solutions, nodes): every solution, counted forward "
-     "(ExactCover._count_all)."},
+    {"count_all", (PyCFunction)(void (*)(void))Problem_count_all, METH_FASTCALL,
+     "count_all(pieces=all) -> (solutions, nodes): every solution, counted forward "
+     "(ExactCover._count_all), placing only the pieces whose bits are set in pieces."},
     {"solutions", (PyCFunction)Problem_solutions, METH_NOARGS,
      "solutions() -> iterator of each solution's placement masks, by piece number "
      "(ExactCover._search)."},

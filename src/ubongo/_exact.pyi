@@ -45,8 +45,10 @@ class Problem:
     def count(self, limit: int) -> tuple[int, int]:
         """(solutions, nodes) of the depth-first count up to ``limit`` (``ExactCover._count``);
         OverflowError for a count past 2**64."""
-    def count_all(self) -> tuple[int, int]:
-        """(solutions, nodes), every solution counted forward (``ExactCover._count_all``);
-        OverflowError for a count past 2**64."""
+    def count_all(self, pieces: int = ...) -> tuple[int, int]:
+        """(solutions, nodes), every solution counted forward (``ExactCover._count_all``),
+        placing only ``pieces`` (a bit each; default: all of them), as though the problem had
+        been made with those alone; OverflowError for a count past 2**64, ValueError for
+        pieces the problem has not."""
     def solutions(self) -> Iterator[tuple[int, ...]]:
         """Each solution's placement masks, by piece number (``ExactCover._search``)."""

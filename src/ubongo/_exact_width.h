@@ -591,13 +591,15 @@ static int NAME(place_last_two)(const Problem *p, const NAME(States) *now, NAME(
     return 0;
 }
 
-/* Every solution counted forward, and the nodes (ExactCover._count_all); 0 or FAILED_*. */
-static int NAME(count_all)(const Problem *p, uint64_t *found, uint64_t *nodes)
+/* Every solution counted forward, and the nodes (ExactCover._count_all), with the pieces
+ * ``left`` (a bit each, at least one) to place: the others are never placed; 0 or FAILED_*. */
+static int NAME(count_all)(const Problem *p, uint32_t left, uint64_t *found, uint64_t *nodes)
 {
     MASK area = NAME(load)(p->area);
+    int pieces = __builtin_popcount(left);
     *found = *nodes = 0;
-    if (p->pieces == 1) { /* the only piece: it must be the whole area */
-        int32_t g = p->group_of[NAME(lowest)(area)];
+    if (pieces == 1) { /* the only piece: it must be the whole area */
+        int32_t g = p->group_of[(size_t)__builtin_ctz(left) * p->bits + NAME(lowest)(area)];
         if (g >= 0) {
             for (int32_t i = p->groups[g].start; i < p->groups[g].end; i++)
                 *found += NAME(same)(NAME(load)(p->masks + (size_t)i * W), area);
@@ -614,8 +616,8 @@ static int NAME(count_all)(const Problem *p, uint64_t *found, uint64_t *nodes)
         goto done;
     }
     MASK none = {{0}};
-    failed = NAME(states_add)(now, none, p->all, 1);
-    for (int k = 0; !failed && k < p->pieces - 2; k++) {
+    failed = NAME(states_add)(now, none, left, 1);
+    for (int k = 0; !failed && k < pieces - 2; k++) {
         NAME(states_clear)(next);
         failed = NAME(place_one_more)(p, now, next, fits, nodes);
         NAME(States) *t = now;

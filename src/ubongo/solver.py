@@ -55,6 +55,7 @@ SearchStats(solutions=1, nodes=21)
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 
 from ubongo import bitboard
@@ -180,12 +181,13 @@ class ExactCover:
         self._hole_fillers = -1 if lattice is CUBE else monominoes
         self._problem: _exact.Problem | None = None
 
-    def _compiled(self) -> _exact.Problem | None:
+    def _compiled(self, whole: bool = True) -> _exact.Problem | None:
         """The problem for the compiled core, or None when the Python core searches: it is
         chosen, the compiled one is not built, or the problem is too wide for it (or has
-        nothing to search: not feasible, or no cells)."""
+        nothing to search: no cells, or, for a search with ``whole`` the set of pieces, not
+        feasible)."""
         grid = self._grid
-        if not bitboard.compiled() or grid is None or not self.feasible:
+        if not bitboard.compiled() or grid is None or (whole and not self.feasible):
             return None
         if self._problem is None:
             if grid.area.bit_length() > _exact.MAX_BITS or len(self._fits) > _exact.MAX_PIECES:
@@ -311,14 +313,20 @@ class ExactCover:
             return 0
         if grid is None:  # nothing to fill, and no pieces to fill it with
             return 1
+        return self._count_forward(grid, (1 << len(self.piece_ids)) - 1)
+
+    def _count_forward(self, grid: Grid, left: int) -> int:
+        """:meth:`_count_all` of a feasible problem on ``grid`` with the pieces ``left`` (a bit
+        each) to place."""
         area = grid.area
-        pieces = len(self.piece_ids)
+        pieces = left.bit_count()
         if pieces == 1:  # the only piece: it must be the whole area
-            masks = self._fits[0].starting_at((area & -area).bit_length() - 1)
+            only = self._fits[left.bit_length() - 1]
+            masks = only.starting_at((area & -area).bit_length() - 1)
             self.nodes = len(masks)
             return int(area in masks)
         # cells covered -> {pieces left: ways to get there}
-        states: dict[int, dict[int, int]] = {0: {(1 << pieces) - 1: 1}}
+        states: dict[int, dict[int, int]] = {0: {left: 1}}
         nodes = 0
         for _ in range(pieces - 2):
             states, tried = self._place_one_more(grid, states)
@@ -522,6 +530,49 @@ class ExactCover:
         if limit is None:
             return SearchStats(self._count_all(), self.nodes)
         return SearchStats(min(self._count(limit), limit), self.nodes)
+
+    def count_of(self, chosen: Sequence[int]) -> SearchStats:
+        """What :meth:`stats` says of the problem made with only the pieces numbered
+        ``chosen``, counted as a search in which the others are never placed.
+
+        One problem made for every piece an area may get then serves every set of them tried
+        on it (the card maker tries dozens per area): the placements are found, and the
+        compiled core's tables made, once.  The counts and node counts are the smaller
+        problem's: the search places the same pieces at the same cells (the grid's cells are
+        in the same order whatever its margin), and the count forward adds up the same
+        placements whatever the pieces' numbers (tests/test_exact_core.py).
+
+        >>> from ubongo.pieces import edition
+        >>> from ubongo.board import Area
+        >>> classic = edition("classic")
+        >>> area = Area.from_rows([".##..", "####.", ".####", ".###."])
+        >>> every = ExactCover.for_area(area, classic.pieces)
+        >>> every.count_of([classic.pieces.index(classic.piece(p)) for p in "DIG"])
+        SearchStats(solutions=1, nodes=21)
+        """
+        left = 0
+        for p in chosen:
+            if left >> p & 1:
+                raise ValueError(f"piece number {p} is chosen twice")
+            left |= 1 << p
+        grid = self._grid
+        cells = grid.area.bit_count() if grid else 0
+        if sum(self.sizes[p] for p in chosen) != cells or not all(self._fits[p] for p in chosen):
+            return SearchStats(0, 0)  # (not feasible: no search, as in the smaller problem)
+        if grid is None:  # nothing to fill, and no pieces to fill it with
+            return SearchStats(1, 0)
+        compiled = self._compiled(whole=False)
+        if compiled is not None:
+            with suppress(OverflowError):  # (a count past 2**64: Python's ints have no limit)
+                return SearchStats(*compiled.count_all(left))
+        self.nodes = 0
+        found = self._count_forward(grid, left)
+        return SearchStats(found, self.nodes)
+
+    def placement_count(self, piece: int) -> int:
+        """How many placements the piece numbered ``piece`` has: each of its orientations at
+        each position where it fits (a difficulty feature, and the card maker's first check)."""
+        return sum(at.bit_count() for at in self._fits[piece].anchors.values())
 
 
 def clear_caches() -> None:

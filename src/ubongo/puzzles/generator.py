@@ -52,7 +52,6 @@ from ubongo.puzzles.difficulty import (
     expected_seconds,
     flips_in,
     measure,
-    placement_count,
 )
 from ubongo.puzzles.shapes import (
     canonical,
@@ -215,6 +214,7 @@ class _Builder:
         self.cube_used: set[tuple[Cell, ...]] = set()
         self.chiral = {p.id: _chiral(p) for p in ed.pieces}
         self.imbalance = {p.id: _imbalance(self.lat, p.cells) for p in ed.pieces}
+        self.number = {p.id: i for i, p in enumerate(ed.pieces)}  # (in every area's problem)
         self.done = 0
         self.total = 0
 
@@ -232,45 +232,47 @@ class _Builder:
 
     # --- one task ---
 
-    def evaluate(self, area: Area, pieces: Sequence[Piece], counts: dict[str, int]) -> Task | None:
-        """Solve a task completely; None when it has no solution."""
+    def evaluate(self, area: Area, pieces: Sequence[Piece], every: ExactCover) -> Task | None:
+        """Solve a task completely; None when it has no solution.  ``every`` is the problem of
+        all the edition's pieces on the area, where each set tried there is counted."""
         self.stats.solver_calls += 1
-        problem = ExactCover.for_area(area, pieces)  # (one problem: counted, then its flips)
-        found = problem.stats()
+        found = every.count_of([self.number[p.id] for p in pieces])
         if found.solutions == 0:
             return None
         self.stats.solvable += 1
         flips = 0
         if any(self.chiral[p.id] and p.reflections for p in pieces):
-            flips = flips_in(problem, pieces)
+            flips = flips_in(ExactCover.for_area(area, pieces), pieces)
         features = measure(
             area,
             pieces,
             solutions=found.solutions,
             nodes=found.nodes,
             flips=flips,
-            placement_counts=counts,
+            placement_counts={p.id: every.placement_count(self.number[p.id]) for p in pieces},
         )
         score = expected_seconds(features, area.piece_lattice.name)
         return Task(
             (), tuple(p.id for p in pieces), found.solutions, found.nodes, round(score, 3), features
         )
 
-    def promising(
-        self, area: Area, pieces: Sequence[Piece], counts: dict[str, int], target: int | None
-    ) -> bool:
+    def promising(self, pieces: Sequence[Piece], every: ExactCover, target: int | None) -> bool:
         """Cheap checks before the solver: every piece fits somewhere; colours can balance."""
-        if any(counts[p.id] == 0 for p in pieces):
+        if any(not every.placement_count(self.number[p.id]) for p in pieces):
             return False
         if target is not None:
             return _signs_reach(tuple(self.imbalance[p.id] for p in pieces), target)
         return True
 
     def fill_side(
-        self, area: Area, sets: Sequence[tuple[Piece, ...]], wanted: int, tasks: list[Task]
+        self,
+        area: Area,
+        every: ExactCover,
+        sets: Sequence[tuple[Piece, ...]],
+        wanted: int,
+        tasks: list[Task],
     ) -> list[Task] | None:
         """Add tasks from ``sets`` (tried in order) until there are ``wanted``; None if too few."""
-        counts = {p.id: placement_count(area, p) for p in self.ed.pieces}
         parity = (
             _imbalance(self.lat, area.cells)
             if area.layers == 1 and self.lat in (SQUARE, TRIANGLE)
@@ -281,10 +283,10 @@ class _Builder:
                 break
             if len(tasks) + len(sets) - i < wanted:
                 return None
-            if not self.promising(area, s, counts, parity):
+            if not self.promising(s, every, parity):
                 self.stats.pruned += 1
                 continue
-            task = self.evaluate(area, s, counts)
+            task = self.evaluate(area, s, every)
             if task is not None:
                 tasks.append(task)
         return tasks if len(tasks) >= wanted else None
@@ -365,11 +367,11 @@ class _Builder:
                 continue
             others = [s for s in sets if s != first]
             self.rng.shuffle(others)
-            counts = {p.id: placement_count(area, p) for p in first}
-            head = self.evaluate(area, first, counts)
+            every = ExactCover.for_area(area, self.ed.pieces)
+            head = self.evaluate(area, first, every)
             if head is None:  # cannot happen: the area is made of these pieces
                 raise GenerationError(f"{self.ed.name}: the pieces of a grown area do not fill it")
-            tasks = self.fill_side(area, others, len(keys), [head])
+            tasks = self.fill_side(area, every, others, len(keys), [head])
             if tasks is None:
                 continue
             self.used.add(key)
@@ -433,7 +435,8 @@ class _Builder:
                 self.rng.shuffle(fresh)
                 self.stats.areas += 1
                 area = Area(SQUARE, self._landscape(cells), layers=2)
-                tasks = self.fill_side(area, fresh, wanted, [])
+                every = ExactCover.for_area(area, self.ed.pieces)
+                tasks = self.fill_side(area, every, fresh, wanted, [])
                 if tasks is None:
                     continue
                 if rounds == 0:
