@@ -22,20 +22,21 @@ MARKUP = "<img src=x onerror=alert(1)>"
 def solo_run(server: ServerProcess, name: str, token: str | None, **kind: Any) -> None:
     """A run of this test's kind (or of ``kind``) played by the solver (as ``token``'s
     account, if given)."""
-    kind = {"edition": EDITION, "solo_goal": GOAL, "solo_amount": AMOUNT, "side": SIDE} | kind
-    created = server.create_room_as(token, name, mode="solo", **kind)
+    settings: dict[str, Any] = {"edition": EDITION, "solo_goal": GOAL, "solo_amount": AMOUNT}
+    settings |= {"side": SIDE} | kind
+    created = server.create_room_as(token, name, mode="solo", **settings)
     c = Client(server)
     assert c.hello(created["code"], created["token"])["type"] == "welcome"
     c.send({"type": "start"})
     game = c.event("round_started")["room"]["game"]
-    for n in range(kind["solo_amount"]):
+    for n in range(settings["solo_amount"]):
         task = game["tasks"]["0"]
-        placements = solution(task, kind["edition"])
+        placements = solution(task, settings["edition"])
         # ranked: with a trace that holds together (the web tests' server holds none)
         trace = made_up_trace(placements)
         msg = {"type": "submit", "round": game["round"], "placements": placements, "trace": trace}
         assert c.reply(msg, "verdict")["ok"]
-        last = n == kind["solo_amount"] - 1
+        last = n == settings["solo_amount"] - 1
         game = c.event("game_over" if last else "task_drawn")["room"]["game"]
     c.close()
 
