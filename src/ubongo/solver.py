@@ -180,6 +180,7 @@ class ExactCover:
         monominoes = sum(1 << p for p, size in enumerate(sizes) if size == 1)
         self._hole_fillers = -1 if lattice is CUBE else monominoes
         self._problem: _exact.Problem | None = None
+        self._placements: list[int] | None = None  # each piece's (placement_count)
 
     def _compiled(self, whole: bool = True) -> _exact.Problem | None:
         """The problem for the compiled core, or None when the Python core searches: it is
@@ -572,7 +573,11 @@ class ExactCover:
     def placement_count(self, piece: int) -> int:
         """How many placements the piece numbered ``piece`` has: each of its orientations at
         each position where it fits (a difficulty feature, and the card maker's first check)."""
-        return sum(at.bit_count() for at in self._fits[piece].anchors.values())
+        if self._placements is None:  # (all of them, once: the card maker asks again and again)
+            self._placements = [
+                sum(at.bit_count() for at in fits.anchors.values()) for fits in self._fits
+            ]
+        return self._placements[piece]
 
 
 def clear_caches() -> None:

@@ -301,7 +301,8 @@ class _Builder:
         first = order[0]
         union: set[Cell] = set(first.orientations[self.rng.randrange(len(first.orientations))])
         for piece in order[1:]:
-            union |= self.rng.choice(touching_most(lat, union, piece.orientations, slack))
+            box, choices = touching_most(lat, union, piece.orientations, slack)
+            union |= box.cells(self.rng.choice(choices))
         return frozenset(union)
 
     def two_regions(self, pieces: Sequence[Piece]) -> frozenset[Cell] | None:
@@ -428,7 +429,8 @@ class _Builder:
                         SQUARE, shape, turns
                     ):
                         continue
-                if rounds == 0 and canonical(SQUARE, cells) in self.cube_used:
+                # (a shape of polyominoes() is its own canonical form)
+                if rounds == 0 and shape in self.cube_used:
                     continue
                 used = had.setdefault(shape, set()) if rounds != 1 else set()
                 fresh = [s for s in sets if tuple(p.id for p in s) not in used]
@@ -440,7 +442,7 @@ class _Builder:
                 if tasks is None:
                     continue
                 if rounds == 0:
-                    self.cube_used.add(canonical(SQUARE, cells))
+                    self.cube_used.add(shape)
                 used.update(t.pieces for t in tasks)
                 self.stats.per_side.append(len(tasks))
                 made.append((area, tasks))

@@ -37,8 +37,10 @@ Kind = tuple[int, ...]
 CellMap = tuple[int, int, int, int, dict[Kind, tuple[int, int, Kind]]]
 
 
+@cache
 def kinds(lat: Lattice) -> list[Kind]:
-    """The kinds of cells of a lattice beyond their translation (triangles: up and down).
+    """The kinds of cells of a lattice beyond their translation (triangles: up and down), in
+    order (not to be changed by the caller: kept per lattice).
 
     >>> from ubongo.geometry import TRIANGLE
     >>> kinds(SQUARE), kinds(TRIANGLE)
@@ -287,17 +289,20 @@ def _span(orientations: tuple[frozenset[Cell], ...]) -> int:
 
 def touching_most(
     lat: Lattice, union: Iterable[Cell], orientations: tuple[frozenset[Cell], ...], slack: int
-) -> list[frozenset[Cell]]:
+) -> tuple[Box, list[int]]:
     """Where a piece (its ``orientations``) may go next to ``union`` as an area grows: the
     placements next to it, not on it, that share the most edges with it, and those with up to
-    ``slack`` fewer, in sorted order (of their sorted cells).
+    ``slack`` fewer, as masks in the box returned with them, in the order of their sorted
+    cells (the box lays cells out in sorted order, so that is the order of their bits; only
+    the one chosen needs its cells made).
 
     Found for every position at once in a box around the union with room for the piece: where
     an orientation fits off the union is the AND of the free cells shifted by each of its
     cells' offsets, where it touches the union the OR of the cells next to it so shifted; the
     edges a placement shares are counted from the bit planes of :meth:`Box.touching`.
 
-    >>> [sorted(p) for p in touching_most(SQUARE, {(0, 0)}, (frozenset({(0, 0)}),), 0)]
+    >>> box, choices = touching_most(SQUARE, {(0, 0)}, (frozenset({(0, 0)}),), 0)
+    >>> [sorted(box.cells(p)) for p in choices]
     [[(-1, 0)], [(0, -1)], [(0, 1)], [(1, 0)]]
     """
     box = Box.around(lat, union, _span(orientations))
@@ -323,4 +328,14 @@ def touching_most(
             )
             at ^= low
     best = max(contact.values())
-    return sorted((box.cells(p) for p, n in contact.items() if n >= best - slack), key=sorted)
+    return box, sorted((p for p, n in contact.items() if n >= best - slack), key=_bits)
+
+
+def _bits(mask: int) -> list[int]:
+    """The numbers of the bits set in ``mask``, in ascending order."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
