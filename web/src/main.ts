@@ -31,6 +31,8 @@ import { needsNetwork, offlineBanner } from "./offline/network";
 import { practiceScreen } from "./offline/practice";
 import { startServiceWorker } from "./offline/pwa";
 import { profileScreen } from "./profile";
+import { puzzlesScreen } from "./puzzle/list";
+import { puzzleScreen } from "./puzzle/page";
 import { replayFileScreen, replayScreen } from "./replay";
 import { roomScreen } from "./room";
 import { rulesScreen } from "./rules";
@@ -99,6 +101,7 @@ function route(): void {
   const replay = path.match(/^\/replay\/([0-9]+)\/?$/);
   const profile = path.match(/^\/profile\/([0-9]+)\/?$/);
   const arena = path.match(/^\/arena\/([A-Za-z0-9]+)\/?$/);
+  const saved = path.match(/^\/puzzle\/([A-Za-z0-9_-]+)\/?$/);
   const rules = path.match(/^\/rules\/([^/]+)\/?$/);
   const edition = new URLSearchParams(location.search).get("edition");
   // friends see the room this page shows: its short code, never an invite's secret
@@ -124,6 +127,12 @@ function route(): void {
   } else if (path === "/create" || path === "/create/") {
     // the puzzle editor (issue 27, docs/editor.md)
     const screen = editorScreen(edition);
+    dispose = screen.dispose;
+    body = screen.element;
+  } else if (saved || path === "/puzzles" || path === "/puzzles/") {
+    // saved puzzles: one by its link, and the community list (issue 27, docs/editor.md)
+    const query = new URLSearchParams(location.search);
+    const screen = saved ? puzzleScreen(saved[1]) : puzzlesScreen(edition, query.get("sort"));
     dispose = screen.dispose;
     body = screen.element;
   } else if (path === "/table" || path === "/table/") {

@@ -14,6 +14,7 @@ import type { PuzzleVerdict, VerdictRequest } from "../protocol";
 import { Sheet } from "./canvas";
 import { type Drawn, readPuzzle, save } from "./file";
 import { normalised, ontoSheet, transformed } from "./lattice";
+import { SaveBox } from "./share";
 import { VerdictPanel } from "./verdict";
 
 /** The solver's bounds (the server's, src/ubongo/server/online/help.py): no more is asked. */
@@ -52,6 +53,7 @@ export function editorScreen(wanted: string | null): EditorScreen {
   const pieceBox = h("div.editor-pieces", { role: "group", "aria-labelledby": "editor-pieces-heading" });
   const tally = h("p.muted#editor-tally", {});
   const panel = new VerdictPanel((v) => shown(v));
+  const share = new SaveBox();
   const element = h(
     "main.editor#main",
     {},
@@ -72,6 +74,7 @@ export function editorScreen(wanted: string | null): EditorScreen {
         pieceBox,
         tally,
         h("div.editor-tools", {}, download, openFile, picker),
+        share.element,
       ),
       panel.element,
     ),
@@ -105,6 +108,7 @@ export function editorScreen(wanted: string | null): EditorScreen {
     sheet.markUnreachable(new Set());
     if (cells > MOST_CELLS) panel.ask(null, cat, t("editor:tooBig", { cells: MOST_CELLS, pieces: MOST_PIECES }));
     else panel.ask(puzzle(), cat, t("editor:empty"));
+    share.changed(cells > MOST_CELLS ? null : puzzle());
     for (const b of pieceBox.querySelectorAll<HTMLButtonElement>("button")) {
       const on = chosen.includes(b.dataset.piece ?? "");
       b.setAttribute("aria-pressed", String(on));
@@ -113,6 +117,7 @@ export function editorScreen(wanted: string | null): EditorScreen {
   }
 
   function shown(v: PuzzleVerdict | null): void {
+    share.verdict(v);
     if (!v || !sheet) return;
     // the verdict's cells are the file's: the drawing moved to the origin, moved back here
     const area = sheet.areaCells();
