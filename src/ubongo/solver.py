@@ -168,6 +168,7 @@ class ExactCover:
         self._grid = grid
         self.feasible = sum(sizes) == (grid.area.bit_count() if grid else 0) and all(fits)
         self._fits = fits
+        self._fitting = sum(1 << p for p, f in enumerate(fits) if f)  # (pieces that fit at all)
         # _starting_at[k]: [(piece number, its bit, its placements starting at k), ...], or None
         # until the search first asks
         self._starting_at: list[list[tuple[int, int, list[int]]] | None] = [None] * (
@@ -558,7 +559,7 @@ class ExactCover:
             left |= 1 << p
         grid = self._grid
         cells = grid.area.bit_count() if grid else 0
-        if sum(self.sizes[p] for p in chosen) != cells or not all(self._fits[p] for p in chosen):
+        if sum(self.sizes[p] for p in chosen) != cells or left & ~self._fitting:
             return SearchStats(0, 0)  # (not feasible: no search, as in the smaller problem)
         if grid is None:  # nothing to fill, and no pieces to fill it with
             return SearchStats(1, 0)

@@ -366,7 +366,7 @@ class _Builder:
             key = shape_key(area)
             if key in self.used:
                 continue
-            others = [s for s in sets if s != first]
+            others = [s for s in sets if s is not first]  # (sets has each set once)
             self.rng.shuffle(others)
             every = ExactCover.for_area(area, self.ed.pieces)
             head = self.evaluate(area, first, every)

@@ -78,9 +78,11 @@ def _moved(lat: Lattice, cells: Sequence[Cell], t: int) -> list[Cell]:
     a, b, c, d, offsets = cell_maps(lat)[t]
     if len(offsets) == 1:  # one kind: its offset is the same for every cell, so left out
         return [(a * x + b * y, c * x + d * y) for x, y in cells]
+    # (triangles: the kind is the cell's third coordinate, 0 or 1)
+    up, down = offsets[(0,)], offsets[(1,)]
     moved = []
-    for x, y, *kind in cells:
-        ox, oy, new = offsets[tuple(kind)]
+    for x, y, k in cells:
+        ox, oy, new = down if k else up
         moved.append((a * x + b * y + ox, c * x + d * y + oy, *new))
     return moved
 
@@ -91,7 +93,7 @@ def _normalized(cells: list[Cell]) -> list[Cell]:
     ly = min(c[1] for c in cells)
     if len(cells[0]) == 2:
         return [(x - lx, y - ly) for x, y in cells]
-    return [(c[0] - lx, c[1] - ly, *c[2:]) for c in cells]
+    return [(x - lx, y - ly, k) for x, y, k in cells]
 
 
 def orient(lat: Lattice, cells: Iterable[Cell], t: int) -> frozenset[Cell]:
