@@ -3214,6 +3214,12 @@ export interface PracticeEdition {
   options: EditionOptions;
   catalogue: EditionCatalogue;
   tasks: PracticeTask[];
+  /**
+   * by side: local versus' deck
+   */
+  cards: {
+    [k: string]: VersusCard[];
+  };
 }
 /**
  * A task to practise on without the server (``ubongo.puzzles.practice``): where it is in
@@ -3248,6 +3254,35 @@ export interface PracticeTask {
    * one arrangement that covers the area
    */
   solution: Placement[];
+}
+/**
+ * One side of a card of the standard deck: its area and its tasks.
+ */
+export interface VersusCard {
+  card: number;
+  /**
+   * area cells in the edition's lattice coordinates
+   */
+  area: number[][];
+  /**
+   * 2 for Ubongo 3D, else 1
+   */
+  layers: number;
+  tasks: VersusTask[];
+}
+/**
+ * One task of a card's side: the keys that pick it (die faces, a corner, the card) and its
+ * pieces.
+ */
+export interface VersusTask {
+  /**
+   * @minItems 1
+   */
+  keys: [string, ...string[]];
+  /**
+   * @minItems 1
+   */
+  pieces: [string, ...string[]];
 }
 /**
  * ``PUT`` and ``DELETE /api/accounts/{account_id}/follow``: whether the token's account

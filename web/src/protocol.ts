@@ -108,6 +108,7 @@ export type PuzzleVerdict = gen.PuzzleVerdict;
 export type PracticeBundle = gen.PracticeBundle;
 export type PracticeEdition = gen.PracticeEdition;
 export type PracticeTask = gen.PracticeTask;
+export type VersusCard = gen.VersusCard;
 /** Server to client over `/ws/notices` (docs/social.md). */
 export type Notice = gen.Notice;
 /** A challenge made to or by this player, or answered; the challenger's seat once accepted. */

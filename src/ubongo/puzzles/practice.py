@@ -114,3 +114,30 @@ def _solution(deck: Deck, side: Side, task: Task) -> tuple[Placement, ...]:
         raise ValueError(f"a {deck.edition} deck task has no solution: {task.pieces}")
     by_id = {p.piece: p for p in placements_of({p.id: p for p in pieces}, found)}
     return tuple(by_id[pid] for pid in task.pieces)
+
+
+@cache
+def versus_cards(edition_name: str) -> dict[str, list[dict[str, Any]]]:
+    """Every card side of an edition's standard deck by side name (the record's order), as
+    ``GET /api/practice-bundle`` carries them for local versus (``bodies.VersusCard``): the
+    area and each task's keys and pieces, no solutions (a versus board checks its own cover).
+
+    >>> cards = versus_cards("classic")
+    >>> sorted(cards), len(cards["A"]), [t["keys"] for t in cards["A"][0]["tasks"]][:2]
+    (['A', 'B'], 36, [['1'], ['2']])
+    """
+    if edition_name not in editions.names():
+        raise ValueError(f"no edition {edition_name!r}")
+    deck = standard_deck(edition_name)
+    return {
+        side_name: [
+            {
+                "card": card.number,
+                "area": [list(c) for c in sorted(side.area.cells)],
+                "layers": side.area.layers,
+                "tasks": [{"keys": list(t.keys), "pieces": list(t.pieces)} for t in side.tasks],
+            }
+            for card, side in deck.sides(side_name)
+        ]
+        for side_name in editions.record(edition_name).deck.side_names
+    }

@@ -20,7 +20,7 @@ from ubongo.editions.record import KeyKind
 from ubongo.rules.settings import Mode, Puzzles, SoloGoal, TieBreak, Variant
 from ubongo.rules.state import RoundKind
 
-from . import arenas, community, editor, social
+from . import arenas, community, editor, social, versus
 from .events import CardAwards, GemAwards, NoAwards
 from .incoming import CellCoords, Level, PieceId, Placement
 from .outgoing import ProtocolCode
@@ -583,6 +583,7 @@ class PracticeEdition(Sent):
     options: EditionOptions
     catalogue: EditionCatalogue
     tasks: list[PracticeTask]
+    cards: dict[str, list[versus.VersusCard]] = Field(description="by side: local versus' deck")
 
 
 class PracticeBundle(Sent):

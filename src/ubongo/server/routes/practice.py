@@ -19,7 +19,7 @@ from fastapi import APIRouter, Response
 
 from ubongo import catalogue
 from ubongo import editions as edition_data
-from ubongo.puzzles.practice import practice_tasks
+from ubongo.puzzles.practice import practice_tasks, versus_cards
 
 from ..protocol import answers as bodies
 from .editions import options
@@ -40,6 +40,8 @@ def bundle_bytes() -> bytes:
             "options": every[name],
             "catalogue": catalogue.edition_catalogue(name),
             "tasks": [t.to_json() for t in practice_tasks(name)],
+            # local versus deals a card per player per round: the whole deck, no solutions
+            "cards": versus_cards(name),
         }
     text = json.dumps(body, separators=(",", ":"), sort_keys=True)
     version = hashlib.sha256(text.encode()).hexdigest()[:16]
