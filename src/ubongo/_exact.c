@@ -54,7 +54,7 @@ typedef struct {
     int words;
     int (*count_to)(const Problem *, uint64_t, uint64_t *, uint64_t *);
     int (*count_all)(const Problem *, uint32_t, uint64_t *, uint64_t *);
-    void *(*walk_new)(const Problem *);
+    void *(*walk_new)(const Problem *, uint32_t);
     int (*walk_next)(const Problem *, void *, uint64_t *);
     void (*walk_free)(void *);
 } Width;
@@ -421,25 +421,32 @@ static PyObject *Problem_count(Problem *p, PyObject *arg)
     return Py_BuildValue("(KK)", (unsigned long long)found, (unsigned long long)nodes);
 }
 
-/* count_all(pieces=every piece): ``pieces`` a bit each, the pieces to place (the card maker
- * counts many sets of pieces on one area with one problem made for all of them). */
+/* The optional argument ``pieces`` of count_all and solutions: the pieces to place, a bit
+ * each (default: all of them; the card maker tries many sets of pieces on one area with one
+ * problem made for all of them); 0 with an exception if it is not some of the pieces. */
+static uint32_t pieces_to_place(const Problem *p, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs > 1) {
+        PyErr_SetString(PyExc_TypeError, "at most one argument (pieces)");
+        return 0;
+    }
+    if (nargs == 0)
+        return p->all;
+    unsigned long long chosen = PyLong_AsUnsignedLongLong(args[0]);
+    if (chosen == (unsigned long long)-1 && PyErr_Occurred())
+        return 0;
+    if (!chosen || chosen & ~(unsigned long long)p->all) {
+        PyErr_SetString(PyExc_ValueError, "pieces must be some of the problem's pieces");
+        return 0;
+    }
+    return (uint32_t)chosen;
+}
+
 static PyObject *Problem_count_all(Problem *p, PyObject *const *args, Py_ssize_t nargs)
 {
-    uint32_t left = p->all;
-    if (nargs > 1) {
-        PyErr_SetString(PyExc_TypeError, "count_all takes at most one argument (pieces)");
+    uint32_t left = pieces_to_place(p, args, nargs);
+    if (!left)
         return NULL;
-    }
-    if (nargs == 1) {
-        unsigned long long chosen = PyLong_AsUnsignedLongLong(args[0]);
-        if (chosen == (unsigned long long)-1 && PyErr_Occurred())
-            return NULL;
-        if (!chosen || chosen & ~(unsigned long long)p->all) {
-            PyErr_SetString(PyExc_ValueError, "pieces must be some of the problem's pieces");
-            return NULL;
-        }
-        left = (uint32_t)chosen;
-    }
     uint64_t found = 0, nodes = 0;
     int failed;
     Py_BEGIN_ALLOW_THREADS
@@ -670,17 +677,22 @@ typedef struct {
     PyObject_HEAD
     Problem *problem;
     void *walk;
+    uint32_t left; /* the pieces placed */
     uint64_t chosen[MAX_PIECES * MAX_WORDS];
 } Solutions;
 
 static PyTypeObject SolutionsType;
 
-static PyObject *Problem_solutions(Problem *p, PyObject *Py_UNUSED(ignored))
+static PyObject *Problem_solutions(Problem *p, PyObject *const *args, Py_ssize_t nargs)
 {
+    uint32_t left = pieces_to_place(p, args, nargs);
+    if (!left)
+        return NULL;
     Solutions *s = PyObject_New(Solutions, &SolutionsType);
     if (!s)
         return NULL;
-    s->walk = p->width->walk_new(p);
+    s->left = left;
+    s->walk = p->width->walk_new(p, left);
     if (!s->walk) {
         s->problem = NULL;
         Py_DECREF(s);
@@ -710,16 +722,19 @@ static PyObject *Solutions_next(Solutions *s)
         return NULL; /* StopIteration */
     if (found != 1)
         return PyErr_NoMemory();
-    PyObject *masks = PyTuple_New(p->pieces);
+    PyObject *masks = PyTuple_New(__builtin_popcount(s->left));
     if (!masks)
         return NULL;
+    Py_ssize_t n = 0;
     for (int i = 0; i < p->pieces; i++) {
+        if (!(s->left >> i & 1))
+            continue;
         PyObject *mask = from_words(s->chosen + (size_t)i * words, words);
         if (!mask) {
             Py_DECREF(masks);
             return NULL;
         }
-        PyTuple_SET_ITEM(masks, i, mask);
+        PyTuple_SET_ITEM(masks, n++, mask);
     }
     return masks;
 }
@@ -736,9 +751,9 @@ static PyMethodDef Problem_methods[] = {
     {"count_all", (PyCFunction)(void (*)(void))Problem_count_all, METH_FASTCALL,
      "count_all(pieces=all) -> (solutions, nodes): every solution, counted forward "
      "(ExactCover._count_all), placing only the pieces whose bits are set in pieces."},
-    {"solutions", (PyCFunction)Problem_solutions, METH_NOARGS,
-     "solutions() -> iterator of each solution's placement masks, by piece number "
-     "(ExactCover._search)."},
+    {"solutions", (PyCFunction)(void (*)(void))Problem_solutions, METH_FASTCALL,
+     "solutions(pieces=all) -> iterator of each solution's placement masks, by piece number "
+     "(ExactCover._search), placing only the pieces whose bits are set in pieces."},
     {NULL, NULL, 0, NULL},
 };
 

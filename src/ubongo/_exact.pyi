@@ -50,5 +50,6 @@ class Problem:
         placing only ``pieces`` (a bit each; default: all of them), as though the problem had
         been made with those alone; OverflowError for a count past 2**64, ValueError for
         pieces the problem has not."""
-    def solutions(self) -> Iterator[tuple[int, ...]]:
-        """Each solution's placement masks, by piece number (``ExactCover._search``)."""
+    def solutions(self, pieces: int = ...) -> Iterator[tuple[int, ...]]:
+        """Each solution's placement masks, by piece number (``ExactCover._search``), placing
+        only ``pieces`` (a bit each; default: all of them): the masks of those pieces alone."""

@@ -669,7 +669,8 @@ static void NAME(enter)(const Problem *p, NAME(Frame) *f, MASK covered, uint32_t
     f->child = 0;
 }
 
-static void *NAME(walk_new)(const Problem *p)
+/* A walk through the solutions placing the pieces ``left`` (a bit each; the others never). */
+static void *NAME(walk_new)(const Problem *p, uint32_t left)
 {
     NAME(Walk) *w = calloc(1, sizeof(NAME(Walk)));
     if (!w)
@@ -679,7 +680,7 @@ static void *NAME(walk_new)(const Problem *p)
         return NULL;
     }
     MASK none = {{0}};
-    NAME(enter)(p, &w->stack[0], none, p->all);
+    NAME(enter)(p, &w->stack[0], none, left);
     w->depth = 1;
     return w;
 }

@@ -444,12 +444,14 @@ class ExactCover:
                             found += ways
         return found, nodes
 
-    def _search(self) -> Iterator[list[int]]:  # noqa: C901 - its search inlined for speed
+    def _search(self, only: int | None = None) -> Iterator[list[int]]:  # noqa: C901 - inlined
         """Yield each solution as the list of placement masks, by piece number.
 
-        The same search as :meth:`_count`, remembering only the dead ends."""
+        The same search as :meth:`_count`, remembering only the dead ends.  ``only``: the
+        pieces to place (a bit each) of a feasible problem of some of them (:meth:`masks_of`);
+        the others' masks stay 0."""
         grid = self._grid
-        if not self.feasible:
+        if only is None and not self.feasible:
             return
         if grid is None:
             yield []
@@ -496,7 +498,7 @@ class ExactCover:
                     if found == before:
                         dead.add(state)
 
-        yield from fill(0, (1 << pieces) - 1)
+        yield from fill(0, (1 << pieces) - 1 if only is None else only)
 
     @property
     def grid(self) -> Grid | None:
@@ -533,6 +535,33 @@ class ExactCover:
             return SearchStats(self._count_all(), self.nodes)
         return SearchStats(min(self._count(limit), limit), self.nodes)
 
+    def masks_of(self, chosen: Sequence[int]) -> Iterator[tuple[int, ...]]:
+        """What :meth:`masks` says of the problem made with only the pieces numbered
+        ``chosen`` (as :meth:`count_of`): each solution's masks of those pieces, in the order
+        of their numbers, the solutions in the order that problem lists them when its pieces
+        are numbered in the same order."""
+        left = self._chosen(chosen)
+        if left is None:
+            return iter(())
+        compiled = self._compiled(whole=False)
+        if compiled is not None:
+            return compiled.solutions(left)
+        numbers = sorted(chosen)
+        return (tuple(masks[p] for p in numbers) for masks in self._search(left))
+
+    def _chosen(self, chosen: Sequence[int]) -> int | None:
+        """The pieces numbered ``chosen`` as a bit each, or None when the problem made with
+        them alone is not feasible (their sizes are not the area's, or one fits nowhere)."""
+        left = 0
+        for p in chosen:
+            if left >> p & 1:
+                raise ValueError(f"piece number {p} is chosen twice")
+            left |= 1 << p
+        cells = self._grid.area.bit_count() if self._grid else 0
+        if sum(self.sizes[p] for p in chosen) != cells or left & ~self._fitting:
+            return None
+        return left
+
     def count_of(self, chosen: Sequence[int]) -> SearchStats:
         """What :meth:`stats` says of the problem made with only the pieces numbered
         ``chosen``, counted as a search in which the others are never placed.
@@ -552,15 +581,10 @@ class ExactCover:
         >>> every.count_of([classic.pieces.index(classic.piece(p)) for p in "DIG"])
         SearchStats(solutions=1, nodes=21)
         """
-        left = 0
-        for p in chosen:
-            if left >> p & 1:
-                raise ValueError(f"piece number {p} is chosen twice")
-            left |= 1 << p
-        grid = self._grid
-        cells = grid.area.bit_count() if grid else 0
-        if sum(self.sizes[p] for p in chosen) != cells or left & ~self._fitting:
+        left = self._chosen(chosen)
+        if left is None:
             return SearchStats(0, 0)  # (not feasible: no search, as in the smaller problem)
+        grid = self._grid
         if grid is None:  # nothing to fill, and no pieces to fill it with
             return SearchStats(1, 0)
         compiled = self._compiled(whole=False)

@@ -39,7 +39,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache, lru_cache
 
-from ubongo.bitboard import fits_of, grid_of, shapes, widest
+from ubongo.bitboard import Grid, fits_of, grid_of, shapes, widest
 from ubongo.board import Area
 from ubongo.geometry import Cell, Lattice
 from ubongo.pieces import Piece
@@ -178,18 +178,21 @@ def flips_needed(area: Area, pieces: Sequence[Piece]) -> int:
     >>> flips_needed(Area.from_rows(["#..", "###"]), l4)  # only the L turned over fits
     1
     """
-    return flips_in(ExactCover.for_area(area, pieces), pieces)
+    problem = ExactCover.for_area(area, pieces)
+    return flips_in(problem.grid, pieces, problem.masks())
 
 
-def flips_in(problem: ExactCover, pieces: Sequence[Piece]) -> int:
-    """:func:`flips_needed` of the problem ``ExactCover.for_area(area, pieces)``, made once by
-    a caller who also counts its solutions."""
-    grid = problem.grid
+def flips_in(
+    grid: Grid | None, pieces: Sequence[Piece], solutions: Iterable[tuple[int, ...]]
+) -> int:
+    """:func:`flips_needed` from a problem's ``grid`` and its ``solutions`` as masks of
+    ``pieces`` in order (``ExactCover.masks``, or ``masks_of`` a problem of more pieces: the
+    card maker's, one per area)."""
     if grid is None:
         return 0
     turned = [_mirrored_shapes(p, grid.strides) for p in pieces]
     best: int | None = None
-    for masks in problem.masks():
+    for masks in solutions:
         n = sum(1 for m, t in zip(masks, turned, strict=True) if grid.shape_of(m) in t)
         best = n if best is None else min(best, n)
         if best == 0:

@@ -236,13 +236,15 @@ class _Builder:
         """Solve a task completely; None when it has no solution.  ``every`` is the problem of
         all the edition's pieces on the area, where each set tried there is counted."""
         self.stats.solver_calls += 1
-        found = every.count_of([self.number[p.id] for p in pieces])
+        numbers = [self.number[p.id] for p in pieces]  # (in edition order, as the sets are)
+        found = every.count_of(numbers)
         if found.solutions == 0:
             return None
         self.stats.solvable += 1
         flips = 0
         if any(self.chiral[p.id] and p.reflections for p in pieces):
-            flips = flips_in(ExactCover.for_area(area, pieces), pieces)
+            by_number = sorted(pieces, key=lambda p: self.number[p.id])
+            flips = flips_in(every.grid, by_number, every.masks_of(numbers))
         features = measure(
             area,
             pieces,
