@@ -411,11 +411,11 @@ class _Builder:
         cells_n, k, wanted = spec.cells, spec.pieces, spec.tasks
         assert self.shape.footprint is not None, "a layered edition's deck names its footprint"
         box = self.shape.footprint
-        shapes = [s for s in polyominoes(cells_n) if _footprint_ok(s, box)]
-        keyed = [(_perimeter(s) + 3 * self.rng.random(), s) for s in shapes]
+        keyed = [(edges + 3 * self.rng.random(), s) for edges, s in _footprints(cells_n, box)]
         keyed.sort()
         order = [s for _, s in keyed]
-        sets = list(self.piece_sets(k, 2 * cells_n))
+        # each set with its pieces' ids, made once (what a shape has had is kept by ids)
+        sets = [(s, tuple(p.id for p in s)) for s in self.piece_sets(k, 2 * cells_n)]
         made: list[tuple[Area, list[Task]]] = []
         had: dict[tuple[Cell, ...], set[tuple[str, ...]]] = {}
         mirror = next(i for i, t in enumerate(SQUARE.transforms) if t.is_reflection)
@@ -435,7 +435,7 @@ class _Builder:
                 if rounds == 0 and shape in self.cube_used:
                     continue
                 used = had.setdefault(shape, set()) if rounds != 1 else set()
-                fresh = [s for s in sets if tuple(p.id for p in s) not in used]
+                fresh = [s for s, ids in sets if ids not in used]
                 self.rng.shuffle(fresh)
                 self.stats.areas += 1
                 area = Area(SQUARE, self._landscape(cells), layers=2)
@@ -510,6 +510,15 @@ class _Builder:
             for spec in group:
                 by_level[spec.name], made = made[: need[spec.name]], made[need[spec.name] :]
         return by_level
+
+
+@lru_cache(maxsize=64)
+def _footprints(
+    cells: int, box: tuple[tuple[int, int], tuple[int, int]]
+) -> list[tuple[int, tuple[Cell, ...]]]:
+    """The hole-free polyominoes of ``cells`` cells that fit the footprint's bounds, each with
+    its perimeter, in the order of :func:`polyominoes` (kept: every 3D side asks)."""
+    return [(_perimeter(s), s) for s in polyominoes(cells) if _footprint_ok(s, box)]
 
 
 def _perimeter(shape: Sequence[Cell]) -> int:

@@ -234,6 +234,12 @@ class Box:
         with the first cell at bit 0, the offsets of its other cells)."""
         return _shapes(tuple(orientations), self.stride, tuple(self.kinds))
 
+    def ranks(self, orientations: Sequence[frozenset[Cell]]) -> dict[int, int]:
+        """Each orientation's shape in this box (as :meth:`shapes`) -> its place in the order
+        of their cells at the same anchor (the order of their bits, lowest first; not to be
+        changed by the caller)."""
+        return _ranks(tuple(orientations), self.stride, tuple(self.kinds))
+
 
 @lru_cache(maxsize=1024)
 def _shifts(lat: Lattice, stride: int) -> tuple[tuple[int, int], ...]:
@@ -312,7 +318,7 @@ def touching_most(
     free = box.all & ~taken
     ones, twos, fours = box.touching(taken)
     near = (ones | twos | fours) & free
-    contact: dict[int, int] = {}
+    contact: dict[int, int] = {}  # placement -> edges shared
     for kind, shape, offsets in box.shapes(orientations):
         fits = box.of_kind[kind] & free
         touches = near
@@ -323,14 +329,30 @@ def touching_most(
         while at:  # (a hot loop: every placement touching the union)
             low = at & -at
             placed = shape * low
-            contact[placed] = (
-                (placed & ones).bit_count()
-                + 2 * (placed & twos).bit_count()
-                + 4 * (placed & fours).bit_count()
-            )
+            edges = (placed & ones).bit_count() + 2 * (placed & twos).bit_count()
+            if fours:  # (rare: a cell with four union cells around it)
+                edges += 4 * (placed & fours).bit_count()
+            contact[placed] = edges
             at ^= low
     best = max(contact.values())
-    return box, sorted((p for p, n in contact.items() if n >= best - slack), key=_bits)
+    # The order of sorted cells: a placement's lowest bit (its anchor) first, then, as all
+    # shapes are moved alike, its shape's place in that order (one shape at one anchor).
+    rank = box.ranks(orientations)
+
+    def order(placed: int) -> tuple[int, int]:
+        low = placed & -placed
+        return low, rank[placed // low]
+
+    return box, sorted((p for p, n in contact.items() if n >= best - slack), key=order)
+
+
+@lru_cache(maxsize=4096)
+def _ranks(
+    orientations: tuple[frozenset[Cell], ...], stride: int, ks: tuple[Kind, ...]
+) -> dict[int, int]:
+    """:meth:`Box.ranks`, kept as :func:`_shapes` is."""
+    shapes = sorted({shape for _, shape, _ in _shapes(orientations, stride, ks)}, key=_bits)
+    return {shape: i for i, shape in enumerate(shapes)}
 
 
 def _bits(mask: int) -> list[int]:
