@@ -101,6 +101,9 @@ def test_holes_are_found_as_the_reference_finds_them(name: str, seed: int, size:
     lat = FLAT[name]
     cells = random_shape(lat, random.Random(seed), size)
     assert hole_free(lat, cells) == hole_free_reference(lat, cells)
+    two = cells | {lat.translate(c, (size + 3, 1)) for c in cells}  # (a copy beside it)
+    for some in (cells, two, cells - {min(cells)}):
+        assert shapes.parts(lat, some) == len(lat.components(some))
 
 
 def test_a_box_lays_out_its_cells_one_bit_each_and_knows_their_neighbours() -> None:

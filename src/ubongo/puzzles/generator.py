@@ -57,6 +57,7 @@ from ubongo.puzzles.shapes import (
     canonical,
     hole_free,
     orient,
+    parts,
     polyominoes,
     shape_key,
     touching_most,
@@ -318,7 +319,7 @@ class _Builder:
         lat = self.lat
 
         def extent(cells: frozenset[Cell]) -> tuple[float, float, float]:
-            pts = [p for c in cells for p in lat.outline(c)]
+            pts = [p for c in cells for p in _outline(lat, c)]
             return (
                 min(p[0] for p in pts),
                 max(p[0] for p in pts),
@@ -338,7 +339,7 @@ class _Builder:
         step_a = math.ceil((l_hi + 1 - extent(moved)[0]) / dx_a)
         moved = frozenset(lat.translate(c, (step_a, 0)) for c in moved)
         area = left | moved
-        return area if len(lat.components(area)) == 2 else None
+        return area if parts(lat, area) == 2 else None
 
     def flat_side(self, spec: SideSpec) -> Side:
         name, k, sizes = spec.name, spec.pieces, dict(spec.area_sizes)
@@ -519,6 +520,13 @@ def _footprints(
     """The hole-free polyominoes of ``cells`` cells that fit the footprint's bounds, each with
     its perimeter, in the order of :func:`polyominoes` (kept: every 3D side asks)."""
     return [(_perimeter(s), s) for s in polyominoes(cells) if _footprint_ok(s, box)]
+
+
+@lru_cache(maxsize=65536)
+def _outline(lat: Lattice, cell: Cell) -> tuple[tuple[float, float], ...]:
+    """``lat.outline(cell)``, kept: Trigo's two regions are set side by side by their
+    outlines, and the same cells near the origin come again and again."""
+    return tuple(lat.outline(cell))
 
 
 def _perimeter(shape: Sequence[Cell]) -> int:

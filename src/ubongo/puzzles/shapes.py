@@ -363,3 +363,28 @@ def _bits(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+def parts(lat: Lattice, cells: Iterable[Cell]) -> int:
+    """How many connected parts ``cells`` make (``len(lat.components(cells))``): a flood fill
+    of bits from the first cell not reached yet, until none is left.
+
+    >>> parts(SQUARE, [(0, 0), (1, 0), (3, 0)])
+    2
+    """
+    cells = list(cells)
+    if not cells:
+        return 0
+    box = Box.around(lat, cells, 1)
+    left = box.mask(cells)
+    count = 0
+    while left:
+        reached = left & -left
+        while True:
+            more = (reached | box.next_to(reached)) & left
+            if more == reached:
+                break
+            reached = more
+        left &= ~reached
+        count += 1
+    return count
