@@ -132,9 +132,18 @@ function fromOptions(name: string, o: EditionOptions): EditionInfo {
 
 /** Fetch the editions from the server (once) and fill EDITIONS. */
 export async function loadEditions(): Promise<void> {
-  const options = await loadOptions();
+  setEditions(await loadOptions());
+}
+
+function setEditions(options: Record<string, EditionOptions>): void {
   EDITIONS.splice(0, EDITIONS.length, ...Object.entries(options).map(([name, o]) => fromOptions(name, o)));
   for (const e of EDITIONS) Object.assign(GEM_VALUES, e.gemValues);
+}
+
+/** Without the server the editions come from the practice bundle's copy of the options (local
+ * versus offline); once loaded from the server they stay. */
+export function editionsFromBundle(options: Record<string, EditionOptions>): void {
+  if (!EDITIONS.length) setEditions(options);
 }
 
 /** The edition called `name` (the first one for a name the server does not know). */

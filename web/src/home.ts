@@ -407,6 +407,8 @@ export function homeScreen(go: Navigate): HTMLElement {
         h("div.join", {}, codeInput, h("button#join", { type: "button", onclick: join }, t("home:join"))),
         // the boxed game at a real table: the die, the hourglass and the score (issue 28)
         h("p.table-link", {}, h("a#table-link", { href: "/table", "data-link": "" }, t("table:homeLink"))),
+        // two players racing on this one screen, offline too (issue 28)
+        h("p.table-link", {}, h("a#versus-link", { href: "/versus", "data-link": "" }, t("versus:homeLink"))),
       ),
     ),
     friendsPanel(),

@@ -42,6 +42,7 @@ import { solutionScreen } from "./solution";
 import { tableScreen } from "./table";
 import { helpMenu, tutorialOffer, tutorialScreen } from "./tutorial";
 import { logo } from "./ui";
+import { versusScreen } from "./versus";
 
 // the lattice formulas, for the browser console and for tests/web/test_geometry.py
 Object.assign(window, { ubongoGeometry: { outline, cellAt, nearestTranslation, translationVector } });
@@ -108,7 +109,13 @@ function route(): void {
   sayHere(room ? room[1].slice(0, 5).toUpperCase() : null);
   let body: HTMLElement;
   let offer: HTMLElement | null = null;
-  if (path === "/practice" || path === "/tutorial") {
+  if (path === "/versus" || path === "/versus/") {
+    // two to four players on one screen, from the practice bundle: offline too (issue 28)
+    const screen = versusScreen();
+    dispose = screen.dispose;
+    relabel = screen.relabel;
+    body = screen.element;
+  } else if (path === "/practice" || path === "/tutorial") {
     const screen = path === "/practice" ? practiceScreen(edition) : tutorialScreen(edition, go);
     dispose = screen.dispose;
     body = screen.element;

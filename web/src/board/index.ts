@@ -107,7 +107,7 @@ export class Board {
     if (!opts.readonly) {
       this.element.appendChild(
         toolbar(
-          (c) => this.run(c),
+          (c) => this.command(c),
           !!cat.flip,
           () => this.focus(),
         ),
@@ -445,11 +445,13 @@ export class Board {
   private key(e: KeyboardEvent): void {
     if (this.locked || e.altKey || e.ctrlKey || e.metaKey) return;
     const command = keyCommand(e.key, this.pieces.length);
-    if (command && this.run(command)) e.preventDefault();
+    if (command && this.command(command)) e.preventDefault();
   }
 
-  /** Carry out a key's or a button's command; false when it did not apply. */
-  private run(c: BoardCommand): boolean {
+  /** Carry out a key's or a button's command; false when it did not apply. Public: local versus
+   * sends each player's own keys to their own board, whichever board has the focus. */
+  command(c: BoardCommand): boolean {
+    if (this.locked) return false;
     const p = this.selected;
     switch (c.kind) {
       case "select":

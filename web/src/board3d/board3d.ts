@@ -8,6 +8,7 @@
 // exactly, `onCovered` gets the arrangement as placements (ubongo.board.Placement).
 
 import type { BoardOptions } from "../board";
+import type { BoardCommand } from "../board/controls";
 import { inputKind, onInputKind } from "../board/inputkind";
 import type { HandStep } from "../board/options";
 import type { Placement } from "../catalogue";
@@ -16,7 +17,7 @@ import { h } from "../dom";
 import { colourName, t } from "../i18n";
 import { HeldPieces } from "./hand";
 import { boardHint3d } from "./hints";
-import { type Action, keyAction, listenPointer, listenWheel, toolbar, viewButtons } from "./input";
+import { type Action, commandAction, keyAction, listenPointer, listenWheel, toolbar, viewButtons } from "./input";
 import type { Scene3D, SceneModel } from "./scene";
 import { check, faultOf, shortLabel, translate } from "./shapes";
 import { drawTrayButton, type PieceState } from "./tray";
@@ -177,6 +178,13 @@ export class Board3D extends HeldPieces {
 
   focus(): void {
     this.stage.focus({ preventScroll: true });
+  }
+
+  /** A command from outside the board (local versus: each player's own keys). */
+  command(c: BoardCommand): boolean {
+    if (this.locked) return false;
+    this.act(commandAction(c));
+    return true;
   }
 
   setStatus(text: string, kind: "" | "good" | "bad" = ""): void {

@@ -3,6 +3,7 @@
 
 import "./board3d.css";
 import { Board, type BoardOptions } from "../board";
+import type { BoardCommand } from "../board/controls";
 import { inputKind } from "../board/inputkind";
 import { pieceSvg } from "../board/pictures";
 import type { Catalogue, Placement } from "../catalogue";
@@ -25,6 +26,8 @@ export interface BoardLike {
   destroy(): void;
   focus(): void;
   setStatus(text: string, kind?: "" | "good" | "bad"): void;
+  /** a key's command sent from outside (local versus); false when it did not apply */
+  command(c: BoardCommand): boolean;
 }
 
 /** The board for a task: the 3D board for editions filled in levels (Ubongo 3D), else the flat one. */

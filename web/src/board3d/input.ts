@@ -1,6 +1,7 @@
 // Input for the 3D board: keys, on-screen buttons and the pointer all become the same few
 // actions, so keyboard-only and touch play do exactly what the mouse does.
 
+import type { BoardCommand } from "../board/controls";
 import { h, nameWithLabel } from "../dom";
 import { t } from "../i18n";
 import type { Turn } from "./shapes";
@@ -53,6 +54,21 @@ export function keyAction(e: KeyboardEvent, pieces: number): Action | null {
       return { kind: "orbit", steps: 1 };
     default:
       return null;
+  }
+}
+
+/** The flat board's command as the 3D board's action (local versus' keys drive both boards):
+ * a turn spins about the upright axis, a flip tips the piece over. */
+export function commandAction(c: BoardCommand): Action {
+  switch (c.kind) {
+    case "rotate":
+      return { kind: "turn", turn: "spin", back: c.back };
+    case "flip":
+      return { kind: "turn", turn: "tip", back: false };
+    case "enter":
+      return { kind: "drop" };
+    default:
+      return c;
   }
 }
 

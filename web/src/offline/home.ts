@@ -19,6 +19,8 @@ export function offlineHome(): HTMLElement {
       {},
       h("a.button.primary#offline-practice", { href: "/practice", "data-link": "" }, t("offline:home.practice")),
       h("a.button#offline-tutorial", { href: "/tutorial", "data-link": "" }, t("offline:home.tutorial")),
+      // local versus plays from the bundle too (issue 28)
+      h("a.button#offline-versus", { href: "/versus", "data-link": "" }, t("versus:title")),
     ),
     h("h2", {}, t("offline:home.needsTitle")),
     h("p.muted", {}, onlineOnly()),

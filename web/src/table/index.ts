@@ -27,6 +27,7 @@ import {
   type TableGame,
   tableRules,
   tieCards,
+  tiePlayed,
   turnAgain,
   undoCall,
 } from "./logic";
@@ -164,8 +165,7 @@ export function tableScreen(): { element: HTMLElement; dispose: () => void; rela
     if (!over(game)) return set(game, "ready");
     winners = leaders(game);
     // a tie round needs a card for every tied player: with none to give, the tie is shared
-    const settle = game.rules.tie === "playoff" || (game.rules.tie === "tie-round" && tieCards(game, winners));
-    set(game, winners.length > 1 && settle ? "tie" : "over");
+    set(game, tiePlayed(game, winners) ? "tie" : "over");
   };
 
   const settleTie = (p: number | null) => {

@@ -299,6 +299,13 @@ export function leaders(game: TableGame): number[] {
   return all.flatMap((pts, p) => (pts === best ? [p] : []));
 }
 
+/** Whether a tie for the most points is played off (a playoff, or a tie round where every tied
+ * player finds a card to play); false: the tied players share the win (Trigo, or no card). */
+export function tiePlayed(game: TableGame, tied: number[]): boolean {
+  if (tied.length < 2) return false;
+  return game.rules.tie === "playoff" || (game.rules.tie === "tie-round" && tieCards(game, tied) !== null);
+}
+
 /** The playoff's die roll (Classic, 3D: the tied players each take a board, one roll, no
  * hourglass, the first to finish wins). */
 export function playoffKey(game: TableGame): string {
