@@ -168,7 +168,8 @@ class ExactCover:
         self._grid = grid
         self.feasible = sum(sizes) == (grid.area.bit_count() if grid else 0) and all(fits)
         self._fits = fits
-        self._fitting = sum(1 << p for p, f in enumerate(fits) if f)  # (pieces that fit at all)
+        #: the pieces that fit somewhere, a bit each (a set with another has no solution)
+        self.fitting = sum(1 << p for p, f in enumerate(fits) if f)
         # _starting_at[k]: [(piece number, its bit, its placements starting at k), ...], or None
         # until the search first asks
         self._starting_at: list[list[tuple[int, int, list[int]]] | None] = [None] * (
@@ -558,7 +559,7 @@ class ExactCover:
                 raise ValueError(f"piece number {p} is chosen twice")
             left |= 1 << p
         cells = self._grid.area.bit_count() if self._grid else 0
-        if sum(self.sizes[p] for p in chosen) != cells or left & ~self._fitting:
+        if sum(self.sizes[p] for p in chosen) != cells or left & ~self.fitting:
             return None
         return left
 

@@ -40,7 +40,7 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import lru_cache
 
 from ubongo import editions
 from ubongo.board import Area
@@ -196,6 +196,49 @@ def _chiral(piece: Piece) -> bool:
     return len(piece.orientations) > len(turned)
 
 
+@dataclass(frozen=True, eq=False)
+class _Set:
+    """A set of pieces to try on areas, with what the card maker asks of it before the solver
+    (made once per edition: a fresh card makes a builder per side, and a deck tries thousands
+    of sets)."""
+
+    pieces: tuple[Piece, ...]
+    ids: tuple[str, ...]
+    #: the pieces' numbers in the edition, as every area's problem numbers them, and as bits
+    numbers: tuple[int, ...]
+    bits: int
+    size: int
+    #: each piece's colour imbalance (the parity check)
+    imbalances: tuple[int, ...]
+    #: whether some piece has mirror images that are not turns of it (a task's flips feature)
+    mirrors: bool
+
+
+@lru_cache(maxsize=64)
+def _sets(name: str, k: int) -> tuple[_Set, ...]:
+    """Every set of ``k`` different pieces of the edition, in edition order."""
+    ed = edition(name)
+    number = {p.id: i for i, p in enumerate(ed.pieces)}
+    return tuple(
+        _Set(
+            s,
+            tuple(p.id for p in s),
+            tuple(number[p.id] for p in s),
+            sum(1 << number[p.id] for p in s),
+            sum(p.size for p in s),
+            tuple(_imbalance(ed.area_lattice, p.cells) for p in s),
+            any(_chiral(p) and p.reflections for p in s),
+        )
+        for s in itertools.combinations(ed.pieces, k)
+    )
+
+
+@lru_cache(maxsize=256)
+def _sets_of_size(name: str, k: int, total: int) -> tuple[_Set, ...]:
+    """The sets of ``k`` pieces with ``total`` cells, in edition order."""
+    return tuple(s for s in _sets(name, k) if s.size == total)
+
+
 class _Builder:
     def __init__(
         self,
@@ -213,9 +256,6 @@ class _Builder:
         self.lat = ed.area_lattice
         self.used: set[tuple[tuple[Cell, ...], ...]] = set()
         self.cube_used: set[tuple[Cell, ...]] = set()
-        self.chiral = {p.id: _chiral(p) for p in ed.pieces}
-        self.imbalance = {p.id: _imbalance(self.lat, p.cells) for p in ed.pieces}
-        self.number = {p.id: i for i, p in enumerate(ed.pieces)}  # (in every area's problem)
         self.done = 0
         self.total = 0
 
@@ -224,54 +264,48 @@ class _Builder:
         if self.progress is not None:
             self.progress(self.done, self.total)
 
-    @cache  # noqa: B019 - one builder per deck; the cache dies with it
-    def piece_sets(self, k: int, total: int) -> tuple[tuple[Piece, ...], ...]:
+    def piece_sets(self, k: int, total: int) -> tuple[_Set, ...]:
         """All sets of ``k`` different pieces with ``total`` cells, in edition order."""
-        return tuple(
-            s for s in itertools.combinations(self.ed.pieces, k) if sum(p.size for p in s) == total
-        )
+        return _sets_of_size(self.ed.name, k, total)
 
     # --- one task ---
 
-    def evaluate(self, area: Area, pieces: Sequence[Piece], every: ExactCover) -> Task | None:
+    def evaluate(self, area: Area, s: _Set, every: ExactCover) -> Task | None:
         """Solve a task completely; None when it has no solution.  ``every`` is the problem of
         all the edition's pieces on the area, where each set tried there is counted."""
         self.stats.solver_calls += 1
-        numbers = [self.number[p.id] for p in pieces]  # (in edition order, as the sets are)
-        found = every.count_of(numbers)
+        found = every.count_of(s.numbers)
         if found.solutions == 0:
             return None
         self.stats.solvable += 1
         flips = 0
-        if any(self.chiral[p.id] and p.reflections for p in pieces):
-            by_number = sorted(pieces, key=lambda p: self.number[p.id])
-            flips = flips_in(every.grid, by_number, every.masks_of(numbers))
+        if s.mirrors:
+            flips = flips_in(every.grid, s.pieces, every.masks_of(s.numbers))
+        counts = {p: every.placement_count(n) for p, n in zip(s.ids, s.numbers, strict=True)}
         features = measure(
             area,
-            pieces,
+            s.pieces,
             solutions=found.solutions,
             nodes=found.nodes,
             flips=flips,
-            placement_counts={p.id: every.placement_count(self.number[p.id]) for p in pieces},
+            placement_counts=counts,
         )
         score = expected_seconds(features, area.piece_lattice.name)
-        return Task(
-            (), tuple(p.id for p in pieces), found.solutions, found.nodes, round(score, 3), features
-        )
+        return Task((), s.ids, found.solutions, found.nodes, round(score, 3), features)
 
-    def promising(self, pieces: Sequence[Piece], every: ExactCover, target: int | None) -> bool:
+    def promising(self, s: _Set, every: ExactCover, target: int | None) -> bool:
         """Cheap checks before the solver: every piece fits somewhere; colours can balance."""
-        if any(not every.placement_count(self.number[p.id]) for p in pieces):
+        if s.bits & ~every.fitting:
             return False
         if target is not None:
-            return _signs_reach(tuple(self.imbalance[p.id] for p in pieces), target)
+            return _signs_reach(s.imbalances, target)
         return True
 
     def fill_side(
         self,
         area: Area,
         every: ExactCover,
-        sets: Sequence[tuple[Piece, ...]],
+        sets: Sequence[_Set],
         wanted: int,
         tasks: list[Task],
     ) -> list[Task] | None:
@@ -345,7 +379,7 @@ class _Builder:
         name, k, sizes = spec.name, spec.pieces, dict(spec.area_sizes)
         # one key per task (Trigo: the card's one task)
         keys = [(key,) for key in self.shape.keys]
-        everything = tuple(itertools.combinations(self.ed.pieces, k))
+        everything = _sets(self.ed.name, k)
         for _attempt in range(500):
             self.stats.areas += 1
             if sizes:
@@ -354,13 +388,12 @@ class _Builder:
                 ]
                 sets = self.piece_sets(k, total)
             else:
-                first_pick = self.rng.choice(everything)
-                sets = self.piece_sets(k, sum(p.size for p in first_pick))
+                sets = self.piece_sets(k, self.rng.choice(everything).size)
             first = self.rng.choice(sets)
             if self.ed.regions == 2:
-                cells = self.two_regions(first)
+                cells = self.two_regions(first.pieces)
             else:
-                cells = self.grow(first, 1)
+                cells = self.grow(first.pieces, 1)
                 if not hole_free(self.lat, cells):
                     cells = None
             if cells is None:
@@ -415,8 +448,7 @@ class _Builder:
         keyed = [(edges + 3 * self.rng.random(), s) for edges, s in _footprints(cells_n, box)]
         keyed.sort()
         order = [s for _, s in keyed]
-        # each set with its pieces' ids, made once (what a shape has had is kept by ids)
-        sets = [(s, tuple(p.id for p in s)) for s in self.piece_sets(k, 2 * cells_n)]
+        sets = self.piece_sets(k, 2 * cells_n)
         made: list[tuple[Area, list[Task]]] = []
         had: dict[tuple[Cell, ...], set[tuple[str, ...]]] = {}
         mirror = next(i for i, t in enumerate(SQUARE.transforms) if t.is_reflection)
@@ -436,7 +468,7 @@ class _Builder:
                 if rounds == 0 and shape in self.cube_used:
                     continue
                 used = had.setdefault(shape, set()) if rounds != 1 else set()
-                fresh = [s for s, ids in sets if ids not in used]
+                fresh = [s for s in sets if s.ids not in used]
                 self.rng.shuffle(fresh)
                 self.stats.areas += 1
                 area = Area(SQUARE, self._landscape(cells), layers=2)
