@@ -48,6 +48,7 @@ export interface Checked {
   SeatTicket: gen.SeatTicket;
   ServerMessage: gen.ServerMessage;
   StoredGame: gen.StoredGame;
+  UniqueProposal: gen.UniqueProposal;
 }
 
 /** The definitions those refer to: the protocol's schema, compacted for check.ts. */
@@ -252,6 +253,7 @@ export const DEFS: Readonly<Record<string, Schema>> = {
   "TieData": {"properties":{"seats":{"items":{"type":"integer"},"type":"array"},"next":{"anyOf":[{"enum":["playoff","tie-round"],"type":"string"},{"type":"null"}]},"resolved":{"anyOf":[{"type":"string"},{"type":"null"}]}},"required":["seats","next","resolved"],"type":"object"},
   "TieEvent": {"properties":{"type":{"const":"event","type":"string"},"seq":{"type":"integer"},"at":{"type":"integer"},"kind":{"const":"tie","type":"string"},"data":{"$ref":"TieData"},"room":{"$ref":"RoomSnapshot"}},"required":["type","seq","at","kind","data","room"],"type":"object"},
   "TieFacts": {"properties":{"players":{"items":{"type":"string"},"type":"array"},"scores":{"additionalProperties":{"type":"integer"},"type":"object"},"next":{"enum":["playoff","tie-round"],"type":"string"},"resolved":{"type":"string"}},"required":["players","scores"],"type":"object"},
+  "UniqueProposal": {"properties":{"found":{"type":"boolean"},"pieces":{"items":{"anyOf":[{"type":"string"},{"type":"integer"}]},"type":"array"},"complete":{"type":"boolean"},"candidates":{"type":"integer"},"tried":{"type":"integer"},"message":{"type":"string"}},"required":["found","pieces","complete","candidates","tried","message"],"type":"object"},
   "Verdict": {"properties":{"type":{"const":"verdict","type":"string"},"round":{"type":"integer"},"ok":{"type":"boolean"},"code":{"enum":["covered","unknown_piece","duplicate_piece","bad_transform","bad_position","missing_piece","outside","overlap","uncovered","rule_error","bad_settings","bad_action","unknown_player","not_in_round","no_round","round_running","game_over","time_went_backwards","too_late","already_finished","already_gave_up","not_solo","wrong_arrangement"],"type":"string"},"reason":{"type":"string"},"received_at":{"type":"integer"}},"required":["type","round","ok","code","reason","received_at"],"type":"object"},
   "VersusCard": {"properties":{"card":{"minimum":1,"type":"integer"},"area":{"items":{"items":{"type":"integer"},"type":"array"},"type":"array"},"layers":{"type":"integer"},"tasks":{"items":{"$ref":"VersusTask"},"type":"array"}},"required":["card","area","layers","tasks"],"type":"object"},
   "VersusTask": {"properties":{"keys":{"items":{"type":"string"},"minItems":1,"type":"array"},"pieces":{"items":{"type":"string"},"minItems":1,"type":"array"}},"required":["keys","pieces"],"type":"object"},

@@ -28,6 +28,7 @@ export type UbongoProtocol =
   | PlayReport
   | Like
   | ReportPuzzle
+  | UniqueRequest
   | Health
   | EditionNames
   | EditionCatalogue
@@ -67,7 +68,8 @@ export type UbongoProtocol =
   | PuzzleList
   | PuzzleSolution
   | PuzzleStats
-  | PuzzleReported;
+  | PuzzleReported
+  | UniqueProposal;
 export type ClientMessage =
   | Hello
   | Ping
@@ -1896,6 +1898,18 @@ export interface ReportPuzzle {
   reason: string;
 }
 /**
+ * ``POST /api/puzzles/unique``: the drawn area, and the pieces chosen so far (kept where
+ * they can be; none is fine), as a puzzle file's JSON.
+ */
+export interface UniqueRequest {
+  /**
+   * an edition puzzle file's JSON (docs/puzzle-format.md); its pieces may be an empty list
+   */
+  puzzle: {
+    [k: string]: unknown;
+  };
+}
+/**
  * ``GET /api/health``.
  */
 export interface Health {
@@ -3505,4 +3519,34 @@ export interface PuzzleReported {
    * false: this account had reported it already
    */
   reported: boolean;
+}
+/**
+ * ``POST /api/puzzles/unique``: a set of the edition's pieces that covers the area in
+ * exactly one way, or none (docs/editor.md, "Make it unique").
+ */
+export interface UniqueProposal {
+  /**
+   * a set with exactly one solution was found
+   */
+  found: boolean;
+  /**
+   * that set, in the edition's order; empty if none
+   */
+  pieces: (string | number)[];
+  /**
+   * every set whose cells add up was counted: with found false, no set of the edition's pieces has exactly one solution; false when the search stopped at its bound
+   */
+  complete: boolean;
+  /**
+   * sets of the edition's pieces whose cells add up
+   */
+  candidates: number;
+  /**
+   * of them, counted by the solver
+   */
+  tried: number;
+  /**
+   * a sentence for the player
+   */
+  message: string;
 }

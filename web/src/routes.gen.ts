@@ -2,7 +2,7 @@
 import type * as gen from "./protocol.gen";
 
 /** The types a route's answer may have, by name (each one checked by check.ts). */
-export type AnswerName = "AccountTicket" | "AccountView" | "ArenaList" | "ArenaResults" | "ArenaView" | "ArenasPlayed" | "ChallengeView" | "Challenges" | "DailyResults" | "DailyTasks" | "EditionCatalogue" | "EditionNames" | "FollowState" | "Friends" | "GameAnalysis" | "GameList" | "GameReplay" | "HeadToHead" | "Health" | "HintAnswer" | "Leaderboard" | "LiveRooms" | "OpenGames" | "Options" | "PersonalBests" | "PracticeBundle" | "PrintedTask" | "Profile" | "ProfileGames" | "PuzzleList" | "PuzzlePage" | "PuzzleReported" | "PuzzleSolution" | "PuzzleStats" | "PuzzleVerdict" | "QuickMatchLeft" | "RatingsBoard" | "RoomSnapshot" | "SeatTicket" | "StoredGame";
+export type AnswerName = "AccountTicket" | "AccountView" | "ArenaList" | "ArenaResults" | "ArenaView" | "ArenasPlayed" | "ChallengeView" | "Challenges" | "DailyResults" | "DailyTasks" | "EditionCatalogue" | "EditionNames" | "FollowState" | "Friends" | "GameAnalysis" | "GameList" | "GameReplay" | "HeadToHead" | "Health" | "HintAnswer" | "Leaderboard" | "LiveRooms" | "OpenGames" | "Options" | "PersonalBests" | "PracticeBundle" | "PrintedTask" | "Profile" | "ProfileGames" | "PuzzleList" | "PuzzlePage" | "PuzzleReported" | "PuzzleSolution" | "PuzzleStats" | "PuzzleVerdict" | "QuickMatchLeft" | "RatingsBoard" | "RoomSnapshot" | "SeatTicket" | "StoredGame" | "UniqueProposal";
 
 /** How to call a route; what it takes and answers is in `Routes`. */
 export interface RouteSpec {
@@ -46,6 +46,7 @@ export interface Routes {
   "GET /api/daily/results": { args: { query?: { edition?: string; date?: string } }; answer: gen.DailyResults };
   "POST /api/hint": { args: { body: gen.HintRequest }; answer: gen.HintAnswer };
   "POST /api/puzzles/verdict": { args: { body: gen.VerdictRequest }; answer: gen.PuzzleVerdict };
+  "POST /api/puzzles/unique": { args: { body: gen.UniqueRequest }; answer: gen.UniqueProposal };
   "POST /api/puzzles": { args: { body: gen.SavePuzzle }; answer: gen.PuzzlePage };
   "GET /api/puzzles": { args: { query?: { edition?: string; sort?: string } }; answer: gen.PuzzleList };
   "GET /api/puzzles/mine": { args: {}; answer: gen.PuzzleList };
@@ -105,6 +106,7 @@ export const ROUTES: { readonly [R in keyof Routes]: RouteSpec } = {
   "GET /api/daily/results": { method: "GET", path: "/api/daily/results", answer: "DailyResults", account: false },
   "POST /api/hint": { method: "POST", path: "/api/hint", answer: "HintAnswer", account: true },
   "POST /api/puzzles/verdict": { method: "POST", path: "/api/puzzles/verdict", answer: "PuzzleVerdict", account: true },
+  "POST /api/puzzles/unique": { method: "POST", path: "/api/puzzles/unique", answer: "UniqueProposal", account: true },
   "POST /api/puzzles": { method: "POST", path: "/api/puzzles", answer: "PuzzlePage", account: true },
   "GET /api/puzzles": { method: "GET", path: "/api/puzzles", answer: "PuzzleList", account: false },
   "GET /api/puzzles/mine": { method: "GET", path: "/api/puzzles/mine", answer: "PuzzleList", account: true },

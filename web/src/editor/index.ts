@@ -15,6 +15,7 @@ import { Sheet } from "./canvas";
 import { type Drawn, readPuzzle, save } from "./file";
 import { normalised, ontoSheet, transformed } from "./lattice";
 import { SaveBox } from "./share";
+import { UniqueHelper } from "./unique";
 import { VerdictPanel } from "./verdict";
 
 /** The solver's bounds (the server's, src/ubongo/server/online/help.py): no more is asked. */
@@ -54,6 +55,17 @@ export function editorScreen(wanted: string | null): EditorScreen {
   const tally = h("p.muted#editor-tally", {});
   const panel = new VerdictPanel((v) => shown(v));
   const share = new SaveBox();
+  // "Make it unique": the area with the pieces chosen (perhaps none); a set taken is one undo step
+  const unique = new UniqueHelper(
+    () =>
+      cat && sheet?.area.size
+        ? { edition: cat.edition, area: normalised(sheet.areaCells()), pieces: [...chosen] }
+        : null,
+    (pieces) => {
+      remember();
+      setDrawing({ area: [...(sheet?.area ?? [])], pieces });
+    },
+  );
   const element = h(
     "main.editor#main",
     {},
@@ -73,6 +85,7 @@ export function editorScreen(wanted: string | null): EditorScreen {
         h("h2#editor-pieces-heading", {}, t("editor:pieces")),
         pieceBox,
         tally,
+        unique.element,
         h("div.editor-tools", {}, download, openFile, picker),
         share.element,
       ),
@@ -109,6 +122,7 @@ export function editorScreen(wanted: string | null): EditorScreen {
     if (cells > MOST_CELLS) panel.ask(null, cat, t("editor:tooBig", { cells: MOST_CELLS, pieces: MOST_PIECES }));
     else panel.ask(puzzle(), cat, t("editor:empty"));
     share.changed(cells > MOST_CELLS ? null : puzzle());
+    unique.changed(sheet.area.size > 0, cells > MOST_CELLS);
     for (const b of pieceBox.querySelectorAll<HTMLButtonElement>("button")) {
       const on = chosen.includes(b.dataset.piece ?? "");
       b.setAttribute("aria-pressed", String(on));
@@ -217,6 +231,7 @@ export function editorScreen(wanted: string | null): EditorScreen {
     dispose() {
       alive = false;
       panel.dispose();
+      unique.dispose();
     },
   };
 }

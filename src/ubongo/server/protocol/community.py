@@ -9,6 +9,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from . import editor
 from .incoming import Placement, Strict
 from .snapshot import Sent
 
@@ -129,9 +130,11 @@ RESPONSES: dict[tuple[str, str], type[BaseModel]] = {
     ("POST", "/api/puzzles/{puzzle_id}/plays"): PuzzleStats,
     ("PUT", "/api/puzzles/{puzzle_id}/like"): PuzzleStats,
     ("POST", "/api/puzzles/{puzzle_id}/report"): PuzzleReported,
+    ("POST", "/api/puzzles/unique"): editor.UniqueProposal,
 }
 
 #: the bodies the client sends (roots of the protocol's schema)
 REQUESTS: dict[str, type[BaseModel]] = {
-    model.__name__: model for model in (SavePuzzle, Publish, PlayReport, Like, ReportPuzzle)
+    model.__name__: model
+    for model in (SavePuzzle, Publish, PlayReport, Like, ReportPuzzle, editor.UniqueRequest)
 }

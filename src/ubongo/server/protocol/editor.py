@@ -56,3 +56,29 @@ class PuzzleVerdict(Sent):
         description="area cells no way of putting down any piece covers (3D: board squares)"
     )
     message: str = Field(description="a sentence for the player")
+
+
+class UniqueRequest(Strict):
+    """``POST /api/puzzles/unique``: the drawn area, and the pieces chosen so far (kept where
+    they can be; none is fine), as a puzzle file's JSON."""
+
+    puzzle: dict[str, Any] = Field(
+        description="an edition puzzle file's JSON (docs/puzzle-format.md); its pieces may be "
+        "an empty list"
+    )
+
+
+class UniqueProposal(Sent):
+    """``POST /api/puzzles/unique``: a set of the edition's pieces that covers the area in
+    exactly one way, or none (docs/editor.md, "Make it unique")."""
+
+    found: bool = Field(description="a set with exactly one solution was found")
+    pieces: list[PieceId] = Field(description="that set, in the edition's order; empty if none")
+    complete: bool = Field(
+        description="every set whose cells add up was counted: with found false, no set of "
+        "the edition's pieces has exactly one solution; false when the search stopped at its "
+        "bound"
+    )
+    candidates: int = Field(description="sets of the edition's pieces whose cells add up")
+    tried: int = Field(description="of them, counted by the solver")
+    message: str = Field(description="a sentence for the player")

@@ -11,8 +11,10 @@ from fastapi import APIRouter, Request
 from ubongo import editions as edition_data
 from ubongo import puzzlefile
 from ubongo.board import Placement
+from ubongo.pieces import edition as edition_pieces
 from ubongo.puzzles.daily import daily
 from ubongo.puzzles.hints import Hint, Solved, Stuck
+from ubongo.puzzles.unique import Proposal
 from ubongo.puzzles.verdict import Verdict
 
 from ..online.daily import check_day
@@ -117,6 +119,47 @@ async def verdict_on(
         raise ProtocolError("bad_puzzle", str(e)[:200]) from None
     found = await desk.answer(account.id, client_address(request), puzzle)
     return _verdict(puzzle, found)
+
+
+@router.post("/api/puzzles/unique", response_model=editor.UniqueProposal)
+async def unique_set(
+    body: editor.UniqueRequest, request: Request, account: SignedIn, desk: EditorDeskDep
+) -> dict[str, Any]:
+    """ "Make it unique": a set of the edition's pieces whose cells add up to the drawn area's
+    and that covers it in exactly one way, the nearest to the pieces sent first, or none found
+    within the search's bound (docs/editor.md): the verdict's budget, bounds and refusal."""
+    raw = dict(body.puzzle)
+    chosen = raw.get("pieces")
+    name = raw.get("edition")
+    if chosen == [] and isinstance(name, str) and name in edition_data.names():
+        # a puzzle file needs a piece; none chosen yet is asked with one, then dropped
+        raw["pieces"] = [edition_pieces(name).pieces[0].id]
+    try:
+        puzzle = puzzlefile.from_json(raw)
+    except puzzlefile.PuzzleFileError as e:
+        raise ProtocolError("bad_puzzle", str(e)[:200]) from None
+    if chosen == []:
+        puzzle = puzzlefile.Puzzle(puzzle.area, (), puzzle.edition, puzzle.name)
+    found = await desk.unique(account.id, client_address(request), puzzle)
+    return _proposal(found)
+
+
+def _proposal(found: Proposal) -> dict[str, Any]:
+    pieces = [puzzlefile.id_to_json(p) for p in found.pieces or ()]
+    if found.pieces is not None:
+        message = f"Exactly one solution with {', '.join(map(str, pieces))}."
+    elif found.complete:
+        message = "No set of this edition's pieces covers this area in exactly one way."
+    else:
+        message = f"None found within the bound ({found.tried} of {found.candidates} sets tried)."
+    return {
+        "found": found.pieces is not None,
+        "pieces": pieces,
+        "complete": found.complete,
+        "candidates": found.candidates,
+        "tried": found.tried,
+        "message": message,
+    }
 
 
 def _verdict(puzzle: puzzlefile.Puzzle, found: Verdict) -> dict[str, Any]:
