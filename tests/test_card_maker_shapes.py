@@ -29,8 +29,10 @@ from ubongo.puzzles.shapes import (
     shape_key,
     touching_most,
 )
+from ubongo.solver import COMPILED, Core, set_core
 
 FLAT = {"square": SQUARE, "hexagon": HEXAGON, "triangle": TRIANGLE}
+CORES: list[Core] = ["compiled", "python"] if COMPILED else ["python"]
 
 
 def random_shape(lat: Lattice, rng: random.Random, size: int) -> frozenset[Cell]:
@@ -116,22 +118,31 @@ def test_a_box_lays_out_its_cells_one_bit_each_and_knows_their_neighbours() -> N
             assert box.cells(box.next_to(1 << box.bit(c))) == inside
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(
     name=st.sampled_from(["classic", "extreme", "trigo"]),
     seed=st.integers(0, 2**32),
     slack=st.integers(0, 2),
+    core=st.sampled_from(CORES),
 )
-def test_a_growing_area_has_the_reference_choices(name: str, seed: int, slack: int) -> None:
+def test_a_growing_area_has_the_reference_choices(
+    name: str, seed: int, slack: int, core: Core
+) -> None:
+    # with the compiled loop (ubongo._exact.touching) and with its Python reference, on
+    # areas of up to eight pieces (boxes of one to several 64-bit words)
     ed = edition(name)
     rng = random.Random(seed)
-    pieces = rng.sample(ed.pieces, 4)
+    pieces = rng.sample(ed.pieces, min(8, len(ed.pieces)))
     union = set(rng.choice(pieces[0].orientations))
-    for piece in pieces[1:]:
-        want = touching_most_reference(ed.lattice, union, piece.orientations, slack)
-        box, choices = touching_most(ed.lattice, union, piece.orientations, slack)
-        assert [box.cells(p) for p in choices] == want
-        union |= rng.choice(want)
+    before = set_core(core)
+    try:
+        for piece in pieces[1:]:
+            want = touching_most_reference(ed.lattice, union, piece.orientations, slack)
+            box, choices = touching_most(ed.lattice, union, piece.orientations, slack)
+            assert [box.cells(p) for p in choices] == want
+            union |= rng.choice(want)
+    finally:
+        set_core(before)
 
 
 @pytest.mark.parametrize("name", sorted(FLAT))
@@ -143,3 +154,17 @@ def test_shape_keys_are_up_to_turns_and_flips(name: str) -> None:
     assert shapes.polyominoes(5) == tuple(
         sorted({SQUARE.canonical(s) for s in shapes.polyominoes(5)})
     )
+
+
+@pytest.mark.skipif(not COMPILED, reason="ubongo._exact is not built")
+def test_the_compiled_loop_refuses_what_it_cannot_read() -> None:
+    from ubongo import _exact
+
+    assert _exact.touching(0b110, 0b10, (0b10, 0, 0), [0b111], [], 0) == []
+    assert _exact.touching(0b110, 0b10, (0b10, 0, 0), [0b111], [(0, 1, [])], 0) == [0b10]
+    with pytest.raises(ValueError, match="three bit planes"):
+        _exact.touching(0b110, 0b10, (0b10, 0), [0b111], [(0, 1, [])], 0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="kind has no cells"):
+        _exact.touching(0b110, 0b10, (0b10, 0, 0), [0b111], [(1, 1, [])], 0)
+    with pytest.raises(OverflowError):  # (wider than its box)
+        _exact.touching(1 << 200, 0b10, (0b10, 0, 0), [0b111], [(0, 1, [])], 0)

@@ -662,12 +662,202 @@ done:
     return out;
 }
 
+/* --- where the next piece of a growing area goes (puzzles.shapes.touching_most) ---------
+ * The card maker grows an area piece by piece, each put where it shares the most edges with
+ * the pieces down.  Its Python (ubongo/puzzles/shapes.py) is the reference: the placements
+ * of each orientation that fit the free cells of a box and touch the union are the AND and
+ * the OR of shifted masks; each one's edges shared are summed from three bit planes of the
+ * cells' counts of union neighbours.  The box may be wider than the searches' masks, so
+ * these masks have as many words as it needs. */
+
+/* A non-negative int as ``words`` words (zero-filled); -1 with an exception if wider. */
+static int to_wide(PyObject *v, uint64_t *out, Py_ssize_t words)
+{
+    Py_ssize_t size = 8 * words;
+    unsigned char *buf = PyMem_Malloc((size_t)size);
+    if (!buf) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    int failed = 0;
+    if (!PyLong_Check(v)) {
+        PyErr_SetString(PyExc_TypeError, "a mask must be an int");
+        failed = 1;
+    } else {
+#if PY_VERSION_HEX >= 0x030D0000
+        Py_ssize_t n = PyLong_AsNativeBytes(
+            v, buf, size,
+            Py_ASNATIVEBYTES_LITTLE_ENDIAN | Py_ASNATIVEBYTES_UNSIGNED_BUFFER |
+                Py_ASNATIVEBYTES_REJECT_NEGATIVE);
+        if (n < 0 || n > size) {
+            if (n > size)
+                PyErr_SetString(PyExc_OverflowError, "a mask wider than its box");
+            failed = 1;
+        }
+#else
+        failed = _PyLong_AsByteArray((PyLongObject *)v, buf, (size_t)size, 1, 0) < 0;
+#endif
+    }
+    for (Py_ssize_t i = 0; !failed && i < words; i++) {
+        out[i] = 0;
+        for (int b = 0; b < 8; b++)
+            out[i] |= (uint64_t)buf[8 * i + b] << (8 * b);
+    }
+    PyMem_Free(buf);
+    return failed ? -1 : 0;
+}
+
+/* Whether bit k of a mask of ``words`` words is set (0 past its end). */
+static inline int bit_at(const uint64_t *m, Py_ssize_t words, Py_ssize_t k)
+{
+    return k / 64 < words && (m[k / 64] >> (k % 64) & 1);
+}
+
+/* out[w] op= (m >> o)[w] for every word, op being AND (and_ 1) or OR. */
+static void shifted_into(uint64_t *out, const uint64_t *m, Py_ssize_t words, long o, int and_)
+{
+    Py_ssize_t q = o / 64;
+    int r = (int)(o % 64);
+    for (Py_ssize_t w = 0; w < words; w++) {
+        uint64_t v = w + q < words ? m[w + q] >> r : 0;
+        if (r && w + q + 1 < words)
+            v |= m[w + q + 1] << (64 - r);
+        out[w] = and_ ? out[w] & v : out[w] | v;
+    }
+}
+
+/* One placement that touches the union: its shape (by number), anchor and edges shared. */
+typedef struct {
+    Py_ssize_t shape, anchor;
+    long edges;
+} Touching;
+
+/* touching(free, near, planes, of_kind, shapes, slack): the placements of the touching_most
+ * loop whose edges shared are the most, or up to slack fewer, as ints (shape << anchor), in
+ * the order found (by shape, then anchor). */
+static PyObject *exact_touching(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *free_obj, *near_obj, *planes, *of_kind, *shapes;
+    long slack;
+    if (!PyArg_ParseTuple(args, "OOO!O!O!l:touching", &free_obj, &near_obj, &PyTuple_Type,
+                          &planes, &PyList_Type, &of_kind, &PyList_Type, &shapes, &slack))
+        return NULL;
+    if (PyTuple_GET_SIZE(planes) != 3) {
+        PyErr_SetString(PyExc_ValueError, "three bit planes");
+        return NULL;
+    }
+    /* words enough for the widest mask given (the box's cells of a kind reach its end) */
+    Py_ssize_t bits = 1;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(of_kind); i++) {
+        PyObject *m = PyList_GET_ITEM(of_kind, i);
+        if (!PyLong_Check(m))
+            return PyErr_Format(PyExc_TypeError, "a mask must be an int");
+        Py_ssize_t n = (Py_ssize_t)_PyLong_NumBits(m);
+        if (n < 0)
+            return NULL;
+        bits = n > bits ? n : bits;
+    }
+    Py_ssize_t words = bits / 64 + 1, nmasks = 5 + PyList_GET_SIZE(of_kind) + 2;
+    uint64_t *mem = PyMem_Calloc((size_t)(nmasks * words), sizeof(uint64_t));
+    Touching *found = NULL;
+    Py_ssize_t nfound = 0, cap = 0;
+    PyObject *out = NULL;
+    if (!mem)
+        return PyErr_NoMemory();
+    uint64_t *free_m = mem, *near = mem + words, *plane = mem + 2 * words;
+    uint64_t *fits = mem + 5 * words, *touches = mem + 6 * words, *kinds = mem + 7 * words;
+    if (to_wide(free_obj, free_m, words) < 0 || to_wide(near_obj, near, words) < 0)
+        goto done;
+    for (int i = 0; i < 3; i++)
+        if (to_wide(PyTuple_GET_ITEM(planes, i), plane + i * words, words) < 0)
+            goto done;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(of_kind); i++)
+        if (to_wide(PyList_GET_ITEM(of_kind, i), kinds + i * words, words) < 0)
+            goto done;
+    long best = -1;
+    for (Py_ssize_t s = 0; s < PyList_GET_SIZE(shapes); s++) {
+        PyObject *kind_obj, *shape, *offsets;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(shapes, s), "OOO!", &kind_obj, &shape, &PyList_Type,
+                              &offsets))
+            goto done;
+        long kind = PyLong_AsLong(kind_obj);
+        if (kind < 0 || kind >= PyList_GET_SIZE(of_kind)) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "a shape's kind has no cells");
+            goto done;
+        }
+        Py_ssize_t cells = PyList_GET_SIZE(offsets);
+        long offset[64];
+        if (cells > 64) {
+            PyErr_SetString(PyExc_OverflowError, "more than 65 cells in a piece");
+            goto done;
+        }
+        for (Py_ssize_t w = 0; w < words; w++) {
+            fits[w] = kinds[kind * words + w] & free_m[w];
+            touches[w] = near[w];
+        }
+        for (Py_ssize_t j = 0; j < cells; j++) {
+            offset[j] = PyLong_AsLong(PyList_GET_ITEM(offsets, j));
+            if (offset[j] < 0) {
+                if (!PyErr_Occurred())
+                    PyErr_SetString(PyExc_ValueError, "offsets are not negative");
+                goto done;
+            }
+            shifted_into(fits, free_m, words, offset[j], 1);
+            shifted_into(touches, near, words, offset[j], 0);
+        }
+        for (Py_ssize_t w = 0; w < words; w++) {
+            for (uint64_t at = fits[w] & touches[w]; at; at &= at - 1) { /* each anchor */
+                Py_ssize_t k = 64 * w + __builtin_ctzll(at);
+                long edges = 0;
+                for (int i = 0; i < 3; i++) {
+                    long n = bit_at(plane + i * words, words, k);
+                    for (Py_ssize_t j = 0; j < cells; j++)
+                        n += bit_at(plane + i * words, words, k + offset[j]);
+                    edges += n << i;
+                }
+                if (nfound == cap) {
+                    Py_ssize_t more = cap ? 2 * cap : 64;
+                    Touching *bigger = PyMem_Realloc(found, (size_t)more * sizeof(Touching));
+                    if (!bigger) {
+                        PyErr_NoMemory();
+                        goto done;
+                    }
+                    found = bigger;
+                    cap = more;
+                }
+                found[nfound++] = (Touching){s, k, edges};
+                best = edges > best ? edges : best;
+            }
+        }
+    }
+    out = PyList_New(0);
+    for (Py_ssize_t i = 0; out && i < nfound; i++) {
+        if (found[i].edges < best - slack)
+            continue;
+        PyObject *shape = PyTuple_GET_ITEM(PyList_GET_ITEM(shapes, found[i].shape), 1);
+        PyObject *k = PyLong_FromSsize_t(found[i].anchor);
+        PyObject *placed = k ? PyNumber_Lshift(shape, k) : NULL;
+        Py_XDECREF(k);
+        if (!placed || PyList_Append(out, placed) < 0)
+            Py_CLEAR(out);
+        Py_XDECREF(placed);
+    }
+done:
+    PyMem_Free(mem);
+    PyMem_Free(found);
+    return out;
+}
+
 static PyMethodDef module_methods[] = {
     {"layout", exact_layout, METH_VARARGS,
      "layout(cells, triangle, margin) -> (strides, start, numbers, area, ups): bitboard.Grid's "
      "layout."},
     {"anchors", exact_anchors, METH_VARARGS,
      "anchors(area, kinds, shapes) -> {shape: anchors}: bitboard.Fits.on's loop."},
+    {"touching", exact_touching, METH_VARARGS,
+     "touching(free, near, planes, of_kind, shapes, slack) -> [placement]: the loop of "
+     "puzzles.shapes.touching_most."},
     {NULL, NULL, 0, NULL},
 };
 

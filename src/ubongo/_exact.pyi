@@ -15,6 +15,19 @@ def anchors(
     cells of that kind (``kinds[kind]``) where every cell anchor + offset is in ``area``.
     OverflowError for an area wider than :data:`MAX_BITS`."""
 
+def touching(
+    free: int,
+    near: int,
+    planes: tuple[int, int, int],
+    of_kind: list[int],
+    shapes: list[tuple[int, int, list[int]]],
+    slack: int,
+) -> list[int]:
+    """:func:`ubongo.puzzles.shapes._touching`, the loop of a growing area's next choices:
+    the placements of ``shapes`` (kind number, mask, offsets) on the ``free`` cells of a box
+    with a cell on ``near``, whose edges shared (summed from the bit ``planes``) are the most,
+    or up to ``slack`` fewer, by shape, then anchor.  Masks of any width."""
+
 def layout(
     cells: tuple[tuple[int, ...], ...], triangle: bool, margin: int
 ) -> tuple[tuple[int, ...], list[int], list[int], int, int]:

@@ -26,10 +26,15 @@ False
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from contextlib import suppress
 from functools import cache, lru_cache
 
+from ubongo.bitboard import compiled
 from ubongo.board import Area
 from ubongo.geometry import SQUARE, TRIANGLE, Cell, Lattice
+
+with suppress(ImportError):  # (not built: bitboard says so, once, and compiled() is False)
+    from ubongo import _exact
 
 Kind = tuple[int, ...]
 #: a transform as a map of cells: (x, y, *kind) -> (a x + b y + ox, c x + d y + oy, *new kind),
@@ -316,11 +321,39 @@ def touching_most(
     box = Box.around(lat, union, _span(orientations))
     taken = box.mask(union)
     free = box.all & ~taken
-    ones, twos, fours = box.touching(taken)
-    near = (ones | twos | fours) & free
+    planes = box.touching(taken)
+    near = (planes[0] | planes[1] | planes[2]) & free
+    shapes = box.shapes(orientations)
+    if compiled():  # (the same loop in C: ubongo._exact.touching)
+        chosen = _exact.touching(free, near, planes, box.of_kind, shapes, slack)
+    else:
+        chosen = _touching(free, near, planes, box.of_kind, shapes, slack)
+    # The order of sorted cells: a placement's lowest bit (its anchor) first, then, as all
+    # shapes are moved alike, its shape's place in that order (one shape at one anchor).
+    rank = box.ranks(orientations)
+
+    def order(placed: int) -> tuple[int, int]:
+        low = placed & -placed
+        return low, rank[placed // low]
+
+    return box, sorted(chosen, key=order)
+
+
+def _touching(
+    free: int,
+    near: int,
+    planes: tuple[int, int, int],
+    of_kind: list[int],
+    shapes: list[tuple[int, int, list[int]]],
+    slack: int,
+) -> list[int]:
+    """:func:`touching_most`'s loop (the reference of the compiled one): the placements of
+    ``shapes`` on the ``free`` cells with a cell on ``near``, whose edges shared (summed from
+    the bit ``planes``) are the most, or up to ``slack`` fewer, by shape, then anchor."""
+    ones, twos, fours = planes
     contact: dict[int, int] = {}  # placement -> edges shared
-    for kind, shape, offsets in box.shapes(orientations):
-        fits = box.of_kind[kind] & free
+    for kind, shape, offsets in shapes:
+        fits = of_kind[kind] & free
         touches = near
         for o in offsets:
             fits &= free >> o
@@ -335,15 +368,7 @@ def touching_most(
             contact[placed] = edges
             at ^= low
     best = max(contact.values())
-    # The order of sorted cells: a placement's lowest bit (its anchor) first, then, as all
-    # shapes are moved alike, its shape's place in that order (one shape at one anchor).
-    rank = box.ranks(orientations)
-
-    def order(placed: int) -> tuple[int, int]:
-        low = placed & -placed
-        return low, rank[placed // low]
-
-    return box, sorted((p for p, n in contact.items() if n >= best - slack), key=order)
+    return [p for p, n in contact.items() if n >= best - slack]
 
 
 @lru_cache(maxsize=4096)
