@@ -168,3 +168,21 @@ def test_the_compiled_loop_refuses_what_it_cannot_read() -> None:
         _exact.touching(0b110, 0b10, (0b10, 0, 0), [0b111], [(1, 1, [])], 0)
     with pytest.raises(OverflowError):  # (wider than its box)
         _exact.touching(1 << 200, 0b10, (0b10, 0, 0), [0b111], [(0, 1, [])], 0)
+
+
+@settings(max_examples=100, deadline=None)
+@given(name=lattices, seed=st.integers(0, 2**32))
+def test_a_congruent_set_holds_what_a_set_of_shape_keys_holds(name: str, seed: int) -> None:
+    # small shapes, so that many are alike: fingerprints shared, keys equal or not
+    lat = FLAT[name]
+    rng = random.Random(seed)
+    seen, keys = shapes.Congruent(), set()
+    for _ in range(30):
+        cells = random_shape(lat, rng, rng.randint(1, 6))
+        if rng.random() < 0.3:  # a copy beside it: two regions
+            cells = cells | {lat.translate(c, (20, 0)) for c in random_shape(lat, rng, 3)}
+        area = Area(lat, cells)
+        assert (area in seen) == (shape_key(area) in keys)
+        if rng.random() < 0.5:
+            seen.add(area)
+            keys.add(shape_key(area))

@@ -54,12 +54,12 @@ from ubongo.puzzles.difficulty import (
     measure,
 )
 from ubongo.puzzles.shapes import (
+    Congruent,
     canonical,
     hole_free,
     orient,
     parts,
     polyominoes,
-    shape_key,
     touching_most,
 )
 from ubongo.solver import ExactCover
@@ -254,7 +254,7 @@ class _Builder:
         self.stats = stats
         self.progress = progress
         self.lat = ed.area_lattice
-        self.used: set[tuple[tuple[Cell, ...], ...]] = set()
+        self.used = Congruent()  # (the flat areas made: no area twice, up to turns and flips)
         self.cube_used: set[tuple[Cell, ...]] = set()
         self.done = 0
         self.total = 0
@@ -399,8 +399,7 @@ class _Builder:
             if cells is None:
                 continue
             area = Area(self.lat, self.lat.normalize(cells))  # smallest coordinates 0
-            key = shape_key(area)
-            if key in self.used:
+            if area in self.used:
                 continue
             others = [s for s in sets if s is not first]  # (sets has each set once)
             self.rng.shuffle(others)
@@ -411,7 +410,7 @@ class _Builder:
             tasks = self.fill_side(area, every, others, len(keys), [head])
             if tasks is None:
                 continue
-            self.used.add(key)
+            self.used.add(area)
             self.stats.per_side.append(len(tasks))
             order = list(tasks[: len(keys)])
             self.rng.shuffle(order)

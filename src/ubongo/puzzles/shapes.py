@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from contextlib import suppress
+from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from ubongo.bitboard import compiled
@@ -124,6 +125,68 @@ def canonical(
 def shape_key(area: Area) -> tuple[tuple[Cell, ...], ...]:
     """An area up to rotation, reflection and where its regions lie relative to each other."""
     return tuple(sorted(canonical(area.lattice, r) for r in area.regions))
+
+
+class Congruent:
+    """A set of areas up to rotation, reflection and where their regions lie (as
+    :func:`shape_key` tells them apart), where most areas are found new without their key.
+
+    An area's fingerprint, each region's size and how many of its cells have each number of
+    neighbours in it, is the same for every turn or flip of it, and cheap; an area whose
+    fingerprint no area in the set has is new.  Only when one has (about one area in five
+    the card maker draws) are the keys made and compared, each kept once made.
+
+    >>> seen = Congruent()
+    >>> seen.add(Area(SQUARE, frozenset({(0, 0), (1, 0), (1, 1)})))
+    >>> Area(SQUARE, frozenset({(5, 5), (5, 6), (6, 5)})) in seen  # the same L, turned
+    True
+    >>> Area(SQUARE, frozenset({(0, 0), (1, 0), (2, 0)})) in seen
+    False
+    """
+
+    def __init__(self) -> None:
+        """An empty set."""
+        # fingerprint -> the areas with it, each with its key once made
+        self._areas: dict[tuple[object, ...], list[_Kept]] = {}
+
+    def __contains__(self, area: object) -> bool:
+        """Whether an area congruent to ``area`` is in the set."""
+        assert isinstance(area, Area)
+        alike = self._areas.get(_fingerprint(area))
+        if not alike:
+            return False
+        key = shape_key(area)
+        for kept in alike:
+            if kept.key is None:
+                kept.key = shape_key(kept.area)
+            if kept.key == key:
+                return True
+        return False
+
+    def add(self, area: Area) -> None:
+        """Put ``area`` in the set."""
+        self._areas.setdefault(_fingerprint(area), []).append(_Kept(area))
+
+
+@dataclass
+class _Kept:
+    """An area of a :class:`Congruent` set, and its key once made."""
+
+    area: Area
+    key: tuple[tuple[Cell, ...], ...] | None = None
+
+
+def _fingerprint(area: Area) -> tuple[object, ...]:
+    """Each region's size and how many of its cells have 0, 1, 2, ... neighbours in it, in
+    sorted order: the same for the area turned or flipped."""
+    lat = area.lattice
+    prints = []
+    for region in area.regions:
+        degrees = [0] * 7  # (a cell has at most six neighbours)
+        for c in region:
+            degrees[sum(1 for n in lat.neighbours(c) if n in region)] += 1
+        prints.append((len(region), tuple(degrees)))
+    return tuple(sorted(prints))
 
 
 @cache
