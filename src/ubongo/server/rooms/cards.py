@@ -154,7 +154,7 @@ class CardMaker:
         return made
 
     async def close(self) -> None:
-        """Stop the worker and wait for it to exit (cards not made yet are made by the game
+        """End the worker and wait for it to exit (cards not made yet are made by the game
         itself when shown).
 
         Waiting matters: the pool's queues hold named semaphores that are unlinked only when
@@ -163,9 +163,16 @@ class CardMaker:
         a pool still shutting down then left its semaphores behind ("resource_tracker: There
         appear to be 5 leaked semaphore objects" in every server log)."""
         pool, self._pool = self._pool, None
-        if pool is not None:
-            # in a thread: a card being made finishes first (tens of ms), the loop goes on
-            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
+        if pool is None:
+            return
+        # the worker is ended, not waited for: what it was making is made again by the game
+        # that shows it, and a server stopped seconds after it started waited for the worker's
+        # start (imports and a first card: 3-6 s on a busy machine) in every stop. The pool's
+        # manager sees its process gone and frees the queues all the same.
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            process.terminate()
+        # in a thread: the loop goes on while the manager thread winds up
+        await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
 
 
 async def _all(work: set[asyncio.Future[None]]) -> None:
