@@ -75,8 +75,10 @@ pytest: setup web
 
 test: lint typecheck pytest
 
+# the fast loop: the tests that need no browser, server process, Redis or PostgreSQL, on both
+# cores (they compute rather than wait: one worker per core, files kept whole as above)
 check: lint typecheck
-	$(BIN)/pytest -q -m "not slow"
+	$(BIN)/pytest -q -m "not slow" -n 2 --dist loadfile
 
 bench: setup
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
