@@ -95,6 +95,7 @@ def test_canonical_forms_and_turns_are_geometrys(name: str, seed: int, size: int
     assert canonical(lat, cells, lat.rotations) == lat.canonical(cells, lat.rotations)
     for t in range(len(lat.transforms)):
         assert orient(lat, cells, t) == lat.orient(cells, t)
+    assert shapes.normalize(cells) == lat.normalize(cells)
 
 
 @settings(max_examples=300, deadline=None)

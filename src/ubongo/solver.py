@@ -168,6 +168,7 @@ class ExactCover:
         self._grid = grid
         self.feasible = sum(sizes) == (grid.area.bit_count() if grid else 0) and all(fits)
         self._fits = fits
+        self._cells = grid.area.bit_count() if grid else 0
         #: the pieces that fit somewhere, a bit each (a set with another has no solution)
         self.fitting = sum(1 << p for p, f in enumerate(fits) if f)
         # _starting_at[k]: [(piece number, its bit, its placements starting at k), ...], or None
@@ -553,13 +554,15 @@ class ExactCover:
     def _chosen(self, chosen: Sequence[int]) -> int | None:
         """The pieces numbered ``chosen`` as a bit each, or None when the problem made with
         them alone is not feasible (their sizes are not the area's, or one fits nowhere)."""
-        left = 0
-        for p in chosen:
-            if left >> p & 1:
+        left = size = 0
+        sizes = self.sizes
+        for p in chosen:  # (once per set the card maker tries: kept lean)
+            bit = 1 << p
+            if left & bit:
                 raise ValueError(f"piece number {p} is chosen twice")
-            left |= 1 << p
-        cells = self._grid.area.bit_count() if self._grid else 0
-        if sum(self.sizes[p] for p in chosen) != cells or left & ~self.fitting:
+            left |= bit
+            size += sizes[p]
+        if size != self._cells or left & ~self.fitting:
             return None
         return left
 

@@ -57,6 +57,7 @@ from ubongo.puzzles.shapes import (
     Congruent,
     canonical,
     hole_free,
+    normalize,
     orient,
     parts,
     polyominoes,
@@ -398,7 +399,7 @@ class _Builder:
                     cells = None
             if cells is None:
                 continue
-            area = Area(self.lat, self.lat.normalize(cells))  # smallest coordinates 0
+            area = Area(self.lat, normalize(cells))  # smallest coordinates 0
             if area in self.used:
                 continue
             others = [s for s in sets if s is not first]  # (sets has each set once)

@@ -102,6 +102,17 @@ def _normalized(cells: list[Cell]) -> list[Cell]:
     return [(x - lx, y - ly, k) for x, y, k in cells]
 
 
+def normalize(cells: Iterable[Cell]) -> frozenset[Cell]:
+    """``lat.normalize(cells)`` on a flat lattice: moved so that their smallest translation
+    coordinates are 0.
+
+    >>> sorted(normalize([(3, 5, 1), (4, 4, 0)]))
+    [(0, 1, 1), (1, 0, 0)]
+    """
+    cells = list(cells)
+    return frozenset(_normalized(cells)) if cells else frozenset()
+
+
 def orient(lat: Lattice, cells: Iterable[Cell], t: int) -> frozenset[Cell]:
     """``lat.orient(cells, t)``: turned (or flipped) by transform ``t``, and normalized."""
     cells = list(cells)
