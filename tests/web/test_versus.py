@@ -356,3 +356,39 @@ def test_3d_each_player_a_level_and_their_own_keys(server: ServerProcess, browse
     expect(held[1]).to_have_count(0)
     expect(held[0]).to_have_count(1)
     assert not errors, errors
+
+
+def test_nobody_in_time_the_hourglass_again_then_a_playoff_nobody_finishes(
+    server: ServerProcess, browser: Browser
+) -> None:
+    """A one-round Classic game with a 2 s hourglass that nobody plays: the hourglass is turned
+    again on the same boards (the rulebook's second chance), then the round ends with the
+    display's gems tossed into the bag; 0 to 0 is a tie, played off on fresh boards with no
+    clock, and "share the win" ends it with both named."""
+    errors: list[str] = []
+    page = new_page(browser, errors, reduced_motion="reduce")
+    page.goto(server.url + "/versus?edition=classic&seed=nobody&rounds=1&seconds=2")
+    page.click("#versus-start")
+    page.click("#versus-go")
+    cards = [page.locator(f"{seat(p)} .versus-board").get_attribute("data-card") for p in range(2)]
+    expect(page.locator("#versus-note")).to_be_visible()  # the second chance
+    expect(page.locator(f"{seat(0)} .board-svg")).to_be_visible()
+    assert [
+        page.locator(f"{seat(p)} .versus-board").get_attribute("data-card") for p in range(2)
+    ] == cards
+    expect(page.locator("#table-result .table-to-bag")).to_have_attribute(
+        "data-gems", "sapphire amber"
+    )
+    for p in range(2):
+        expect(page.locator(seat(p))).to_have_attribute("data-state", "out")
+    page.click("#versus-next")
+    expect(page.locator("main.versus")).to_have_attribute("data-phase", "tie")
+    expect(page.locator("#versus-round")).to_have_text("Playoff")
+    expect(page.locator(".versus-head .table-clock")).to_be_hidden()
+    playoff = [
+        page.locator(f"{seat(p)} .versus-board").get_attribute("data-card") for p in range(2)
+    ]
+    assert set(playoff).isdisjoint(cards), (playoff, cards)  # fresh cards from the pile
+    page.click("#versus-share")
+    expect(page.locator("#versus-winner")).to_have_attribute("data-winners", "0 1")
+    assert not errors, errors

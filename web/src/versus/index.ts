@@ -15,6 +15,8 @@ import { EDITIONS, editionsFromBundle } from "../editions";
 import { language, t } from "../i18n";
 import { loadBundle, type PracticeBundle } from "../offline/bundle";
 import { onlineOnly } from "../offline/network";
+import { settings } from "../settings";
+import { play } from "../sound";
 import { type Clock, clockView, keepAwake, letSleep, timeUpSound, wakeAudio } from "../table/clock";
 import {
   call,
@@ -146,6 +148,7 @@ export function versusScreen(): { element: HTMLElement; dispose: () => void; rel
     if (g === game) return;
     game = g;
     seats[p].finished(g.calls.length);
+    play("ubongo");
     announce(t("table:called", { name: g.players[p].name, place: g.calls.length }));
     // the countdown starts at the first "Ubongo!" (Extreme, Trigo)
     if (g.rules.timer.kind === "countdown" && g.calls.length === 1) clock?.start(g.rules.timer.seconds, timeUp);
@@ -155,7 +158,7 @@ export function versusScreen(): { element: HTMLElement; dispose: () => void; rel
 
   const timeUp = () => {
     if (!game) return;
-    timeUpSound(false);
+    timeUpSound(!settings().sound);
     if (secondChanceDue(game)) {
       // nobody finished: the hourglass is turned once more, the same tasks (the rulebooks)
       game = turnAgain(game);
@@ -218,7 +221,8 @@ export function versusScreen(): { element: HTMLElement; dispose: () => void; rel
   const onKey = (e: KeyboardEvent) => {
     if (phase !== "running" && phase !== "tie") return;
     const target = e.target as HTMLElement | null;
-    if (target?.closest?.("input, select, textarea")) return;
+    // a text field, or the round's own buttons above the boards (Tab, then Enter or Space)
+    if (target?.closest?.("input, select, textarea, .versus-head button")) return;
     const hit = keyOf(e.key, seats.length, { ctrl: e.ctrlKey, alt: e.altKey, meta: e.metaKey });
     if (!hit) return;
     // the key is this player's even when their board is done: it never clicks a focused button
@@ -230,22 +234,22 @@ export function versusScreen(): { element: HTMLElement; dispose: () => void; rel
 
   // --- drawing ----------------------------------------------------------------------------
 
-  const button = (id: string, text: string, onclick: () => void, primary = true) =>
+  const action = (id: string, text: string, onclick: () => void, primary = true) =>
     h(`button#${id}.table-btn${primary ? ".primary" : ""}` as "button", { type: "button", onclick }, text);
 
   const controls = (g: TableGame): HTMLElement[] => {
-    if (phase === "ready") return [button("versus-go", t("versus:go", { round: g.round }), startRound)];
+    if (phase === "ready") return [action("versus-go", t("versus:go", { round: g.round }), startRound)];
     if (phase === "running" && g.rules.timer.kind === "countdown" && !g.calls.length)
-      return [button("versus-nobody", t("table:nobodyCan"), score, false)];
-    if (phase === "scored") return [button("versus-next", over(g) ? t("table:seeWinner") : t("table:nextRound"), next)];
-    if (phase === "tie") return [button("versus-share", t("table:share"), end, false)];
+      return [action("versus-nobody", t("table:nobodyCan"), score, false)];
+    if (phase === "scored") return [action("versus-next", over(g) ? t("table:seeWinner") : t("table:nextRound"), next)];
+    if (phase === "tie") return [action("versus-share", t("table:share"), end, false)];
     if (phase === "over")
       return [
-        button("versus-again", t("table:again"), () => {
+        action("versus-again", t("table:again"), () => {
           seed = newSeed();
           if (choice) begin(choice);
         }),
-        button("versus-change", t("table:changePlayers"), drawSetup, false),
+        action("versus-change", t("table:changePlayers"), drawSetup, false),
       ];
     return [];
   };
