@@ -63,6 +63,7 @@ PALETTE: tuple[Colour, ...] = (
 EDITION_KEYS = frozenset({"edition", "area", "pieces", "name"})
 CUSTOM_KEYS = frozenset({"lattice", "layers", "mirror", "area", "pieces", "name"})
 PIECE_KEYS = frozenset({"id", "cells", "name", "colour"})
+PACK_KEYS = frozenset({"name", "puzzles"})
 
 
 class PuzzleFileError(ValueError):
@@ -84,20 +85,41 @@ class Puzzle:
         return self.area.piece_lattice
 
 
+@dataclass(frozen=True)
+class Pack:
+    """A pack file: puzzles to play one after another, in order, under a title."""
+
+    puzzles: tuple[Puzzle, ...]
+    name: str = ""
+
+
 def load(path: str | Path) -> Puzzle:
     """Read a puzzle file; an error's message starts with the file's name."""
+    text = _text(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        return loads(text)
+    except PuzzleFileError as e:
+        raise PuzzleFileError(f"{path}: {e}") from None
+
+
+def load_any(path: str | Path) -> Puzzle | Pack:
+    """Read a puzzle file or a pack file (docs/puzzle-format.md, "Packs")."""
+    text = _text(path)
+    try:
+        return loads_any(text)
+    except PuzzleFileError as e:
+        raise PuzzleFileError(f"{path}: {e}") from None
+
+
+def _text(path: str | Path) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise PuzzleFileError(f"{path}: no such file") from None
     except UnicodeDecodeError:
         raise PuzzleFileError(f"{path}: not a text file (UTF-8)") from None
     except OSError as e:
         raise PuzzleFileError(f"{path}: cannot read it ({e.strerror or e})") from None
-    try:
-        return loads(text)
-    except PuzzleFileError as e:
-        raise PuzzleFileError(f"{path}: {e}") from None
 
 
 def example_names() -> list[str]:
@@ -407,3 +429,59 @@ def _piece_out(p: Piece) -> dict[str, Any]:
 def dumps(puzzle: Puzzle) -> str:
     """The puzzle as JSON text, one cell list per line of the area."""
     return json.dumps(to_json(puzzle), separators=(", ", ": ")) + "\n"
+
+
+def is_pack(data: Any) -> bool:
+    """Whether parsed JSON is a pack file (an object with ``puzzles``) rather than a puzzle."""
+    return isinstance(data, dict) and "puzzles" in data
+
+
+def pack_from_json(data: Any) -> Pack:
+    """Build a pack from parsed JSON: ``{"name": ..., "puzzles": [puzzle, ...]}``, every
+    puzzle checked as :func:`from_json` does (an error names the puzzle by its place).
+
+    >>> one = {"edition": "classic", "area": ["##"], "pieces": ["A"]}
+    >>> pack = pack_from_json({"name": "Two", "puzzles": [one, one]})
+    >>> pack.name, len(pack.puzzles), pack_to_json(pack)["puzzles"][0]["pieces"]
+    ('Two', 2, ['A'])
+    >>> pack_from_json({"puzzles": [one, {"edition": "classic"}]})
+    Traceback (most recent call last):
+    ...
+    ubongo.puzzlefile.PuzzleFileError: puzzle 2: the puzzle has no "area"
+    """
+    if not is_pack(data):
+        raise PuzzleFileError('a pack is a JSON object with "puzzles"')
+    for key in data:
+        if key not in PACK_KEYS:
+            raise PuzzleFileError(f"unknown key {key!r} in a pack (expected: name, puzzles)")
+    name = data.get("name", "")
+    if not isinstance(name, str):
+        raise PuzzleFileError('"name" must be a string')
+    raw = data["puzzles"]
+    if not isinstance(raw, list) or not raw:
+        raise PuzzleFileError('a pack\'s "puzzles" is a list of at least one puzzle')
+    puzzles = []
+    for i, item in enumerate(raw, 1):
+        try:
+            puzzles.append(from_json(item))
+        except PuzzleFileError as e:
+            raise PuzzleFileError(f"puzzle {i}: {e}") from None
+    return Pack(tuple(puzzles), name)
+
+
+def pack_to_json(pack: Pack) -> dict[str, Any]:
+    """The pack as JSON data that :func:`pack_from_json` reads back to an equal pack."""
+    data: dict[str, Any] = {"name": pack.name} if pack.name else {}
+    data["puzzles"] = [to_json(p) for p in pack.puzzles]
+    return data
+
+
+def loads_any(text: str) -> Puzzle | Pack:
+    """A puzzle or a pack from JSON text (a pack has ``puzzles``)."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise PuzzleFileError(
+            f"malformed JSON at line {e.lineno} column {e.colno}: {e.msg}"
+        ) from None
+    return pack_from_json(data) if is_pack(data) else from_json(data)

@@ -29,6 +29,7 @@ export type UbongoProtocol =
   | Like
   | ReportPuzzle
   | UniqueRequest
+  | MakePack
   | Health
   | EditionNames
   | EditionCatalogue
@@ -69,7 +70,10 @@ export type UbongoProtocol =
   | PuzzleSolution
   | PuzzleStats
   | PuzzleReported
-  | UniqueProposal;
+  | UniqueProposal
+  | PackView
+  | PackList
+  | PackFile;
 export type ClientMessage =
   | Hello
   | Ping
@@ -1543,6 +1547,8 @@ export interface ErrorDetail {
     | "already_played"
     | "own_puzzle"
     | "not_played"
+    | "no_pack"
+    | "bad_pack"
     | "game_running"
     | "already_seated"
     | "already_waiting"
@@ -1908,6 +1914,21 @@ export interface UniqueRequest {
   puzzle: {
     [k: string]: unknown;
   };
+}
+/**
+ * ``POST /api/packs``: a title and the saved puzzles' link ids, in the pack's order.
+ */
+export interface MakePack {
+  /**
+   * under the rules of display names
+   */
+  title: string;
+  /**
+   * link ids of saved puzzles: the account's own or published
+   *
+   * @maxItems 100
+   */
+  puzzles: string[];
 }
 /**
  * ``GET /api/health``.
@@ -3549,4 +3570,85 @@ export interface UniqueProposal {
    * a sentence for the player
    */
   message: string;
+}
+/**
+ * ``GET /api/packs/{pack_id}`` and what making one answers.
+ */
+export interface PackView {
+  /**
+   * its link: /pack/{id}
+   */
+  id: string;
+  edition: string;
+  title: string;
+  author: number;
+  author_name: string;
+  /**
+   * seconds since the Unix epoch
+   */
+  made_at: number;
+  mine: boolean;
+  /**
+   * in the pack's order
+   */
+  puzzles: PackPuzzle[];
+  /**
+   * puzzles no longer shown: hidden by a moderator, or taken back to their link by an author who is not the pack's
+   */
+  left_out: number;
+}
+/**
+ * A puzzle of a pack, with what playing it needs (its solution is the puzzle's route's).
+ */
+export interface PackPuzzle {
+  /**
+   * its link: /puzzle/{id}
+   */
+  id: string;
+  /**
+   * null: hidden by a moderator
+   */
+  title: string | null;
+  author_name: string;
+  /**
+   * area cells (Trigo: both areas' cells)
+   */
+  area: number[][];
+  /**
+   * 2 for Ubongo 3D, else 1
+   */
+  layers: number;
+  piece_ids: string[];
+  grade: string | null;
+  /**
+   * the difficulty model's time of a median player
+   */
+  model_seconds: number;
+}
+/**
+ * ``GET /api/packs/mine``.
+ */
+export interface PackList {
+  packs: PackSummary[];
+}
+/**
+ * A pack as a list shows it.
+ */
+export interface PackSummary {
+  id: string;
+  edition: string;
+  title: string;
+  puzzles: number;
+  made_at: number;
+}
+/**
+ * ``GET /api/packs/{pack_id}/file``: the pack as a pack file (docs/puzzle-format.md,
+ * "Packs"): its title and each puzzle's file, in order.
+ */
+export interface PackFile {
+  name: string;
+  /**
+   * each a puzzle file, its title its name
+   */
+  puzzles: PuzzleTask[];
 }

@@ -1,6 +1,8 @@
-"""``ubongo solve FILE``: solve a puzzle file and show a solution, or count them.
+"""``ubongo solve FILE``: solve a puzzle file and show a solution, or count them; a pack file
+(docs/puzzle-format.md, "Packs"): each of its puzzles in turn.
 
-Exit status: 0 solved, 1 no solution, 2 a file that cannot be read (one line on stderr).
+Exit status: 0 solved (a pack: every puzzle), 1 no solution (a pack: for some puzzle), 2 a
+file that cannot be read (one line on stderr).
 
     $ ubongo solve examples/classic.json --count
     1
@@ -22,7 +24,7 @@ from ubongo.cli import SUMMARY, CommandError
 from ubongo.cli.console import ColourMode
 from ubongo.cli.picture import render, use_colour
 from ubongo.geometry import Cell
-from ubongo.puzzlefile import Puzzle, PuzzleFileError, id_to_json, load, loads
+from ubongo.puzzlefile import Pack, Puzzle, PuzzleFileError, id_to_json, load_any, loads_any
 from ubongo.solver import count, solve
 
 
@@ -36,15 +38,16 @@ def register(app: typer.Typer) -> None:
     )(run)
 
 
-def read_puzzle(name: str) -> Puzzle:
-    """The puzzle in file ``name`` (``-``: standard input); a bad file is a CommandError."""
+def read_puzzle(name: str) -> Puzzle | Pack:
+    """The puzzle or pack in file ``name`` (``-``: standard input); a bad file is a
+    CommandError."""
     try:
         if name == "-":
             try:
-                return loads(sys.stdin.read())
+                return loads_any(sys.stdin.read())
             except PuzzleFileError as e:
                 raise PuzzleFileError(f"<stdin>: {e}") from None
-        return load(name)
+        return load_any(name)
     except PuzzleFileError as e:
         raise CommandError(str(e)) from None
 
@@ -80,13 +83,54 @@ def run(
 ) -> int:
     if limit is not None and (not count_ or limit < 1):
         raise CommandError("--limit goes with --count and is 1 or more")
-    puzzle = read_puzzle(file)
+    found = read_puzzle(file)
+    if isinstance(found, Pack):
+        return run_pack(found, count_, limit, json_, color)
+    return run_one(found, count_, limit, json_, color)
+
+
+def run_pack(pack: Pack, count_: bool, limit: int | None, json_: bool, color: ColourMode) -> int:
+    """Each puzzle of ``pack`` in turn: with ``--json``, one JSON object of them all
+    (``{"puzzles": [...]}``); 0 when every puzzle is solved (counted at least once)."""
+    answers: list[Any] = []
+    worst = 0
+    for i, puzzle in enumerate(pack.puzzles, 1):
+        if count_:
+            n = count(puzzle.area, puzzle.pieces, limit=limit)
+            answers.append({"count": n})
+            worst = max(worst, 0 if n else 1)
+            if not json_:
+                print(f"{i}: {n}")
+            continue
+        if not json_:
+            print(f"{i} of {len(pack.puzzles)}" + (f": {pack.name}" if pack.name else ""))
+        code = run_one(puzzle, False, None, json_, color, quiet=json_, into=answers)
+        worst = max(worst, code)
+        if not json_:
+            print()
+    if json_:
+        print(json.dumps({"puzzles": answers}))
+    return worst
+
+
+def run_one(
+    puzzle: Puzzle,
+    count_: bool,
+    limit: int | None,
+    json_: bool,
+    color: ColourMode,
+    quiet: bool = False,
+    into: list[Any] | None = None,
+) -> int:
+    """Solve or count one puzzle, printed (``quiet``: only appended to ``into``)."""
     if count_:
         n = count(puzzle.area, puzzle.pieces, limit=limit)
         print(json.dumps({"count": n}) if json_ else n)
         return 0 if n else 1
     solution = solve(puzzle.area, puzzle.pieces)
-    if json_:
+    if quiet and into is not None:
+        into.append(solution_json(puzzle, solution) if solution else {"solved": False})
+    elif json_:
         print(json.dumps(solution_json(puzzle, solution) if solution else {"solved": False}))
     elif solution is None:
         print("no solution")

@@ -424,6 +424,16 @@ class ServerConfig(BaseSettings):
     puzzles_per_account: Annotated[int, _limit("`429 puzzle_limit`")] = Field(
         default=200, gt=0, description="puzzles one account may keep"
     )
+    #: a pack is read whole by its page and dealt whole to a room's settings (docs/editor.md)
+    pack_puzzles: Annotated[int, _limit("`422 bad_pack` (docs/editor.md)")] = Field(
+        default=20, ge=1, le=100, description="puzzles one pack may hold"
+    )
+    packs_per_day: Annotated[int, _limit("`429 puzzle_limit`")] = Field(
+        default=10, gt=0, description="packs one account may make a day"
+    )
+    packs_per_account: Annotated[int, _limit("`429 puzzle_limit`")] = Field(
+        default=50, gt=0, description="packs one account may keep"
+    )
     follows_per_account: Annotated[int, _limit("`409 follow_limit` (docs/social.md)")] = Field(
         default=500, gt=0, description="accounts one account may follow"
     )

@@ -9,17 +9,17 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from . import editor
+from . import editor, packs
 from .incoming import Placement, Strict
 from .snapshot import Sent
 
 #: the refusals only these routes give (``HttpErrorCode`` includes them; statuses in
 #: ``routes/errors.py``): no such puzzle (or hidden); no solution; past a limit per account;
 #: a play report that cannot be true; a second play of one account; the author's own play,
-#: like or report; a like before a play
+#: like or report; a like before a play; and the packs' (:data:`.packs.PackCode`)
 PuzzleCode = Literal[
     "no_puzzle", "unsolvable", "puzzle_limit", "bad_play", "already_played", "own_puzzle",
-    "not_played",
+    "not_played", packs.PackCode,
 ]  # fmt: skip
 #: how a counted play ended: solved alone; solved with a hint or the solution shown; given up
 Outcome = Literal["solved", "helped", "gave_up"]
@@ -131,10 +131,11 @@ RESPONSES: dict[tuple[str, str], type[BaseModel]] = {
     ("PUT", "/api/puzzles/{puzzle_id}/like"): PuzzleStats,
     ("POST", "/api/puzzles/{puzzle_id}/report"): PuzzleReported,
     ("POST", "/api/puzzles/unique"): editor.UniqueProposal,
+    **packs.RESPONSES,
 }
 
 #: the bodies the client sends (roots of the protocol's schema)
 REQUESTS: dict[str, type[BaseModel]] = {
     model.__name__: model
     for model in (SavePuzzle, Publish, PlayReport, Like, ReportPuzzle, editor.UniqueRequest)
-}
+} | packs.REQUESTS

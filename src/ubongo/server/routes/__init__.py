@@ -11,6 +11,7 @@
 * :mod:`.quickmatch` - quick match: waiting for a seat in a rated game, leaving the queue;
 * :mod:`.puzzles` - the daily challenge's tasks and hints for any puzzle;
 * :mod:`.community` - saved puzzles: their links, plays, likes, reports, the community list;
+* :mod:`.packs` - packs: ordered sets of saved puzzles, by their links, and as pack files;
 * :mod:`.practice` - the practice bundle the web client keeps for playing offline;
 * :mod:`.social` - following, friends, challenges, and the notice socket ``/ws/notices``;
 * :mod:`.websocket` - the room WebSocket ``/ws`` (and ``/ws/echo``);
@@ -35,6 +36,7 @@ from . import (
     games,
     health,
     metrics,
+    packs,
     practice,
     printed,
     puzzles,
@@ -60,6 +62,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     quickmatch.router,
     puzzles.router,
     community.router,
+    packs.router,
     printed.router,
     practice.router,
     social.router,

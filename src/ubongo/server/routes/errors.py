@@ -51,6 +51,7 @@ HTTP_STATUS = {
     "not_played": 403,
     "already_played": 409,
     "puzzle_limit": 429,
+    "no_pack": 404,
     "bad_game": 422,
     "name_reserved": 422,  # the name itself, whoever asks for it
     "too_large": 413,

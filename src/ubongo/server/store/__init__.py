@@ -15,7 +15,8 @@ by the Alembic migrations in ``migrations/``, run at every start.
   :mod:`.follows` (who follows whom), :mod:`.challenges` (games proposed to an account),
   :mod:`.reports` (reported lines of chat), :mod:`.game_chat` (what a stored game's players
   said), :mod:`.arenas` (arenas, their players' sheets and their races), :mod:`.puzzles`
-  (puzzles saved from the editor, their plays, likes and reports).
+  (puzzles saved from the editor, their plays, likes and reports), :mod:`.packs` (ordered
+  sets of them).
 
 Callers hold one :class:`Store` (the app makes it and hands it on) and reach each
 repository as its attribute: ``store.games.save(game)``, ``store.accounts.by_token(hash)``.
@@ -56,6 +57,7 @@ from .follows import Followed, FollowRepository
 from .game_chat import ChatLine, GameChatRepository
 from .games import GameRecord, GameRepository, Held, RatedSeat, RateGame, StoredGame
 from .open_rooms import OpenRoomRepository
+from .packs import NewPack, PackRepository, SavedPack
 from .puzzles import Decided, NewPuzzle, PuzzleRepository, SavedPuzzle
 from .ratings import (
     AccountRatings,
@@ -96,6 +98,7 @@ class Store:
         self.chat = GameChatRepository(self.database)
         self.arenas = ArenaRepository(self.database)
         self.puzzles = PuzzleRepository(self.database)
+        self.packs = PackRepository(self.database)
 
     @property
     def url(self) -> str:
@@ -135,8 +138,10 @@ __all__ = [
     "Held",
     "HeldResult",
     "NameTaken",
+    "NewPack",
     "NewPuzzle",
     "OpenRoomRepository",
+    "PackRepository",
     "PersonalBest",
     "Profile",
     "PuzzleRepository",
@@ -152,6 +157,7 @@ __all__ = [
     "ReportRepository",
     "RerateSeat",
     "ReviewRepository",
+    "SavedPack",
     "SavedPuzzle",
     "SeatedGame",
     "SharedGame",

@@ -449,3 +449,18 @@ class PuzzleReportRow(Base):
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
     reason: Mapped[str] = mapped_column(String(200))
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class PackRow(Base):
+    """A pack (docs/editor.md, "Packs"): an account's ordered set of saved puzzles of one
+    edition, with a title, under a random link id like a puzzle's."""
+
+    __tablename__ = "packs"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    edition: Mapped[str] = mapped_column(String(16))
+    title: Mapped[str] = mapped_column(String(64))
+    #: the puzzles' link ids, in the pack's order
+    puzzle_ids: Mapped[list[str]] = mapped_column(JSON)
+    made_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)

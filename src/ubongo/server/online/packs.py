@@ -1,0 +1,140 @@
+"""Packs (docs/editor.md, "Packs"): an account's ordered set of saved puzzles, with a title,
+under a link; played as a solo run in the browser or as a room's tasks.
+
+What a pack may hold, against a script with an account:
+
+* saved puzzles of one edition, each once, at least one and at most ``pack_puzzles``
+  (``422 bad_pack``), each the account's own or published and not hidden by a moderator
+  (``422 bad_pack`` too: another account's private puzzle stays its author's, even to one who
+  has its link: a pack is shown to whoever has the pack's);
+* ``packs_per_day`` and ``packs_per_account`` bound what one account makes (``429
+  puzzle_limit``); the title follows the rules of display names;
+* when a pack is read, a puzzle since hidden by a moderator, or taken back to its link by an
+  author who is not the pack's, is left out (``left_out`` counts them): a pack is never a way
+  round a moderator or round an author's choice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from ubongo import puzzlefile
+
+from ..config import ServerConfig
+from ..ops.clock import Clock
+from ..protocol.incoming import ProtocolError
+from ..store import NewPack, SavedPack, SavedPuzzle, Store
+from .names import check_name
+from .puzzles import DAY, limited, new_id
+
+
+def bad_pack(why: str) -> ProtocolError:
+    return ProtocolError("bad_pack", why)
+
+
+def no_pack() -> ProtocolError:
+    return ProtocolError("no_pack", "no such pack")
+
+
+class PackDesk:
+    """Makes and reads packs, within their limits."""
+
+    def __init__(self, store: Store, clock: Clock, config: ServerConfig) -> None:
+        self.store, self.clock, self.config = store, clock, config
+
+    async def make(self, account: int, title: str, ids: list[str]) -> SavedPack:
+        """Keep ``account``'s pack of the saved puzzles ``ids``, in that order, titled."""
+        name = check_name(title)
+        most = self.config.pack_puzzles
+        if not ids or len(ids) > most:
+            raise bad_pack(f"a pack holds from 1 to {most} puzzles")
+        if len(set(ids)) != len(ids):
+            raise bad_pack("a puzzle is in a pack once")
+        await self._within_limits(account)
+        editions = set()
+        for pid in ids:
+            found = await asyncio.to_thread(self.store.puzzles.get, pid[:16])
+            if found is None or found.hidden:
+                raise bad_pack(f"no puzzle {pid[:16]!r}")
+            if found.account != account and not found.published:
+                raise bad_pack(f"puzzle {pid[:16]!r} is neither yours nor published")
+            editions.add(found.edition)
+        if len(editions) > 1:
+            raise bad_pack("a pack's puzzles are all of one edition")
+        new = NewPack(new_id(), account, editions.pop(), name, list(ids))
+        await asyncio.to_thread(self.store.packs.save, new, self.clock.now())
+        return await self.get(new.id)
+
+    async def _within_limits(self, account: int) -> None:
+        packs, config = self.store.packs, self.config
+        made = await asyncio.to_thread(packs.made_since, account, self.clock.now() - DAY)
+        if made >= config.packs_per_day:
+            raise limited(f"at most {config.packs_per_day} packs made a day")
+        if await asyncio.to_thread(packs.kept, account) >= config.packs_per_account:
+            raise limited(f"at most {config.packs_per_account} packs kept")
+
+    async def get(self, pack_id: str) -> SavedPack:
+        """The pack of the link ``pack_id`` (``404 no_pack``)."""
+        found = await asyncio.to_thread(self.store.packs.get, pack_id[:16])
+        if found is None:
+            raise no_pack()
+        return found
+
+    async def puzzles(self, pack: SavedPack) -> tuple[list[SavedPuzzle], int]:
+        """The pack's puzzles that may still be shown, in order, and how many were left out
+        (hidden, or taken back to its link by an author who is not the pack's)."""
+        shown: list[SavedPuzzle] = []
+        for pid in pack.puzzle_ids:
+            found = await asyncio.to_thread(self.store.puzzles.get, pid)
+            if found is None or found.hidden:
+                continue
+            if found.account != pack.account and not found.published:
+                continue
+            shown.append(found)
+        return shown, len(pack.puzzle_ids) - len(shown)
+
+    async def view(self, pack: SavedPack, account: int | None) -> dict[str, Any]:
+        """``PackView`` of ``pack`` as ``account`` sees it."""
+        shown, left_out = await self.puzzles(pack)
+        return {
+            "id": pack.id,
+            "edition": pack.edition,
+            "title": pack.title,
+            "author": pack.account,
+            "author_name": pack.author_name,
+            "made_at": pack.made_at,
+            "mine": pack.account == account,
+            "puzzles": [_puzzle_view(p) for p in shown],
+            "left_out": left_out,
+        }
+
+    async def file(self, pack: SavedPack) -> dict[str, Any]:
+        """``PackFile``: the pack as a pack file (docs/puzzle-format.md, "Packs")."""
+        shown, _ = await self.puzzles(pack)
+        return {"name": pack.title, "puzzles": [_file_of(p) for p in shown]}
+
+
+def _file_of(p: SavedPuzzle) -> dict[str, Any]:
+    """A saved puzzle as a puzzle file, its title as the file's name (none if hidden)."""
+    area = puzzlefile.from_json(p.puzzle).area
+    return {
+        "name": "" if p.title_hidden else p.title,
+        "edition": p.edition,
+        "area": [list(c) for c in sorted(area.cells)],
+        "pieces": list(p.puzzle["pieces"]),
+    }
+
+
+def _puzzle_view(p: SavedPuzzle) -> dict[str, Any]:
+    area = puzzlefile.from_json(p.puzzle).area
+    return {
+        "id": p.id,
+        "title": None if p.title_hidden else p.title,
+        "author_name": p.author_name,
+        "area": [list(c) for c in sorted(area.cells)],
+        "layers": area.layers,
+        "piece_ids": [str(i) for i in p.puzzle["pieces"]],
+        "grade": p.grade,
+        "model_seconds": p.seconds,
+    }

@@ -1,0 +1,64 @@
+"""Packs (docs/editor.md, "Packs"): making one of saved puzzles, reading it by its link, an
+account's own, and the pack as a pack file. What each may do is :mod:`..online.packs`'."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Path
+
+from ..online.packs import PackDesk
+from ..protocol import packs as k
+from .deps import MaybeAccount, PuzzleDeskDep, SignedIn
+
+router = APIRouter()
+
+#: a link's id as the path gives it (ids are 12 characters; longer ones are no pack's)
+PackId = Annotated[str, Path(min_length=1, max_length=16)]
+
+
+def pack_desk(desk: PuzzleDeskDep) -> PackDesk:
+    """The packs' desk, over the saved puzzles' store, clock and settings."""
+    return PackDesk(desk.store, desk.clock, desk.config)
+
+
+PackDeskDep = Annotated[PackDesk, Depends(pack_desk)]
+
+
+@router.post("/api/packs", response_model=k.PackView, status_code=201)
+async def make(body: k.MakePack, account: SignedIn, desk: PackDeskDep) -> dict[str, Any]:
+    """Make a pack of saved puzzles (the account's own or published), in the order given."""
+    found = await desk.make(account.id, body.title, body.puzzles)
+    return await desk.view(found, account.id)
+
+
+@router.get("/api/packs/mine", response_model=k.PackList)
+async def mine(account: SignedIn, desk: PackDeskDep) -> dict[str, Any]:
+    """The account's own packs, newest first."""
+    found = await asyncio.to_thread(desk.store.packs.of_account, account.id)
+    return {
+        "packs": [
+            {
+                "id": p.id,
+                "edition": p.edition,
+                "title": p.title,
+                "puzzles": len(p.puzzle_ids),
+                "made_at": p.made_at,
+            }
+            for p in found
+        ]
+    }
+
+
+@router.get("/api/packs/{pack_id}", response_model=k.PackView)
+async def one(pack_id: PackId, account: MaybeAccount, desk: PackDeskDep) -> dict[str, Any]:
+    """The pack of a link, its puzzles in order (``404 no_pack``)."""
+    return await desk.view(await desk.get(pack_id), account.id if account else None)
+
+
+@router.get("/api/packs/{pack_id}/file", response_model=k.PackFile)
+async def file(pack_id: PackId, desk: PackDeskDep) -> dict[str, Any]:
+    """The pack as a pack file (docs/puzzle-format.md, "Packs"), which ``ubongo solve`` and
+    the editor read."""
+    return await desk.file(await desk.get(pack_id))
