@@ -242,6 +242,8 @@ def test_two_fingers_then_mouse_and_keys_play_a_classic_game_to_its_end(
     winner = page.locator("#versus-winner")
     expect(winner).to_have_attribute("data-winners", " ".join(map(str, best)))
     expect(winner).to_contain_text(["Ada", "Bob"][best[0]])
+    expect(page.locator(f"{seat(best[0])} .versus-place")).to_have_text("Winner")
+    expect(page.locator(seat(best[0]))).to_have_attribute("data-winner", "true")
     shot(page, "versus-end-desktop")
     assert_accessible(page, "versus end")
     assert not errors, errors
@@ -391,4 +393,5 @@ def test_nobody_in_time_the_hourglass_again_then_a_playoff_nobody_finishes(
     assert set(playoff).isdisjoint(cards), (playoff, cards)  # fresh cards from the pile
     page.click("#versus-share")
     expect(page.locator("#versus-winner")).to_have_attribute("data-winners", "0 1")
+    expect(page.locator(".versus-seat[data-winner]")).to_have_count(2)  # a shared win
     assert not errors, errors

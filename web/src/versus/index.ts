@@ -207,6 +207,7 @@ export function versusScreen(): { element: HTMLElement; dispose: () => void; rel
     phase = "over";
     stop();
     for (const s of seats) s.timeUp();
+    for (const p of winners) seats[p]?.won();
     draw();
     main.querySelector<HTMLElement>("#versus-again")?.focus();
   };

@@ -75,6 +75,12 @@ export class Seat {
     this.setState("done");
   }
 
+  /** This player won the game (or shares the win): their panel is crowned. */
+  won(): void {
+    this.element.dataset.winner = "true";
+    this.badge.textContent = t("versus:winner");
+  }
+
   /** The round is over for this player without a finish. */
   timeUp(): void {
     if (this.element.dataset.state !== "playing") return;
