@@ -468,7 +468,7 @@ class _Builder:
                 if rounds == 0 and shape in self.cube_used:
                     continue
                 used = had.setdefault(shape, set()) if rounds != 1 else set()
-                fresh = [s for s in sets if s.ids not in used]
+                fresh = [s for s in sets if s.ids not in used] if used else list(sets)
                 self.rng.shuffle(fresh)
                 self.stats.areas += 1
                 area = Area(SQUARE, self._landscape(cells), layers=2)
