@@ -200,7 +200,8 @@ export interface SettingsPatch {
   round_limit_seconds?: number | null;
   seed?: number | null;
   between_seconds?: number | null;
-  puzzles?: ("fresh" | "standard" | "daily") | null;
+  puzzles?: ("fresh" | "standard" | "daily" | "pack") | null;
+  pack?: string | null;
   day?: string | null;
   rated?: boolean | null;
   listed?: boolean | null;
@@ -424,9 +425,17 @@ export interface RoomSettingsView {
    */
   seed: number | null;
   /**
-   * fresh: tasks made for this game from its seed; standard: the shipped deck; daily: the daily challenge (solo)
+   * fresh: tasks made for this game from its seed; standard: the shipped deck; daily: the daily challenge (solo); pack: the puzzles of the pack ``pack``, one a round for everyone (docs/editor.md, "Packs")
    */
-  puzzles: "fresh" | "standard" | "daily";
+  puzzles: "fresh" | "standard" | "daily" | "pack";
+  /**
+   * the pack's link id (a room made with a pack; else null)
+   */
+  pack?: string | null;
+  /**
+   * the pack's title
+   */
+  pack_title?: string;
   /**
    * the daily challenge's day (YYYY-MM-DD); null: the day the run starts
    */
@@ -1419,7 +1428,8 @@ export interface SettingsPatch1 {
   round_limit_seconds?: number | null;
   seed?: number | null;
   between_seconds?: number | null;
-  puzzles?: ("fresh" | "standard" | "daily") | null;
+  puzzles?: ("fresh" | "standard" | "daily" | "pack") | null;
+  pack?: string | null;
   day?: string | null;
   rated?: boolean | null;
   listed?: boolean | null;
@@ -2100,7 +2110,7 @@ export interface LiveRoom {
   edition: string;
   mode: "race" | "solo";
   variant: "standard" | "only-first";
-  puzzles: "standard" | "fresh" | "daily";
+  puzzles: "standard" | "fresh" | "daily" | "pack";
   players: StoredPlayer[];
   /**
    * the round being played (0: the first is being dealt)
@@ -2212,7 +2222,7 @@ export interface RulesSettings {
   /**
    * games stored before fresh tasks existed played standard
    */
-  puzzles?: "standard" | "fresh" | "daily";
+  puzzles?: "standard" | "fresh" | "daily" | "pack";
   /**
    * endless: the player's rating, RD and volatility at the start
    */
@@ -2233,6 +2243,10 @@ export interface RulesSettings {
    * sides the shared deck is made with beside those in play
    */
   deck_sides?: string[];
+  /**
+   * puzzles pack: each puzzle as [its area's cells, its piece ids], in the pack's order
+   */
+  pack?: (number[][] | string[])[][];
 }
 export interface StartRoundAction {
   type: "start_round";
@@ -2626,7 +2640,7 @@ export interface GameReplay {
   edition: string;
   mode: "race" | "solo";
   variant: "standard" | "only-first";
-  puzzles: "standard" | "fresh" | "daily";
+  puzzles: "standard" | "fresh" | "daily" | "pack";
   players: StoredPlayer[];
   started_at: number;
   finished_at: number;

@@ -27,6 +27,7 @@ from ubongo.board import check_cover
 from ubongo.puzzles.daily import daily_deck
 from ubongo.puzzles.deck import Card, Cards, Side, Task, standard_deck
 from ubongo.puzzles.fresh import endless_deck, fresh_deck, shared_fresh_deck
+from ubongo.puzzles.pack import pack_deck
 
 from . import endless
 from .actions import Action, Advance, GiveUp, Hint, SkipTask, StartRound, StopRun, Submit
@@ -47,7 +48,7 @@ from .errors import (
 )
 from .events import EventKind
 from .policies import (
-    deal_policy,
+    deal_for,
     event,
     key_choice,
     playable,
@@ -76,7 +77,7 @@ def new_game(settings: Settings, seed: int | str = 0, deck: Cards | None = None)
         raise SettingsError(f"a {deck.edition} deck cannot be used to play {s.edition}")
     game = Game(s, str(seed), deck, players=[PlayerState(p, s.level_of(p)) for p in s.players])
     rounds = _rounds(s)
-    deal = deal_policy(s.record)
+    deal = deal_for(s)
     scoring_policy(s.record).setup(game, rounds, race=not s.solo)
     if s.solo:
         game.next_kind = "solo"
@@ -100,6 +101,11 @@ def _deck(s: Settings, seed: int | str) -> Cards:
         return endless_deck(s.edition, seed)
     if s.puzzles == "daily":
         return daily_deck(s.edition, datetime.date.fromisoformat(s.day))
+    if s.puzzles == "pack":
+        try:
+            return pack_deck(s.edition, s.pack)
+        except (KeyError, ValueError) as e:
+            raise SettingsError(f"the pack cannot be played: {e}") from None
     if s.puzzles == "fresh":
         sides = {s.level_of(p) for p in s.players} | set(s.deck_sides)
         if s.deck_seed is not None:
@@ -328,12 +334,12 @@ def upcoming_cards(game: Game) -> list[int]:
     """
     if game.settings.endless:
         return endless.upcoming(game)
-    return deal_policy(game.settings.record).upcoming(game)
+    return deal_for(game.settings).upcoming(game)
 
 
 def _draw(g: Game, p: PlayerState, why: tuple[object, ...], avoid: set[int] | None = None) -> int:
     """The next board or card for ``p``, as the edition deals them (:mod:`.policies`)."""
-    return deal_policy(g.settings.record).draw(g, p, why, avoid or set())
+    return deal_for(g.settings).draw(g, p, why, avoid or set())
 
 
 def _tie_round_cards(g: Game) -> list[tuple[str, int]]:

@@ -228,6 +228,37 @@ def deal_policy(rec: EditionRecord) -> Deal:
     return DEALS[rec.deal]
 
 
+class PackDeal:
+    """A pack's puzzles (``puzzles="pack"``), whatever the edition deals: round ``n`` gives
+    puzzle ``n`` (card ``n`` of :func:`ubongo.puzzles.pack.pack_deck`) to every player, so
+    friends race the same puzzle; a playoff gives each tied player another of the pack's
+    puzzles while there are enough, else the first again."""
+
+    def deal(self, game: Game, rounds: int) -> None:
+        game.stack = list(range(1, rounds + 1))
+
+    def solo(self, game: Game, pool: list[int]) -> None:  # (a pack is raced: settings say so)
+        raise SettingsError("a pack is raced: its solo run is played on its page")
+
+    def draw(self, g: Game, p: PlayerState, why: tuple[object, ...], avoid: set[int]) -> int:
+        if why and why[0] == "round" and isinstance(why[1], int):
+            return min(why[1], g.deck.size)
+        left = [n for n in range(1, g.deck.size + 1) if n not in avoid]
+        return left[0] if left else 1
+
+    def upcoming(self, g: Game) -> list[int]:
+        return []  # every card is made with the deck
+
+
+PACK_DEAL = PackDeal()
+
+
+def deal_for(settings: Settings) -> Deal:
+    """How cards reach the players in a game of ``settings``: the edition's way, or a
+    pack's (:class:`PackDeal`)."""
+    return PACK_DEAL if settings.puzzles == "pack" else deal_policy(settings.record)
+
+
 # --- what times a round ----------------------------------------------------------------------
 
 

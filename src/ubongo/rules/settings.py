@@ -23,6 +23,7 @@ from typing import Literal, cast
 from ubongo import editions
 from ubongo.editions import EditionRecord
 from ubongo.puzzles.daily import TASKS as DAILY_TASKS
+from ubongo.puzzles.pack import PackTask
 from ubongo.puzzles.ratings import DEFAULT_RATING, DEFAULT_RD, DEFAULT_VOLATILITY
 
 from .errors import SettingsError
@@ -38,9 +39,10 @@ OthersCards = Literal["discard", "to-first"]
 #: player stops (:mod:`.endless`, ``docs/ratings.md``); ``practice``: untimed tasks, no record
 SoloGoal = Literal["time", "tasks", "endless", "practice"]
 SOLO_GOALS: tuple[SoloGoal, ...] = ("time", "tasks", "endless", "practice")
-#: where the tasks come from: the shipped deck, cards made for this game from its seed, or the
-#: daily challenge's tasks of the day ``Settings.day`` (:mod:`ubongo.puzzles.daily`)
-Puzzles = Literal["standard", "fresh", "daily"]
+#: where the tasks come from: the shipped deck, cards made for this game from its seed, the
+#: daily challenge's tasks of the day ``Settings.day`` (:mod:`ubongo.puzzles.daily`), or a
+#: pack's puzzles, ``Settings.pack``, one a round for everyone (:mod:`ubongo.puzzles.pack`)
+Puzzles = Literal["standard", "fresh", "daily", "pack"]
 #: seconds a hint costs in a timed solo run, unless the settings say otherwise (docs/rules.md)
 HINT_PENALTY = 15.0
 
@@ -66,8 +68,11 @@ class Settings:
     its seed (:mod:`ubongo.puzzles.fresh`) instead of the deck ``deck`` names (default: the
     edition's standard deck); ``"daily"`` plays the daily challenge of the day ``day``
     (``YYYY-MM-DD``) as a solo run: its tasks in order, each once, the run over when every one
-    is solved or put aside. ``hint_penalty``: the seconds a solo hint costs (a time run's clock
-    runs out that much sooner; a tasks run's time grows by it; practice is untimed).
+    is solved or put aside; ``"pack"`` races the puzzles of ``pack`` in its order, round
+    ``n`` dealing puzzle ``n`` to every player, as many rounds as the pack has puzzles (at
+    most the edition's limit of rounds: the first ones). ``hint_penalty``: the seconds a solo
+    hint costs (a time run's clock runs out that much sooner; a tasks run's time grows by it;
+    practice is untimed).
     """
 
     edition: str
@@ -95,6 +100,17 @@ class Settings:
     #: in play: games that name one share their cards (an arena's races, docs/arenas.md)
     deck_seed: int | None = None
     deck_sides: tuple[str, ...] = ()
+    #: ``puzzles="pack"``: the pack's puzzles in order, each its area's cells and piece ids
+    pack: tuple[PackTask, ...] = ()
+
+    def __post_init__(self) -> None:
+        """A pack read back from JSON (lists) made tuples again: settings are kept in caches."""
+        if not isinstance(self.pack, tuple) or any(not isinstance(t, tuple) for t in self.pack):
+            tasks = tuple(
+                (tuple(tuple(int(v) for v in c) for c in cells), tuple(str(p) for p in ids))
+                for cells, ids in self.pack
+            )
+            object.__setattr__(self, "pack", tasks)
 
     @property
     def record(self) -> EditionRecord:
@@ -139,6 +155,9 @@ class Settings:
         players = self._checked_players(rec)
         side, levels = self._own_levels(rec) if rec.own_sides else self._shared_side(rec)
         rounds = self.rounds if self.rounds is not None else rec.rounds
+        if self.puzzles == "pack":
+            # as many rounds as the pack has puzzles, whatever the rounds asked for
+            rounds = min(len(self.pack), rec.scoring.display_limit or len(self.pack))
         if rounds < 1:
             raise SettingsError("a game has at least one round")
         limit = rec.scoring.display_limit
@@ -180,10 +199,14 @@ class Settings:
                 raise SettingsError(f"{rec.name} has no side {name!r}")
 
     def _check_daily(self) -> None:
-        if self.puzzles not in ("standard", "fresh", "daily"):
-            raise SettingsError(f"puzzles is standard, fresh or daily, not {self.puzzles!r}")
+        if self.puzzles not in ("standard", "fresh", "daily", "pack"):
+            raise SettingsError(f"puzzles is standard, fresh, daily or pack, not {self.puzzles!r}")
         if self.hint_penalty < 0:
             raise SettingsError("hint_penalty cannot be negative")
+        if (self.puzzles == "pack") != bool(self.pack):
+            raise SettingsError("a pack's puzzles go with puzzles pack, and it needs one")
+        if self.puzzles == "pack" and self.mode != "race":
+            raise SettingsError("a pack is raced: its solo run is played on its page")
         if self.puzzles != "daily":
             return
         if self.mode != "solo":

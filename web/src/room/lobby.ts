@@ -143,17 +143,17 @@ function settingsFields(ctx: RoomContext, room: Room, opts: EditionOptions | und
       send({ type: "settings", settings: { variant: v as Variant } }),
     ),
   );
-  // fresh: tasks made for this game from its seed; standard: the printed cards, to play along
+  // fresh: tasks made for this game from its seed; standard: the printed cards, to play along;
+  // a room made with a pack may race it (docs/editor.md, "Packs")
+  const sources: [string, string][] = [
+    ["fresh", t("room:tasksFresh")],
+    ["standard", t("room:tasksPrinted")],
+  ];
+  if (room.settings.pack) sources.push(["pack", t("room:tasksPack", { title: room.settings.pack_title })]);
   setting(
     t("room:tasks"),
-    select(
-      "set-puzzles",
-      [
-        ["fresh", t("room:tasksFresh")],
-        ["standard", t("room:tasksPrinted")],
-      ],
-      room.settings.puzzles,
-      (v) => send({ type: "settings", settings: { puzzles: v as Settings["puzzles"] } }),
+    select("set-puzzles", sources, room.settings.puzzles, (v) =>
+      send({ type: "settings", settings: { puzzles: v as Settings["puzzles"] } }),
     ),
   );
   const gems = info.gems;
@@ -182,6 +182,11 @@ function settingsFields(ctx: RoomContext, room: Room, opts: EditionOptions | und
         (v) => send({ type: "settings", settings: { listed: v === "listed" } }),
       ),
     );
+  }
+  // a pack's rounds are its puzzles, one a round (the rules' choice)
+  if (room.settings.puzzles === "pack") {
+    settings.append(h("p.muted#pack-rounds", {}, t("room:packRounds")));
+    return settings;
   }
   const roundsOptions: [string, string][] = [["", t("room:rulebookRounds", { rounds: info.rounds })]];
   for (const n of [1, 2, 3, 4, 6]) roundsOptions.push([String(n), `${n}`]);

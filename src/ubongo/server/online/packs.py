@@ -20,6 +20,7 @@ import asyncio
 from typing import Any
 
 from ubongo import puzzlefile
+from ubongo.puzzles.pack import PackTask
 
 from ..config import ServerConfig
 from ..ops.clock import Clock
@@ -82,17 +83,8 @@ class PackDesk:
         return found
 
     async def puzzles(self, pack: SavedPack) -> tuple[list[SavedPuzzle], int]:
-        """The pack's puzzles that may still be shown, in order, and how many were left out
-        (hidden, or taken back to its link by an author who is not the pack's)."""
-        shown: list[SavedPuzzle] = []
-        for pid in pack.puzzle_ids:
-            found = await asyncio.to_thread(self.store.puzzles.get, pid)
-            if found is None or found.hidden:
-                continue
-            if found.account != pack.account and not found.published:
-                continue
-            shown.append(found)
-        return shown, len(pack.puzzle_ids) - len(shown)
+        """The pack's puzzles that may still be shown (:func:`shown_puzzles`)."""
+        return await shown_puzzles(self.store, pack)
 
     async def view(self, pack: SavedPack, account: int | None) -> dict[str, Any]:
         """``PackView`` of ``pack`` as ``account`` sees it."""
@@ -138,3 +130,35 @@ def _puzzle_view(p: SavedPuzzle) -> dict[str, Any]:
         "grade": p.grade,
         "model_seconds": p.seconds,
     }
+
+
+async def pack_tasks(store: Store, pack_id: str) -> tuple[str, str, tuple[PackTask, ...]]:
+    """A pack's edition, title and puzzles as a room races them (each its area's cells and
+    piece ids), those that may still be shown (:meth:`PackDesk.puzzles`); ``404 no_pack``,
+    or ``422 bad_pack`` when none is left."""
+    found = await asyncio.to_thread(store.packs.get, pack_id[:16])
+    if found is None:
+        raise no_pack()
+    shown, _ = await shown_puzzles(store, found)
+    if not shown:
+        raise bad_pack("none of the pack's puzzles may be played now")
+    tasks = []
+    for p in shown:
+        puzzle = puzzlefile.from_json(p.puzzle)
+        cells = tuple(tuple(c) for c in sorted(puzzle.area.cells))
+        tasks.append((cells, tuple(piece.id for piece in puzzle.pieces)))
+    return found.edition, found.title, tuple(tasks)
+
+
+async def shown_puzzles(store: Store, pack: SavedPack) -> tuple[list[SavedPuzzle], int]:
+    """The pack's puzzles that may still be shown, in order, and how many were left out
+    (hidden, or taken back to its link by an author who is not the pack's)."""
+    shown: list[SavedPuzzle] = []
+    for pid in pack.puzzle_ids:
+        found = await asyncio.to_thread(store.puzzles.get, pid)
+        if found is None or found.hidden:
+            continue
+        if found.account != pack.account and not found.published:
+            continue
+        shown.append(found)
+    return shown, len(pack.puzzle_ids) - len(shown)

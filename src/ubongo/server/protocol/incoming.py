@@ -93,7 +93,9 @@ class SettingsPatch(Strict):
     round_limit_seconds: float | None = Field(default=None, ge=1, le=3600)
     seed: int | None = Field(default=None, ge=0, le=2**53)
     between_seconds: float | None = Field(default=None, ge=0, le=60)
-    puzzles: Literal["fresh", "standard", "daily"] | None = None
+    puzzles: Literal["fresh", "standard", "daily", "pack"] | None = None
+    #: a pack's link id (``POST /api/rooms`` only: a room's pack is chosen when it is made)
+    pack: str | None = Field(default=None, min_length=1, max_length=16)
     #: the daily challenge's day (``puzzles="daily"``); null: the day the run starts (UTC)
     day: str | None = Field(default=None, pattern=r"^\d{4}-\d{2}-\d{2}$")
     rated: bool | None = None

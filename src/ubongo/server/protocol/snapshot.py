@@ -62,10 +62,15 @@ class RoomSettingsView(Sent):
     seat_hold_seconds: float
     between_seconds: float
     seed: int | None = Field(description="null: a random seed chosen at the start")
-    puzzles: Literal["fresh", "standard", "daily"] = Field(
+    puzzles: Literal["fresh", "standard", "daily", "pack"] = Field(
         description="fresh: tasks made for this game from its seed; standard: the shipped deck;"
-        " daily: the daily challenge (solo)"
+        " daily: the daily challenge (solo); pack: the puzzles of the pack ``pack``, one a "
+        'round for everyone (docs/editor.md, "Packs")'
     )
+    pack: str | None = Field(
+        default=None, description="the pack's link id (a room made with a pack; else null)"
+    )
+    pack_title: str = Field(default="", description="the pack's title")
     day: str | None = Field(
         description="the daily challenge's day (YYYY-MM-DD); null: the day the run starts"
     )

@@ -64,6 +64,11 @@ class RulesSettings(Sent):
     deck_sides: list[str] = Field(
         default_factory=list, description="sides the shared deck is made with beside those in play"
     )
+    pack: list[list[list[list[int]] | list[str]]] = Field(
+        default_factory=list,
+        description="puzzles pack: each puzzle as [its area's cells, its piece ids], in the "
+        "pack's order",
+    )
 
 
 # --- actions (what replays the game) ---------------------------------------------------------

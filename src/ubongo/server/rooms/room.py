@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal, cast
 
 from ubongo import editions, rules
+from ubongo.puzzles.pack import PackTask
 from ubongo.rules.settings import Puzzles, SoloGoal
 
 from ..online.daily import check_day
@@ -107,6 +108,11 @@ class RoomSettings:
     #: an arena's races share one fresh deck: its seed and the sides it is made with
     deck_seed: int | None = None
     deck_sides: tuple[str, ...] = ()
+    #: a room made with a pack (docs/editor.md, "Packs"): its link id, title and puzzles, read
+    #: from the store when the room is made (:class:`PackPatch`); never rated
+    pack: str | None = None
+    pack_title: str = ""
+    pack_tasks: tuple[PackTask, ...] = ()
 
     def patched(self, patch: SettingsPatch) -> RoomSettings:
         """These settings with ``patch``'s fields; ``null`` is the rules' default where there
@@ -134,6 +140,7 @@ class RoomSettings:
                     "bad_setting", f"solo_amount is one of {offered} in {out.edition}"
                 )
             out.solo_amount = None  # the new edition's default
+        _check_pack(self, out, changes)
         if out.puzzles == "daily":
             if out.mode != "solo":
                 raise ProtocolError("bad_setting", "the daily challenge is played solo")
@@ -142,7 +149,8 @@ class RoomSettings:
         return out
 
     def to_json(self) -> dict[str, Any]:
-        data = {f.name: getattr(self, f.name) for f in fields(self)}
+        # a pack's puzzles are the rules' (and the stored game's), not the snapshot's
+        data = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "pack_tasks"}
         data["side"] = self.side_or_default
         data["solo_amount"] = self.solo_amount_or_default
         return data
@@ -212,11 +220,37 @@ class RoomSettings:
             rating=rating if goal == "endless" else None,
             puzzles=cast(Puzzles, self.puzzles if self.puzzles in PUZZLES else "fresh"),
             day=(self.day or day) if self.daily else "",
+            pack=self.pack_tasks if self.puzzles == "pack" else (),
         )
 
 
 #: where a room's tasks may come from (:class:`RoomSettings` ``puzzles``)
-PUZZLES = ("fresh", "standard", "daily")
+PUZZLES = ("fresh", "standard", "daily", "pack")
+
+
+class PackPatch(SettingsPatch):
+    """Settings with a pack's title and puzzles, made by the route that makes the room from
+    what the store holds (never from a client: no message's patch has these fields)."""
+
+    pack_title: str = ""
+    pack_tasks: tuple[PackTask, ...] = ()
+
+
+def _check_pack(before: RoomSettings, out: RoomSettings, changes: dict[str, Any]) -> None:
+    """A room's pack is chosen when it is made (its puzzles read then); a pack room is raced
+    and never rated (docs/editor.md, "Packs"). ``bad_setting`` otherwise."""
+    if out.pack != before.pack and "pack_tasks" not in changes:
+        raise ProtocolError("bad_setting", "a room's pack is chosen when the room is made")
+    if out.puzzles != "pack":
+        return
+    if not out.pack_tasks:
+        raise ProtocolError("bad_setting", "puzzles pack needs a pack: make the room with one")
+    if out.rated:
+        raise ProtocolError("bad_setting", "a room racing a pack is never rated")
+    if out.edition != before.edition and "pack_tasks" not in changes:
+        raise ProtocolError("bad_setting", "a pack is raced in its puzzles' edition")
+    if out.solo:
+        raise ProtocolError("bad_setting", "a pack is raced: its solo run is on its page")
 
 
 @dataclass(frozen=True)

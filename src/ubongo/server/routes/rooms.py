@@ -16,11 +16,13 @@ from ubongo import editions as edition_data
 from ubongo.puzzles.daily import daily_deck
 
 from ..online.daily import check_day, today
+from ..online.packs import pack_tasks
 from ..ops.ratelimit import address_key
 from ..protocol import answers as bodies
 from ..protocol import incoming as p
 from ..protocol.outgoing import RoomSnapshot
-from .deps import MaybeAccount, RoomServiceDep
+from ..rooms.room import PackPatch
+from .deps import MaybeAccount, RoomServiceDep, StoreDep
 
 router = APIRouter()
 
@@ -41,12 +43,21 @@ def client_address(request: Request) -> str:
 
 @router.post("/api/rooms", status_code=201, response_model=bodies.SeatTicket)
 async def create_room(
-    body: p.CreateRoom, request: Request, rooms: RoomServiceDep, account: MaybeAccount
+    body: p.CreateRoom,
+    request: Request,
+    rooms: RoomServiceDep,
+    account: MaybeAccount,
+    store: StoreDep,
 ) -> dict[str, Any]:
     """A new room with its creator in seat 0 (playing as the request's account, if it has
-    one): its code, the seat, its token, the invite."""
+    one): its code, the seat, its token, the invite. With a pack, its puzzles are read now
+    (docs/editor.md, "Packs")."""
     rooms.limits.may_create(client_address(request))
     settings = body.settings
+    if settings.pack is not None:
+        edition, title, tasks = await pack_tasks(store, settings.pack)
+        given = settings.model_dump(exclude_unset=True)
+        settings = PackPatch(**{**given, "edition": edition}, pack_title=title, pack_tasks=tasks)
     if settings.puzzles == "daily":
         # the day's tasks are made now, off the event loop (3D: up to a second), so that the
         # run's start finds them made; a day to come or a malformed one is refused here
