@@ -32,6 +32,7 @@ import { practiceScreen } from "./offline/practice";
 import { startServiceWorker } from "./offline/pwa";
 import { profileScreen } from "./profile";
 import { puzzlesScreen } from "./puzzle/list";
+import { packScreen } from "./puzzle/pack";
 import { puzzleScreen } from "./puzzle/page";
 import { replayFileScreen, replayScreen } from "./replay";
 import { roomScreen } from "./room";
@@ -103,6 +104,7 @@ function route(): void {
   const profile = path.match(/^\/profile\/([0-9]+)\/?$/);
   const arena = path.match(/^\/arena\/([A-Za-z0-9]+)\/?$/);
   const saved = path.match(/^\/puzzle\/([A-Za-z0-9_-]+)\/?$/);
+  const pack = path.match(/^\/pack\/([A-Za-z0-9_-]+)\/?$/);
   const rules = path.match(/^\/rules\/([^/]+)\/?$/);
   const edition = new URLSearchParams(location.search).get("edition");
   // friends see the room this page shows: its short code, never an invite's secret
@@ -134,6 +136,11 @@ function route(): void {
   } else if (path === "/create" || path === "/create/") {
     // the puzzle editor (issue 27, docs/editor.md)
     const screen = editorScreen(edition);
+    dispose = screen.dispose;
+    body = screen.element;
+  } else if (pack) {
+    // a pack of saved puzzles: a solo run, a room to race it, its file (docs/editor.md)
+    const screen = packScreen(pack[1], go);
     dispose = screen.dispose;
     body = screen.element;
   } else if (saved || path === "/puzzles" || path === "/puzzles/") {

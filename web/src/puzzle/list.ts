@@ -7,6 +7,7 @@ import { type AnswerOf, ApiError, api, ensureAccount } from "../api";
 import { h } from "../dom";
 import { EDITIONS } from "../editions";
 import { errorText, t } from "../i18n";
+import { packMaker } from "./packmaker";
 import { editionTitle, type PuzzleSummary, statsList, titleOf } from "./stats";
 
 export interface Screen {
@@ -86,6 +87,7 @@ export function puzzlesScreen(wanted: string | null, sortWanted: string | null):
     list,
     h("h2", {}, t("puzzles:mineTitle")),
     mine,
+    packMaker(),
   );
   void load();
   void loadMine(mine);
