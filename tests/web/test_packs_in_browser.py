@@ -7,6 +7,8 @@ both areas covered), a solo run's result; axe on each page, a 390 px phone, Germ
 from __future__ import annotations
 
 import itertools
+import json
+from pathlib import Path
 from typing import Any
 
 from axe import assert_accessible
@@ -180,4 +182,46 @@ def test_the_pack_page_solo_run_phone_and_german(browser: Browser, server: Serve
     found = english_on(german)
     assert not found, f"English on the German community list with packs: {found}"
     german.context.close()
+    assert not errors, errors
+
+
+def test_a_pack_file_imported_and_a_pack_made_by_ticking(
+    browser: Browser, server: ServerProcess, tmp_path: Path
+) -> None:
+    errors: list[str] = []
+    page = new_page(browser, errors)
+    stairs = {"name": "Stairs", "edition": "classic", "area": ROWS, "pieces": list("DIG")}
+    turned = {"edition": "classic", "area": ["..##.", ".####", "####.", ".###."]}
+    pack_file = {"name": "Two stairs", "puzzles": [stairs, {**turned, "pieces": list("DIG")}]}
+    path = tmp_path / "two-stairs.json"
+    path.write_text(json.dumps(pack_file))
+    page.goto(server.url + "/puzzles")
+    expect(page.locator("#packs-mine")).to_contain_text("You have no pack yet.")
+    page.locator("#pack-import-file").set_input_files(str(path))
+    expect(page.locator("#pack-made")).to_contain_text("Pack “Two stairs” made.")
+    page.locator("#pack-made-link").click()
+    expect(page.locator("h1#pack-title")).to_have_text("Two stairs")
+    titles = page.locator("#pack-puzzles .puzzle-entry-title")
+    expect(titles).to_have_text(["Stairs", "Two stairs 2"])
+    # the same two puzzles, ticked the other way round, make a second pack in that order
+    page.goto(server.url + "/puzzles")
+    choose = page.locator("#pack-choose input[type=checkbox]")
+    expect(choose).to_have_count(2)
+    by_title = {
+        str(page.locator("#pack-choose li").nth(i).text_content()): choose.nth(i) for i in range(2)
+    }
+    by_title["Stairs (Classic)"].check()
+    by_title["Two stairs 2 (Classic)"].check()
+    by_title["Stairs (Classic)"].uncheck()
+    by_title["Stairs (Classic)"].check()
+    expect(page.locator("#pack-choose .pack-place")).to_have_text(["no. 1", "no. 2"])
+    page.locator("#pack-new-title").fill("Reversed")
+    page.locator("#pack-make").click()
+    expect(page.locator("#pack-made")).to_contain_text("Pack “Reversed” made.")
+    expect(page.locator("#packs-mine .puzzle-entry")).to_have_count(2)
+    assert_accessible(page, "the community list with packs")
+    shot(page, "packs-maker-desktop")
+    page.locator("#pack-made-link").click()
+    expect(titles).to_have_text(["Two stairs 2", "Stairs"])
+    page.context.close()
     assert not errors, errors

@@ -14,7 +14,15 @@ type PackFile = AnswerOf<"GET /api/packs/{pack_id}/file">;
 export function packMaker(): HTMLElement {
   const mine = h("div#packs-mine");
   const title = h("input#pack-new-title", { type: "text", maxLength: 32, autocomplete: "off" });
-  const choose = h("ol.pack-choose#pack-choose", {});
+  const choose = h("ul.pack-choose#pack-choose", {});
+  // each ticked puzzle's place in the pack, shown beside it
+  const places = new Map<string, HTMLElement>();
+  const numbered = () => {
+    for (const [id, el] of places) {
+      const at = order.indexOf(id);
+      el.textContent = at < 0 ? "" : t("puzzles:packPlace", { n: at + 1 });
+    }
+  };
   const make = h("button.primary#pack-make", { type: "button" }, t("puzzles:packMake"));
   const picker = h("input#pack-import-file", { type: "file", accept: ".json,application/json", hidden: true });
   const importButton = h("button#pack-import", { type: "button" }, t("puzzles:packImport"));
@@ -48,6 +56,7 @@ export function packMaker(): HTMLElement {
             )
           : h("p.muted", {}, t("puzzles:packNoneMine")),
       );
+      places.clear();
       choose.replaceChildren(...puzzles.puzzles.map((p) => choice(p)));
     } catch (e) {
       fail(e);
@@ -58,10 +67,14 @@ export function packMaker(): HTMLElement {
   function choice(p: PuzzleSummary): HTMLElement {
     const box = h("input", { type: "checkbox", value: p.id });
     box.dataset.puzzle = p.id;
+    const place = h("span.pack-place", {});
+    places.set(p.id, place);
     box.addEventListener("change", () => {
       order = box.checked ? [...order, p.id] : order.filter((id) => id !== p.id);
+      numbered();
     });
-    return h("li", {}, h("label.share-check", {}, box, h("span", {}, `${titleOf(p)} (${editionTitle(p.edition)})`)));
+    const label = `${titleOf(p)} (${editionTitle(p.edition)})`;
+    return h("li", {}, h("label.share-check", {}, box, h("span", {}, label)), place);
   }
 
   make.addEventListener("click", async () => {
