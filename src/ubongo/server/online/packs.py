@@ -134,7 +134,7 @@ def _puzzle_view(p: SavedPuzzle) -> dict[str, Any]:
 
 async def pack_tasks(store: Store, pack_id: str) -> tuple[str, str, tuple[PackTask, ...]]:
     """A pack's edition, title and puzzles as a room races them (each its area's cells and
-    piece ids), those that may still be shown (:meth:`PackDesk.puzzles`); ``404 no_pack``,
+    piece ids), those that may still be shown (:func:`shown_puzzles`); ``404 no_pack``,
     or ``422 bad_pack`` when none is left."""
     found = await asyncio.to_thread(store.packs.get, pack_id[:16])
     if found is None:
