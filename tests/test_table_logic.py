@@ -9,18 +9,16 @@ the Game"), Extreme 003 ("Game Play", "Round Sequence", "Increased Difficulty") 
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
+from node_run import Runner, node_runner
 
 from ubongo import editions
 from ubongo.server.routes.editions import options
 
 ROOT = Path(__file__).resolve().parents[1]
-ESBUILD = ROOT / "web" / "node_modules" / ".bin" / "esbuild"
 LOGIC = ROOT / "web" / "src" / "table" / "logic.ts"
 
 
@@ -43,36 +41,8 @@ def facts(name: str) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def run(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    node = shutil.which("node")
-    if node is None or not ESBUILD.exists():
-        pytest.fail("node and web/node_modules are needed: run `make web`")
-    out = tmp_path_factory.mktemp("table") / "logic.mjs"
-    subprocess.run(
-        [
-            str(ESBUILD),
-            str(LOGIC),
-            "--bundle",
-            "--format=esm",
-            f"--outfile={out}",
-            "--log-level=warning",
-        ],
-        check=True,
-    )
-
-    def js(body: str, **data: Any) -> Any:
-        script = (
-            f"import * as L from {json.dumps(out.as_uri())};\n"
-            f"const D = {json.dumps(data)};\n"
-            f"const result = (() => {{ {body} }})();\n"
-            "console.log(JSON.stringify(result));\n"
-        )
-        done = subprocess.run(
-            [node, "--input-type=module", "-e", script], capture_output=True, text=True, check=True
-        )
-        return json.loads(done.stdout)
-
-    return js
+def run(tmp_path_factory: pytest.TempPathFactory) -> Runner:
+    return node_runner(LOGIC, tmp_path_factory.mktemp("table"))
 
 
 PLAYERS = [

@@ -5,54 +5,23 @@ The game's rules themselves (rounds, gems, cards, ties) are table mode's, tested
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
+from node_run import Runner, node_runner
 
 from ubongo import editions
 from ubongo.puzzles.deck import standard_deck
 from ubongo.puzzles.practice import versus_cards
 
 ROOT = Path(__file__).resolve().parents[1]
-ESBUILD = ROOT / "web" / "node_modules" / ".bin" / "esbuild"
 LOGIC = ROOT / "web" / "src" / "versus" / "logic.ts"
 
 
 @pytest.fixture(scope="module")
-def run(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    node = shutil.which("node")
-    if node is None or not ESBUILD.exists():
-        pytest.fail("node and web/node_modules are needed: run `make web`")
-    out = tmp_path_factory.mktemp("versus") / "logic.mjs"
-    subprocess.run(
-        [
-            str(ESBUILD),
-            str(LOGIC),
-            "--bundle",
-            "--format=esm",
-            f"--outfile={out}",
-            "--log-level=warning",
-        ],
-        check=True,
-    )
-
-    def js(body: str, **data: Any) -> Any:
-        script = (
-            f"import * as L from {json.dumps(out.as_uri())};\n"
-            f"const D = {json.dumps(data)};\n"
-            f"const result = (() => {{ {body} }})();\n"
-            "console.log(JSON.stringify(result));\n"
-        )
-        done = subprocess.run(
-            [node, "--input-type=module", "-e", script], capture_output=True, text=True, check=True
-        )
-        return json.loads(done.stdout)
-
-    return js
+def run(tmp_path_factory: pytest.TempPathFactory) -> Runner:
+    return node_runner(LOGIC, tmp_path_factory.mktemp("versus"))
 
 
 def test_the_bundle_carries_every_card_of_the_standard_deck() -> None:
