@@ -16,6 +16,35 @@ export interface TableChoice {
   players: TablePlayer[];
 }
 
+/** A setup screen's edition, one radio button each (table mode, local versus); ``group`` names
+ * the buttons' group, ``choose`` hears a change. */
+export function editionField(
+  group: string,
+  choices: readonly EditionInfo[],
+  chosen: string,
+  choose: (e: EditionInfo) => void,
+): HTMLElement {
+  return h(
+    "fieldset.table-editions",
+    {},
+    h("legend", {}, t("table:edition")),
+    ...choices.map((e) =>
+      h(
+        "label.table-choice",
+        {},
+        h("input", {
+          type: "radio",
+          name: group,
+          value: e.name,
+          checked: e.name === chosen,
+          onchange: () => choose(e),
+        }),
+        h("span", {}, e.title),
+      ),
+    ),
+  );
+}
+
 /** The fewest and most players of a table game of the edition (at least 2: one is solo). */
 function playerRange(e: EditionInfo): [number, number] {
   return [Math.max(2, e.players[0]), Math.max(2, e.players[1])];
@@ -26,28 +55,10 @@ export function setupForm(start: (choice: TableChoice) => void, edition0: string
   const names: string[] = [];
   const colours: string[] = [...COLOURS];
 
-  const editions = h(
-    "fieldset.table-editions",
-    {},
-    h("legend", {}, t("table:edition")),
-    ...EDITIONS.map((e) =>
-      h(
-        "label.table-choice",
-        {},
-        h("input", {
-          type: "radio",
-          name: "table-edition",
-          value: e.name,
-          checked: e.name === edition.name,
-          onchange: () => {
-            edition = e;
-            redraw();
-          },
-        }),
-        h("span", {}, e.title),
-      ),
-    ),
-  );
+  const editions = editionField("table-edition", EDITIONS, edition.name, (e) => {
+    edition = e;
+    redraw();
+  });
   const side = h("select#table-side");
   const sideField = h("label.field", {}, h("span#table-side-word"), side);
   const onlyFirst = h("input#table-only-first", { type: "checkbox" });

@@ -6,7 +6,7 @@ import { h } from "../dom";
 import { type EditionInfo, sideName } from "../editions";
 import { t } from "../i18n";
 import type { TablePlayer } from "../table/logic";
-import { COLOURS } from "../table/setup";
+import { COLOURS, editionField } from "../table/setup";
 import { keyLegend } from "./logic";
 
 export interface VersusChoice {
@@ -130,28 +130,10 @@ export function setupForm(
     start({ edition, sides: each, onlyFirst: onlyFirst.checked, players });
   };
 
-  const editionsField = h(
-    "fieldset.table-editions",
-    {},
-    h("legend", {}, t("table:edition")),
-    ...editions.map((e) =>
-      h(
-        "label.table-choice",
-        {},
-        h("input", {
-          type: "radio",
-          name: "versus-edition",
-          value: e.name,
-          checked: e.name === edition.name,
-          onchange: () => {
-            edition = e;
-            redraw();
-          },
-        }),
-        h("span", {}, e.title),
-      ),
-    ),
-  );
+  const editionsField = editionField("versus-edition", editions, edition.name, (e) => {
+    edition = e;
+    redraw();
+  });
   redraw();
   return h(
     "form.table-setup.versus-setup",
