@@ -106,6 +106,9 @@ def test_friends_online_a_challenge_from_a_profile_accepted_from_the_bell(
     )
     # they play a round, rated: each sees their rating move at the end, then the analysis
     ada_page.select_option("#set-rounds", "1")
+    # a change of the settings makes everybody unready: Bob says ready once he has seen it (a
+    # ready that reached the server first was taken back, and Start never came on in a run)
+    expect(bob_page.locator("#set-rounds")).to_have_value("1")
     bob_page.click("#ready")
     ada_page.click("#start")
     for page in (ada_page, bob_page):
