@@ -17,7 +17,7 @@ from axe import assert_accessible
 from playwright.sync_api import Browser, CDPSession, Page, expect
 from server_harness import ServerProcess
 from webharness import shot, watch_errors
-from webplay import CENTRE_JS, key, key_presses
+from webplay import CENTRE_JS, arrows_to, key, key_presses
 
 from ubongo import editions
 from ubongo.board import Area, Placement
@@ -144,12 +144,7 @@ def keys_into_place(page: Page, pl: Placement, last: bool) -> None:
     turn_by_keys(page, 0, pl)
     page.keyboard.press("Enter")
     expect(g).to_have_attribute("data-state", "placed")
-    x, y = (int(v) for v in (g.get_attribute("data-offset") or "").split(","))
-    dx, dy = pl.offset[0] - x, pl.offset[1] - y
-    for _ in range(abs(dx)):
-        page.keyboard.press("ArrowRight" if dx > 0 else "ArrowLeft")
-    for _ in range(abs(dy)):
-        page.keyboard.press("ArrowDown" if dy > 0 else "ArrowUp")
+    arrows_to(page, g, pl.offset)
     if not last:
         expect(g).to_have_attribute("data-offset", key(pl.offset))
 

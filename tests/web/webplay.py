@@ -5,7 +5,7 @@ the solver; the area and the pieces are read from the page, as the player sees t
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
@@ -203,11 +203,16 @@ def keyboard_into_place(
     if last and _dropped_at(g) in (None, tuple(pl.offset)):
         return  # it landed in place: the area is covered and the client has sent it
     expect(g).to_have_attribute("data-state", "placed")
+    arrows_to(page, g, pl.offset)
+    if not last:
+        expect(g).to_have_attribute("data-offset", key(pl.offset))
+
+
+def arrows_to(page: Page, g: Locator, offset: Sequence[int]) -> None:
+    """Move placed piece ``g`` to ``offset`` with the arrow keys, from where it lies now."""
     x, y = (int(v) for v in (g.get_attribute("data-offset") or "").split(","))
-    dx, dy = pl.offset[0] - x, pl.offset[1] - y
+    dx, dy = offset[0] - x, offset[1] - y
     for _ in range(abs(dx)):
         page.keyboard.press("ArrowRight" if dx > 0 else "ArrowLeft")
     for _ in range(abs(dy)):
         page.keyboard.press("ArrowDown" if dy > 0 else "ArrowUp")
-    if not last:
-        expect(g).to_have_attribute("data-offset", key(pl.offset))
