@@ -30,6 +30,7 @@ export type UbongoProtocol =
   | ReportPuzzle
   | UniqueRequest
   | MakePack
+  | EditPack
   | Health
   | EditionNames
   | EditionCatalogue
@@ -72,6 +73,7 @@ export type UbongoProtocol =
   | PuzzleReported
   | UniqueProposal
   | PackView
+  | ListedPacks
   | PackList
   | PackFile;
 export type ClientMessage =
@@ -1559,6 +1561,7 @@ export interface ErrorDetail {
     | "not_played"
     | "no_pack"
     | "bad_pack"
+    | "not_your_pack"
     | "game_running"
     | "already_seated"
     | "already_waiting"
@@ -1939,6 +1942,25 @@ export interface MakePack {
    * @maxItems 100
    */
   puzzles: string[];
+  /**
+   * listed in the community list
+   */
+  published?: boolean;
+}
+/**
+ * ``PATCH /api/packs/{pack_id}``, its maker's only: a new title, puzzles (the whole list,
+ * in the new order: reordered, added, removed) or listing; what is left out stays.
+ */
+export interface EditPack {
+  title?: string | null;
+  /**
+   * held to the same rules as making a pack
+   */
+  puzzles?: string[] | null;
+  /**
+   * listed in the community list
+   */
+  published?: boolean | null;
 }
 /**
  * ``GET /api/health``.
@@ -3511,6 +3533,14 @@ export interface PuzzleSummary {
    */
   made_at: number;
   stats: PuzzleStats;
+  /**
+   * learned from play (docs/editor.md, "Rated by play"): null until 3 plays taught it
+   */
+  rating: number | null;
+  /**
+   * the plays that taught the rating (one per address)
+   */
+  rated_plays: number;
 }
 /**
  * What play made of a puzzle.
@@ -3539,6 +3569,10 @@ export interface PuzzleStats {
  */
 export interface PuzzleList {
   puzzles: PuzzleSummary[];
+  /**
+   * the community list has a next page (``page`` + 1)
+   */
+  more: boolean;
 }
 /**
  * ``GET /api/puzzles/{puzzle_id}/solution``: one solution (practice's hints, giving up).
@@ -3603,6 +3637,10 @@ export interface PackView {
   made_at: number;
   mine: boolean;
   /**
+   * listed in the community list
+   */
+  published: boolean;
+  /**
    * in the pack's order
    */
   puzzles: PackPuzzle[];
@@ -3640,6 +3678,46 @@ export interface PackPuzzle {
   model_seconds: number;
 }
 /**
+ * ``GET /api/packs``: an edition's listed packs, newest first, one page.
+ */
+export interface ListedPacks {
+  packs: ListedPack[];
+  /**
+   * there is a next page (``page`` + 1)
+   */
+  more: boolean;
+}
+/**
+ * A pack as the community list shows it: its puzzles still shown, and their plays and
+ * likes added up (a pack's own plays are not counted: a run counts none).
+ */
+export interface ListedPack {
+  /**
+   * its link: /pack/{id}
+   */
+  id: string;
+  edition: string;
+  title: string;
+  author: number;
+  author_name: string;
+  /**
+   * its puzzles that may be shown
+   */
+  puzzles: number;
+  /**
+   * the counted plays of its puzzles, added up
+   */
+  plays: number;
+  /**
+   * the likes of its puzzles, added up
+   */
+  likes: number;
+  /**
+   * when first listed, seconds since the Unix epoch
+   */
+  published_at: number;
+}
+/**
  * ``GET /api/packs/mine``.
  */
 export interface PackList {
@@ -3654,6 +3732,7 @@ export interface PackSummary {
   title: string;
   puzzles: number;
   made_at: number;
+  published: boolean;
 }
 /**
  * ``GET /api/packs/{pack_id}/file``: the pack as a pack file (docs/puzzle-format.md,

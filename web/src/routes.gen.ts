@@ -2,7 +2,7 @@
 import type * as gen from "./protocol.gen";
 
 /** The types a route's answer may have, by name (each one checked by check.ts). */
-export type AnswerName = "AccountTicket" | "AccountView" | "ArenaList" | "ArenaResults" | "ArenaView" | "ArenasPlayed" | "ChallengeView" | "Challenges" | "DailyResults" | "DailyTasks" | "EditionCatalogue" | "EditionNames" | "FollowState" | "Friends" | "GameAnalysis" | "GameList" | "GameReplay" | "HeadToHead" | "Health" | "HintAnswer" | "Leaderboard" | "LiveRooms" | "OpenGames" | "Options" | "PackFile" | "PackList" | "PackView" | "PersonalBests" | "PracticeBundle" | "PrintedTask" | "Profile" | "ProfileGames" | "PuzzleList" | "PuzzlePage" | "PuzzleReported" | "PuzzleSolution" | "PuzzleStats" | "PuzzleVerdict" | "QuickMatchLeft" | "RatingsBoard" | "RoomSnapshot" | "SeatTicket" | "StoredGame" | "UniqueProposal";
+export type AnswerName = "AccountTicket" | "AccountView" | "ArenaList" | "ArenaResults" | "ArenaView" | "ArenasPlayed" | "ChallengeView" | "Challenges" | "DailyResults" | "DailyTasks" | "EditionCatalogue" | "EditionNames" | "FollowState" | "Friends" | "GameAnalysis" | "GameList" | "GameReplay" | "HeadToHead" | "Health" | "HintAnswer" | "Leaderboard" | "ListedPacks" | "LiveRooms" | "OpenGames" | "Options" | "PackFile" | "PackList" | "PackView" | "PersonalBests" | "PracticeBundle" | "PrintedTask" | "Profile" | "ProfileGames" | "PuzzleList" | "PuzzlePage" | "PuzzleReported" | "PuzzleSolution" | "PuzzleStats" | "PuzzleVerdict" | "QuickMatchLeft" | "RatingsBoard" | "RoomSnapshot" | "SeatTicket" | "StoredGame" | "UniqueProposal";
 
 /** How to call a route; what it takes and answers is in `Routes`. */
 export interface RouteSpec {
@@ -48,7 +48,7 @@ export interface Routes {
   "POST /api/puzzles/verdict": { args: { body: gen.VerdictRequest }; answer: gen.PuzzleVerdict };
   "POST /api/puzzles/unique": { args: { body: gen.UniqueRequest }; answer: gen.UniqueProposal };
   "POST /api/puzzles": { args: { body: gen.SavePuzzle }; answer: gen.PuzzlePage };
-  "GET /api/puzzles": { args: { query?: { edition?: string; sort?: string } }; answer: gen.PuzzleList };
+  "GET /api/puzzles": { args: { query?: { edition?: string; sort?: string; page?: number } }; answer: gen.PuzzleList };
   "GET /api/puzzles/mine": { args: {}; answer: gen.PuzzleList };
   "GET /api/puzzles/{puzzle_id}": { args: { path: { puzzle_id: string } }; answer: gen.PuzzlePage };
   "PUT /api/puzzles/{puzzle_id}/published": { args: { path: { puzzle_id: string }; body: gen.Publish }; answer: gen.PuzzlePage };
@@ -57,8 +57,10 @@ export interface Routes {
   "PUT /api/puzzles/{puzzle_id}/like": { args: { path: { puzzle_id: string }; body: gen.Like }; answer: gen.PuzzleStats };
   "POST /api/puzzles/{puzzle_id}/report": { args: { path: { puzzle_id: string }; body: gen.ReportPuzzle }; answer: gen.PuzzleReported };
   "POST /api/packs": { args: { body: gen.MakePack }; answer: gen.PackView };
-  "GET /api/packs/mine": { args: {}; answer: gen.PackList };
+  "GET /api/packs": { args: { query?: { edition?: string; page?: number } }; answer: gen.ListedPacks };
+  "PATCH /api/packs/{pack_id}": { args: { path: { pack_id: string }; body: gen.EditPack }; answer: gen.PackView };
   "GET /api/packs/{pack_id}": { args: { path: { pack_id: string } }; answer: gen.PackView };
+  "GET /api/packs/mine": { args: {}; answer: gen.PackList };
   "GET /api/packs/{pack_id}/file": { args: { path: { pack_id: string } }; answer: gen.PackFile };
   "GET /api/printed/{code}": { args: { path: { code: string } }; answer: gen.PrintedTask };
   "GET /api/practice-bundle": { args: {}; answer: gen.PracticeBundle };
@@ -121,8 +123,10 @@ export const ROUTES: { readonly [R in keyof Routes]: RouteSpec } = {
   "PUT /api/puzzles/{puzzle_id}/like": { method: "PUT", path: "/api/puzzles/{puzzle_id}/like", answer: "PuzzleStats", account: true },
   "POST /api/puzzles/{puzzle_id}/report": { method: "POST", path: "/api/puzzles/{puzzle_id}/report", answer: "PuzzleReported", account: true },
   "POST /api/packs": { method: "POST", path: "/api/packs", answer: "PackView", account: true },
-  "GET /api/packs/mine": { method: "GET", path: "/api/packs/mine", answer: "PackList", account: true },
+  "GET /api/packs": { method: "GET", path: "/api/packs", answer: "ListedPacks", account: false },
+  "PATCH /api/packs/{pack_id}": { method: "PATCH", path: "/api/packs/{pack_id}", answer: "PackView", account: true },
   "GET /api/packs/{pack_id}": { method: "GET", path: "/api/packs/{pack_id}", answer: "PackView", account: true },
+  "GET /api/packs/mine": { method: "GET", path: "/api/packs/mine", answer: "PackList", account: true },
   "GET /api/packs/{pack_id}/file": { method: "GET", path: "/api/packs/{pack_id}/file", answer: "PackFile", account: false },
   "GET /api/printed/{code}": { method: "GET", path: "/api/printed/{code}", answer: "PrintedTask", account: false },
   "GET /api/practice-bundle": { method: "GET", path: "/api/practice-bundle", answer: "PracticeBundle", account: false },

@@ -359,7 +359,8 @@ class ServerConfig(BaseSettings):
         default=7.0,
         ge=0,
         description="days quick match keeps apart two accounts seen at one address (IPv6: "
-        "one /64); only salted hashes of addresses are stored, for as long (0: not kept apart)",
+        "one /64), and a saved puzzle's rating learns from one of them (docs/editor.md); only "
+        "salted hashes of addresses are stored, for as long (0: not kept apart)",
     )
     rated_games_per_pair: Annotated[int, Setting("games")] = Field(
         default=3,

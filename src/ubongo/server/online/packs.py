@@ -24,6 +24,7 @@ from ubongo.puzzles.pack import PackTask
 
 from ..config import ServerConfig
 from ..ops.clock import Clock
+from ..protocol.community import LIST_PAGE
 from ..protocol.incoming import ProtocolError
 from ..store import NewPack, SavedPack, SavedPuzzle, Store
 from .names import check_name
@@ -44,15 +45,55 @@ class PackDesk:
     def __init__(self, store: Store, clock: Clock, config: ServerConfig) -> None:
         self.store, self.clock, self.config = store, clock, config
 
-    async def make(self, account: int, title: str, ids: list[str]) -> SavedPack:
-        """Keep ``account``'s pack of the saved puzzles ``ids``, in that order, titled."""
+    async def make(
+        self, account: int, title: str, ids: list[str], published: bool = False
+    ) -> SavedPack:
+        """Keep ``account``'s pack of the saved puzzles ``ids``, in that order, titled, listed
+        in the community list if ``published``."""
         name = check_name(title)
+        self._check_count(ids)
+        await self._within_limits(account)
+        edition = await self._edition_of(account, ids)
+        new = NewPack(new_id(), account, edition, name, list(ids))
+        now = self.clock.now()
+        await asyncio.to_thread(self.store.packs.save, new, now)
+        if published:
+            await asyncio.to_thread(self.store.packs.change, new.id, now, None, None, True)
+        return await self.get(new.id)
+
+    async def edit(
+        self,
+        pack_id: str,
+        account: int,
+        title: str | None,
+        ids: list[str] | None,
+        published: bool | None,
+    ) -> SavedPack:
+        """``account`` changes its pack: the title, the puzzles (the whole list, in order:
+        held to the rules of making one, its edition kept) or its listing; another account's
+        is ``403 not_your_pack``."""
+        pack = await self.get(pack_id)
+        if pack.account != account:
+            raise ProtocolError("not_your_pack", "only the pack's maker may change it")
+        name = check_name(title) if title is not None else None
+        if ids is not None:
+            self._check_count(ids)
+            if await self._edition_of(account, ids) != pack.edition:
+                raise bad_pack("a pack's puzzles are all of one edition")
+        now = self.clock.now()
+        await asyncio.to_thread(self.store.packs.change, pack.id, now, name, ids, published)
+        return await self.get(pack.id)
+
+    def _check_count(self, ids: list[str]) -> None:
         most = self.config.pack_puzzles
         if not ids or len(ids) > most:
             raise bad_pack(f"a pack holds from 1 to {most} puzzles")
         if len(set(ids)) != len(ids):
             raise bad_pack("a puzzle is in a pack once")
-        await self._within_limits(account)
+
+    async def _edition_of(self, account: int, ids: list[str]) -> str:
+        """The one edition of the saved puzzles ``ids``, each ``account``'s own or published
+        and not hidden (``422 bad_pack``)."""
         editions = set()
         for pid in ids:
             found = await asyncio.to_thread(self.store.puzzles.get, pid[:16])
@@ -63,9 +104,20 @@ class PackDesk:
             editions.add(found.edition)
         if len(editions) > 1:
             raise bad_pack("a pack's puzzles are all of one edition")
-        new = NewPack(new_id(), account, editions.pop(), name, list(ids))
-        await asyncio.to_thread(self.store.packs.save, new, self.clock.now())
-        return await self.get(new.id)
+        return editions.pop()
+
+    async def listed(self, edition: str, page: int) -> tuple[list[dict[str, Any]], bool]:
+        """Page ``page`` of ``edition``'s listed packs (``ListedPack``s) that have a puzzle
+        left to show, newest first, and whether a next page has some."""
+        found = await asyncio.to_thread(
+            self.store.packs.listed, edition, LIST_PAGE + 1, page * LIST_PAGE
+        )
+        views = []
+        for pack in found[:LIST_PAGE]:
+            shown, _ = await self.puzzles(pack)
+            if shown:
+                views.append(_listed_view(pack, shown))
+        return views, len(found) > LIST_PAGE
 
     async def _within_limits(self, account: int) -> None:
         packs, config = self.store.packs, self.config
@@ -97,6 +149,7 @@ class PackDesk:
             "author_name": pack.author_name,
             "made_at": pack.made_at,
             "mine": pack.account == account,
+            "published": pack.published,
             "puzzles": [_puzzle_view(p) for p in shown],
             "left_out": left_out,
         }
@@ -105,6 +158,21 @@ class PackDesk:
         """``PackFile``: the pack as a pack file (docs/puzzle-format.md, "Packs")."""
         shown, _ = await self.puzzles(pack)
         return {"name": pack.title, "puzzles": [_file_of(p) for p in shown]}
+
+
+def _listed_view(pack: SavedPack, shown: list[SavedPuzzle]) -> dict[str, Any]:
+    """``ListedPack``: a pack in the community list, its shown puzzles' plays and likes."""
+    return {
+        "id": pack.id,
+        "edition": pack.edition,
+        "title": pack.title,
+        "author": pack.account,
+        "author_name": pack.author_name,
+        "puzzles": len(shown),
+        "plays": sum(p.plays for p in shown),
+        "likes": sum(p.likes for p in shown),
+        "published_at": pack.published_at if pack.published_at is not None else pack.made_at,
+    }
 
 
 def _file_of(p: SavedPuzzle) -> dict[str, Any]:

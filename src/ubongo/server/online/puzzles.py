@@ -36,9 +36,11 @@ from ubongo.puzzles.verdict import Verdict, verdict
 
 from ..config import ServerConfig
 from ..ops.clock import Clock
-from ..protocol.community import Order, Outcome
+from ..protocol.community import LIST_PAGE, Order, Outcome
 from ..protocol.incoming import ProtocolError
-from ..store import NewPuzzle, SavedPuzzle, Store
+from ..store import Glicko, NewPuzzle, SavedPuzzle, Store
+from . import puzzle_ratings
+from .conduct import UNKNOWN_ADDRESS
 from .help import SolverLimits, check_bounds, refuse_in_play
 from .names import check_name, clean_text
 from .tasks_in_play import TasksInPlay
@@ -136,8 +138,12 @@ class PuzzleDesk:
         await refuse_in_play(self.tasks, puzzlefile.from_json(found.puzzle), "no solution")
         return found.solution
 
-    async def play(self, puzzle_id: str, account: int, outcome: Outcome, seconds: float) -> None:
-        """Count ``account``'s one play of the puzzle, or refuse a report that cannot be."""
+    async def play(
+        self, puzzle_id: str, account: int, outcome: Outcome, seconds: float, address: str
+    ) -> None:
+        """Count ``account``'s one play of the puzzle, or refuse a report that cannot be; the
+        play teaches the puzzle's rating (:mod:`.puzzle_ratings`) unless its address (``address``,
+        a limits' key) is one the author's, or a teaching player's, account was seen at."""
         found = await self.get(puzzle_id, account)
         if found.account == account:
             raise ProtocolError("own_puzzle", "an author's own plays are not counted")
@@ -149,11 +155,29 @@ class PuzzleDesk:
             raise ProtocolError(
                 "bad_play", f"faster than a hand places {found.pieces} pieces ({floor:.1f} s)"
             )
-        counted = await asyncio.to_thread(
-            self.store.puzzles.play, found.id, account, outcome, round(seconds, 3), now
-        )
-        if not counted:
+        since = await self._seen(account, address, now)
+        player = await asyncio.to_thread(self.store.task_ratings.of_player, account, found.edition)
+        in_time = outcome == "solved" and seconds <= puzzle_ratings.puzzle_limit(found.edition)
+
+        def rate(before: Glicko | None) -> Glicko:
+            return puzzle_ratings.learn(
+                before, found.edition, found.seconds, player, solved_in_time=in_time, at=now
+            )
+
+        puzzles = self.store.puzzles
+        args = (found.id, account, outcome, round(seconds, 3), now, rate, since)
+        if not await asyncio.to_thread(puzzles.play, *args):
             raise ProtocolError("already_played", "this account's play of it is counted already")
+
+    async def _seen(self, account: int, address: str, now: float) -> float | None:
+        """Note ``account`` at ``address`` now; since when addresses are compared (None: the
+        server compares none, ``--shared-address-days`` 0)."""
+        window = self.config.shared_address_days * DAY
+        if window <= 0:
+            return None
+        if address != UNKNOWN_ADDRESS:
+            await asyncio.to_thread(self.store.addresses.note, account, address, now, window)
+        return now - window
 
     async def like(self, puzzle_id: str, account: int, liked: bool) -> None:
         """Like the puzzle (after a counted play), or take the like back."""
@@ -177,9 +201,13 @@ class PuzzleDesk:
         now = self.clock.now()
         return await asyncio.to_thread(self.store.puzzles.report, found.id, account, said, now)
 
-    async def listed(self, edition: str, order: Order) -> list[SavedPuzzle]:
-        """The community list of ``edition`` in ``order``."""
-        return await asyncio.to_thread(self.store.puzzles.listed, edition, order)
+    async def listed(self, edition: str, order: Order, page: int) -> tuple[list[SavedPuzzle], bool]:
+        """Page ``page`` (from 0) of the community list of ``edition`` in ``order``, and
+        whether a next page has some."""
+        found = await asyncio.to_thread(
+            self.store.puzzles.listed, edition, order, LIST_PAGE + 1, page * LIST_PAGE
+        )
+        return found[:LIST_PAGE], len(found) > LIST_PAGE
 
     async def stats(self, found: SavedPuzzle) -> dict[str, Any]:
         """The puzzle's stats now (the answers' ``PuzzleStats``)."""

@@ -23,8 +23,15 @@ PuzzleCode = Literal[
 ]  # fmt: skip
 #: how a counted play ended: solved alone; solved with a hint or the solution shown; given up
 Outcome = Literal["solved", "helped", "gave_up"]
-#: the community list's orders
-Order = Literal["newest", "played", "liked"]
+#: the community list's orders ("rating": hardest first, by the rating learned from play)
+Order = Literal["newest", "played", "liked", "rating"]
+#: plays that taught a puzzle's rating before it is shown and sorted by (docs/editor.md,
+#: "Rated by play": fewer say too little, the model's first guess has a deviation of 250)
+RATING_SHOWN_AFTER = 3
+#: puzzles (or packs) on one page of the community list
+LIST_PAGE = 20
+#: the last page the community list gives (``page`` counts from 0)
+LAST_PAGE = 500
 
 
 class SavePuzzle(Strict):
@@ -84,12 +91,18 @@ class PuzzleSummary(Sent):
     published: bool
     made_at: float = Field(description="seconds since the Unix epoch")
     stats: PuzzleStats
+    rating: int | None = Field(
+        description='learned from play (docs/editor.md, "Rated by play"): null until '
+        f"{RATING_SHOWN_AFTER} plays taught it"
+    )
+    rated_plays: int = Field(description="the plays that taught the rating (one per address)")
 
 
 class PuzzleList(Sent):
     """``GET /api/puzzles`` (the community list) and ``GET /api/puzzles/mine``."""
 
     puzzles: list[PuzzleSummary]
+    more: bool = Field(description="the community list has a next page (``page`` + 1)")
 
 
 class PuzzlePage(Sent):

@@ -14,8 +14,9 @@ from .puzzles import PuzzleTask
 from .snapshot import Sent
 
 #: the refusals only these routes give: no such pack; a pack that may not be made (no
-#: puzzle, too many, one twice, two editions, a puzzle neither the account's nor published)
-PackCode = Literal["no_pack", "bad_pack"]
+#: puzzle, too many, one twice, two editions, a puzzle neither the account's nor published);
+#: a change to a pack by an account that is not its maker's
+PackCode = Literal["no_pack", "bad_pack", "not_your_pack"]
 
 
 class MakePack(Strict):
@@ -25,6 +26,18 @@ class MakePack(Strict):
     puzzles: list[str] = Field(
         max_length=100, description="link ids of saved puzzles: the account's own or published"
     )
+    published: bool = Field(default=False, description="listed in the community list")
+
+
+class EditPack(Strict):
+    """``PATCH /api/packs/{pack_id}``, its maker's only: a new title, puzzles (the whole list,
+    in the new order: reordered, added, removed) or listing; what is left out stays."""
+
+    title: str | None = Field(default=None, max_length=200)
+    puzzles: list[str] | None = Field(
+        default=None, max_length=100, description="held to the same rules as making a pack"
+    )
+    published: bool | None = Field(default=None, description="listed in the community list")
 
 
 class PackPuzzle(Sent):
@@ -50,6 +63,7 @@ class PackView(Sent):
     author_name: str
     made_at: float = Field(description="seconds since the Unix epoch")
     mine: bool
+    published: bool = Field(description="listed in the community list")
     puzzles: list[PackPuzzle] = Field(description="in the pack's order")
     left_out: int = Field(
         description="puzzles no longer shown: hidden by a moderator, or taken back to their "
@@ -65,12 +79,35 @@ class PackSummary(Sent):
     title: str
     puzzles: int
     made_at: float
+    published: bool
 
 
 class PackList(Sent):
     """``GET /api/packs/mine``."""
 
     packs: list[PackSummary]
+
+
+class ListedPack(Sent):
+    """A pack as the community list shows it: its puzzles still shown, and their plays and
+    likes added up (a pack's own plays are not counted: a run counts none)."""
+
+    id: str = Field(description="its link: /pack/{id}")
+    edition: str
+    title: str
+    author: int
+    author_name: str
+    puzzles: int = Field(description="its puzzles that may be shown")
+    plays: int = Field(description="the counted plays of its puzzles, added up")
+    likes: int = Field(description="the likes of its puzzles, added up")
+    published_at: float = Field(description="when first listed, seconds since the Unix epoch")
+
+
+class ListedPacks(Sent):
+    """``GET /api/packs``: an edition's listed packs, newest first, one page."""
+
+    packs: list[ListedPack]
+    more: bool = Field(description="there is a next page (``page`` + 1)")
 
 
 class PackFile(Sent):
@@ -84,10 +121,12 @@ class PackFile(Sent):
 #: each route's answer (merged into :data:`.answers.RESPONSES` through :mod:`.community`)
 RESPONSES: dict[tuple[str, str], type[BaseModel]] = {
     ("POST", "/api/packs"): PackView,
+    ("GET", "/api/packs"): ListedPacks,
+    ("PATCH", "/api/packs/{pack_id}"): PackView,
     ("GET", "/api/packs/mine"): PackList,
     ("GET", "/api/packs/{pack_id}"): PackView,
     ("GET", "/api/packs/{pack_id}/file"): PackFile,
 }
 
 #: the bodies the client sends (roots of the protocol's schema)
-REQUESTS: dict[str, type[BaseModel]] = {"MakePack": MakePack}
+REQUESTS: dict[str, type[BaseModel]] = {"MakePack": MakePack, "EditPack": EditPack}

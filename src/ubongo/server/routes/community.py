@@ -8,11 +8,12 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Request
+from fastapi import APIRouter, Path, Query, Request
 
 from ubongo import editions as edition_data
 from ubongo import puzzlefile
 
+from ..online.puzzle_ratings import shown
 from ..online.puzzles import PuzzleDesk, stats_view
 from ..protocol import community as c
 from ..protocol.incoming import ProtocolError
@@ -40,6 +41,8 @@ def summary(found: SavedPuzzle, times: list[float]) -> dict[str, Any]:
         "published": found.published,
         "made_at": found.made_at,
         "stats": stats_view(found, times),
+        "rating": shown(found.rating, found.rated_plays),
+        "rated_plays": found.rated_plays,
     }
 
 
@@ -76,22 +79,30 @@ async def save(
 
 @router.get("/api/puzzles", response_model=c.PuzzleList)
 async def community(
-    desk: PuzzleDeskDep, edition: str | None = None, sort: c.Order = "newest"
+    desk: PuzzleDeskDep,
+    edition: str | None = None,
+    sort: c.Order = "newest",
+    page: Annotated[int, Query(ge=0, le=c.LAST_PAGE)] = 0,
 ) -> dict[str, Any]:
-    """An edition's published puzzles (default: the first edition), newest, most played or
-    best liked first."""
+    """One page of an edition's published puzzles (default: the first edition), newest, most
+    played, best liked or hardest (the rating learned from play) first."""
+    found, more = await desk.listed(known_edition(edition), sort, page)
+    return {"puzzles": [await _summary(desk, p) for p in found], "more": more}
+
+
+def known_edition(edition: str | None) -> str:
+    """The edition a list asks for (None: the first), ``no_edition`` if there is none so."""
     name = edition if edition is not None else edition_data.names()[0]
     if name not in edition_data.names():
         raise ProtocolError("no_edition", f"no edition {name[:40]!r}")
-    found = await desk.listed(name, sort)
-    return {"puzzles": [await _summary(desk, p) for p in found]}
+    return name
 
 
 @router.get("/api/puzzles/mine", response_model=c.PuzzleList)
 async def mine(account: SignedIn, desk: PuzzleDeskDep) -> dict[str, Any]:
     """The account's own puzzles, newest first."""
     found = await asyncio.to_thread(desk.store.puzzles.of_account, account.id)
-    return {"puzzles": [await _summary(desk, p) for p in found]}
+    return {"puzzles": [await _summary(desk, p) for p in found], "more": False}
 
 
 async def _summary(desk: PuzzleDesk, found: SavedPuzzle) -> dict[str, Any]:
@@ -123,10 +134,16 @@ async def solution(puzzle_id: PuzzleId, account: SignedIn, desk: PuzzleDeskDep) 
 
 @router.post("/api/puzzles/{puzzle_id}/plays", response_model=c.PuzzleStats)
 async def played(
-    puzzle_id: PuzzleId, body: c.PlayReport, account: SignedIn, desk: PuzzleDeskDep
+    puzzle_id: PuzzleId,
+    body: c.PlayReport,
+    request: Request,
+    account: SignedIn,
+    desk: PuzzleDeskDep,
 ) -> dict[str, Any]:
-    """Count the account's one play of the puzzle; its stats after."""
-    await desk.play(puzzle_id, account.id, body.outcome, body.seconds)
+    """Count the account's one play of the puzzle (and what it teaches the puzzle's rating);
+    its stats after."""
+    address = client_address(request)
+    await desk.play(puzzle_id, account.id, body.outcome, body.seconds, address)
     return await desk.stats(await desk.get(puzzle_id, account.id))
 
 

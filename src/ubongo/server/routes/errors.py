@@ -52,6 +52,7 @@ HTTP_STATUS = {
     "already_played": 409,
     "puzzle_limit": 429,
     "no_pack": 404,
+    "not_your_pack": 403,
     "bad_game": 422,
     "name_reserved": 422,  # the name itself, whoever asks for it
     "too_large": 413,

@@ -6,10 +6,12 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path
+from fastapi import APIRouter, Depends, Path, Query
 
 from ..online.packs import PackDesk
 from ..protocol import packs as k
+from ..protocol.community import LAST_PAGE
+from .community import known_edition
 from .deps import MaybeAccount, PuzzleDeskDep, SignedIn
 
 router = APIRouter()
@@ -29,7 +31,28 @@ PackDeskDep = Annotated[PackDesk, Depends(pack_desk)]
 @router.post("/api/packs", response_model=k.PackView, status_code=201)
 async def make(body: k.MakePack, account: SignedIn, desk: PackDeskDep) -> dict[str, Any]:
     """Make a pack of saved puzzles (the account's own or published), in the order given."""
-    found = await desk.make(account.id, body.title, body.puzzles)
+    found = await desk.make(account.id, body.title, body.puzzles, body.published)
+    return await desk.view(found, account.id)
+
+
+@router.get("/api/packs", response_model=k.ListedPacks)
+async def community(
+    desk: PackDeskDep,
+    edition: str | None = None,
+    page: Annotated[int, Query(ge=0, le=LAST_PAGE)] = 0,
+) -> dict[str, Any]:
+    """One page of an edition's listed packs (default: the first edition), newest first."""
+    found, more = await desk.listed(known_edition(edition), page)
+    return {"packs": found, "more": more}
+
+
+@router.patch("/api/packs/{pack_id}", response_model=k.PackView)
+async def edit(
+    pack_id: PackId, body: k.EditPack, account: SignedIn, desk: PackDeskDep
+) -> dict[str, Any]:
+    """The maker renames the pack, changes its puzzles (reordered, added, removed: the same
+    rules as making one) or lists it; anyone else: ``403 not_your_pack``."""
+    found = await desk.edit(pack_id, account.id, body.title, body.puzzles, body.published)
     return await desk.view(found, account.id)
 
 
@@ -45,6 +68,7 @@ async def mine(account: SignedIn, desk: PackDeskDep) -> dict[str, Any]:
                 "title": p.title,
                 "puzzles": len(p.puzzle_ids),
                 "made_at": p.made_at,
+                "published": p.published,
             }
             for p in found
         ]

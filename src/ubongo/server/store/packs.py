@@ -51,6 +51,8 @@ class SavedPack:
     title: str
     puzzle_ids: list[str]
     made_at: float
+    published: bool = False
+    published_at: float | None = None
 
 
 _WITH_AUTHOR = select(PackRow, AccountRow.name).join(
@@ -60,8 +62,17 @@ _WITH_AUTHOR = select(PackRow, AccountRow.name).join(
 
 def _saved(row: PackRow, name: str) -> SavedPack:
     ids = [str(i) for i in row.puzzle_ids]
+    published = to_epoch(row.published_at) if row.published_at is not None else None
     return SavedPack(
-        row.id, row.account_id, name, row.edition, row.title, ids, to_epoch(row.made_at)
+        row.id,
+        row.account_id,
+        name,
+        row.edition,
+        row.title,
+        ids,
+        to_epoch(row.made_at),
+        row.listed,
+        published,
     )
 
 
@@ -82,8 +93,39 @@ class PackRepository:
                     title=new.title,
                     puzzle_ids=list(new.puzzle_ids),
                     made_at=to_datetime(at),
+                    listed=False,
+                    published_at=None,
                 )
             )
+
+    def change(
+        self, pack: str, at: float, title: str | None, ids: list[str] | None, listed: bool | None
+    ) -> None:
+        """Change ``pack``'s title, puzzles or listing (None: unchanged); first listed at
+        ``at`` if it never was (listed again, it keeps that date)."""
+        with self.database.write() as s:
+            row = s.get(PackRow, pack)
+            if row is None:
+                return
+            if title is not None:
+                row.title = title
+            if ids is not None:
+                row.puzzle_ids = list(ids)
+            if listed is not None:
+                row.listed = listed
+                if listed and row.published_at is None:
+                    row.published_at = to_datetime(at)
+
+    def listed(self, edition: str, limit: int, offset: int = 0) -> list[SavedPack]:
+        """``edition``'s listed packs, first listed last first, the ``limit`` after ``offset``."""
+        query = (
+            _WITH_AUTHOR.where(PackRow.edition == edition, PackRow.listed.is_(True))
+            .order_by(PackRow.published_at.desc(), PackRow.id)
+            .offset(offset)
+            .limit(limit)
+        )
+        with self.database.session() as s:
+            return [_saved(row, name) for row, name in s.execute(query)]
 
     def get(self, pack: str) -> SavedPack | None:
         """The pack of link id ``pack``."""

@@ -31,15 +31,18 @@ add one row, and the other is told so (False), changing nothing.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import case, func, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
-from ..protocol.community import Order, Outcome
+from ..protocol.community import RATING_SHOWN_AFTER, Order, Outcome
 from .database import Database
 from .tables import (
+    AccountAddressRow,
     AccountRow,
     PuzzleLikeRow,
     PuzzlePlayRow,
@@ -101,6 +104,15 @@ class SavedPuzzle:
     solves: int
     likes: int
     reports: int
+    #: learned from plays (docs/editor.md, "Rated by play"): None until a play taught it
+    rating: float | None = None
+    rd: float | None = None
+    rated_plays: int = 0
+
+
+#: what a play teaches a puzzle: its new rating (rating, RD, volatility) from its rating
+#: before (None: never taught yet)
+RatePlay = Callable[[tuple[float, float, float] | None], tuple[float, float, float]]
 
 
 def _saved(row: PuzzleRow, name: str) -> SavedPuzzle:
@@ -126,6 +138,9 @@ def _saved(row: PuzzleRow, name: str) -> SavedPuzzle:
         row.solves,
         row.likes,
         row.reports,
+        row.rating,
+        row.rd,
+        row.rated_plays,
     )
 
 
@@ -136,6 +151,13 @@ _ORDERS = {
     "newest": (PuzzleRow.published_at.desc(), PuzzleRow.id),
     "played": (PuzzleRow.plays.desc(), PuzzleRow.published_at.desc(), PuzzleRow.id),
     "liked": (PuzzleRow.likes.desc(), PuzzleRow.published_at.desc(), PuzzleRow.id),
+    # hardest first, among those whose rating is shown; then the others, newest first
+    "rating": (
+        case((PuzzleRow.rated_plays >= RATING_SHOWN_AFTER, 0), else_=1),
+        case((PuzzleRow.rated_plays >= RATING_SHOWN_AFTER, PuzzleRow.rating), else_=None).desc(),
+        PuzzleRow.published_at.desc(),
+        PuzzleRow.id,
+    ),
 }
 
 
@@ -236,19 +258,43 @@ class PuzzleRepository:
             )
         return changes
 
-    def play(self, puzzle: str, account: int, outcome: Outcome, seconds: float, at: float) -> bool:
+    def play(
+        self,
+        puzzle: str,
+        account: int,
+        outcome: Outcome,
+        seconds: float,
+        at: float,
+        rate: RatePlay | None = None,
+        since: float | None = None,
+    ) -> bool:
         """Count ``account``'s play of ``puzzle`` (False: one was counted before: nothing
-        changes)."""
+        changes). With ``rate``, the play teaches the puzzle's rating in the same transaction,
+        unless the account was seen (since ``since``; None: never asked) at an address of the
+        author's or of an account whose play taught it: one address, one lesson."""
         row = PuzzlePlayRow(
             puzzle_id=puzzle,
             account_id=account,
             outcome=outcome,
             seconds=seconds,
             at=to_datetime(at),
+            rated=False,
         )
         solved = 1 if outcome == "solved" else 0
         counters = {"plays": PuzzleRow.plays + 1, "solves": PuzzleRow.solves + solved}
-        return self._add_once(row, PuzzlePlayRow, puzzle, account, counters)
+
+        def teach(s: Session) -> None:
+            if rate is None or (since is not None and _shares_address(s, puzzle, account, since)):
+                return
+            found = s.get(PuzzleRow, puzzle, with_for_update=True)
+            assert found is not None
+            r, rd, vol = found.rating, found.rd, found.volatility
+            old = (r, rd, vol) if r is not None and rd is not None and vol is not None else None
+            found.rating, found.rd, found.volatility = rate(old)
+            found.rated_plays += 1
+            row.rated = True
+
+        return self._add_once(row, PuzzlePlayRow, puzzle, account, counters, teach)
 
     def like(self, puzzle: str, account: int, at: float) -> bool:
         """``account`` likes ``puzzle`` (False: it did already)."""
@@ -276,7 +322,13 @@ class PuzzleRepository:
         return self._add_once(row, PuzzleReportRow, puzzle, account, counters)
 
     def _add_once(
-        self, row: Any, kind: Any, puzzle: str, account: int, counters: dict[str, Any]
+        self,
+        row: Any,
+        kind: Any,
+        puzzle: str,
+        account: int,
+        counters: dict[str, Any],
+        then: Callable[[Session], None] | None = None,
     ) -> bool:
         try:
             with self.database.write() as s:
@@ -285,6 +337,8 @@ class PuzzleRepository:
                 s.add(row)
                 s.flush()
                 s.execute(update(PuzzleRow).where(PuzzleRow.id == puzzle).values(**counters))
+                if then is not None:
+                    then(s)
         except IntegrityError:
             return False  # the same account's other request, at the same moment, came first
         return True
@@ -310,8 +364,11 @@ class PuzzleRepository:
         with self.database.session() as s:
             return [float(v) for v in s.scalars(query)]
 
-    def listed(self, edition: str, order: Order, limit: int = 50) -> list[SavedPuzzle]:
-        """The community list: ``edition``'s published puzzles nobody hid, in ``order``."""
+    def listed(
+        self, edition: str, order: Order, limit: int = 50, offset: int = 0
+    ) -> list[SavedPuzzle]:
+        """The community list: ``edition``'s published puzzles nobody hid, in ``order``, the
+        ``limit`` after the first ``offset``."""
         query = (
             _WITH_AUTHOR.where(
                 PuzzleRow.edition == edition,
@@ -319,6 +376,7 @@ class PuzzleRepository:
                 PuzzleRow.hidden.is_(False),
             )
             .order_by(*_ORDERS[order])
+            .offset(offset)
             .limit(limit)
         )
         with self.database.session() as s:
@@ -355,3 +413,27 @@ class PuzzleRepository:
                 for p in found
             }
         return [(p, reasons[p.id]) for p in found]
+
+
+def _shares_address(s: Session, puzzle: str, account: int, since: float) -> bool:
+    """Whether ``account`` was seen since ``since`` at an address where the puzzle's author, or
+    an account whose play taught its rating, was seen since then too."""
+    when = to_datetime(since)
+    seen = AccountAddressRow.last_seen >= when
+    mine = select(AccountAddressRow.address).where(AccountAddressRow.account_id == account, seen)
+    near = select(AccountAddressRow.account_id).where(
+        AccountAddressRow.address.in_(mine), AccountAddressRow.account_id != account, seen
+    )
+    author = s.scalar(
+        select(PuzzleRow.id).where(PuzzleRow.id == puzzle, PuzzleRow.account_id.in_(near))
+    )
+    taught = s.scalar(
+        select(PuzzlePlayRow.account_id)
+        .where(
+            PuzzlePlayRow.puzzle_id == puzzle,
+            PuzzlePlayRow.rated.is_(True),
+            PuzzlePlayRow.account_id.in_(near),
+        )
+        .limit(1)
+    )
+    return author is not None or taught is not None

@@ -12,7 +12,18 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, String, true
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    false,
+    true,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from .namekey import MAX_KEY_CHARS
@@ -415,6 +426,12 @@ class PuzzleRow(Base):
     solves: Mapped[int] = mapped_column(Integer)
     likes: Mapped[int] = mapped_column(Integer)
     reports: Mapped[int] = mapped_column(Integer)
+    #: its Glicko-2 rating learned from plays (docs/editor.md; null until a play teaches it)
+    rating: Mapped[float | None] = mapped_column(Float, nullable=True)
+    rd: Mapped[float | None] = mapped_column(Float, nullable=True)
+    volatility: Mapped[float | None] = mapped_column(Float, nullable=True)
+    #: the plays that taught the rating (one per address)
+    rated_plays: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class PuzzlePlayRow(Base):
@@ -428,6 +445,8 @@ class PuzzlePlayRow(Base):
     outcome: Mapped[str] = mapped_column(String(8))
     seconds: Mapped[float] = mapped_column(Float)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: whether it taught the puzzle's rating (not when an account of its address had)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class PuzzleLikeRow(Base):
@@ -464,3 +483,8 @@ class PackRow(Base):
     #: the puzzles' link ids, in the pack's order
     puzzle_ids: Mapped[list[str]] = mapped_column(JSON)
     made_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    #: listed in the community list now, and when first listed
+    listed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    published_at: Mapped[datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True, index=True
+    )
