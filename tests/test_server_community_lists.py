@@ -176,8 +176,8 @@ def test_the_list_comes_in_pages_and_no_page_shows_a_hidden_puzzle(
     # past the end: nothing, and no more; out of bounds: refused
     found = server.get("/api/puzzles?edition=extreme&sort=liked&page=7")
     assert (found["puzzles"], found["more"]) == ([], False)
-    for page in ("-1", "501", "x"):
-        status, answer = server.request("GET", f"/api/puzzles?edition=extreme&page={page}")
+    for bad in ("-1", "501", "x"):
+        status, answer = server.request("GET", f"/api/puzzles?edition=extreme&page={bad}")
         assert (status, answer["error"]["code"]) == (422, "bad_message"), answer
 
 
