@@ -1949,7 +1949,7 @@ export interface MakePack {
 }
 /**
  * ``PATCH /api/packs/{pack_id}``, its maker's only: a new title, puzzles (the whole list,
- * in the new order: reordered, added, removed) or listing; what is left out stays.
+ * in the new order: reordered, added, removed) or listing; what is not sent is unchanged.
  */
 export interface EditPack {
   title?: string | null;

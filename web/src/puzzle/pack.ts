@@ -13,6 +13,7 @@ import { saveTicket } from "../net";
 import type { PracticeTask } from "../offline/bundle";
 import { LocalPlayer } from "../offline/player";
 import { clock } from "../ui";
+import { packEditor } from "./packedit";
 import { editionTitle } from "./stats";
 
 type Pack = AnswerOf<"GET /api/packs/{pack_id}">;
@@ -33,7 +34,12 @@ export function packScreen(id: string, go: (path: string) => void): Screen {
       await ensureAccount();
       const pack = await api("GET /api/packs/{pack_id}", { path: { pack_id: id } });
       const cat = await loadCatalogue(pack.edition);
-      view = new PackView(pack, cat, main, go);
+      // its maker's change shows the pack as changed
+      const show = (shown: Pack) => {
+        view?.dispose();
+        view = new PackView(shown, cat, main, go, show);
+      };
+      show(pack);
     } catch (e) {
       main.replaceChildren(
         h("h1#pack-title", {}, t("puzzles:packNotFound")),
@@ -68,6 +74,7 @@ class PackView {
     private readonly cat: Catalogue,
     main: HTMLElement,
     private readonly go: (path: string) => void,
+    edited: (pack: Pack) => void,
   ) {
     const solo = h("button.primary#pack-solo", { type: "button" }, t("puzzles:packSolo"));
     const race = h("button#pack-race", { type: "button" }, t("puzzles:packRace"));
@@ -117,6 +124,7 @@ class PackView {
       this.actions,
       this.stage,
       this.status,
+      pack.mine ? packEditor(pack, edited) : "",
     );
   }
 

@@ -22,6 +22,13 @@ export function editionTitle(name: string): string {
   return editionInfo(name).title;
 }
 
+/** A rating learned from play as a word and its number ("hard · 1650"; docs/editor.md,
+ * "Rated by play": below 1200 easy, to 1500 medium, to 1800 hard, above very hard). */
+export function ratingText(rating: number): string {
+  const word = rating < 1200 ? "easy" : rating < 1500 ? "medium" : rating < 1800 ? "hard" : "veryHard";
+  return t("puzzles:rated", { word: t(`puzzles:ratingWord.${word}`), rating });
+}
+
 /** The stats as a definition list (`.puzzle-stats`), each figure with its `data-stat`. */
 export function statsList(s: PuzzleStats): HTMLElement {
   const rate = s.solve_rate === null ? "–" : `${Math.round(s.solve_rate * 100)} %`;

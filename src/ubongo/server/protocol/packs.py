@@ -31,7 +31,7 @@ class MakePack(Strict):
 
 class EditPack(Strict):
     """``PATCH /api/packs/{pack_id}``, its maker's only: a new title, puzzles (the whole list,
-    in the new order: reordered, added, removed) or listing; what is left out stays."""
+    in the new order: reordered, added, removed) or listing; what is not sent is unchanged."""
 
     title: str | None = Field(default=None, max_length=200)
     puzzles: list[str] | None = Field(
