@@ -32,8 +32,24 @@ def is_slow(path: Path, module: ModuleType | None) -> bool:
     return WEB_TESTS in path.resolve().parents or _uses_process_harness(module)
 
 
+def run_first(path: Path, module: ModuleType | None) -> int:
+    """Where a test's file goes in the run: browser tests first, then the other tests that
+    start processes, then the rest. The workers of ``make test`` (``--dist loadfile``) take
+    files in this order, so the long files start early and the short ones fill the end of
+    the run, instead of a long browser file starting last while the other workers sit idle.
+
+    >>> run_first(WEB_TESTS / "test_x.py", None), run_first(WEB_TESTS.parent / "test_x.py", None)
+    (0, 2)
+    """
+    if WEB_TESTS in path.resolve().parents:
+        return 0
+    return 1 if _uses_process_harness(module) else 2
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark the slow tests (the ``slow`` marker is declared in pyproject.toml)."""
+    """Mark the slow tests (the ``slow`` marker is declared in pyproject.toml) and put the
+    slowest kinds first (:func:`run_first`; a stable sort keeps each file's own order)."""
     for item in items:
         if is_slow(Path(item.path), getattr(item, "module", None)):
             item.add_marker(pytest.mark.slow)
+    items.sort(key=lambda item: run_first(Path(item.path), getattr(item, "module", None)))

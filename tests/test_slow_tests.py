@@ -10,7 +10,7 @@ import test_server_games
 import test_server_redis
 import test_server_units
 import test_solver
-from slow_tests import WEB_TESTS, is_slow
+from slow_tests import WEB_TESTS, is_slow, run_first
 
 TESTS = Path(__file__).resolve().parent
 
@@ -39,3 +39,12 @@ def test_unit_tests_and_doctests_are_quick() -> None:
     assert not is_slow(TESTS / "test_solver.py", test_solver)
     assert not is_slow(TESTS / "test_server_units.py", test_server_units)
     assert not is_slow(TESTS.parent / "src" / "ubongo" / "solver.py", None)
+
+
+def test_browser_files_run_first_then_process_files_then_the_rest() -> None:
+    order = [
+        run_first(TESTS / "test_solver.py", test_solver),
+        run_first(TESTS / "test_server_games.py", test_server_games),
+        run_first(WEB_TESTS / "test_a_new_screen.py", None),
+    ]
+    assert order == [2, 1, 0]

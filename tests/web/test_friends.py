@@ -168,7 +168,7 @@ def test_the_end_of_a_game_offers_to_challenge_who_played_it(
     ada_page, bob_page = new_page(browser, errors), new_page(browser, errors)
     ada, bob = signed_in(ada_page, server), signed_in(bob_page, server)
     made = server.create_room_as(
-        str(ada["token"]), "Ada", edition="classic", rounds=1, hourglass_seconds=3, seed=5
+        str(ada["token"]), "Ada", edition="classic", rounds=1, hourglass_seconds=40, seed=5
     )
     bobs = server.take_seat(made["code"], "Bob", str(bob["token"]))
     seat_in(ada_page, server, made)
@@ -185,7 +185,10 @@ def test_the_end_of_a_game_offers_to_challenge_who_played_it(
     expect(ada_page.locator(".chat-muted")).to_contain_text("Muted: Bob.")
     bob_page.click("#ready")
     ada_page.click("#start")
+    # Ada first, then Bob: the round ends when both have finished (the hourglass is long
+    # enough for two boards dragged one after the other on a loaded machine)
     solve_and_call(ada_page, "classic")
+    solve_and_call(bob_page, "classic")
     to_the_end(ada_page)
     others = ada_page.locator(".played-with")
     expect(others.locator(".friend-name")).to_have_text("Bob")
