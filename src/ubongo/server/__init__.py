@@ -23,6 +23,19 @@ importing only those listed before it (``tests/test_layers.py`` checks it):
 
 from __future__ import annotations
 
-from .app import create_app
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .app import create_app
 
 __all__ = ["create_app"]
+
+
+def __getattr__(name: str) -> Any:
+    # the app (FastAPI, every router) is imported when it is asked for, not by whoever
+    # imports a sub-package: `ubongo review` needs the store, not the web framework
+    if name == "create_app":
+        from .app import create_app
+
+        return create_app
+    raise AttributeError(name)
