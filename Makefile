@@ -65,13 +65,15 @@ lint: setup $(WEB_DEPS)
 typecheck: setup
 	$(BIN)/mypy
 
-# The suite waits more than it computes (servers starting, bots thinking, clocks running out,
-# a browser rendering): about 4 CPU-minutes in 13 minutes run one file after another. So
-# the files are spread over worker processes, each file kept whole in one worker (its
+# The suite waits as well as computes (servers starting, bots thinking, clocks running out):
+# a run took 23 CPU-minutes in 15 wall-minutes on two cores, chromium 56% of it, the servers
+# 19%. So the files are spread over worker processes, each file kept whole in one worker (its
 # module-scoped servers are shared by its tests); PYTEST_WORKERS=0 runs them in this process.
+# The files go out in the order tests/slow_tests.py gives them (browser files first), not
+# xdist's (most tests first, which left the long browser files with one test each for last).
 PYTEST_WORKERS ?= 3
 pytest: setup web
-	$(BIN)/pytest -q -n $(PYTEST_WORKERS) --dist loadfile
+	$(BIN)/pytest -q -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 test: lint typecheck pytest
 

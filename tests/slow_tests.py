@@ -34,9 +34,10 @@ def is_slow(path: Path, module: ModuleType | None) -> bool:
 
 def run_first(path: Path, module: ModuleType | None) -> int:
     """Where a test's file goes in the run: browser tests first, then the other tests that
-    start processes, then the rest. The workers of ``make test`` (``--dist loadfile``) take
-    files in this order, so the long files start early and the short ones fill the end of
-    the run, instead of a long browser file starting last while the other workers sit idle.
+    start processes, then the rest. The workers of ``make test`` (``--dist loadfile
+    --no-loadscope-reorder``) take files in this order, so the long files start early and
+    the short ones fill the end of the run, instead of a long browser file starting last
+    while the other workers sit idle.
 
     >>> run_first(WEB_TESTS / "test_x.py", None), run_first(WEB_TESTS.parent / "test_x.py", None)
     (0, 2)

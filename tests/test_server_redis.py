@@ -282,7 +282,12 @@ def test_the_game_goes_on_when_its_process_is_killed(
         {"type": "submit", "round": seed_round, "placements": solution(task, "classic")},
         "verdict",
     )
-    assert verdict["type"] == "verdict" and (verdict["ok"] or verdict["code"] == "too_late")
+    # answered by the new owner: covered, or (the takeover outlasting a loaded machine's 2 s
+    # hourglass and its second chance) too late for that round, or the next round already on
+    late = verdict["type"] == "error" and verdict["code"] == "stale_round"
+    assert late or (
+        verdict["type"] == "verdict" and (verdict["ok"] or verdict["code"] == "too_late")
+    ), verdict
     # Ada's browser reconnects through b; Bob (b) and the spectator (c) stay connected and are
     # attached to the new owner, with the events they missed
     back = Client(b)
