@@ -1,4 +1,5 @@
-"""A real server in a subprocess, and a small WebSocket client that speaks docs/protocol.md.
+"""A real server in a process of its own (tests/launcher.py), and a small WebSocket client
+that speaks docs/protocol.md.
 
 Used by tests/test_server_*.py and bench/server.py: no test double anywhere between the
 client and the rules. Every frame a :class:`Client` receives and every HTTP body
@@ -18,7 +19,6 @@ import signal
 import socket
 import sqlite3
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from launcher import Launched, launch
 from waiting import eventually
 from websockets.sync.client import ClientConnection, connect
 
@@ -145,33 +146,15 @@ class ServerProcess:
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}/ws"
         self.log_path = log
-        self.proc: subprocess.Popen[bytes] | None = None
+        self.proc: Launched | None = None
 
     def start(self, timeout: float = 30.0) -> ServerProcess:
-        out = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         env.pop("UBONGO_REDIS_URL", None)
         extra = ["--redis-url", self.redis_url] if self.redis_url else []
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-c",
-                "import sys; from ubongo.cli import main; sys.exit(main())",
-                "serve",
-                "--port",
-                str(self.port),
-                "--database-url",
-                self.database_url,
-                "--log-level",
-                "warning",
-                *extra,
-                *self.args,
-            ],
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            env=env,
-            cwd=ROOT,
-        )
+        args = ["serve", "--port", str(self.port), "--database-url", self.database_url]
+        args += ["--log-level", "warning", *extra, *self.args]
+        self.proc = launch(args, env, ROOT, self.log_path)
         proc = self.proc
 
         def answering() -> bool:
