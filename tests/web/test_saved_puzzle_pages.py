@@ -168,3 +168,19 @@ def test_the_pages_on_a_phone_and_in_german(browser: Browser, server: ServerProc
     assert not found, f"English on the German community list: {found}"
     german.context.close()
     assert not errors, errors
+
+
+def test_a_puzzle_or_pack_that_is_not_there_says_so_and_leads_back(
+    page: Page, server: ServerProcess
+) -> None:
+    for path, title, reason in (
+        ("/puzzle/nosuchpuzzle", "Puzzle not found", "There is no such puzzle"),
+        ("/pack/nosuchpack", "No such pack", "There is no such pack."),
+    ):
+        page.goto(server.url + path)
+        expect(page.locator("main h1")).to_have_text(title)
+        expect(page.locator("main p.bad")).to_contain_text(reason)
+        back = page.locator("main a[href='/puzzles']")
+        expect(back).to_be_visible()
+    back.click()
+    expect(page).to_have_url(server.url + "/puzzles")

@@ -14,7 +14,7 @@ import type { PracticeTask } from "../offline/bundle";
 import { LocalPlayer } from "../offline/player";
 import { clock } from "../ui";
 import { packEditor } from "./packedit";
-import { editionTitle } from "./stats";
+import { editionTitle, showNotFound } from "./stats";
 
 type Pack = AnswerOf<"GET /api/packs/{pack_id}">;
 type PackPuzzle = Pack["puzzles"][number];
@@ -41,11 +41,7 @@ export function packScreen(id: string, go: (path: string) => void): Screen {
       };
       show(pack);
     } catch (e) {
-      main.replaceChildren(
-        h("h1#pack-title", {}, t("puzzles:packNotFound")),
-        h("p.bad", {}, e instanceof ApiError ? errorText(e.code, e.message) : String(e)),
-        h("p", {}, h("a", { href: "/puzzles", "data-link": "" }, t("puzzles:communityLink"))),
-      );
+      showNotFound(main, "h1#pack-title", t("puzzles:packNotFound"), e);
     }
   })();
   return { element: main, dispose: () => view?.dispose() };

@@ -13,7 +13,7 @@ import { errorText, t } from "../i18n";
 import type { PracticeTask } from "../offline/bundle";
 import { LocalPlayer } from "../offline/player";
 import { clock } from "../ui";
-import { editionTitle, statsList, titleOf } from "./stats";
+import { editionTitle, showNotFound, statsList, titleOf } from "./stats";
 
 type Page = AnswerOf<"GET /api/puzzles/{puzzle_id}">;
 type Outcome = CallOf<"POST /api/puzzles/{puzzle_id}/plays">["body"]["outcome"];
@@ -35,11 +35,7 @@ export function puzzleScreen(id: string): Screen {
       const cat = await loadCatalogue(page.summary.edition);
       view = new PuzzleView(page, cat, main);
     } catch (e) {
-      main.replaceChildren(
-        h("h1#puzzle-title", {}, t("puzzles:notFound")),
-        h("p.bad", {}, e instanceof ApiError ? errorText(e.code, e.message) : String(e)),
-        h("p", {}, h("a", { href: "/puzzles", "data-link": "" }, t("puzzles:communityLink"))),
-      );
+      showNotFound(main, "h1#puzzle-title", t("puzzles:notFound"), e);
     }
   })();
   return { element: main, dispose: () => view?.dispose() };

@@ -2,10 +2,10 @@
 // have hidden it), who made it, and what play made of it (plays, solve rate, median time,
 // likes), the same on the puzzle's page and in the community list.
 
-import type { AnswerOf } from "../api";
+import { type AnswerOf, ApiError } from "../api";
 import { h } from "../dom";
 import { editionInfo } from "../editions";
-import { t } from "../i18n";
+import { errorText, t } from "../i18n";
 
 /** A puzzle as a list shows it. */
 export type PuzzleSummary = AnswerOf<"GET /api/puzzles">["puzzles"][number];
@@ -43,5 +43,15 @@ export function statsList(s: PuzzleStats): HTMLElement {
     "dl.puzzle-stats",
     {},
     rows.map(([key, label, value]) => h("div", { "data-stat": key }, h("dt", {}, label), h("dd", {}, value))),
+  );
+}
+
+/** A puzzle's or pack's page that could not be loaded: `heading` (its title's element, e.g.
+ * `h1#pack-title`) says so, the reason below, and a way back to the community list. */
+export function showNotFound(main: HTMLElement, heading: string, title: string, e: unknown): void {
+  main.replaceChildren(
+    h(heading, {}, title),
+    h("p.bad", {}, e instanceof ApiError ? errorText(e.code, e.message) : String(e)),
+    h("p", {}, h("a", { href: "/puzzles", "data-link": "" }, t("puzzles:communityLink"))),
   );
 }
