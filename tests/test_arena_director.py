@@ -5,14 +5,17 @@ arena freezes all the same."""
 from __future__ import annotations
 
 import asyncio
+import json
+import random
 from collections.abc import Sequence
 from typing import Any
 
-from ubongo.arena import Arena, Format
+from ubongo.arena import Arena, Format, Sheet
 from ubongo.server.config import ServerConfig
-from ubongo.server.online.arena_live import Seated
+from ubongo.server.online.arena_live import Live, RaceInPlay, Seated, Watcher, arena_view
 from ubongo.server.online.arenas import RACE_LOST_SECONDS, ArenaDirector
 from ubongo.server.ops.clock import Clock
+from ubongo.server.protocol.arenas import ArenaUpdates, encode_arena_message
 
 
 def test_a_lost_race_frees_its_players_and_holds_up_no_freeze() -> None:
@@ -104,3 +107,38 @@ def test_a_director_that_may_not_be_sure_of_its_lead_pairs_nobody() -> None:
         return before, made
 
     assert asyncio.run(scenario()) == ([], [1])
+
+
+def test_every_page_gets_the_message_its_view_makes_alone() -> None:
+    """A show encodes what every page shares once and each page's own part apart: the text
+    each page gets is the whole view it would have been sent alone, through the model, for
+    a visitor, a player in the top, one far below it and one seated in a race; and a page is
+    sent nothing new when only the clock moved."""
+    rng = random.Random(7)
+    arena = Arena("a1", "Big", Format("classic", 30, 4, "A", "s"), 0.0, 1800.0)
+    sheets = {}
+    for a in range(1, 41):
+        s = Sheet(a, f"P{a}", rng.random())
+        for r in range(rng.randint(0, 6)):
+            s = s.scored(r + 1, rng.choice([1, 2, 3, 4, None]), rng.random() < 0.3, 10.0 + r)
+        sheets[a] = s
+    live = Live(arena, sheets)
+    for n in range(1, 9):
+        live.races[n] = RaceInPlay(n, f"R{n}", (1, 2, 3, 4), ("A", "B", "C", "D"), 100.0 + n)
+    live.entrant(40).seat = {"code": "R1", "seat": 2, "token": "t" * 32, "invite": "/room/R1"}
+    pages = [Watcher("a1", account) for account in (None, *sheets)]
+    live.watchers.update(pages)
+    director = ArenaDirector.__new__(ArenaDirector)
+    director._show(live, 500.0)
+    for w in pages:
+        alone = encode_arena_message({"type": "arena", **arena_view(live, w.account, 500.0)})
+        assert w.queue.get_nowait() == alone
+    near = {len(json.loads(ArenaUpdates.timed(w.last, 0))["near"]) > 0 for w in pages}
+    assert near == {True, False}
+    live.changed()
+    director._show(live, 501.0)  # a change no page shows: nothing sent
+    assert all(w.queue.empty() for w in pages)
+    live.sheets[40] = live.sheets[40].scored(9, 1, False, 600.0)
+    live.changed()
+    director._show(live, 602.0)
+    assert not pages[-1].queue.empty()

@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Literal
 
 from ubongo import editions
@@ -88,17 +89,20 @@ class Sheet:
     #: removed from the standings (a player marked a cheater: ``docs/arenas.md``)
     removed: bool = False
 
-    @property
+    # (a sheet never changes, `scored` makes a new one: what is read from its results is read
+    # once; the standings of a thousand players sort on them at every change)
+
+    @cached_property
     def points(self) -> int:
         """The sum of their races' points."""
         return sum(r.points for r in self.results)
 
-    @property
+    @cached_property
     def wins(self) -> int:
         """Races they won."""
         return sum(1 for r in self.results if r.place == 1)
 
-    @property
+    @cached_property
     def streak(self) -> int:
         """Races won in a row, the last one included."""
         n = 0
@@ -108,12 +112,12 @@ class Sheet:
             n += 1
         return n
 
-    @property
+    @cached_property
     def on_fire(self) -> bool:
         """Whether the next race counts double."""
         return self.streak >= FIRE_AFTER
 
-    @property
+    @cached_property
     def reached_at(self) -> float:
         """When the player reached their points: the end of their last race that scored (their
         joining, without points). The earlier ranks higher among equals."""

@@ -93,6 +93,7 @@ class Live:
     #: its players were told it started (their notice sockets)
     start_told: bool = False
     _ranked: tuple[int, list[Sheet], dict[int, int]] | None = None
+    _shared: tuple[int, str, dict[str, Any]] | None = None
 
     def changed(self) -> None:
         self.version += 1
@@ -129,40 +130,21 @@ def standing_row(rank: int, s: Sheet) -> dict[str, Any]:
 def arena_view(live: Live, account: int | None, now: float) -> dict[str, Any]:
     """What an arena's page shows ``account`` (``None``: a visitor) now: the arena, the top of
     the standings, the account's neighbourhood and sheet, the races going on."""
+    near, me = own_view(live, account)
+    return {**shared_view(live, now), "near": near, "me": me, "server_time": _ms(now)}
+
+
+def shared_view(live: Live, now: float) -> dict[str, Any]:
+    """What every page of the arena shows alike (the arena, the top of the standings, the
+    races going on), made once per change and phase: a thousand pages are sent their views
+    in the same second."""
     a, f = live.arena, live.arena.format
-    order, rank = live.ranked()
-    me: dict[str, Any] | None = None
-    near: list[dict[str, Any]] = []
-    sheet = live.sheets.get(account) if account is not None else None
-    if sheet is not None and account is not None:
-        entrant = live.entrant(account)
-        mine = rank.get(account)
-        if mine is not None and mine > TOP_ROWS:
-            lo, hi = max(TOP_ROWS, mine - NEAR_ROWS - 1), min(len(order), mine + NEAR_ROWS)
-            near = [standing_row(i + 1, order[i]) for i in range(lo, hi)]
-        me = {
-            "rank": mine,
-            "points": sheet.points,
-            "streak": sheet.streak,
-            "on_fire": sheet.on_fire,
-            "paused": sheet.paused,
-            "harder": sheet.harder,
-            "present": entrant.pages > 0,
-            "seat": entrant.seat,
-            "results": [
-                {
-                    "race": r.race,
-                    "place": r.place,
-                    "points": r.points,
-                    "fire": r.fire,
-                    "harder": r.harder,
-                    "game_id": r.game,
-                }
-                for r in sheet.results
-            ],
-        }
+    phase = a.phase(now)
+    if live._shared is not None and live._shared[:2] == (live.version, phase):
+        return live._shared[2]
+    order, _ = live.ranked()
     races = sorted(live.races.values(), key=lambda r: -r.started_at)[:RACES_LISTED]
-    return {
+    shared = {
         "id": a.id,
         "title": a.title,
         "edition": f.edition,
@@ -172,16 +154,52 @@ def arena_view(live: Live, account: int | None, now: float) -> dict[str, Any]:
         "minutes": f.minutes,
         "starts_at": _ms(a.starts_at),
         "ends_at": _ms(a.ends_at),
-        "phase": a.phase(now),
+        "phase": phase,
         "private": a.private,
-        "server_time": _ms(now),
         "players": len(order),
         "races_in_play": len(live.races),
         "top": [standing_row(i, s) for i, s in enumerate(order[:TOP_ROWS], start=1)],
-        "near": near,
-        "me": me,
         "races": [{"number": r.number, "room": r.room, "names": list(r.names)} for r in races],
     }
+    live._shared = (live.version, phase, shared)
+    return shared
+
+
+def own_view(live: Live, account: int | None) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    """What only ``account``'s page shows: the standings around them (when not in the top)
+    and their own sheet (``None``: a visitor, or not joined)."""
+    sheet = live.sheets.get(account) if account is not None else None
+    if sheet is None or account is None:
+        return [], None
+    order, rank = live.ranked()
+    entrant = live.entrant(account)
+    mine = rank.get(account)
+    near: list[dict[str, Any]] = []
+    if mine is not None and mine > TOP_ROWS:
+        lo, hi = max(TOP_ROWS, mine - NEAR_ROWS - 1), min(len(order), mine + NEAR_ROWS)
+        near = [standing_row(i + 1, order[i]) for i in range(lo, hi)]
+    me = {
+        "rank": mine,
+        "points": sheet.points,
+        "streak": sheet.streak,
+        "on_fire": sheet.on_fire,
+        "paused": sheet.paused,
+        "harder": sheet.harder,
+        "present": entrant.pages > 0,
+        "seat": entrant.seat,
+        "results": [
+            {
+                "race": r.race,
+                "place": r.place,
+                "points": r.points,
+                "fire": r.fire,
+                "harder": r.harder,
+                "game_id": r.game,
+            }
+            for r in sheet.results
+        ],
+    }
+    return near, me
 
 
 def arena_summary(a: Arena, now: float, players: int) -> dict[str, Any]:

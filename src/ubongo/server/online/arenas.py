@@ -48,7 +48,7 @@ from ubongo.arena import (
 from ..config import ServerConfig
 from ..ops.clock import Clock
 from ..ops.ratelimit import AddressLimit
-from ..protocol.arenas import encode_arena_message
+from ..protocol.arenas import ArenaUpdates
 from ..protocol.incoming import BOT_LEVELS, ProtocolError
 from ..protocol.social import encode_notice
 from ..store import Store
@@ -62,6 +62,8 @@ from .arena_live import (
     Watcher,
     arena_summary,
     arena_view,
+    own_view,
+    shared_view,
     standing_row,
 )
 from .notices import Notices
@@ -397,14 +399,14 @@ class ArenaDirector:
             entrant.pages = max(0, entrant.pages - 1)
             self._free(live, w.account, self.clock.now())
 
-    def _send(self, live: Live, w: Watcher, now: float) -> None:
-        view = arena_view(live, w.account, now)
-        text = encode_arena_message({"type": "arena", **view})
-        # the clock alone moving is not news: compare without it
-        key = text.replace(f'"server_time":{view["server_time"]}', "")
-        if key != w.last:
-            w.last = key
-            w.deliver(text)
+    def _send(
+        self, live: Live, w: Watcher, now: float, updates: ArenaUpdates | None = None
+    ) -> None:
+        """Send ``w`` its view if it changed, the clock aside (``updates``: a show's, made once)."""
+        page = (updates or ArenaUpdates(shared_view(live, now))).page(*own_view(live, w.account))
+        if page != w.last:
+            w.last = page
+            w.deliver(ArenaUpdates.timed(page, round(now * 1000)))
 
     # --- the clock -----------------------------------------------------------------------------
 
@@ -497,8 +499,9 @@ class ArenaDirector:
         live.shown, live.shown_at = live.version, now
         if not live.watchers:
             return
+        updates = ArenaUpdates(shared_view(live, now))
         for w in list(live.watchers):
-            self._send(live, w, now)
+            self._send(live, w, now, updates)
 
     async def _freeze(self, live: Live, now: float) -> None:
         """The standings are final: stored with each place, and read back (a player marked a

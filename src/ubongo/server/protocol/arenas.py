@@ -195,6 +195,13 @@ ArenaMessage = Annotated[ArenaUpdate | ArenaSocketError, Field(discriminator="ty
 
 _client_adapter: TypeAdapter[ArenaClientMessage] = TypeAdapter(ArenaClientMessage)
 _message_adapter: TypeAdapter[ArenaMessage] = TypeAdapter(ArenaMessage)
+_update_adapter: TypeAdapter[ArenaUpdate] = TypeAdapter(ArenaUpdate)
+_near_adapter: TypeAdapter[list[StandingRow]] = TypeAdapter(list[StandingRow])
+_me_adapter: TypeAdapter[MyArena | None] = TypeAdapter(MyArena | None)
+#: an update's fields that differ from page to page
+_OWN = {"near", "me", "server_time"}
+#: where a page's update leaves the time out (no JSON value has it)
+_TIME_GAP = "\x00"
 
 
 def arena_client_message(text: str | bytes) -> ArenaClientMessage:
@@ -209,3 +216,48 @@ def encode_arena_message(message: dict[str, Any]) -> str:
     '{"type":"error","code":"no_arena","message":"gone"}'
     """
     return _message_adapter.dump_json(_message_adapter.validate_python(message)).decode()
+
+
+class ArenaUpdates:
+    """The JSON texts of one arena's ``arena`` messages to many pages at once: what every page
+    shows alike (``shared``: the arena, the top of the standings, the races) checked against
+    :class:`ArenaUpdate` and encoded once, each page's own part (its neighbourhood, its sheet,
+    the time) checked and encoded apart and put in its place: the same text, byte for byte,
+    as :func:`encode_arena_message` makes of the whole.
+
+    >>> shared = {"id": "a", "title": "T", "edition": "classic", "side": "A",
+    ...     "harder_side": "B", "seats": 4, "minutes": 30, "starts_at": 0, "ends_at": 9,
+    ...     "phase": "running", "private": False, "players": 0, "races_in_play": 0,
+    ...     "top": [], "races": []}
+    >>> updates = ArenaUpdates(shared)
+    >>> updates.timed(updates.page([], None), 5) == encode_arena_message(
+    ...     {"type": "arena", **shared, "near": [], "me": None, "server_time": 5})
+    True
+    """
+
+    def __init__(self, shared: dict[str, Any]) -> None:
+        checked = _update_adapter.validate_python(
+            {"type": "arena", **shared, "near": [], "me": None, "server_time": 0}
+        )
+        # each shared field's '"name":value' once; the model's order of fields kept
+        self._fields = {
+            name: _update_adapter.dump_json(checked, include={name}).decode()[1:-1]
+            for name in ArenaUpdate.model_fields
+            if name not in _OWN
+        }
+
+    def page(self, near: list[dict[str, Any]], me: dict[str, Any] | None) -> str:
+        """A page's update with a gap for the time (what tells whether it changed since the
+        last one sent: the clock alone moving is not news)."""
+        own = {
+            "near": '"near":'
+            + _near_adapter.dump_json(_near_adapter.validate_python(near)).decode(),
+            "me": '"me":' + _me_adapter.dump_json(_me_adapter.validate_python(me)).decode(),
+            "server_time": '"server_time":' + _TIME_GAP,
+        }
+        return "{" + ",".join(self._fields.get(n) or own[n] for n in ArenaUpdate.model_fields) + "}"
+
+    @staticmethod
+    def timed(page: str, server_time: int) -> str:
+        """A page's update with the server's time (ms) in its gap: the text to send."""
+        return page.replace(_TIME_GAP, str(server_time), 1)
