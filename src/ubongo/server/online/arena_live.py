@@ -11,6 +11,7 @@ from typing import Any, Protocol
 
 from ubongo.arena import Arena, Format, Sheet, standings
 
+from ..protocol.arenas import ArenaUpdates
 from .ratings import MU
 
 #: rows of the standings' top, and of a player's neighbourhood either side of them
@@ -87,6 +88,8 @@ class Live:
     watchers: set[Watcher] = field(default_factory=set)
     #: bumped at every change a view shows; views are made when it moved
     version: int = 0
+    #: bumped at every change of the sheets (a race begun changes no standing)
+    sheets_version: int = 0
     shown: int = -1
     shown_at: float = 0.0
     shown_phase: str = ""
@@ -94,16 +97,21 @@ class Live:
     start_told: bool = False
     _ranked: tuple[int, list[Sheet], dict[int, int]] | None = None
     _shared: tuple[int, str, dict[str, Any]] | None = None
+    _updates: tuple[int, str, ArenaUpdates] | None = None
 
-    def changed(self) -> None:
+    def changed(self, sheets: bool = True) -> None:
+        """Something a view shows has changed (``sheets``: the players' sheets among it)."""
         self.version += 1
+        if sheets:
+            self.sheets_version += 1
 
     def ranked(self) -> tuple[list[Sheet], dict[int, int]]:
         """The standings and each account's place in them, made once per change (every
         watcher's view reads them: once per view would be quadratic in the arena's size)."""
-        if self._ranked is None or self._ranked[0] != self.version:
+        if self._ranked is None or self._ranked[0] != self.sheets_version:
             order = standings(self.sheets.values())
-            self._ranked = (self.version, order, {s.account: i for i, s in enumerate(order, 1)})
+            ranks = {s.account: i for i, s in enumerate(order, 1)}
+            self._ranked = (self.sheets_version, order, ranks)
         return self._ranked[1], self._ranked[2]
 
     def entrant(self, account: int) -> Entrant:
@@ -163,6 +171,15 @@ def shared_view(live: Live, now: float) -> dict[str, Any]:
     }
     live._shared = (live.version, phase, shared)
     return shared
+
+
+def updates(live: Live, now: float) -> ArenaUpdates:
+    """The arena's pages' updates now (:class:`ArenaUpdates`: the shared part encoded once),
+    made once per change and phase."""
+    phase = live.arena.phase(now)
+    if live._updates is None or live._updates[:2] != (live.version, phase):
+        live._updates = (live.version, phase, ArenaUpdates(shared_view(live, now)))
+    return live._updates[2]
 
 
 def own_view(live: Live, account: int | None) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:

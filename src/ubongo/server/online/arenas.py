@@ -63,8 +63,8 @@ from .arena_live import (
     arena_summary,
     arena_view,
     own_view,
-    shared_view,
     standing_row,
+    updates,
 )
 from .notices import Notices
 from .quickmatch import closest_level
@@ -399,11 +399,9 @@ class ArenaDirector:
             entrant.pages = max(0, entrant.pages - 1)
             self._free(live, w.account, self.clock.now())
 
-    def _send(
-        self, live: Live, w: Watcher, now: float, updates: ArenaUpdates | None = None
-    ) -> None:
-        """Send ``w`` its view if it changed, the clock aside (``updates``: a show's, made once)."""
-        page = (updates or ArenaUpdates(shared_view(live, now))).page(*own_view(live, w.account))
+    def _send(self, live: Live, w: Watcher, now: float) -> None:
+        """Send ``w`` its view if it changed, the clock aside."""
+        page = updates(live, now).page(*own_view(live, w.account))
         if page != w.last:
             w.last = page
             w.deliver(ArenaUpdates.timed(page, round(now * 1000)))
@@ -455,7 +453,7 @@ class ArenaDirector:
                 e = live.entrant(a)
                 e.race, e.seat = None, None
                 self._free(live, a, now)
-            live.changed()
+            live.changed(sheets=False)
             if self.store is not None:
                 end = self.store.arenas.race_ended
                 await asyncio.to_thread(end, live.arena.id, race.number, now, None, [])
@@ -499,9 +497,8 @@ class ArenaDirector:
         live.shown, live.shown_at = live.version, now
         if not live.watchers:
             return
-        updates = ArenaUpdates(shared_view(live, now))
         for w in list(live.watchers):
-            self._send(live, w, now, updates)
+            self._send(live, w, now)
 
     async def _freeze(self, live: Live, now: float) -> None:
         """The standings are final: stored with each place, and read back (a player marked a
@@ -581,7 +578,7 @@ class ArenaDirector:
             e = live.entrants[a]
             e.seat = seat
             e.last = frozenset(accounts)
-        live.changed()
+        live.changed(sheets=False)
         for w in list(live.watchers):  # a seated player's page hears it at once
             if w.account in accounts:
                 self._send(live, w, self.clock.now())
