@@ -1,0 +1,97 @@
+"""How long does one arena's second of views take?  An arena's pages are sent their views at
+most once a second; with a thousand pages that is a thousand views a second on the process
+that leads the arenas.
+
+Run with ``.venv/bin/python bench/arena_views.py [--pages N] [--repeat R]``.
+
+One arena of ``N`` players (each with 3-15 race results drawn from a fixed seed) and 250
+races in play, one open page per player. Two ways to make every page's message, in the same
+process, best of ``R``:
+
+* **reference**: each page's whole view (``arena_view``) checked and encoded through its model
+  (``encode_arena_message``), as a page alone would be sent it;
+* **show**: what the director does once a second (``ArenaDirector._show``): the part every page
+  shows alike made and encoded once, each page's own part apart (``ArenaUpdates``).
+
+Each show's texts are checked equal, byte for byte, to the reference's before any timing.
+docs/arenas.md keeps the latest figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+
+from ubongo.arena import Arena, Format, Sheet
+from ubongo.server.online.arena_live import Live, RaceInPlay, Watcher, arena_view
+from ubongo.server.online.arenas import ArenaDirector
+from ubongo.server.protocol.arenas import encode_arena_message
+
+
+def an_arena(pages: int, seed: int = 1) -> Live:
+    """An arena of ``pages`` players with results, 250 races in play, a page open for each."""
+    rng = random.Random(seed)
+    arena = Arena("bench", "Bench", Format("classic", 30, 4, "A", "s"), 0.0, 1800.0)
+    sheets = {}
+    for account in range(1, pages + 1):
+        sheet = Sheet(account, f"Player {account}", rng.random())
+        for race in range(rng.randint(3, 15)):
+            place = rng.choice([1, 2, 3, 4, None])
+            sheet = sheet.scored(race + 1, place, rng.random() < 0.2, 10.0 + race)
+        sheets[account] = sheet
+    live = Live(arena, sheets)
+    for n in range(250):
+        live.races[n] = RaceInPlay(n, f"R{n:04d}", (1, 2, 3, 4), ("A", "B", "C", "D"), n / 3)
+    for account in sheets:
+        live.entrant(account).pages = 1
+        live.watchers.add(Watcher(arena.id, account))
+    return live
+
+
+def reference(live: Live, now: float) -> list[str]:
+    return [
+        encode_arena_message({"type": "arena", **arena_view(live, w.account, now)})
+        for w in live.watchers
+    ]
+
+
+def show(live: Live, director: ArenaDirector, now: float) -> list[str]:
+    for w in live.watchers:
+        w.last = ""
+    live.changed()  # a change every page shows: each is sent its view
+    director._show(live, now)
+    return [w.queue.get_nowait() or "" for w in live.watchers]
+
+
+def best(run: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--pages", type=int, default=1000, help="players, one page each")
+    parser.add_argument("--repeat", type=int, default=5, help="best of this many")
+    args = parser.parse_args()
+    live = an_arena(args.pages)
+    director = ArenaDirector.__new__(ArenaDirector)  # its show needs no store, clock or config
+    now = 500.0
+    assert show(live, director, now) == reference(live, now), "a page's text differs"
+    ref = best(lambda: reference(live, now), args.repeat)
+    new = best(lambda: show(live, director, now), args.repeat)
+    n = args.pages
+    print(f"one second of views for {n} pages (best of {args.repeat}):")
+    print(f"  reference, each page whole through its model: {ref * 1e3:7.1f} ms")
+    print(f"  show, the shared part once:                   {new * 1e3:7.1f} ms")
+    print(f"  per page: {ref * 1e6 / n:.0f} us against {new * 1e6 / n:.0f} us: {ref / new:.1f}x")
+    print(f"  a core's share at one show a second: {100 * new:.1f}% (reference {100 * ref:.1f}%)")
+
+
+if __name__ == "__main__":
+    main()
