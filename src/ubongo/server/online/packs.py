@@ -142,11 +142,7 @@ class PackDesk:
         """``PackView`` of ``pack`` as ``account`` sees it."""
         shown, left_out = await self.puzzles(pack)
         return {
-            "id": pack.id,
-            "edition": pack.edition,
-            "title": pack.title,
-            "author": pack.account,
-            "author_name": pack.author_name,
+            **_who_and_what(pack),
             "made_at": pack.made_at,
             "mine": pack.account == account,
             "published": pack.published,
@@ -160,14 +156,22 @@ class PackDesk:
         return {"name": pack.title, "puzzles": [_file_of(p) for p in shown]}
 
 
-def _listed_view(pack: SavedPack, shown: list[SavedPuzzle]) -> dict[str, Any]:
-    """``ListedPack``: a pack in the community list, its shown puzzles' plays and likes."""
+def _who_and_what(pack: SavedPack) -> dict[str, Any]:
+    """What a pack's page and its row in the community list both say of it: which pack, of
+    which edition, called what, made by whom."""
     return {
         "id": pack.id,
         "edition": pack.edition,
         "title": pack.title,
         "author": pack.account,
         "author_name": pack.author_name,
+    }
+
+
+def _listed_view(pack: SavedPack, shown: list[SavedPuzzle]) -> dict[str, Any]:
+    """``ListedPack``: a pack in the community list, its shown puzzles' plays and likes."""
+    return {
+        **_who_and_what(pack),
         "puzzles": len(shown),
         "plays": sum(p.plays for p in shown),
         "likes": sum(p.likes for p in shown),
