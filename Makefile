@@ -75,10 +75,7 @@ PYTEST_WORKERS ?= 3
 pytest: setup web
 	$(BIN)/pytest -q -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
-# the linters and mypy beside the suite (about 40 s when they ran first); their lines and
-# pytest's come out whole, interleaved
-test: setup web $(WEB_DEPS)
-	$(MAKE) --no-print-directory -j3 --output-sync=line lint typecheck pytest
+test: lint typecheck pytest
 
 # the fast loop: the tests that need no browser, server process, Redis or PostgreSQL, on both
 # cores (they compute rather than wait: one worker per core, files kept whole as above), while
