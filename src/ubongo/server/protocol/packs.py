@@ -53,14 +53,19 @@ class PackPuzzle(Sent):
     model_seconds: float = Field(description="the difficulty model's time of a median player")
 
 
-class PackView(Sent):
-    """``GET /api/packs/{pack_id}`` and what making one answers."""
+class PackHead(Sent):
+    """What a pack's page and its row in the community list both say of it."""
 
     id: str = Field(description="its link: /pack/{id}")
     edition: str
     title: str
     author: int
     author_name: str
+
+
+class PackView(PackHead):
+    """``GET /api/packs/{pack_id}`` and what making one answers."""
+
     made_at: float = Field(description="seconds since the Unix epoch")
     mine: bool
     published: bool = Field(description="listed in the community list")
@@ -88,15 +93,10 @@ class PackList(Sent):
     packs: list[PackSummary]
 
 
-class ListedPack(Sent):
+class ListedPack(PackHead):
     """A pack as the community list shows it: its puzzles still shown, and their plays and
     likes added up (a pack's own plays are not counted: a run counts none)."""
 
-    id: str = Field(description="its link: /pack/{id}")
-    edition: str
-    title: str
-    author: int
-    author_name: str
     puzzles: int = Field(description="its puzzles that may be shown")
     plays: int = Field(description="the counted plays of its puzzles, added up")
     likes: int = Field(description="the likes of its puzzles, added up")
