@@ -29,7 +29,7 @@ def _uses_process_harness(module: ModuleType | None) -> bool:
 
 def is_slow(path: Path, module: ModuleType | None) -> bool:
     """Whether the test in file ``path`` (module ``module``) needs a browser or a process."""
-    return WEB_TESTS in path.resolve().parents or _uses_process_harness(module)
+    return run_first(path, module) < 2
 
 
 def run_first(path: Path, module: ModuleType | None) -> int:
@@ -50,7 +50,11 @@ def run_first(path: Path, module: ModuleType | None) -> int:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark the slow tests (the ``slow`` marker is declared in pyproject.toml) and put the
     slowest kinds first (:func:`run_first`; a stable sort keeps each file's own order)."""
+    places: dict[Path, int] = {}  # per file: its modules' variables are read once
     for item in items:
-        if is_slow(Path(item.path), getattr(item, "module", None)):
+        path = Path(item.path)
+        if path not in places:
+            places[path] = run_first(path, getattr(item, "module", None))
+        if places[path] < 2:  # a browser or a process: slow
             item.add_marker(pytest.mark.slow)
-    items.sort(key=lambda item: run_first(Path(item.path), getattr(item, "module", None)))
+    items.sort(key=lambda item: places[Path(item.path)])
