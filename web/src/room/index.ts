@@ -55,6 +55,10 @@ class RoomView {
   private autoStarted = false;
   private statusNote = "";
   private options: Record<string, EditionOptions> | null = null;
+  /** whether the options' request has answered (or failed): the lobby is drawn once they are
+   * in, not redrawn when they arrive, so that a click on a button of the first lobby is never
+   * lost to a redraw between its press and its release */
+  private optionsIn = false;
 
   constructor(
     private readonly root: HTMLElement,
@@ -83,9 +87,12 @@ class RoomView {
     loadOptions()
       .then((o) => {
         this.options = o;
-        if (this.store.room?.phase === "lobby") this.render(null);
       })
-      .catch(() => undefined);
+      .catch(() => undefined)
+      .finally(() => {
+        this.optionsIn = true;
+        if (this.store.room?.phase === "lobby") this.render(null);
+      });
   }
 
   /** Draw the screen again (in a new language): the connection, the game and the pieces laid stay. */
@@ -149,7 +156,9 @@ class RoomView {
       loadCatalogue(room.settings.edition)
         .then((cat) => {
           this.cat = cat;
-          this.render(null);
+          // the lobby draws no piece: it is not drawn again for them (a redraw under a click
+          // would lose it)
+          if (this.store.room?.phase !== "lobby") this.render(null);
         })
         .catch((e) => toast(String(e), "bad"));
     }
@@ -172,6 +181,10 @@ class RoomView {
       if (room.settings.mode === "solo" && this.store.seat !== null) {
         this.soloAutoStart(room);
         this.root.replaceChildren(h("p.loading", {}, t("room:dealing")));
+        return;
+      }
+      if (!this.optionsIn) {
+        this.root.replaceChildren(h("p.loading", {}, t("room:connecting")));
         return;
       }
       this.root.replaceChildren(lobby(this.ctx, room, this.options, this.statusNote));
