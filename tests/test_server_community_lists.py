@@ -4,7 +4,8 @@ play", "The community list", "Packs") against a real ``ubongo serve`` on an SQLi
 * a saved puzzle's rating is learned from its plays with endless's arithmetic (the same
   numbers as :func:`ubongo.server.online.puzzle_ratings.learn`), shown after 3 plays, and
   ``sort=rating`` puts the hardest first; a scripted cheater with a second account of its
-  address (the author's, or a player's whose play taught it) teaches it nothing;
+  address (the author's, or a player's whose play or like counted) adds no play, solve, like
+  or lesson;
 * the list comes in pages of 20 (``more``), and no page shows a hidden puzzle, however far
   one pages;
 * listed packs are in the list of their edition with their puzzles' plays and likes;
@@ -76,6 +77,13 @@ class Player:
         return self.call("POST", f"/api/puzzles/{pid}/plays", body)
 
 
+def like(player: Player, pid: str, liked: bool = True) -> dict[str, Any]:
+    """The puzzle's stats after ``player`` likes it (or takes the like back)."""
+    status, stats = player.call("PUT", f"/api/puzzles/{pid}/like", {"liked": liked})
+    assert status == 200, stats
+    return dict(stats)
+
+
 def summary(player: Player, pid: str) -> dict[str, Any]:
     status, page = player.call("GET", f"/api/puzzles/{pid}")
     assert status == 200, page
@@ -115,17 +123,18 @@ def test_a_puzzle_is_rated_by_its_plays_and_the_hardest_come_first(
     assert all(p["rating"] is None for p in listed[2:])
 
 
-def test_a_second_account_of_one_address_teaches_the_rating_nothing(
+def test_a_second_account_of_one_address_counts_and_teaches_nothing(
     server: ServerProcess,
 ) -> None:
     ann = Player(server, "Author")
     pid = ann.publish(EASY, "Mine")
-    # the author's second account, made at the author's address: its play is counted, but
-    # teaches nothing (and the rating is not shown on one play of anybody's)
+    # the author's second account, made at the author's address: its play is kept (it may
+    # like it then), but counts nothing and teaches nothing
     sock = Player(server, "Sock", address=ann.address)
     assert sock.play(pid, "gave_up", 50.0)[0] == 200
+    assert like(sock, pid)["likes"] == 0
     seen = summary(ann, pid)
-    assert (seen["stats"]["plays"], seen["rated_plays"]) == (1, 0)
+    assert (seen["stats"]["plays"], seen["stats"]["likes"], seen["rated_plays"]) == (0, 0, 0)
     bob = Player(server, "Bob")
     assert bob.play(pid, "gave_up", 50.0)[0] == 200
     assert summary(ann, pid)["rated_plays"] == 1
@@ -134,11 +143,21 @@ def test_a_second_account_of_one_address_teaches_the_rating_nothing(
     assert twin.play(pid, "gave_up", 50.0)[0] == 200
     roamer = Player(server, "Roamer")
     roamer.address = bob.address
-    assert roamer.play(pid, "gave_up", 50.0)[0] == 200
+    assert roamer.play(pid, "solved", 9.0)[0] == 200
     # and Bob's own second report: refused, nothing taught
     assert bob.play(pid, "gave_up", 60.0)[1]["error"]["code"] == "already_played"
     seen = summary(ann, pid)
-    assert (seen["stats"]["plays"], seen["rated_plays"]) == (4, 1), seen
+    assert (seen["stats"]["plays"], seen["rated_plays"]) == (1, 1), seen
+    # the roamer's solve at Bob's address is no solve of the puzzle's figures either
+    assert (seen["stats"]["solves"], seen["stats"]["median_seconds"]) == (0, None), seen
+    # likes the same: the twin's first, then Bob's: one counts. The twin takes it back, and
+    # Bob's like stays uncounted (as it was made); liked again, with no counted like at the
+    # address left, it counts
+    assert like(twin, pid)["likes"] == 1
+    assert like(bob, pid)["likes"] == 1
+    assert like(twin, pid, False)["likes"] == 0
+    assert like(bob, pid, False)["likes"] == 0
+    assert like(bob, pid)["likes"] == 1
     # what it learned is Bob's one play (not shown yet: one play says too little)
     assert summary(bob, pid)["rating"] is None
     store = Store(server.database_url)
@@ -149,6 +168,30 @@ def test_a_second_account_of_one_address_teaches_the_rating_nothing(
         assert row.rating == pytest.approx(once[0])
     finally:
         store.close()
+
+
+def test_a_script_of_many_accounts_at_one_address_tops_no_list(server: ServerProcess) -> None:
+    maker = Player(server, "Maker")
+    honest, scripted = (
+        maker.publish(deck_puzzle("trigo"), "Honest"),
+        maker.publish(deck_puzzle("trigo"), "Scripted"),
+    )
+    for n in range(2):  # two players at two addresses
+        player = Player(server, f"Fan {n}")
+        assert player.play(honest, "gave_up", 40.0)[0] == 200
+        like(player, honest)
+    # a script: eight fresh accounts at one address, each playing and liking
+    address = next(_addresses)
+    for n in range(8):
+        sock = Player(server, f"Script {n}", address=address)
+        assert sock.play(scripted, "gave_up", 40.0)[0] == 200
+        like(sock, scripted)
+    for order, figure in (("played", "plays"), ("liked", "likes")):
+        listed = server.get(f"/api/puzzles?edition=trigo&sort={order}")["puzzles"]
+        ids = [p["id"] for p in listed]
+        assert ids.index(honest) < ids.index(scripted), order
+        by_id = {p["id"]: p["stats"][figure] for p in listed}
+        assert (by_id[honest], by_id[scripted]) == (2, 1), order
 
 
 def test_the_list_comes_in_pages_and_no_page_shows_a_hidden_puzzle(

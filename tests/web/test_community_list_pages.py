@@ -1,8 +1,9 @@
 """The community list and a pack's editing in a browser (docs/editor.md, "The community list",
 "Rated by play", "Changing a pack"): /puzzles sorted by the rating learned from play shows the
-rated puzzle first with its rating, 20 rows then the rest behind "More"; the Packs tab lists a
-listed pack with its puzzles; the pack's maker renames it, reorders it and adds a puzzle on
-its page, which another browser sees without the editor. axe on the pack page's editor."""
+rated puzzle first with its rating (its own page too), 20 rows then the rest behind "More";
+the Packs tab lists a listed pack with its puzzles; the pack's maker renames it, reorders it
+and adds a puzzle on its page, which another browser sees without the editor. axe on the
+pack page's editor."""
 
 from __future__ import annotations
 
@@ -86,6 +87,16 @@ def test_the_list_rated_and_paged_packs_listed_and_a_pack_edited(
     expect(rows).to_have_count(total)
     expect(page.locator("#puzzles-more")).to_be_hidden()
     shot(page, "community-list-rated")
+    # a puzzle's own page says its rating, or how far play has come towards one
+    page.goto(f"{server.url}/puzzle/{made[0]}")
+    expect(page.locator("#puzzle-rating")).to_have_text(
+        re.compile(r"^rated (easy|medium|hard|very hard) \(\d+\)$")
+    )
+    page.goto(f"{server.url}/puzzle/{made[1]}")
+    expect(page.locator("#puzzle-rating")).to_have_text(
+        "Not rated yet: 0 of 3 plays have taught its rating"
+    )
+    page.goto(server.url + "/puzzles?edition=extreme&sort=rating")
     page.select_option("#puzzles-kind", "packs")
     listed = page.locator(f'#puzzles-list li[data-pack="{pack["id"]}"]')
     expect(listed).to_contain_text("2 puzzles")

@@ -3541,6 +3541,10 @@ export interface PuzzleSummary {
    * the plays that taught the rating (one per address)
    */
   rated_plays: number;
+  /**
+   * the rated plays after which the rating is shown
+   */
+  rating_after: number;
 }
 /**
  * What play made of a puzzle.

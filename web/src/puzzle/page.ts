@@ -13,7 +13,7 @@ import { errorText, t } from "../i18n";
 import type { PracticeTask } from "../offline/bundle";
 import { LocalPlayer } from "../offline/player";
 import { clock } from "../ui";
-import { editionTitle, showNotFound, statsList, titleOf } from "./stats";
+import { editionTitle, ratingText, showNotFound, statsList, titleOf } from "./stats";
 
 type Page = AnswerOf<"GET /api/puzzles/{puzzle_id}">;
 type Outcome = CallOf<"POST /api/puzzles/{puzzle_id}/plays">["body"]["outcome"];
@@ -223,7 +223,14 @@ class PuzzleView {
   }
 
   private drawStats(): void {
-    this.stats.replaceChildren(h("h2", {}, t("puzzles:statsHeading")), statsList(this.page.summary.stats));
+    const { rating, rated_plays: taught, rating_after: needed } = this.page.summary;
+    // the rating learned from play (docs/editor.md, "Rated by play"), or how far it has come
+    const rated = h(
+      "p.puzzle-rating#puzzle-rating",
+      {},
+      rating === null ? t("puzzles:notRatedYet", { count: taught, needed }) : ratingText(rating),
+    );
+    this.stats.replaceChildren(h("h2", {}, t("puzzles:statsHeading")), statsList(this.page.summary.stats), rated);
   }
 
   /** A like (after a play) and a report to the moderators. */

@@ -141,9 +141,10 @@ class PuzzleDesk:
     async def play(
         self, puzzle_id: str, account: int, outcome: Outcome, seconds: float, address: str
     ) -> None:
-        """Count ``account``'s one play of the puzzle, or refuse a report that cannot be; the
-        play teaches the puzzle's rating (:mod:`.puzzle_ratings`) unless its address (``address``,
-        a limits' key) is one the author's, or a teaching player's, account was seen at."""
+        """Keep ``account``'s one play of the puzzle, or refuse a report that cannot be; the
+        play counts in the puzzle's figures and teaches its rating (:mod:`.puzzle_ratings`)
+        unless its address (``address``, a limits' key) is one the author's, or a counted
+        player's, account was seen at."""
         found = await self.get(puzzle_id, account)
         if found.account == account:
             raise ProtocolError("own_puzzle", "an author's own plays are not counted")
@@ -179,8 +180,9 @@ class PuzzleDesk:
             await asyncio.to_thread(self.store.addresses.note, account, address, now, window)
         return now - window
 
-    async def like(self, puzzle_id: str, account: int, liked: bool) -> None:
-        """Like the puzzle (after a counted play), or take the like back."""
+    async def like(self, puzzle_id: str, account: int, liked: bool, address: str) -> None:
+        """Like the puzzle (after a play), or take the like back; the like counts unless its
+        address is one the author's, or a counted liker's, account was seen at."""
         found = await self.get(puzzle_id, account)
         if found.account == account:
             raise ProtocolError("own_puzzle", "an author cannot like their own puzzle")
@@ -190,7 +192,9 @@ class PuzzleDesk:
             return
         if await asyncio.to_thread(puzzles.played, found.id, account) is None:
             raise ProtocolError("not_played", "play it first: a like counts after a play")
-        await asyncio.to_thread(puzzles.like, found.id, account, self.clock.now())
+        now = self.clock.now()
+        since = await self._seen(account, address, now)
+        await asyncio.to_thread(puzzles.like, found.id, account, now, since)
 
     async def report(self, puzzle_id: str, account: int, reason: str) -> bool:
         """Report the puzzle to the moderators (False: this account had already)."""

@@ -96,6 +96,7 @@ class PuzzleSummary(Sent):
         f"{RATING_SHOWN_AFTER} plays taught it"
     )
     rated_plays: int = Field(description="the plays that taught the rating (one per address)")
+    rating_after: int = Field(description="the rated plays after which the rating is shown")
 
 
 class PuzzleList(Sent):

@@ -13,7 +13,7 @@ from fastapi import APIRouter, Path, Query, Request
 from ubongo import editions as edition_data
 from ubongo import puzzlefile
 
-from ..online.puzzle_ratings import shown
+from ..online.puzzle_ratings import RATING_SHOWN_AFTER, shown
 from ..online.puzzles import PuzzleDesk, stats_view
 from ..protocol import community as c
 from ..protocol.incoming import ProtocolError
@@ -43,6 +43,7 @@ def summary(found: SavedPuzzle, times: list[float]) -> dict[str, Any]:
         "stats": stats_view(found, times),
         "rating": shown(found.rating, found.rated_plays),
         "rated_plays": found.rated_plays,
+        "rating_after": RATING_SHOWN_AFTER,
     }
 
 
@@ -140,8 +141,8 @@ async def played(
     account: SignedIn,
     desk: PuzzleDeskDep,
 ) -> dict[str, Any]:
-    """Count the account's one play of the puzzle (and what it teaches the puzzle's rating);
-    its stats after."""
+    """Keep the account's one play of the puzzle (counted, and teaching the puzzle's rating,
+    once per address); its stats after."""
     address = client_address(request)
     await desk.play(puzzle_id, account.id, body.outcome, body.seconds, address)
     return await desk.stats(await desk.get(puzzle_id, account.id))
@@ -149,10 +150,10 @@ async def played(
 
 @router.put("/api/puzzles/{puzzle_id}/like", response_model=c.PuzzleStats)
 async def like(
-    puzzle_id: PuzzleId, body: c.Like, account: SignedIn, desk: PuzzleDeskDep
+    puzzle_id: PuzzleId, body: c.Like, request: Request, account: SignedIn, desk: PuzzleDeskDep
 ) -> dict[str, Any]:
     """Like the puzzle (after playing it), or take the like back; its stats after."""
-    await desk.like(puzzle_id, account.id, body.liked)
+    await desk.like(puzzle_id, account.id, body.liked, client_address(request))
     return await desk.stats(await desk.get(puzzle_id, account.id))
 
 

@@ -1,6 +1,7 @@
 """Saved puzzles (tables ``puzzles``, ``puzzle_plays``, ``puzzle_likes``, ``puzzle_reports``;
-docs/editor.md): a player's puzzle with its title and link, its plays (one counted per account),
-likes (one per account) and reports, and the community list of published ones.
+docs/editor.md): a player's puzzle with its title and link, its plays and likes (one each per
+account, counted once per address: docs/editor.md, "One address, one count") and reports, and
+the community list of published ones.
 
 The counters on the puzzle's row change in the transaction that adds the play, like or report,
 and the rows of those are unique per puzzle and account: two requests of one account racing
@@ -268,10 +269,11 @@ class PuzzleRepository:
         rate: RatePlay | None = None,
         since: float | None = None,
     ) -> bool:
-        """Count ``account``'s play of ``puzzle`` (False: one was counted before: nothing
-        changes). With ``rate``, the play teaches the puzzle's rating in the same transaction,
-        unless the account was seen (since ``since``; None: never asked) at an address of the
-        author's or of an account whose play taught it: one address, one lesson."""
+        """Keep ``account``'s play of ``puzzle`` (False: one was kept before: nothing changes).
+        It counts in the puzzle's plays, solves and times, and with ``rate`` teaches its rating,
+        in the same transaction, unless the account was seen (since ``since``; None: never
+        asked) at an address of the author's or of an account whose play counted: one
+        address, one count."""
         row = PuzzlePlayRow(
             puzzle_id=puzzle,
             account_id=account,
@@ -283,8 +285,15 @@ class PuzzleRepository:
         solved = 1 if outcome == "solved" else 0
         counters = {"plays": PuzzleRow.plays + 1, "solves": PuzzleRow.solves + solved}
 
-        def teach(s: Session) -> None:
-            if rate is None or (since is not None and _shares_address(s, puzzle, account, since)):
+        def count(s: Session) -> None:
+            counted = select(PuzzlePlayRow.account_id).where(
+                PuzzlePlayRow.puzzle_id == puzzle, PuzzlePlayRow.rated.is_(True)
+            )
+            if since is not None and _shares_address(s, puzzle, account, since, counted):
+                return
+            s.execute(update(PuzzleRow).where(PuzzleRow.id == puzzle).values(**counters))
+            row.rated = True
+            if rate is None:
                 return
             found = s.get(PuzzleRow, puzzle, with_for_update=True)
             assert found is not None
@@ -292,14 +301,27 @@ class PuzzleRepository:
             old = (r, rd, vol) if r is not None and rd is not None and vol is not None else None
             found.rating, found.rd, found.volatility = rate(old)
             found.rated_plays += 1
-            row.rated = True
 
-        return self._add_once(row, PuzzlePlayRow, puzzle, account, counters, teach)
+        return self._add_once(row, PuzzlePlayRow, puzzle, account, {}, count)
 
-    def like(self, puzzle: str, account: int, at: float) -> bool:
-        """``account`` likes ``puzzle`` (False: it did already)."""
-        row = PuzzleLikeRow(puzzle_id=puzzle, account_id=account, at=to_datetime(at))
-        return self._add_once(row, PuzzleLikeRow, puzzle, account, {"likes": PuzzleRow.likes + 1})
+    def like(self, puzzle: str, account: int, at: float, since: float | None = None) -> bool:
+        """``account`` likes ``puzzle`` (False: it did already). The like counts in the
+        puzzle's likes unless the account was seen (since ``since``; None: never asked) at an
+        address of the author's or of an account whose like counts."""
+        row = PuzzleLikeRow(puzzle_id=puzzle, account_id=account, at=to_datetime(at), counted=False)
+
+        def count(s: Session) -> None:
+            counted = select(PuzzleLikeRow.account_id).where(
+                PuzzleLikeRow.puzzle_id == puzzle, PuzzleLikeRow.counted.is_(True)
+            )
+            if since is not None and _shares_address(s, puzzle, account, since, counted):
+                return
+            s.execute(
+                update(PuzzleRow).where(PuzzleRow.id == puzzle).values(likes=PuzzleRow.likes + 1)
+            )
+            row.counted = True
+
+        return self._add_once(row, PuzzleLikeRow, puzzle, account, {}, count)
 
     def unlike(self, puzzle: str, account: int) -> bool:
         """``account`` no longer likes ``puzzle`` (False: it did not)."""
@@ -308,9 +330,9 @@ class PuzzleRepository:
             if row is None:
                 return False
             s.delete(row)
-            s.execute(
-                update(PuzzleRow).where(PuzzleRow.id == puzzle).values(likes=PuzzleRow.likes - 1)
-            )
+            if row.counted:
+                less = PuzzleRow.likes - 1
+                s.execute(update(PuzzleRow).where(PuzzleRow.id == puzzle).values(likes=less))
         return True
 
     def report(self, puzzle: str, account: int, reason: str, at: float) -> bool:
@@ -336,7 +358,8 @@ class PuzzleRepository:
                     return False
                 s.add(row)
                 s.flush()
-                s.execute(update(PuzzleRow).where(PuzzleRow.id == puzzle).values(**counters))
+                if counters:
+                    s.execute(update(PuzzleRow).where(PuzzleRow.id == puzzle).values(**counters))
                 if then is not None:
                     then(s)
         except IntegrityError:
@@ -355,10 +378,14 @@ class PuzzleRepository:
             return s.get(PuzzleLikeRow, (puzzle, account)) is not None
 
     def times(self, puzzle: str) -> list[float]:
-        """The seconds of the plays of ``puzzle`` solved alone, fastest first."""
+        """The seconds of the counted plays of ``puzzle`` solved alone, fastest first."""
         query = (
             select(PuzzlePlayRow.seconds)
-            .where(PuzzlePlayRow.puzzle_id == puzzle, PuzzlePlayRow.outcome == "solved")
+            .where(
+                PuzzlePlayRow.puzzle_id == puzzle,
+                PuzzlePlayRow.outcome == "solved",
+                PuzzlePlayRow.rated.is_(True),
+            )
             .order_by(PuzzlePlayRow.seconds)
         )
         with self.database.session() as s:
@@ -415,9 +442,9 @@ class PuzzleRepository:
         return [(p, reasons[p.id]) for p in found]
 
 
-def _shares_address(s: Session, puzzle: str, account: int, since: float) -> bool:
+def _shares_address(s: Session, puzzle: str, account: int, since: float, counted: Any) -> bool:
     """Whether ``account`` was seen since ``since`` at an address where the puzzle's author, or
-    an account whose play taught its rating, was seen since then too."""
+    an account among ``counted`` (a select of account ids), was seen since then too."""
     when = to_datetime(since)
     seen = AccountAddressRow.last_seen >= when
     mine = select(AccountAddressRow.address).where(AccountAddressRow.account_id == account, seen)
@@ -427,13 +454,15 @@ def _shares_address(s: Session, puzzle: str, account: int, since: float) -> bool
     author = s.scalar(
         select(PuzzleRow.id).where(PuzzleRow.id == puzzle, PuzzleRow.account_id.in_(near))
     )
-    taught = s.scalar(
-        select(PuzzlePlayRow.account_id)
-        .where(
-            PuzzlePlayRow.puzzle_id == puzzle,
-            PuzzlePlayRow.rated.is_(True),
-            PuzzlePlayRow.account_id.in_(near),
+    if author is not None:
+        return True
+    return (
+        s.scalar(
+            select(AccountAddressRow.account_id)
+            .where(
+                AccountAddressRow.account_id.in_(near), AccountAddressRow.account_id.in_(counted)
+            )
+            .limit(1)
         )
-        .limit(1)
+        is not None
     )
-    return author is not None or taught is not None

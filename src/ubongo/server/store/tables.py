@@ -445,7 +445,8 @@ class PuzzlePlayRow(Base):
     outcome: Mapped[str] = mapped_column(String(8))
     seconds: Mapped[float] = mapped_column(Float)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    #: whether it taught the puzzle's rating (not when an account of its address had)
+    #: whether it counts in the puzzle's figures and taught its rating (not when an account
+    #: of its address, or the author's, had: docs/editor.md, "One address, one count")
     rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
@@ -457,6 +458,9 @@ class PuzzleLikeRow(Base):
     puzzle_id: Mapped[str] = mapped_column(ForeignKey("puzzles.id"), primary_key=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: whether it counts in the puzzle's likes (not when an account of its address, or the
+    #: author's, liked it: docs/editor.md, "One address, one count")
+    counted: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
 
 
 class PuzzleReportRow(Base):
