@@ -1,9 +1,11 @@
-"""The packs' store (``ubongo.server.store.packs``, migration 0017) on an SQLite file: the
-migration on a database made before it (its puzzles kept) and back, and what the repository
-keeps: the puzzles' order, an account's own newest first, the counts its limits read."""
+"""The packs' store (``ubongo.server.store.packs``, migrations 0017 and 0020) on an SQLite
+file: the migrations on a database made before them (its puzzles kept; a pack's puzzles moved
+to rows of their own in their order) and back, and what the repository keeps: the puzzles'
+order, an account's own newest first, the counts its limits read."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
@@ -36,6 +38,39 @@ def test_the_migration_runs_on_an_older_database_and_back(tmp_path: Path) -> Non
         tables = {r[0] for r in db.execute("select name from sqlite_master where type='table'")}
         kept = db.execute("select count(*) from puzzles").fetchone()[0]
     assert "packs" not in tables and {"puzzles", "accounts"} <= tables and kept == 1
+
+
+def test_packs_made_before_0020_keep_their_puzzles_in_order_both_ways(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    at_revision(path, "0019")
+    with sqlite3.connect(path) as db:
+        db.execute(
+            "insert into accounts (id, name, name_key, token_hash, created_at) "
+            "values (1, 'Ada', 'ada', ?, '2026-11-01 10:00:00')",
+            ("a" * 64,),
+        )
+        for pack, ids in (("k1", '["p3", "p1", "p2"]'), ("k2", '["p2"]')):
+            db.execute(
+                "insert into packs (id, account_id, edition, title, puzzle_ids, made_at, listed) "
+                "values (?, 1, 'classic', 'Old', ?, '2026-11-02 10:00:00', 0)",
+                (pack, ids),
+            )
+    store = Store(f"sqlite:///{path}")
+    store.migrate()
+    found = [store.packs.get(k) for k in ("k1", "k2")]
+    assert [p.puzzle_ids if p else None for p in found] == [["p3", "p1", "p2"], ["p2"]]
+    assert found[0] is not None and not found[0].hidden
+    store.close()
+    config = Config()
+    config.set_main_option("script_location", "ubongo.server.store:migrations")
+    old = Store(f"sqlite:///{path}")
+    with old.database.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0019")
+    old.close()
+    with sqlite3.connect(path) as db:
+        kept = dict(db.execute("select id, puzzle_ids from packs").fetchall())
+    assert {k: json.loads(v) for k, v in kept.items()} == {"k1": ["p3", "p1", "p2"], "k2": ["p2"]}
 
 
 def test_a_pack_keeps_its_order_and_is_counted(tmp_path: Path) -> None:

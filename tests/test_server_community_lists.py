@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 from server_harness import ServerProcess, server_in
+from test_server_saved_puzzles import review
 
 from ubongo.puzzles.deck import standard_deck
 from ubongo.server.online import puzzle_ratings
@@ -268,6 +269,49 @@ def test_listed_packs_are_in_their_editions_list_with_plays_and_likes(
     finally:
         store.close()
     assert alone["id"] not in listed_packs(server, "classic")
+
+
+def test_packs_sort_by_their_puzzles_figures_and_a_moderator_hides_one(
+    server: ServerProcess,
+) -> None:
+    gil = Player(server, "Gil")
+    played, liked = (gil.publish(deck_puzzle("extreme"), t) for t in ("Played", "Liked"))
+    most_played = pack(gil, [played], "Most played", published=True)
+    most_liked = pack(gil, [liked], "Most liked", published=True)  # the newer
+    for n in range(2):
+        assert Player(server, f"Player {n}").play(played, "gave_up", 40.0)[0] == 200
+    fan = Player(server, "Fan")
+    assert fan.play(liked, "gave_up", 40.0)[0] == 200
+    like(fan, liked)
+
+    def order(sort: str) -> list[str]:
+        found = server.get(f"/api/packs?edition=extreme&sort={sort}")["packs"]
+        ids = [p["id"] for p in found]
+        return [i for i in ids if i in (most_played["id"], most_liked["id"])]
+
+    assert order("newest") == [most_liked["id"], most_played["id"]]
+    assert order("played") == [most_played["id"], most_liked["id"]]
+    assert order("liked") == [most_liked["id"], most_played["id"]]
+    assert server.request("GET", "/api/packs?edition=extreme&sort=rating")[0] == 422
+
+    # a moderator hides one: off every order, its link and file its maker's only, no room
+    # races it; shown again, it is back
+    hidden = most_played["id"]
+    review(server, "hide-pack", hidden, "--by", "mod", "--note", "rude title")
+    assert all(hidden not in order(sort) for sort in ("newest", "played", "liked"))
+    for path in (f"/api/packs/{hidden}", f"/api/packs/{hidden}/file"):
+        status, answer = fan.call("GET", path)
+        assert (status, answer["error"]["code"]) == (404, "no_pack"), path
+        assert gil.call("GET", path)[0] == 200, path
+    assert gil.call("GET", f"/api/packs/{hidden}")[1]["hidden"] is True
+    settings = {"edition": "extreme", "puzzles": "pack", "pack": hidden}
+    status, answer = gil.call("POST", "/api/rooms", {"name": "Gil", "settings": settings})
+    assert (status, answer["error"]["code"]) == (404, "no_pack"), answer
+    assert "hide" in review(server, "log")
+    review(server, "hide-pack", hidden, "--by", "mod", "--show")
+    assert hidden in order("played")
+    status, answer = fan.call("GET", f"/api/packs/{hidden}")
+    assert status == 200 and answer["hidden"] is False
 
 
 def test_a_pack_is_edited_by_its_maker_only_under_the_rules_of_making_one(

@@ -100,7 +100,12 @@ def test_the_list_rated_and_paged_packs_listed_and_a_pack_edited(
     page.select_option("#puzzles-kind", "packs")
     listed = page.locator(f'#puzzles-list li[data-pack="{pack["id"]}"]')
     expect(listed).to_contain_text("2 puzzles")
-    expect(page.locator("#puzzles-sort")).to_be_hidden()
+    # packs have no rating: the order asked for falls back to newest; played is offered
+    expect(page.locator("#puzzles-sort")).to_have_value("newest")
+    expect(page.locator('#puzzles-sort option[value="rating"]')).to_be_disabled()
+    page.select_option("#puzzles-sort", "played")
+    expect(page).to_have_url(re.compile(r"sort=played&kind=packs"))
+    expect(listed).to_contain_text("2 puzzles")
 
     # its maker edits it: renamed, B before A, a published puzzle added by its link
     listed.locator("a").click()

@@ -3645,6 +3645,10 @@ export interface PackView {
    */
   published: boolean;
   /**
+   * hidden by a moderator (only its maker sees it then)
+   */
+  hidden: boolean;
+  /**
    * in the pack's order
    */
   puzzles: PackPuzzle[];
@@ -3682,7 +3686,7 @@ export interface PackPuzzle {
   model_seconds: number;
 }
 /**
- * ``GET /api/packs``: an edition's listed packs, newest first, one page.
+ * ``GET /api/packs``: an edition's listed packs, in the order asked for, one page.
  */
 export interface ListedPacks {
   packs: ListedPack[];

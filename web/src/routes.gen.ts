@@ -57,7 +57,7 @@ export interface Routes {
   "PUT /api/puzzles/{puzzle_id}/like": { args: { path: { puzzle_id: string }; body: gen.Like }; answer: gen.PuzzleStats };
   "POST /api/puzzles/{puzzle_id}/report": { args: { path: { puzzle_id: string }; body: gen.ReportPuzzle }; answer: gen.PuzzleReported };
   "POST /api/packs": { args: { body: gen.MakePack }; answer: gen.PackView };
-  "GET /api/packs": { args: { query?: { edition?: string; page?: number } }; answer: gen.ListedPacks };
+  "GET /api/packs": { args: { query?: { edition?: string; sort?: string; page?: number } }; answer: gen.ListedPacks };
   "PATCH /api/packs/{pack_id}": { args: { path: { pack_id: string }; body: gen.EditPack }; answer: gen.PackView };
   "GET /api/packs/{pack_id}": { args: { path: { pack_id: string } }; answer: gen.PackView };
   "GET /api/packs/mine": { args: {}; answer: gen.PackList };
@@ -127,7 +127,7 @@ export const ROUTES: { readonly [R in keyof Routes]: RouteSpec } = {
   "PATCH /api/packs/{pack_id}": { method: "PATCH", path: "/api/packs/{pack_id}", answer: "PackView", account: true },
   "GET /api/packs/{pack_id}": { method: "GET", path: "/api/packs/{pack_id}", answer: "PackView", account: true },
   "GET /api/packs/mine": { method: "GET", path: "/api/packs/mine", answer: "PackList", account: true },
-  "GET /api/packs/{pack_id}/file": { method: "GET", path: "/api/packs/{pack_id}/file", answer: "PackFile", account: false },
+  "GET /api/packs/{pack_id}/file": { method: "GET", path: "/api/packs/{pack_id}/file", answer: "PackFile", account: true },
   "GET /api/printed/{code}": { method: "GET", path: "/api/printed/{code}", answer: "PrintedTask", account: false },
   "GET /api/practice-bundle": { method: "GET", path: "/api/practice-bundle", answer: "PracticeBundle", account: false },
   "PUT /api/accounts/{account_id}/follow": { method: "PUT", path: "/api/accounts/{account_id}/follow", answer: "FollowState", account: true },

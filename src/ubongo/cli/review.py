@@ -7,6 +7,7 @@ $ ubongo review mark 7 --by ada --note "paced solver"   # account 7 is a cheater
 $ ubongo review log                        # every decision, oldest first
 $ ubongo review puzzles                    # reported puzzles (docs/editor.md)
 $ ubongo review hide-puzzle Xy3 --by ada   # off the community list and its link
+$ ubongo review hide-pack Kq7 --by ada     # a pack the same
 
 It works on the server's database (``--database-url``, or ``UBONGO_DATABASE_URL``, or the
 default SQLite file), which may be in use by a running server: every decision is one
@@ -67,6 +68,9 @@ def register(app: typer.Typer) -> None:
     review.command("reports", help="Reported lines of chat (newest first).")(_reports)
     review.command("puzzles", help="Reported puzzles (most reported first).")(_puzzles)
     review.command("hide-puzzle", help="Hide a puzzle, or only its title.")(_hide_puzzle)
+    review.command("hide-pack", help="Hide a pack (off the list; its link its maker's).")(
+        _hide_pack
+    )
     app.add_typer(review)
 
 
@@ -309,5 +313,23 @@ def _hide_puzzle(
         store.close()
     if changes is None:
         raise CommandError(f"no puzzle {puzzle!r}")
+    print(json.dumps(changes))
+    return 0
+
+
+def _hide_pack(
+    pack: str,
+    by: Moderator,
+    note: Note = "",
+    show: Annotated[bool, typer.Option("--show", help="undo: shown again")] = False,
+    database_url: Database = None,
+) -> int:
+    store = _store(database_url)
+    try:
+        changes = store.packs.hide(pack, not show, Decided(by, note, time.time()))
+    finally:
+        store.close()
+    if changes is None:
+        raise CommandError(f"no pack {pack!r}")
     print(json.dumps(changes))
     return 0

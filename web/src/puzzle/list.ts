@@ -1,7 +1,8 @@
 // `/puzzles`: the community list (docs/editor.md, "The community list"): an edition's published
 // puzzles, newest, most played, best liked or hardest (rated by play) first, each with its
 // maker, its stats and rating, a link to play it, 20 at a time ("More"); or the edition's
-// listed packs; and the player's own puzzles, published or not, to share or to publish.
+// listed packs, newest, most played or best liked first (their puzzles' figures added up); and
+// the player's own puzzles, published or not, to share or to publish.
 
 import "./puzzles.css";
 import { type AnswerOf, ApiError, api, ensureAccount } from "../api";
@@ -17,6 +18,8 @@ export interface Screen {
 }
 
 const SORTS = ["newest", "played", "liked", "rating"] as const;
+/** the orders a list of packs has (a pack has no rating of its own) */
+const PACK_SORTS: readonly string[] = ["newest", "played", "liked"];
 const KINDS = ["puzzles", "packs"] as const;
 
 type ListedPack = AnswerOf<"GET /api/packs">["packs"][number];
@@ -84,7 +87,7 @@ export function puzzlesScreen(wanted: string | null, sortWanted: string | null):
     sort = sortSelect.value;
     kind = kindSelect.value;
     page = 0;
-    sortField.hidden = kind === "packs";
+    fitSorts();
     const tail = kind === "packs" ? "&kind=packs" : "";
     history.replaceState(history.state, "", `/puzzles?edition=${encodeURIComponent(edition)}&sort=${sort}${tail}`);
     void load();
@@ -96,7 +99,14 @@ export function puzzlesScreen(wanted: string | null, sortWanted: string | null):
     page += 1;
     void load();
   });
-  sortField.hidden = kind === "packs";
+  /** Offer the orders the kind of list has: packs none by rating (one asked for is newest). */
+  function fitSorts(): void {
+    const packs = kind === "packs";
+    for (const option of sortSelect.options)
+      option.hidden = option.disabled = packs && !PACK_SORTS.includes(option.value);
+    if (packs && !PACK_SORTS.includes(sort)) sort = sortSelect.value = "newest";
+  }
+  fitSorts();
   const main = h(
     "main.panel.puzzles-page#main",
     { "aria-labelledby": "puzzles-title" },
@@ -135,7 +145,7 @@ async function fetchPage(
   signal: AbortSignal,
 ): Promise<{ items: HTMLElement[]; hasMore: boolean }> {
   if (kind === "packs") {
-    const found = await api("GET /api/packs", { query: { edition, page }, signal });
+    const found = await api("GET /api/packs", { query: { edition, sort, page }, signal });
     return { items: found.packs.map((p) => packEntry(p)), hasMore: found.more };
   }
   const found = await api("GET /api/puzzles", { query: { edition, sort, page }, signal });

@@ -79,6 +79,8 @@ class PackView {
     race.addEventListener("click", () => void this.race(race));
     download.addEventListener("click", () => void this.download());
     solo.disabled = race.disabled = !pack.puzzles.length;
+    // no room races a pack a moderator hid (its maker still sees it and may play it alone)
+    if (pack.hidden) race.disabled = true;
     this.actions = h("div.row.pack-actions", {}, solo, race, download);
     const left = pack.left_out
       ? h("p.muted#pack-left-out", {}, t("puzzles:packLeftOut", { count: pack.left_out }))
@@ -94,6 +96,7 @@ class PackView {
           count: pack.puzzles.length,
         }),
       ),
+      pack.hidden ? h("p.bad#pack-hidden", {}, t("puzzles:packHiddenByModerator")) : "",
       left,
       h(
         "ol.puzzle-list#pack-puzzles",

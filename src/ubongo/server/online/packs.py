@@ -11,7 +11,10 @@ What a pack may hold, against a script with an account:
   puzzle_limit``); the title follows the rules of display names;
 * when a pack is read, a puzzle since hidden by a moderator, or taken back to its link by an
   author who is not the pack's, is left out (``left_out`` counts them): a pack is never a way
-  round a moderator or round an author's choice.
+  round a moderator or round an author's choice;
+* a pack a moderator hid (``ubongo review hide-pack``) is off the community list, and its
+  link answers ``404 no_pack`` to everyone but its maker, who sees it marked hidden; no room
+  races it.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from ..config import ServerConfig
 from ..ops.clock import Clock
 from ..protocol.community import LIST_PAGE
 from ..protocol.incoming import ProtocolError
+from ..protocol.packs import PackOrder
 from ..store import NewPack, SavedPack, SavedPuzzle, Store
 from .names import check_name
 from .puzzles import DAY, limited, new_id
@@ -59,7 +63,7 @@ class PackDesk:
         await asyncio.to_thread(self.store.packs.save, new, now)
         if published:
             await asyncio.to_thread(self.store.packs.change, new.id, now, None, None, True)
-        return await self.get(new.id)
+        return await self.get(new.id, account)
 
     async def edit(
         self,
@@ -72,7 +76,7 @@ class PackDesk:
         """``account`` changes its pack: the title, the puzzles (the whole list, in order:
         held to the rules of making one, its edition kept) or its listing; another account's
         is ``403 not_your_pack``."""
-        pack = await self.get(pack_id)
+        pack = await self.get(pack_id, account)
         if pack.account != account:
             raise ProtocolError("not_your_pack", "only the pack's maker may change it")
         name = check_name(title) if title is not None else None
@@ -82,7 +86,7 @@ class PackDesk:
                 raise bad_pack("a pack's puzzles are all of one edition")
         now = self.clock.now()
         await asyncio.to_thread(self.store.packs.change, pack.id, now, name, ids, published)
-        return await self.get(pack.id)
+        return await self.get(pack.id, account)
 
     def _check_count(self, ids: list[str]) -> None:
         most = self.config.pack_puzzles
@@ -106,11 +110,13 @@ class PackDesk:
             raise bad_pack("a pack's puzzles are all of one edition")
         return editions.pop()
 
-    async def listed(self, edition: str, page: int) -> tuple[list[dict[str, Any]], bool]:
+    async def listed(
+        self, edition: str, order: PackOrder, page: int
+    ) -> tuple[list[dict[str, Any]], bool]:
         """Page ``page`` of ``edition``'s listed packs (``ListedPack``s) that have a puzzle
-        left to show, newest first, and whether a next page has some."""
+        left to show, in ``order``, and whether a next page has some."""
         found = await asyncio.to_thread(
-            self.store.packs.listed, edition, LIST_PAGE + 1, page * LIST_PAGE
+            self.store.packs.listed, edition, order, LIST_PAGE + 1, page * LIST_PAGE
         )
         views = []
         for pack in found[:LIST_PAGE]:
@@ -127,10 +133,11 @@ class PackDesk:
         if await asyncio.to_thread(packs.kept, account) >= config.packs_per_account:
             raise limited(f"at most {config.packs_per_account} packs kept")
 
-    async def get(self, pack_id: str) -> SavedPack:
-        """The pack of the link ``pack_id`` (``404 no_pack``)."""
+    async def get(self, pack_id: str, viewer: int | None) -> SavedPack:
+        """The pack of the link ``pack_id`` as ``viewer`` (an account, or None) may see it:
+        ``404 no_pack`` when there is none, or a moderator hid it from all but its maker."""
         found = await asyncio.to_thread(self.store.packs.get, pack_id[:16])
-        if found is None:
+        if found is None or (found.hidden and found.account != viewer):
             raise no_pack()
         return found
 
@@ -146,6 +153,7 @@ class PackDesk:
             "made_at": pack.made_at,
             "mine": pack.account == account,
             "published": pack.published,
+            "hidden": pack.hidden,
             "puzzles": [_puzzle_view(p) for p in shown],
             "left_out": left_out,
         }
@@ -209,7 +217,7 @@ async def pack_tasks(store: Store, pack_id: str) -> tuple[str, str, tuple[PackTa
     piece ids), those that may still be shown (:func:`shown_puzzles`); ``404 no_pack``,
     or ``422 bad_pack`` when none is left."""
     found = await asyncio.to_thread(store.packs.get, pack_id[:16])
-    if found is None:
+    if found is None or found.hidden:
         raise no_pack()
     shown, _ = await shown_puzzles(store, found)
     if not shown:

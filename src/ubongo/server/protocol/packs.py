@@ -17,6 +17,9 @@ from .snapshot import Sent
 #: puzzle, too many, one twice, two editions, a puzzle neither the account's nor published);
 #: a change to a pack by an account that is not its maker's
 PackCode = Literal["no_pack", "bad_pack", "not_your_pack"]
+#: the community list's orders of packs: newest first, or by their shown puzzles' plays or
+#: likes added up
+PackOrder = Literal["newest", "played", "liked"]
 
 
 class MakePack(Strict):
@@ -69,6 +72,7 @@ class PackView(PackHead):
     made_at: float = Field(description="seconds since the Unix epoch")
     mine: bool
     published: bool = Field(description="listed in the community list")
+    hidden: bool = Field(description="hidden by a moderator (only its maker sees it then)")
     puzzles: list[PackPuzzle] = Field(description="in the pack's order")
     left_out: int = Field(
         description="puzzles no longer shown: hidden by a moderator, or taken back to their "
@@ -104,7 +108,7 @@ class ListedPack(PackHead):
 
 
 class ListedPacks(Sent):
-    """``GET /api/packs``: an edition's listed packs, newest first, one page."""
+    """``GET /api/packs``: an edition's listed packs, in the order asked for, one page."""
 
     packs: list[ListedPack]
     more: bool = Field(description="there is a next page (``page`` + 1)")

@@ -11,6 +11,7 @@ from fastapi import APIRouter, Depends, Path, Query
 from ..online.packs import PackDesk
 from ..protocol import packs as k
 from ..protocol.community import LAST_PAGE
+from ..protocol.packs import PackOrder
 from .community import known_edition
 from .deps import MaybeAccount, PuzzleDeskDep, SignedIn
 
@@ -39,10 +40,12 @@ async def make(body: k.MakePack, account: SignedIn, desk: PackDeskDep) -> dict[s
 async def community(
     desk: PackDeskDep,
     edition: str | None = None,
+    sort: PackOrder = "newest",
     page: Annotated[int, Query(ge=0, le=LAST_PAGE)] = 0,
 ) -> dict[str, Any]:
-    """One page of an edition's listed packs (default: the first edition), newest first."""
-    found, more = await desk.listed(known_edition(edition), page)
+    """One page of an edition's listed packs (default: the first edition), newest first, or
+    by their puzzles' plays or likes added up (most first)."""
+    found, more = await desk.listed(known_edition(edition), sort, page)
     return {"packs": found, "more": more}
 
 
@@ -77,12 +80,14 @@ async def mine(account: SignedIn, desk: PackDeskDep) -> dict[str, Any]:
 
 @router.get("/api/packs/{pack_id}", response_model=k.PackView)
 async def one(pack_id: PackId, account: MaybeAccount, desk: PackDeskDep) -> dict[str, Any]:
-    """The pack of a link, its puzzles in order (``404 no_pack``)."""
-    return await desk.view(await desk.get(pack_id), account.id if account else None)
+    """The pack of a link, its puzzles in order (``404 no_pack``; a pack a moderator hid too,
+    but to its maker)."""
+    viewer = account.id if account else None
+    return await desk.view(await desk.get(pack_id, viewer), viewer)
 
 
 @router.get("/api/packs/{pack_id}/file", response_model=k.PackFile)
-async def file(pack_id: PackId, desk: PackDeskDep) -> dict[str, Any]:
+async def file(pack_id: PackId, account: MaybeAccount, desk: PackDeskDep) -> dict[str, Any]:
     """The pack as a pack file (docs/puzzle-format.md, "Packs"), which ``ubongo solve`` and
     the editor read."""
-    return await desk.file(await desk.get(pack_id))
+    return await desk.file(await desk.get(pack_id, account.id if account else None))

@@ -1,6 +1,7 @@
-"""Packs (table ``packs``; docs/editor.md, "Packs"): an account's ordered set of saved
-puzzles of one edition, with a title, under a random link id. What a pack may hold is
-checked before it is kept (:mod:`..online.packs`); here it is only kept and read.
+"""Packs (tables ``packs`` and ``pack_puzzles``; docs/editor.md, "Packs"): an account's
+ordered set of saved puzzles of one edition, with a title, under a random link id. What a pack
+may hold is checked before it is kept (:mod:`..online.packs`); here it is kept, read, listed
+in the community list's orders, and hidden by a moderator.
 
 >>> import tempfile, os
 >>> from ubongo.server.store.database import Database
@@ -15,6 +16,12 @@ checked before it is kept (:mod:`..online.packs`); here it is only kept and read
 ('Two areas', ['p2', 'p1'], 'ada', 1, 1)
 >>> [p.id for p in packs.of_account(ada)], packs.get("nope")
 (['k1'], None)
+>>> from ubongo.server.store.puzzles import NewPuzzle, PuzzleRepository
+>>> one = NewPuzzle("p1", ada, "trigo", "One", {"edition": "trigo"}, [], 3, 1, 20.0, None)
+>>> PuzzleRepository(db).save(one, at=9.0)
+>>> packs.change("k1", 11.0, None, ["p1"], True)
+>>> [(p.id, p.puzzle_ids) for p in packs.listed("trigo", "played", 10)]
+[('k1', ['p1'])]
 >>> db.close()
 """
 
@@ -23,10 +30,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import Select, and_, delete, func, or_, select
+from sqlalchemy.orm import Session
 
+from ..protocol.packs import PackOrder
 from .database import Database
-from .tables import AccountRow, PackRow, to_datetime, to_epoch
+from .puzzles import Decided
+from .tables import (
+    AccountRow,
+    PackPuzzleRow,
+    PackRow,
+    PuzzleRow,
+    ReviewDecisionRow,
+    to_datetime,
+    to_epoch,
+)
 
 
 @dataclass(frozen=True)
@@ -53,15 +71,53 @@ class SavedPack:
     made_at: float
     published: bool = False
     published_at: float | None = None
+    hidden: bool = False
 
 
 _WITH_AUTHOR = select(PackRow, AccountRow.name).join(
     AccountRow, AccountRow.id == PackRow.account_id
 )
 
+#: each pack's puzzles that a list shows (not hidden; the pack's maker's own, or published:
+#: as :func:`..online.packs.shown_puzzles` reads them), their plays and likes added up
+_SHOWN = (
+    select(
+        PackPuzzleRow.pack_id,
+        func.sum(PuzzleRow.plays).label("plays"),
+        func.sum(PuzzleRow.likes).label("likes"),
+    )
+    .join(PuzzleRow, PuzzleRow.id == PackPuzzleRow.puzzle_id)
+    .join(PackRow, PackRow.id == PackPuzzleRow.pack_id)
+    .where(
+        PuzzleRow.hidden.is_(False),
+        or_(PuzzleRow.account_id == PackRow.account_id, PuzzleRow.listed.is_(True)),
+    )
+    .group_by(PackPuzzleRow.pack_id)
+    .subquery()
+)
+_ORDERS = {
+    "newest": (PackRow.published_at.desc(), PackRow.id),
+    "played": (_SHOWN.c.plays.desc(), PackRow.published_at.desc(), PackRow.id),
+    "liked": (_SHOWN.c.likes.desc(), PackRow.published_at.desc(), PackRow.id),
+}
 
-def _saved(row: PackRow, name: str) -> SavedPack:
-    ids = [str(i) for i in row.puzzle_ids]
+
+def _saved_all(s: Session, query: Select[PackRow, str]) -> list[SavedPack]:
+    """The packs ``query`` finds (rows and their authors' names), each with its puzzles."""
+    found = s.execute(query).all()
+    ids: dict[str, list[str]] = {row.id: [] for row, _ in found}
+    if ids:
+        places = (
+            select(PackPuzzleRow.pack_id, PackPuzzleRow.puzzle_id)
+            .where(PackPuzzleRow.pack_id.in_(ids))
+            .order_by(PackPuzzleRow.pack_id, PackPuzzleRow.position)
+        )
+        for pack, pid in s.execute(places):
+            ids[pack].append(pid)
+    return [_saved(row, name, ids[row.id]) for row, name in found]
+
+
+def _saved(row: PackRow, name: str, ids: list[str]) -> SavedPack:
     published = to_epoch(row.published_at) if row.published_at is not None else None
     return SavedPack(
         row.id,
@@ -73,7 +129,14 @@ def _saved(row: PackRow, name: str) -> SavedPack:
         to_epoch(row.made_at),
         row.listed,
         published,
+        row.hidden,
     )
+
+
+def _place(s: Session, pack: str, ids: list[str]) -> None:
+    """Put ``ids`` in ``pack``, in that order, instead of what it held."""
+    s.execute(delete(PackPuzzleRow).where(PackPuzzleRow.pack_id == pack))
+    s.add_all(PackPuzzleRow(pack_id=pack, position=n, puzzle_id=pid) for n, pid in enumerate(ids))
 
 
 class PackRepository:
@@ -91,12 +154,13 @@ class PackRepository:
                     account_id=new.account,
                     edition=new.edition,
                     title=new.title,
-                    puzzle_ids=list(new.puzzle_ids),
                     made_at=to_datetime(at),
                     listed=False,
                     published_at=None,
                 )
             )
+            s.flush()
+            _place(s, new.id, new.puzzle_ids)
 
     def change(
         self, pack: str, at: float, title: str | None, ids: list[str] | None, listed: bool | None
@@ -110,28 +174,62 @@ class PackRepository:
             if title is not None:
                 row.title = title
             if ids is not None:
-                row.puzzle_ids = list(ids)
+                _place(s, pack, ids)
             if listed is not None:
                 row.listed = listed
                 if listed and row.published_at is None:
                     row.published_at = to_datetime(at)
 
-    def listed(self, edition: str, limit: int, offset: int = 0) -> list[SavedPack]:
-        """``edition``'s listed packs, first listed last first, the ``limit`` after ``offset``."""
+    def listed(
+        self, edition: str, order: PackOrder, limit: int, offset: int = 0
+    ) -> list[SavedPack]:
+        """``edition``'s listed packs that no moderator hid and that have a puzzle to show, in
+        ``order`` (newest: first listed last first; played, liked: their shown puzzles' plays
+        or likes added up, most first), the ``limit`` after ``offset``."""
         query = (
-            _WITH_AUTHOR.where(PackRow.edition == edition, PackRow.listed.is_(True))
-            .order_by(PackRow.published_at.desc(), PackRow.id)
+            _WITH_AUTHOR.join(_SHOWN, _SHOWN.c.pack_id == PackRow.id)
+            .where(
+                and_(
+                    PackRow.edition == edition,
+                    PackRow.listed.is_(True),
+                    PackRow.hidden.is_(False),
+                )
+            )
+            .order_by(*_ORDERS[order])
             .offset(offset)
             .limit(limit)
         )
         with self.database.session() as s:
-            return [_saved(row, name) for row, name in s.execute(query)]
+            return _saved_all(s, query)
 
     def get(self, pack: str) -> SavedPack | None:
         """The pack of link id ``pack``."""
         with self.database.session() as s:
-            found = s.execute(_WITH_AUTHOR.where(PackRow.id == pack)).first()
-        return _saved(found[0], found[1]) if found is not None else None
+            found = _saved_all(s, _WITH_AUTHOR.where(PackRow.id == pack))
+        return found[0] if found else None
+
+    def hide(self, pack: str, hidden: bool, by: Decided) -> dict[str, Any] | None:
+        """A moderator's decision, logged with the review's (``hide``, under the maker's
+        account): hide the pack (or show it again). What it changed; None when there is no
+        such pack."""
+        with self.database.write() as s:
+            row = s.get(PackRow, pack)
+            if row is None:
+                return None
+            row.hidden = hidden
+            changes = {"pack": pack, "hidden": hidden}
+            s.add(
+                ReviewDecisionRow(
+                    at=to_datetime(by.at),
+                    moderator=by.moderator[:64],
+                    decision="hide",
+                    account_id=row.account_id,
+                    held_id=None,
+                    note=by.note[:500],
+                    changes=changes,
+                )
+            )
+        return changes
 
     def of_account(self, account: int, limit: int = 200) -> list[SavedPack]:
         """``account``'s packs, newest first."""
@@ -141,7 +239,7 @@ class PackRepository:
             .limit(limit)
         )
         with self.database.session() as s:
-            return [_saved(row, name) for row, name in s.execute(query)]
+            return _saved_all(s, query)
 
     def made_since(self, account: int, since: float) -> int:
         """How many packs ``account`` made since ``since``."""

@@ -484,11 +484,22 @@ class PackRow(Base):
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
     edition: Mapped[str] = mapped_column(String(16))
     title: Mapped[str] = mapped_column(String(64))
-    #: the puzzles' link ids, in the pack's order
-    puzzle_ids: Mapped[list[str]] = mapped_column(JSON)
     made_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
     #: listed in the community list now, and when first listed
     listed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     published_at: Mapped[datetime | None] = mapped_column(
         DateTime(timezone=True), nullable=True, index=True
     )
+    #: hidden by a moderator: off the list, and its link answers its maker only
+    hidden: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+
+
+class PackPuzzleRow(Base):
+    """A pack's puzzle at its place in the pack's order (a row each: the community list adds
+    up the plays and likes of a pack's puzzles in the database, to sort by them)."""
+
+    __tablename__ = "pack_puzzles"
+
+    pack_id: Mapped[str] = mapped_column(ForeignKey("packs.id"), primary_key=True)
+    position: Mapped[int] = mapped_column(Integer, primary_key=True)
+    puzzle_id: Mapped[str] = mapped_column(String(16), index=True)
