@@ -92,6 +92,7 @@ def test_the_list_rated_and_paged_packs_listed_and_a_pack_edited(
     expect(page.locator("#puzzle-rating")).to_have_text(
         re.compile(r"^rated (easy|medium|hard|very hard) \(\d+\)$")
     )
+    shot(page, "community-puzzle-rated")
     page.goto(f"{server.url}/puzzle/{made[1]}")
     expect(page.locator("#puzzle-rating")).to_have_text(
         "Not rated yet: 0 of 3 plays have taught its rating"
@@ -106,6 +107,7 @@ def test_the_list_rated_and_paged_packs_listed_and_a_pack_edited(
     page.select_option("#puzzles-sort", "played")
     expect(page).to_have_url(re.compile(r"sort=played&kind=packs"))
     expect(listed).to_contain_text("2 puzzles")
+    shot(page, "community-packs-most-played")
 
     # its maker edits it: renamed, B before A, a published puzzle added by its link
     listed.locator("a").click()
