@@ -115,6 +115,15 @@ def test_a_drawn_name_another_account_holds_is_drawn_again(tmp_path: Path) -> No
 
 def at_revision(path: Path, revision: str) -> None:
     """A database made by the migrations up to ``revision``."""
+    _migrate(path, revision, up=True)
+
+
+def downgrade_to(path: Path, revision: str) -> None:
+    """The database at ``path`` taken back by the migrations down to ``revision``."""
+    _migrate(path, revision, up=False)
+
+
+def _migrate(path: Path, revision: str, up: bool) -> None:
     from alembic import command
     from alembic.config import Config
 
@@ -123,7 +132,7 @@ def at_revision(path: Path, revision: str) -> None:
     config.set_main_option("script_location", "ubongo.server.store:migrations")
     with old.database.engine.begin() as connection:
         config.attributes["connection"] = connection
-        command.upgrade(config, revision)
+        (command.upgrade if up else command.downgrade)(config, revision)
     old.close()
 
 

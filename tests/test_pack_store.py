@@ -9,9 +9,7 @@ import json
 import sqlite3
 from pathlib import Path
 
-from alembic import command
-from alembic.config import Config
-from test_account_names import at_revision
+from test_account_names import at_revision, downgrade_to
 
 from ubongo.server.store import NewPack, NewPuzzle, Store
 
@@ -27,13 +25,7 @@ def test_the_migration_runs_on_an_older_database_and_back(tmp_path: Path) -> Non
     store.packs.save(NewPack("k1", ada, "trigo", "Pack", ["p1"]), at=2.0)
     assert store.packs.get("k1") is not None
     store.close()
-    config = Config()
-    config.set_main_option("script_location", "ubongo.server.store:migrations")
-    old = Store(f"sqlite:///{path}")
-    with old.database.engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.downgrade(config, "0016")
-    old.close()
+    downgrade_to(path, "0016")
     with sqlite3.connect(path) as db:
         tables = {r[0] for r in db.execute("select name from sqlite_master where type='table'")}
         kept = db.execute("select count(*) from puzzles").fetchone()[0]
@@ -61,13 +53,7 @@ def test_packs_made_before_0020_keep_their_puzzles_in_order_both_ways(tmp_path: 
     assert [p.puzzle_ids if p else None for p in found] == [["p3", "p1", "p2"], ["p2"]]
     assert found[0] is not None and not found[0].hidden
     store.close()
-    config = Config()
-    config.set_main_option("script_location", "ubongo.server.store:migrations")
-    old = Store(f"sqlite:///{path}")
-    with old.database.engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.downgrade(config, "0019")
-    old.close()
+    downgrade_to(path, "0019")
     with sqlite3.connect(path) as db:
         kept = dict(db.execute("select id, puzzle_ids from packs").fetchall())
     assert {k: json.loads(v) for k, v in kept.items()} == {"k1": ["p3", "p1", "p2"], "k2": ["p2"]}

@@ -9,9 +9,7 @@ import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from alembic import command
-from alembic.config import Config
-from test_account_names import at_revision
+from test_account_names import at_revision, downgrade_to
 
 from ubongo.server.store import Decided, NewPuzzle, Store
 
@@ -36,13 +34,7 @@ def test_the_migration_runs_on_an_older_database_and_back(tmp_path: Path) -> Non
     store.puzzles.save(puzzle("p1", 1), at=5.0)
     assert store.puzzles.get("p1") is not None and store.accounts.by_token("a" * 64) is not None
     store.close()
-    config = Config()
-    config.set_main_option("script_location", "ubongo.server.store:migrations")
-    old = Store(f"sqlite:///{path}")
-    with old.database.engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.downgrade(config, "0015")
-    old.close()
+    downgrade_to(path, "0015")
     with sqlite3.connect(path) as db:
         tables = {r[0] for r in db.execute("select name from sqlite_master where type='table'")}
     assert not tables & {"puzzles", "puzzle_plays", "puzzle_likes", "puzzle_reports"}

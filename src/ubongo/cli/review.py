@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Annotated, Any
 
 import typer
@@ -227,13 +227,25 @@ def _clear(held_id: int, by: Moderator, note: Note = "", database_url: Database 
 
 
 def _mark(account: int, by: Moderator, note: Note = "", database_url: Database = None) -> int:
+    return _decide(
+        database_url,
+        lambda store: store.review.mark(account, by, note, time.time(), give_back),
+        f"no account {account}",
+    )
+
+
+def _decide(
+    database_url: str | None, act: Callable[[Store], dict[str, Any] | None], missing: str
+) -> int:
+    """A decision on the store (one transaction, logged), printed as what it changed; a
+    clear error (``missing``) when what it was about does not exist."""
     store = _store(database_url)
     try:
-        changes = store.review.mark(account, by, note, time.time(), give_back)
+        changes = act(store)
     finally:
         store.close()
     if changes is None:
-        raise CommandError(f"no account {account}")
+        raise CommandError(missing)
     print(json.dumps(changes))
     return 0
 
@@ -301,20 +313,13 @@ def _hide_puzzle(
     show: Annotated[bool, typer.Option("--show", help="undo: shown again")] = False,
     database_url: Database = None,
 ) -> int:
-    store = _store(database_url)
-    hide = not show
-    try:
-        decided = Decided(by, note, time.time())
-        if title:
-            changes = store.puzzles.hide(puzzle, None, hide, decided)
-        else:
-            changes = store.puzzles.hide(puzzle, hide, None, decided)
-    finally:
-        store.close()
-    if changes is None:
-        raise CommandError(f"no puzzle {puzzle!r}")
-    print(json.dumps(changes))
-    return 0
+    hide, decided = not show, Decided(by, note, time.time())
+    hidden, title_hidden = (None, hide) if title else (hide, None)
+    return _decide(
+        database_url,
+        lambda store: store.puzzles.hide(puzzle, hidden, title_hidden, decided),
+        f"no puzzle {puzzle!r}",
+    )
 
 
 def _hide_pack(
@@ -324,12 +329,7 @@ def _hide_pack(
     show: Annotated[bool, typer.Option("--show", help="undo: shown again")] = False,
     database_url: Database = None,
 ) -> int:
-    store = _store(database_url)
-    try:
-        changes = store.packs.hide(pack, not show, Decided(by, note, time.time()))
-    finally:
-        store.close()
-    if changes is None:
-        raise CommandError(f"no pack {pack!r}")
-    print(json.dumps(changes))
-    return 0
+    decided = Decided(by, note, time.time())
+    return _decide(
+        database_url, lambda store: store.packs.hide(pack, not show, decided), f"no pack {pack!r}"
+    )

@@ -36,12 +36,12 @@ from sqlalchemy.orm import Session
 from ..protocol.packs import PackOrder
 from .database import Database
 from .puzzles import Decided
+from .review import log_decision
 from .tables import (
     AccountRow,
     PackPuzzleRow,
     PackRow,
     PuzzleRow,
-    ReviewDecisionRow,
     to_datetime,
     to_epoch,
 )
@@ -218,17 +218,7 @@ class PackRepository:
                 return None
             row.hidden = hidden
             changes = {"pack": pack, "hidden": hidden}
-            s.add(
-                ReviewDecisionRow(
-                    at=to_datetime(by.at),
-                    moderator=by.moderator[:64],
-                    decision="hide",
-                    account_id=row.account_id,
-                    held_id=None,
-                    note=by.note[:500],
-                    changes=changes,
-                )
-            )
+            log_decision(s, by.at, by.moderator, "hide", row.account_id, None, by.note, changes)
         return changes
 
     def of_account(self, account: int, limit: int = 200) -> list[SavedPack]:

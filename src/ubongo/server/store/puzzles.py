@@ -42,6 +42,7 @@ from sqlalchemy.orm import Session
 
 from ..protocol.community import RATING_SHOWN_AFTER, Order, Outcome
 from .database import Database
+from .review import log_decision
 from .tables import (
     AccountAddressRow,
     AccountRow,
@@ -49,7 +50,6 @@ from .tables import (
     PuzzlePlayRow,
     PuzzleReportRow,
     PuzzleRow,
-    ReviewDecisionRow,
     to_datetime,
     to_epoch,
 )
@@ -246,17 +246,7 @@ class PuzzleRepository:
             if title_hidden is not None:
                 row.title_hidden = title_hidden
             changes = {"puzzle": puzzle, "hidden": row.hidden, "title_hidden": row.title_hidden}
-            s.add(
-                ReviewDecisionRow(
-                    at=to_datetime(by.at),
-                    moderator=by.moderator[:64],
-                    decision="hide",
-                    account_id=row.account_id,
-                    held_id=None,
-                    note=by.note[:500],
-                    changes=changes,
-                )
-            )
+            log_decision(s, by.at, by.moderator, "hide", row.account_id, None, by.note, changes)
         return changes
 
     def play(

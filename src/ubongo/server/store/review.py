@@ -163,7 +163,7 @@ class ReviewRepository:
                     .where(DailyResultRow.game_id == game.id)
                     .values(rated=True, unrated=None)
                 )
-            _log(s, at, moderator, "clear", row.account_id, held_id, note, changes)
+            log_decision(s, at, moderator, "clear", row.account_id, held_id, note, changes)
             return changes
 
     def mark(
@@ -210,7 +210,7 @@ class ReviewRepository:
                 "games": games,
                 "given_back": given,
             }
-            _log(s, at, moderator, "mark", account, None, note, changes)
+            log_decision(s, at, moderator, "mark", account, None, note, changes)
             return changes
 
     def decisions(self, account: int | None = None) -> list[Decision]:
@@ -257,7 +257,7 @@ def _give_back(
     return games, given
 
 
-def _log(
+def log_decision(
     s: Session,
     at: float,
     moderator: str,
@@ -267,6 +267,8 @@ def _log(
     note: str,
     changes: dict[str, Any],
 ) -> None:
+    """Log a moderator's decision in ``s``'s transaction (``ubongo review log``): what was
+    decided (``clear``, ``mark``, ``hide``), on whose account, and what it changed."""
     s.add(
         ReviewDecisionRow(
             at=to_datetime(at),
