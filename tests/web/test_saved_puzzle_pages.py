@@ -73,8 +73,11 @@ def test_a_puzzle_saved_played_by_its_link_and_listed(
     author = new_page(browser, errors)
     href = save_in_editor(author, server)
 
-    # another account opens the link and solves it, timed, with the keys
+    # another account, at another address (a play or like from the author's address would
+    # not count: docs/editor.md, "One address, one count"), opens the link and solves it,
+    # timed, with the keys
     player = new_page(browser, errors)
+    player.context.set_extra_http_headers({"X-Forwarded-For": "198.51.100.90"})
     player.goto(server.url + href)
     expect(player.locator("h1#puzzle-title")).to_have_text("Little stairs")
     expect(stat(player, "plays")).to_have_text("0")
