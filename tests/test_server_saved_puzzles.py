@@ -285,3 +285,33 @@ def test_a_moderator_hides_a_reported_puzzle_or_its_title(server: ServerProcess)
     # its author still sees it, hidden
     assert ivy.call("GET", f"/api/puzzles/{pid}")[1]["hidden"] is True
     assert f'"puzzle": "{pid}"' in review(server, "log")
+
+
+def test_only_its_author_deletes_a_puzzle_and_its_plays_go_with_it(
+    server: ServerProcess,
+) -> None:
+    cleo, dan = Player(server, "Cleo"), Player(server, "Dan")
+    status, page = cleo.save(title="Short lived", published=True)
+    assert status == 201, page
+    pid = page["summary"]["id"]
+    keep = cleo.save(OTHER, "Kept")[1]["summary"]["id"]
+    assert dan.play(pid, "gave_up", 30.0)[0] == 200
+    assert dan.call("PUT", f"/api/puzzles/{pid}/like", {"liked": True})[0] == 200
+    assert dan.call("POST", f"/api/puzzles/{pid}/report", {"reason": "meh"})[0] == 200
+    status, pack = cleo.call("POST", "/api/packs", {"title": "Both", "puzzles": [pid, keep]})
+    assert status == 201, pack
+    # anybody else: as if it were not there, and nothing changes
+    refused(dan.call("DELETE", f"/api/puzzles/{pid}"), 404, "no_puzzle")
+    refused(server.request("DELETE", f"/api/puzzles/{pid}"), 401, "bad_token")
+    assert dan.call("GET", f"/api/puzzles/{pid}")[0] == 200
+    # its author: gone, with its play, like and report; the pack leaves it out
+    assert cleo.call("DELETE", f"/api/puzzles/{pid}") == (200, {"deleted": pid})
+    refused(dan.call("GET", f"/api/puzzles/{pid}"), 404, "no_puzzle")
+    refused(cleo.call("DELETE", f"/api/puzzles/{pid}"), 404, "no_puzzle")
+    refused(dan.play(pid, "gave_up", 30.0), 404, "no_puzzle")
+    assert pid not in [p["id"] for p in listed(server)]
+    assert [p["id"] for p in cleo.call("GET", "/api/puzzles/mine")[1]["puzzles"]] == [keep]
+    status, seen = dan.call("GET", f"/api/packs/{pack['id']}")
+    assert status == 200 and [p["id"] for p in seen["puzzles"]] == [keep], seen
+    assert seen["left_out"] == 1
+    assert pid not in review(server, "puzzles")

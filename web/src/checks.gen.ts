@@ -40,6 +40,7 @@ export interface Checked {
   PrintedTask: gen.PrintedTask;
   Profile: gen.Profile;
   ProfileGames: gen.ProfileGames;
+  PuzzleDeleted: gen.PuzzleDeleted;
   PuzzleList: gen.PuzzleList;
   PuzzlePage: gen.PuzzlePage;
   PuzzleReported: gen.PuzzleReported;
@@ -170,6 +171,7 @@ export const DEFS: Readonly<Record<string, Schema>> = {
   "Profile": {"properties":{"id":{"type":"integer"},"name":{"type":"string"},"joined":{"type":"number"},"games":{"additionalProperties":{"type":"integer"},"type":"object"},"bests":{"items":{"$ref":"PersonalBest"},"type":"array"},"recent":{"items":{"$ref":"ProfileGame"},"type":"array"},"ratings":{"additionalProperties":{"$ref":"RatingView"},"type":"object"},"history":{"additionalProperties":{"items":{"$ref":"RatingChange"},"type":"array"},"type":"object"}},"required":["id","name","joined","games","bests","recent","ratings","history"],"type":"object"},
   "ProfileGame": {"properties":{"id":{"type":"integer"},"room":{"type":"string"},"edition":{"type":"string"},"mode":{"enum":["race","solo"],"type":"string"},"variant":{"enum":["standard","only-first"],"type":"string"},"players":{"items":{"$ref":"StoredPlayer"},"type":"array"},"winners":{"items":{"type":"integer"},"type":"array"},"started_at":{"type":"number"},"finished_at":{"type":"number"},"seat":{"type":"integer"}},"required":["id","room","edition","mode","variant","players","winners","started_at","finished_at","seat"],"type":"object"},
   "ProfileGames": {"items":{"$ref":"ProfileGame"},"type":"array"},
+  "PuzzleDeleted": {"properties":{"deleted":{"type":"string"}},"required":["deleted"],"type":"object"},
   "PuzzleList": {"properties":{"puzzles":{"items":{"$ref":"PuzzleSummary"},"type":"array"},"more":{"type":"boolean"}},"required":["puzzles","more"],"type":"object"},
   "PuzzlePage": {"properties":{"summary":{"$ref":"PuzzleSummary"},"area":{"items":{"items":{"type":"integer"},"type":"array"},"type":"array"},"layers":{"type":"integer"},"piece_ids":{"items":{"type":"string"},"type":"array"},"solutions":{"type":"integer"},"mine":{"type":"boolean"},"hidden":{"type":"boolean"},"played":{"anyOf":[{"enum":["solved","helped","gave_up"],"type":"string"},{"type":"null"}]},"liked":{"type":"boolean"}},"required":["summary","area","layers","piece_ids","solutions","mine","hidden","played","liked"],"type":"object"},
   "PuzzleReported": {"properties":{"reported":{"type":"boolean"}},"required":["reported"],"type":"object"},

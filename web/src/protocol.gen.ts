@@ -68,6 +68,7 @@ export type UbongoProtocol =
   | ArenasPlayed
   | PuzzlePage
   | PuzzleList
+  | PuzzleDeleted
   | PuzzleSolution
   | PuzzleStats
   | PuzzleReported
@@ -3577,6 +3578,15 @@ export interface PuzzleList {
    * the community list has a next page (``page`` + 1)
    */
   more: boolean;
+}
+/**
+ * ``DELETE /api/puzzles/{puzzle_id}``: the author's puzzle is gone.
+ */
+export interface PuzzleDeleted {
+  /**
+   * the id of the puzzle deleted
+   */
+  deleted: string;
 }
 /**
  * ``GET /api/puzzles/{puzzle_id}/solution``: one solution (practice's hints, giving up).

@@ -2,7 +2,7 @@
 import type * as gen from "./protocol.gen";
 
 /** The types a route's answer may have, by name (each one checked by check.ts). */
-export type AnswerName = "AccountTicket" | "AccountView" | "ArenaList" | "ArenaResults" | "ArenaView" | "ArenasPlayed" | "ChallengeView" | "Challenges" | "DailyResults" | "DailyTasks" | "EditionCatalogue" | "EditionNames" | "FollowState" | "Friends" | "GameAnalysis" | "GameList" | "GameReplay" | "HeadToHead" | "Health" | "HintAnswer" | "Leaderboard" | "ListedPacks" | "LiveRooms" | "OpenGames" | "Options" | "PackFile" | "PackList" | "PackView" | "PersonalBests" | "PracticeBundle" | "PrintedTask" | "Profile" | "ProfileGames" | "PuzzleList" | "PuzzlePage" | "PuzzleReported" | "PuzzleSolution" | "PuzzleStats" | "PuzzleVerdict" | "QuickMatchLeft" | "RatingsBoard" | "RoomSnapshot" | "SeatTicket" | "StoredGame" | "UniqueProposal";
+export type AnswerName = "AccountTicket" | "AccountView" | "ArenaList" | "ArenaResults" | "ArenaView" | "ArenasPlayed" | "ChallengeView" | "Challenges" | "DailyResults" | "DailyTasks" | "EditionCatalogue" | "EditionNames" | "FollowState" | "Friends" | "GameAnalysis" | "GameList" | "GameReplay" | "HeadToHead" | "Health" | "HintAnswer" | "Leaderboard" | "ListedPacks" | "LiveRooms" | "OpenGames" | "Options" | "PackFile" | "PackList" | "PackView" | "PersonalBests" | "PracticeBundle" | "PrintedTask" | "Profile" | "ProfileGames" | "PuzzleDeleted" | "PuzzleList" | "PuzzlePage" | "PuzzleReported" | "PuzzleSolution" | "PuzzleStats" | "PuzzleVerdict" | "QuickMatchLeft" | "RatingsBoard" | "RoomSnapshot" | "SeatTicket" | "StoredGame" | "UniqueProposal";
 
 /** How to call a route; what it takes and answers is in `Routes`. */
 export interface RouteSpec {
@@ -51,6 +51,7 @@ export interface Routes {
   "GET /api/puzzles": { args: { query?: { edition?: string; sort?: string; page?: number } }; answer: gen.PuzzleList };
   "GET /api/puzzles/mine": { args: {}; answer: gen.PuzzleList };
   "GET /api/puzzles/{puzzle_id}": { args: { path: { puzzle_id: string } }; answer: gen.PuzzlePage };
+  "DELETE /api/puzzles/{puzzle_id}": { args: { path: { puzzle_id: string } }; answer: gen.PuzzleDeleted };
   "PUT /api/puzzles/{puzzle_id}/published": { args: { path: { puzzle_id: string }; body: gen.Publish }; answer: gen.PuzzlePage };
   "GET /api/puzzles/{puzzle_id}/solution": { args: { path: { puzzle_id: string } }; answer: gen.PuzzleSolution };
   "POST /api/puzzles/{puzzle_id}/plays": { args: { path: { puzzle_id: string }; body: gen.PlayReport }; answer: gen.PuzzleStats };
@@ -117,6 +118,7 @@ export const ROUTES: { readonly [R in keyof Routes]: RouteSpec } = {
   "GET /api/puzzles": { method: "GET", path: "/api/puzzles", answer: "PuzzleList", account: false },
   "GET /api/puzzles/mine": { method: "GET", path: "/api/puzzles/mine", answer: "PuzzleList", account: true },
   "GET /api/puzzles/{puzzle_id}": { method: "GET", path: "/api/puzzles/{puzzle_id}", answer: "PuzzlePage", account: true },
+  "DELETE /api/puzzles/{puzzle_id}": { method: "DELETE", path: "/api/puzzles/{puzzle_id}", answer: "PuzzleDeleted", account: true },
   "PUT /api/puzzles/{puzzle_id}/published": { method: "PUT", path: "/api/puzzles/{puzzle_id}/published", answer: "PuzzlePage", account: true },
   "GET /api/puzzles/{puzzle_id}/solution": { method: "GET", path: "/api/puzzles/{puzzle_id}/solution", answer: "PuzzleSolution", account: true },
   "POST /api/puzzles/{puzzle_id}/plays": { method: "POST", path: "/api/puzzles/{puzzle_id}/plays", answer: "PuzzleStats", account: true },

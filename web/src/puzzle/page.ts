@@ -105,7 +105,35 @@ class PuzzleView {
       }
     });
     const state = this.page.hidden ? t("puzzles:hiddenByModerator") : t("puzzles:yours");
-    return h("div.puzzle-owner", {}, h("p.muted", {}, state), button);
+    return h("div.puzzle-owner", {}, h("p.muted", {}, state), h("div.row", {}, button, this.deleting()));
+  }
+
+  /** Delete, asked twice: the first press says what goes with it, the second deletes. */
+  private deleting(): HTMLElement {
+    const ask = h("button#puzzle-delete", { type: "button" }, t("puzzles:delete"));
+    const sure = h("button.primary#puzzle-delete-sure", { type: "button", hidden: true }, t("puzzles:deleteSure"));
+    ask.addEventListener("click", () => {
+      ask.hidden = true;
+      sure.hidden = false;
+      sure.focus();
+      this.say(t("puzzles:deleteAsk"));
+    });
+    sure.addEventListener("click", async () => {
+      sure.disabled = true;
+      try {
+        await api("DELETE /api/puzzles/{puzzle_id}", { path: { puzzle_id: this.page.summary.id } });
+        this.dispose();
+        const main = this.stage.closest("main");
+        main?.replaceChildren(
+          h("h1#puzzle-title", {}, t("puzzles:deleted")),
+          h("p", {}, h("a", { href: "/puzzles", "data-link": "" }, t("puzzles:communityLink"))),
+        );
+      } catch (e) {
+        sure.disabled = false;
+        this.fail(e);
+      }
+    });
+    return h("span.puzzle-delete", {}, ask, sure);
   }
 
   /** Timed or practice: the two ways to play it. */

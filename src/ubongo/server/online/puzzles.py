@@ -17,6 +17,8 @@ Think of a script with an account (accounts cost nothing but a request, limited 
   author's (``403 own_puzzle``), and a solve faster than a hand places the pieces
   (``record_seconds_per_piece`` each, the fair-play floor), or a time that is no play's
   (not above 0, or over :data:`LONGEST_PLAY`), is ``422 bad_play``: nothing changes;
+* only its author **deletes** a puzzle (to anyone else it is not there), which frees its place
+  under ``puzzles_per_account`` but not under the day's limits (those count what was saved);
 * a **like** needs a counted play first (``403 not_played``), one per account; a **report**
   one per account, for the moderators (``ubongo review puzzles``).
 """
@@ -131,6 +133,15 @@ class PuzzleDesk:
             await self._may_publish(account, self.clock.now())
         await asyncio.to_thread(self.store.puzzles.publish, found.id, published, self.clock.now())
         return await self.get(found.id, account)
+
+    async def delete(self, puzzle_id: str, account: int) -> None:
+        """The author deletes the puzzle (its plays, likes and reports with it); to anyone
+        else it is ``404 no_puzzle``, as :meth:`publish` answers."""
+        found = await self.get(puzzle_id, account)
+        if found.account != account:
+            raise no_puzzle()  # as if it were not there: whose it is is not said
+        if not await asyncio.to_thread(self.store.puzzles.delete, found.id, account):
+            raise no_puzzle()  # (deleted by its author's other request at the same moment)
 
     async def solution(self, puzzle_id: str, account: int) -> list[Any]:
         """One solution of the puzzle, never while its task is being played."""

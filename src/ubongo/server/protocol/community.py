@@ -133,6 +133,12 @@ class PuzzleReported(Sent):
     reported: bool = Field(description="false: this account had reported it already")
 
 
+class PuzzleDeleted(Sent):
+    """``DELETE /api/puzzles/{puzzle_id}``: the author's puzzle is gone."""
+
+    deleted: str = Field(description="the id of the puzzle deleted")
+
+
 #: each route's answer (merged into :data:`.answers.RESPONSES`)
 RESPONSES: dict[tuple[str, str], type[BaseModel]] = {
     ("POST", "/api/puzzles"): PuzzlePage,
@@ -140,6 +146,7 @@ RESPONSES: dict[tuple[str, str], type[BaseModel]] = {
     ("GET", "/api/puzzles/mine"): PuzzleList,
     ("GET", "/api/puzzles/{puzzle_id}"): PuzzlePage,
     ("PUT", "/api/puzzles/{puzzle_id}/published"): PuzzlePage,
+    ("DELETE", "/api/puzzles/{puzzle_id}"): PuzzleDeleted,
     ("GET", "/api/puzzles/{puzzle_id}/solution"): PuzzleSolution,
     ("POST", "/api/puzzles/{puzzle_id}/plays"): PuzzleStats,
     ("PUT", "/api/puzzles/{puzzle_id}/like"): PuzzleStats,

@@ -126,6 +126,14 @@ async def publish(
     return await page(desk, found, account.id)
 
 
+@router.delete("/api/puzzles/{puzzle_id}", response_model=c.PuzzleDeleted)
+async def delete(puzzle_id: PuzzleId, account: SignedIn, desk: PuzzleDeskDep) -> dict[str, Any]:
+    """The author deletes the puzzle, its plays, likes and reports with it (``404 no_puzzle``
+    to anyone else)."""
+    await desk.delete(puzzle_id, account.id)
+    return {"deleted": puzzle_id[:16]}
+
+
 @router.get("/api/puzzles/{puzzle_id}/solution", response_model=c.PuzzleSolution)
 async def solution(puzzle_id: PuzzleId, account: SignedIn, desk: PuzzleDeskDep) -> dict[str, Any]:
     """One solution (practice's hints, or shown on giving up); never while the same task is

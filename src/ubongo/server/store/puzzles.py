@@ -36,7 +36,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import case, func, select, update
+from sqlalchemy import case, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -229,6 +229,19 @@ class PuzzleRepository:
             row.listed = published
             if published and row.published_at is None:
                 row.published_at = to_datetime(at)
+        return True
+
+    def delete(self, puzzle: str, account: int) -> bool:
+        """``account``'s puzzle gone, with its plays, likes and reports, in one transaction
+        (False: there is no such puzzle of ``account``'s). Packs keep its id and leave it
+        out, as a hidden one."""
+        with self.database.write() as s:
+            row = s.get(PuzzleRow, puzzle)
+            if row is None or row.account_id != account:
+                return False
+            for kind in (PuzzlePlayRow, PuzzleLikeRow, PuzzleReportRow):
+                s.execute(delete(kind).where(kind.puzzle_id == puzzle))
+            s.delete(row)
         return True
 
     def hide(
