@@ -9,8 +9,8 @@ play", "The community list", "Packs") against a real ``ubongo serve`` on an SQLi
 * the list comes in pages of 20 (``more``), and no page shows a hidden puzzle, however far
   one pages;
 * listed packs are in the list of their edition with their puzzles' plays and likes;
-* a pack's maker renames it, reorders, adds and removes puzzles under the rules of making one;
-  anyone else is ``403 not_your_pack``, and nothing changes.
+* a pack's maker renames it, reorders, adds and removes puzzles under the rules of making one,
+  and deletes it; anyone else is ``403 not_your_pack``, and nothing changes.
 """
 
 from __future__ import annotations
@@ -346,3 +346,14 @@ def test_a_pack_is_edited_by_its_maker_only_under_the_rules_of_making_one(
     assert (status, answer["error"]["code"]) == (404, "no_pack")
     status, view = gus.call("GET", path)
     assert (view["title"], ids(view), view["published"]) == ("Renamed", [b, c], False)
+    # deleted: anybody else is refused and nothing changes; its maker deletes it, its puzzles
+    # stay, and a second delete finds no pack
+    status, answer = hal.call("DELETE", path)
+    assert (status, answer["error"]["code"]) == (403, "not_your_pack"), answer
+    assert gus.call("DELETE", path) == (200, {"deleted": made["id"]})
+    for who in (gus, hal):
+        status, answer = who.call("GET", path)
+        assert (status, answer["error"]["code"]) == (404, "no_pack")
+    status, answer = gus.call("DELETE", path)
+    assert (status, answer["error"]["code"]) == (404, "no_pack")
+    assert all(gus.call("GET", f"/api/puzzles/{pid}")[0] == 200 for pid in (a, b, c))

@@ -135,4 +135,12 @@ def test_the_list_rated_and_paged_packs_listed_and_a_pack_edited(
     expect(other.locator("h1#pack-title")).to_have_text("Lines again")
     expect(other.locator("#pack-solo")).to_be_visible()
     expect(other.locator("#pack-edit")).to_have_count(0)
+    expect(other.locator("#pack-delete")).to_have_count(0)
+    # its maker deletes it, asked twice; the other browser then finds no pack
+    page.locator("#pack-delete").click()
+    expect(page.locator("#pack-status")).to_contain_text("Press again to delete it")
+    page.locator("#pack-delete-sure").click()
+    expect(page.locator("h1#pack-title")).to_have_text("Pack deleted")
+    other.reload()
+    expect(other.locator("main h1")).to_have_text("No such pack")
     assert not errors, errors

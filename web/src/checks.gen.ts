@@ -32,6 +32,7 @@ export interface Checked {
   Notice: gen.Notice;
   OpenGames: gen.OpenGames;
   Options: gen.Options;
+  PackDeleted: gen.PackDeleted;
   PackFile: gen.PackFile;
   PackList: gen.PackList;
   PackView: gen.PackView;
@@ -152,6 +153,7 @@ export const DEFS: Readonly<Record<string, Schema>> = {
   "OpenGame": {"properties":{"code":{"type":"string"},"edition":{"type":"string"},"variant":{"enum":["standard","only-first"],"type":"string"},"side":{"type":"string"},"rated":{"type":"boolean"},"host":{"anyOf":[{"type":"string"},{"type":"null"}]},"players":{"items":{"$ref":"StoredPlayer"},"type":"array"},"free":{"type":"integer"}},"required":["code","edition","variant","side","rated","host","players","free"],"type":"object"},
   "OpenGames": {"items":{"$ref":"OpenGame"},"type":"array"},
   "Options": {"additionalProperties":{"$ref":"EditionOptions"},"type":"object"},
+  "PackDeleted": {"properties":{"deleted":{"type":"string"}},"required":["deleted"],"type":"object"},
   "PackFile": {"properties":{"name":{"type":"string"},"puzzles":{"items":{"$ref":"PuzzleTask"},"type":"array"}},"required":["name","puzzles"],"type":"object"},
   "PackList": {"properties":{"packs":{"items":{"$ref":"PackSummary"},"type":"array"}},"required":["packs"],"type":"object"},
   "PackPuzzle": {"properties":{"id":{"type":"string"},"title":{"anyOf":[{"type":"string"},{"type":"null"}]},"author_name":{"type":"string"},"area":{"items":{"items":{"type":"integer"},"type":"array"},"type":"array"},"layers":{"type":"integer"},"piece_ids":{"items":{"type":"string"},"type":"array"},"grade":{"anyOf":[{"type":"string"},{"type":"null"}]},"model_seconds":{"type":"number"}},"required":["id","title","author_name","area","layers","piece_ids","grade","model_seconds"],"type":"object"},

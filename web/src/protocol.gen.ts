@@ -75,6 +75,7 @@ export type UbongoProtocol =
   | UniqueProposal
   | PackView
   | ListedPacks
+  | PackDeleted
   | PackList
   | PackFile;
 export type ClientMessage =
@@ -3734,6 +3735,15 @@ export interface ListedPack {
    * when first listed, seconds since the Unix epoch
    */
   published_at: number;
+}
+/**
+ * ``DELETE /api/packs/{pack_id}``: the maker's pack is gone (its puzzles stay).
+ */
+export interface PackDeleted {
+  /**
+   * the id of the pack deleted
+   */
+  deleted: string;
 }
 /**
  * ``GET /api/packs/mine``.

@@ -2,7 +2,7 @@
 import type * as gen from "./protocol.gen";
 
 /** The types a route's answer may have, by name (each one checked by check.ts). */
-export type AnswerName = "AccountTicket" | "AccountView" | "ArenaList" | "ArenaResults" | "ArenaView" | "ArenasPlayed" | "ChallengeView" | "Challenges" | "DailyResults" | "DailyTasks" | "EditionCatalogue" | "EditionNames" | "FollowState" | "Friends" | "GameAnalysis" | "GameList" | "GameReplay" | "HeadToHead" | "Health" | "HintAnswer" | "Leaderboard" | "ListedPacks" | "LiveRooms" | "OpenGames" | "Options" | "PackFile" | "PackList" | "PackView" | "PersonalBests" | "PracticeBundle" | "PrintedTask" | "Profile" | "ProfileGames" | "PuzzleDeleted" | "PuzzleList" | "PuzzlePage" | "PuzzleReported" | "PuzzleSolution" | "PuzzleStats" | "PuzzleVerdict" | "QuickMatchLeft" | "RatingsBoard" | "RoomSnapshot" | "SeatTicket" | "StoredGame" | "UniqueProposal";
+export type AnswerName = "AccountTicket" | "AccountView" | "ArenaList" | "ArenaResults" | "ArenaView" | "ArenasPlayed" | "ChallengeView" | "Challenges" | "DailyResults" | "DailyTasks" | "EditionCatalogue" | "EditionNames" | "FollowState" | "Friends" | "GameAnalysis" | "GameList" | "GameReplay" | "HeadToHead" | "Health" | "HintAnswer" | "Leaderboard" | "ListedPacks" | "LiveRooms" | "OpenGames" | "Options" | "PackDeleted" | "PackFile" | "PackList" | "PackView" | "PersonalBests" | "PracticeBundle" | "PrintedTask" | "Profile" | "ProfileGames" | "PuzzleDeleted" | "PuzzleList" | "PuzzlePage" | "PuzzleReported" | "PuzzleSolution" | "PuzzleStats" | "PuzzleVerdict" | "QuickMatchLeft" | "RatingsBoard" | "RoomSnapshot" | "SeatTicket" | "StoredGame" | "UniqueProposal";
 
 /** How to call a route; what it takes and answers is in `Routes`. */
 export interface RouteSpec {
@@ -60,6 +60,7 @@ export interface Routes {
   "POST /api/packs": { args: { body: gen.MakePack }; answer: gen.PackView };
   "GET /api/packs": { args: { query?: { edition?: string; sort?: string; page?: number } }; answer: gen.ListedPacks };
   "PATCH /api/packs/{pack_id}": { args: { path: { pack_id: string }; body: gen.EditPack }; answer: gen.PackView };
+  "DELETE /api/packs/{pack_id}": { args: { path: { pack_id: string } }; answer: gen.PackDeleted };
   "GET /api/packs/{pack_id}": { args: { path: { pack_id: string } }; answer: gen.PackView };
   "GET /api/packs/mine": { args: {}; answer: gen.PackList };
   "GET /api/packs/{pack_id}/file": { args: { path: { pack_id: string } }; answer: gen.PackFile };
@@ -127,6 +128,7 @@ export const ROUTES: { readonly [R in keyof Routes]: RouteSpec } = {
   "POST /api/packs": { method: "POST", path: "/api/packs", answer: "PackView", account: true },
   "GET /api/packs": { method: "GET", path: "/api/packs", answer: "ListedPacks", account: false },
   "PATCH /api/packs/{pack_id}": { method: "PATCH", path: "/api/packs/{pack_id}", answer: "PackView", account: true },
+  "DELETE /api/packs/{pack_id}": { method: "DELETE", path: "/api/packs/{pack_id}", answer: "PackDeleted", account: true },
   "GET /api/packs/{pack_id}": { method: "GET", path: "/api/packs/{pack_id}", answer: "PackView", account: true },
   "GET /api/packs/mine": { method: "GET", path: "/api/packs/mine", answer: "PackList", account: true },
   "GET /api/packs/{pack_id}/file": { method: "GET", path: "/api/packs/{pack_id}/file", answer: "PackFile", account: true },

@@ -14,6 +14,7 @@ import type { PracticeTask } from "../offline/bundle";
 import { LocalPlayer } from "../offline/player";
 import { clock } from "../ui";
 import { packEditor } from "./packedit";
+import { removal } from "./remove";
 import { editionTitle, showNotFound } from "./stats";
 
 type Pack = AnswerOf<"GET /api/packs/{pack_id}">;
@@ -124,6 +125,23 @@ class PackView {
       this.stage,
       this.status,
       pack.mine ? packEditor(pack, edited) : "",
+      pack.mine
+        ? h(
+            "div.row.pack-owner",
+            {},
+            removal(() => main, {
+              id: "pack-delete",
+              ask: t("puzzles:packDeleteAsk"),
+              gone: t("puzzles:packDeleted"),
+              heading: "pack-title",
+              say: (text) => {
+                this.status.textContent = text;
+              },
+              remove: () => api("DELETE /api/packs/{pack_id}", { path: { pack_id: pack.id } }),
+              done: () => this.dispose(),
+            }),
+          )
+        : "",
     );
   }
 

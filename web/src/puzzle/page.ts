@@ -13,6 +13,7 @@ import { errorText, t } from "../i18n";
 import type { PracticeTask } from "../offline/bundle";
 import { LocalPlayer } from "../offline/player";
 import { clock } from "../ui";
+import { removal } from "./remove";
 import { editionTitle, ratingText, showNotFound, statsList, titleOf } from "./stats";
 
 type Page = AnswerOf<"GET /api/puzzles/{puzzle_id}">;
@@ -108,32 +109,17 @@ class PuzzleView {
     return h("div.puzzle-owner", {}, h("p.muted", {}, state), h("div.row", {}, button, this.deleting()));
   }
 
-  /** Delete, asked twice: the first press says what goes with it, the second deletes. */
+  /** Delete, asked twice (:func:`removal`). */
   private deleting(): HTMLElement {
-    const ask = h("button#puzzle-delete", { type: "button" }, t("puzzles:delete"));
-    const sure = h("button.primary#puzzle-delete-sure", { type: "button", hidden: true }, t("puzzles:deleteSure"));
-    ask.addEventListener("click", () => {
-      ask.hidden = true;
-      sure.hidden = false;
-      sure.focus();
-      this.say(t("puzzles:deleteAsk"));
+    return removal(() => this.stage.closest("main"), {
+      id: "puzzle-delete",
+      ask: t("puzzles:deleteAsk"),
+      gone: t("puzzles:deleted"),
+      heading: "puzzle-title",
+      say: (text) => this.say(text),
+      remove: () => api("DELETE /api/puzzles/{puzzle_id}", { path: { puzzle_id: this.page.summary.id } }),
+      done: () => this.dispose(),
     });
-    sure.addEventListener("click", async () => {
-      sure.disabled = true;
-      try {
-        await api("DELETE /api/puzzles/{puzzle_id}", { path: { puzzle_id: this.page.summary.id } });
-        this.dispose();
-        const main = this.stage.closest("main");
-        main?.replaceChildren(
-          h("h1#puzzle-title", {}, t("puzzles:deleted")),
-          h("p", {}, h("a", { href: "/puzzles", "data-link": "" }, t("puzzles:communityLink"))),
-        );
-      } catch (e) {
-        sure.disabled = false;
-        this.fail(e);
-      }
-    });
-    return h("span.puzzle-delete", {}, ask, sure);
   }
 
   /** Timed or practice: the two ways to play it. */

@@ -88,6 +88,15 @@ class PackDesk:
         await asyncio.to_thread(self.store.packs.change, pack.id, now, name, ids, published)
         return await self.get(pack.id, account)
 
+    async def delete(self, pack_id: str, account: int) -> None:
+        """``account`` deletes its pack (its puzzles stay); another account's is ``403
+        not_your_pack``, as a change is. A room racing it goes on: it has its tasks."""
+        pack = await self.get(pack_id, account)
+        if pack.account != account:
+            raise ProtocolError("not_your_pack", "only the pack's maker may delete it")
+        if not await asyncio.to_thread(self.store.packs.delete, pack.id, account):
+            raise no_pack()  # (deleted by its maker's other request at the same moment)
+
     def _check_count(self, ids: list[str]) -> None:
         most = self.config.pack_puzzles
         if not ids or len(ids) > most:

@@ -122,11 +122,18 @@ class PackFile(Sent):
     puzzles: list[PuzzleTask] = Field(description="each a puzzle file, its title its name")
 
 
+class PackDeleted(Sent):
+    """``DELETE /api/packs/{pack_id}``: the maker's pack is gone (its puzzles stay)."""
+
+    deleted: str = Field(description="the id of the pack deleted")
+
+
 #: each route's answer (merged into :data:`.answers.RESPONSES` through :mod:`.community`)
 RESPONSES: dict[tuple[str, str], type[BaseModel]] = {
     ("POST", "/api/packs"): PackView,
     ("GET", "/api/packs"): ListedPacks,
     ("PATCH", "/api/packs/{pack_id}"): PackView,
+    ("DELETE", "/api/packs/{pack_id}"): PackDeleted,
     ("GET", "/api/packs/mine"): PackList,
     ("GET", "/api/packs/{pack_id}"): PackView,
     ("GET", "/api/packs/{pack_id}/file"): PackFile,

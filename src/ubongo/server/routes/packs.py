@@ -59,6 +59,13 @@ async def edit(
     return await desk.view(found, account.id)
 
 
+@router.delete("/api/packs/{pack_id}", response_model=k.PackDeleted)
+async def delete(pack_id: PackId, account: SignedIn, desk: PackDeskDep) -> dict[str, Any]:
+    """The maker deletes the pack (its puzzles stay); anyone else: ``403 not_your_pack``."""
+    await desk.delete(pack_id, account.id)
+    return {"deleted": pack_id[:16]}
+
+
 @router.get("/api/packs/mine", response_model=k.PackList)
 async def mine(account: SignedIn, desk: PackDeskDep) -> dict[str, Any]:
     """The account's own packs, newest first."""

@@ -208,6 +208,17 @@ class PackRepository:
             found = _saved_all(s, _WITH_AUTHOR.where(PackRow.id == pack))
         return found[0] if found else None
 
+    def delete(self, pack: str, account: int) -> bool:
+        """``account``'s pack gone, with its rows of puzzles (the puzzles stay; False: there
+        is no such pack of ``account``'s)."""
+        with self.database.write() as s:
+            row = s.get(PackRow, pack)
+            if row is None or row.account_id != account:
+                return False
+            s.execute(delete(PackPuzzleRow).where(PackPuzzleRow.pack_id == pack))
+            s.delete(row)
+        return True
+
     def hide(self, pack: str, hidden: bool, by: Decided) -> dict[str, Any] | None:
         """A moderator's decision, logged with the review's (``hide``, under the maker's
         account): hide the pack (or show it again). What it changed; None when there is no
