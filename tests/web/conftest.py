@@ -24,15 +24,14 @@ __all__ = ["ServerProcess", "shot"]
 expect.set_options(timeout=15_000)
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+def web_server(folder: Path) -> ServerProcess:
+    """A server for the browser tests, its database in ``folder``, started."""
     if not DIST.is_file():
         pytest.fail("the web client is not built: run `make web` (make test does)")
-    folder = tmp_path_factory.mktemp("web-server")
     # the tests' players are machines: no plausibility floor for their records, and their
     # pieces land faster than a hand's (the play traces the client sends are checked all the
     # same: a finish without a consistent one would not be ranked)
-    srv = ServerProcess(
+    return ServerProcess(
         f"sqlite:///{folder / 'ubongo.db'}",
         log=folder / "server.log",
         # every page is a first visit (an account each): more than an address's usual hour
@@ -45,6 +44,23 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
             "100000",
         ),
     ).start()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    srv = web_server(tmp_path_factory.mktemp("web-server"))
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def own_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """A server of the test module's own, for tests that ask for help with a standard deck's
+    task (a hint, a solution, saving it as a puzzle). The server refuses that help for a task
+    dealt in a room for as long as the room may play it (docs/fair-play.md, "Hints"), and the
+    shared server's rooms deal the standard decks: a task another test's room had dealt was
+    refused in a CI run. Here no other test deals anything."""
+    srv = web_server(tmp_path_factory.mktemp("own-server"))
     yield srv
     srv.stop()
 

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from axe import assert_accessible
 from playwright.sync_api import Browser, Page, expect
 from server_harness import ServerProcess
@@ -22,6 +23,13 @@ from webplay import drag_into_place, solution
 from ubongo.puzzles.deck import standard_deck
 
 _addresses = (f"192.0.2.{i}" for i in itertools.count(10))
+
+
+@pytest.fixture(scope="module")
+def server(own_server: ServerProcess) -> ServerProcess:
+    """This module's own server: its packs are saved from standard deck tasks, which the
+    server refuses to save while another test's room has them dealt (conftest)."""
+    return own_server
 
 
 def test_make_it_unique_on_a_classic_area(browser: Browser, server: ServerProcess) -> None:

@@ -4,8 +4,6 @@ says so; in English and German, axe-clean, on a phone too."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from axe import assert_accessible
 from playwright.sync_api import Browser, expect
@@ -16,21 +14,14 @@ from ubongo.puzzles.codes import find_task, task_puzzle
 
 
 @pytest.fixture(scope="module")
-def quiet_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """A server of this module's own. The hint route refuses a task dealt in a room for as long
-    as the room may play it (docs/fair-play.md, "Hints"), and the shared server's rooms deal
-    the standard deck: one of them had dealt classic-12-A-3 in a CI run, and "Next" was
-    refused. Here no room deals anything."""
-    folder = tmp_path_factory.mktemp("solution-server")
-    srv = ServerProcess(f"sqlite:///{folder / 'ubongo.db'}", log=folder / "server.log").start()
-    yield srv
-    srv.stop()
+def server(own_server: ServerProcess) -> ServerProcess:
+    """This module's own server: it asks for hints on standard deck tasks (conftest)."""
+    return own_server
 
 
 def test_a_printed_code_shows_its_task_and_its_solution_a_piece_at_a_time(
-    browser: Browser, quiet_server: ServerProcess
+    browser: Browser, server: ServerProcess
 ) -> None:
-    server = quiet_server
     errors: list[str] = []
     page = new_page(browser, errors)
     page.context.set_extra_http_headers({"X-Forwarded-For": "198.51.100.81"})
