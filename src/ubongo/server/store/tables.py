@@ -19,6 +19,7 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    Index,
     Integer,
     String,
     false,
@@ -68,6 +69,8 @@ class SoloRecordRow(Base):
     """One solo run's result: tasks done in the time (goal ``time``) or time for the tasks."""
 
     __tablename__ = "solo_records"
+    #: a leaderboard: an edition's runs of one goal, amount and side (migration 0001)
+    __table_args__ = (Index("ix_solo_records_kind", "edition", "goal", "amount", "side"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
@@ -175,6 +178,11 @@ class DailyResultRow(Base):
     day's leaderboard: the account's first run of the day, played on its day, plausible)."""
 
     __tablename__ = "daily_results"
+    #: a day's leaderboard, and an account's runs of a day (migration 0005)
+    __table_args__ = (
+        Index("ix_daily_results_day", "edition", "day", "rated"),
+        Index("ix_daily_results_account", "account", "edition", "day"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
@@ -210,9 +218,12 @@ class RatingHistoryRow(Base):
     """An account's display rating before and after one rated game (the profile's chart)."""
 
     __tablename__ = "rating_history"
+    #: the pair cap counts an account's games of the last day (migration 0021)
+    __table_args__ = (Index("ix_rating_history_account_at", "account_id", "at"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    #: indexed: each rated game stored reads its moves back by game (migration 0021)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
     edition: Mapped[str] = mapped_column(String(16))
     before: Mapped[int] = mapped_column(Integer)
