@@ -37,11 +37,13 @@ export function homeScreen(go: Navigate): HTMLElement {
     autocomplete: "nickname",
     "aria-label": t("home:yourName"),
   });
-  // the server's refusal of the name (taken, or the bots'), under the box until it changes
-  const nameError = h("p.bad.field-error#name-error", { role: "alert", hidden: true });
+  // the server's refusal of the name (taken, or the bots'), under the box until it changes; its
+  // line is kept when empty (style.css), so that a refusal arriving as the player moves on
+  // does not push "Create a room" and the rest from under their pointer (a click of the CI
+  // loop's run 94 landed where the button had been)
+  const nameError = h("p.bad.field-error#name-error", { role: "alert" });
   const showRefusal = (refused: ApiError | null) => {
     nameError.textContent = refused?.message ?? "";
-    nameError.hidden = !refused;
     if (refused) nameInput.setAttribute("aria-invalid", "true");
     else nameInput.removeAttribute("aria-invalid");
   };
