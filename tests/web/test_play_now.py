@@ -25,7 +25,9 @@ def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerPro
     yield from server_in(
         folder,
         args=(
-            "--quickmatch-wait=1",
+            # long enough for the page to be seen waiting and to cancel: with 1 s a loaded
+            # machine's screenshot outlasted it, and a bot had filled the seat (CI loop run 98)
+            "--quickmatch-wait=6",
             # one round, so that the game ends soon after the person's last piece; a fixed seed
             # (the bot's times and the gems are drawn from it) in which the bot finishes second
             # and ties: the playoff is played too (a random seed ties about half the time)
@@ -58,7 +60,7 @@ def test_play_now_against_a_bot_to_the_end(page: Page, quick_server: ServerProce
 
     # now wait for real: after the server's wait a bot fills the seat and the game starts
     page.click("#play-now")
-    expect(page.locator(".game-main .board-svg")).to_be_visible(timeout=15_000)
+    expect(page.locator(".game-main .board-svg")).to_be_visible(timeout=30_000)
     expect(page.locator(".players .player")).to_have_count(2)
     # rated, and said so from the first moment
     expect(page.locator("#rated-badge")).to_have_text("Rated")
@@ -123,7 +125,7 @@ def test_play_now_plays_under_the_name_typed_on_the_home_page(
         released = True
         for route in held:  # the box's change and the button may each save the name
             route.continue_()
-    expect(page.locator(".game-main .board-svg")).to_be_visible(timeout=15_000)
+    expect(page.locator(".game-main .board-svg")).to_be_visible(timeout=30_000)
     expect(page.locator(".players .player").first).to_contain_text("Quick Ada")
     code = page.url.rsplit("/", 1)[-1]
     room = quick_server.request("GET", f"/api/rooms/{code}")[1]
