@@ -24,6 +24,7 @@ import random
 import time
 from collections.abc import Callable
 
+from ubongo import editions
 from ubongo.arena import Arena, Format, Sheet
 from ubongo.server.online.arena_live import Live, RaceInPlay, Watcher, arena_view
 from ubongo.server.online.arenas import ArenaDirector
@@ -33,7 +34,8 @@ from ubongo.server.protocol.arenas import encode_arena_message
 def an_arena(pages: int, seed: int = 1) -> Live:
     """An arena of ``pages`` players with results, 250 races in play, a page open for each."""
     rng = random.Random(seed)
-    arena = Arena("bench", "Bench", Format("classic", 30, 4, "A", "s"), 0.0, 1800.0)
+    first = editions.record(editions.names()[0])
+    arena = Arena("bench", "Bench", Format(first.name, 30, 4, first.default_side, "s"), 0.0, 1800.0)
     sheets = {}
     for account in range(1, pages + 1):
         sheet = Sheet(account, f"Player {account}", rng.random())

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
+from ubongo import editions
 from ubongo.server.config import ServerConfig
 from ubongo.server.online.fairplay import PAIR_WINDOW_SECONDS, pair_capped, seated_accounts
 from ubongo.server.online.ratings import rate_game
@@ -45,7 +46,7 @@ def races(n: int, players: int, accounts: list[int], seed: int = 1) -> list[Game
         made.append(
             GameRecord(
                 room=f"R{i:05d}",
-                edition="classic",
+                edition=editions.names()[0],
                 mode="race",
                 variant="standard",
                 settings={"rounds": 1, "rated": True},

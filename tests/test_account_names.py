@@ -118,6 +118,16 @@ def at_revision(path: Path, revision: str) -> None:
     _migrate(path, revision, up=True)
 
 
+def old_account(db: sqlite3.Connection) -> int:
+    """Account 1, Ada, written straight into a database a migration has not reached yet."""
+    db.execute(
+        "insert into accounts (id, name, name_key, token_hash, created_at) "
+        "values (1, 'Ada', 'ada', ?, '2026-11-01 10:00:00')",
+        ("a" * 64,),
+    )
+    return 1
+
+
 def downgrade_to(path: Path, revision: str) -> None:
     """The database at ``path`` taken back by the migrations down to ``revision``."""
     _migrate(path, revision, up=False)

@@ -9,7 +9,7 @@ import json
 import sqlite3
 from pathlib import Path
 
-from test_account_names import at_revision, downgrade_to
+from test_account_names import at_revision, downgrade_to, old_account
 
 from ubongo.server.store import NewPack, NewPuzzle, Store
 
@@ -36,11 +36,7 @@ def test_packs_made_before_0020_keep_their_puzzles_in_order_both_ways(tmp_path: 
     path = tmp_path / "old.sqlite3"
     at_revision(path, "0019")
     with sqlite3.connect(path) as db:
-        db.execute(
-            "insert into accounts (id, name, name_key, token_hash, created_at) "
-            "values (1, 'Ada', 'ada', ?, '2026-11-01 10:00:00')",
-            ("a" * 64,),
-        )
+        old_account(db)
         for pack, ids in (("k1", '["p3", "p1", "p2"]'), ("k2", '["p2"]')):
             db.execute(
                 "insert into packs (id, account_id, edition, title, puzzle_ids, made_at, listed) "

@@ -9,7 +9,7 @@ import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from test_account_names import at_revision, downgrade_to
+from test_account_names import at_revision, downgrade_to, old_account
 
 from ubongo.server.store import Decided, NewPuzzle, Store
 
@@ -24,11 +24,7 @@ def test_the_migration_runs_on_an_older_database_and_back(tmp_path: Path) -> Non
     path = tmp_path / "old.sqlite3"
     at_revision(path, "0015")
     with sqlite3.connect(path) as db:
-        db.execute(
-            "insert into accounts (id, name, name_key, token_hash, created_at) "
-            "values (1, 'Ada', 'ada', ?, '2026-11-01 10:00:00')",
-            ("a" * 64,),
-        )
+        old_account(db)
     store = Store(f"sqlite:///{path}")
     store.migrate()
     store.puzzles.save(puzzle("p1", 1), at=5.0)
