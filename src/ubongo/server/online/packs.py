@@ -30,7 +30,7 @@ from ..ops.clock import Clock
 from ..protocol.community import LIST_PAGE
 from ..protocol.incoming import ProtocolError
 from ..protocol.packs import PackOrder
-from ..store import NewPack, SavedPack, SavedPuzzle, Store
+from ..store import ListedPack, NewPack, SavedPack, SavedPuzzle, Store
 from .names import check_name
 from .puzzles import DAY, limited, new_id
 
@@ -127,12 +127,7 @@ class PackDesk:
         found = await asyncio.to_thread(
             self.store.packs.listed, edition, order, LIST_PAGE + 1, page * LIST_PAGE
         )
-        views = []
-        for pack in found[:LIST_PAGE]:
-            shown, _ = await self.puzzles(pack)
-            if shown:
-                views.append(_listed_view(pack, shown))
-        return views, len(found) > LIST_PAGE
+        return [_listed_view(listed) for listed in found[:LIST_PAGE]], len(found) > LIST_PAGE
 
     async def _within_limits(self, account: int) -> None:
         packs, config = self.store.packs, self.config
@@ -185,13 +180,15 @@ def _who_and_what(pack: SavedPack) -> dict[str, Any]:
     }
 
 
-def _listed_view(pack: SavedPack, shown: list[SavedPuzzle]) -> dict[str, Any]:
-    """``ListedPack``: a pack in the community list, its shown puzzles' plays and likes."""
+def _listed_view(listed: ListedPack) -> dict[str, Any]:
+    """``ListedPack``: a pack in the community list, its shown puzzles' plays and likes (added
+    up by the database with the list: no puzzle is read one by one)."""
+    pack = listed.pack
     return {
         **_who_and_what(pack),
-        "puzzles": len(shown),
-        "plays": sum(p.plays for p in shown),
-        "likes": sum(p.likes for p in shown),
+        "puzzles": listed.puzzles,
+        "plays": listed.plays,
+        "likes": listed.likes,
         "published_at": pack.published_at if pack.published_at is not None else pack.made_at,
     }
 

@@ -57,7 +57,7 @@ from .follows import Followed, FollowRepository
 from .game_chat import ChatLine, GameChatRepository
 from .games import GameRecord, GameRepository, Held, RatedSeat, RateGame, StoredGame
 from .open_rooms import OpenRoomRepository
-from .packs import NewPack, PackRepository, SavedPack
+from .packs import ListedPack, NewPack, PackRepository, SavedPack
 from .puzzles import Decided, NewPuzzle, PuzzleRepository, SavedPuzzle
 from .ratings import (
     AccountRatings,
@@ -137,6 +137,7 @@ __all__ = [
     "Glicko",
     "Held",
     "HeldResult",
+    "ListedPack",
     "NameTaken",
     "NewPack",
     "NewPuzzle",

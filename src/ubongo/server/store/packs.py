@@ -20,8 +20,8 @@ in the community list's orders, and hidden by a moderator.
 >>> one = NewPuzzle("p1", ada, "trigo", "One", {"edition": "trigo"}, [], 3, 1, 20.0, None)
 >>> PuzzleRepository(db).save(one, at=9.0)
 >>> packs.change("k1", 11.0, None, ["p1"], True)
->>> [(p.id, p.puzzle_ids) for p in packs.listed("trigo", "played", 10)]
-[('k1', ['p1'])]
+>>> [(p.pack.id, p.pack.puzzle_ids, p.puzzles) for p in packs.listed("trigo", "played", 10)]
+[('k1', ['p1'], 1)]
 >>> db.close()
 """
 
@@ -79,10 +79,11 @@ _WITH_AUTHOR = select(PackRow, AccountRow.name).join(
 )
 
 #: each pack's puzzles that a list shows (not hidden; the pack's maker's own, or published:
-#: as :func:`..online.packs.shown_puzzles` reads them), their plays and likes added up
+#: as :func:`..online.packs.shown_puzzles` reads them): how many, their plays and likes added up
 _SHOWN = (
     select(
         PackPuzzleRow.pack_id,
+        func.count().label("puzzles"),
         func.sum(PuzzleRow.plays).label("plays"),
         func.sum(PuzzleRow.likes).label("likes"),
     )
@@ -102,10 +103,27 @@ _ORDERS = {
 }
 
 
+@dataclass(frozen=True)
+class ListedPack:
+    """A pack in the community list, with its puzzles that may be shown: how many, and their
+    counted plays and likes added up."""
+
+    pack: SavedPack
+    puzzles: int
+    plays: int
+    likes: int
+
+
 def _saved_all(s: Session, query: Select[PackRow, str]) -> list[SavedPack]:
     """The packs ``query`` finds (rows and their authors' names), each with its puzzles."""
     found = s.execute(query).all()
-    ids: dict[str, list[str]] = {row.id: [] for row, _ in found}
+    ids = _puzzle_ids(s, [row.id for row, _ in found])
+    return [_saved(row, name, ids[row.id]) for row, name in found]
+
+
+def _puzzle_ids(s: Session, packs: list[str]) -> dict[str, list[str]]:
+    """The puzzles of each of ``packs``, in order."""
+    ids: dict[str, list[str]] = {pack: [] for pack in packs}
     if ids:
         places = (
             select(PackPuzzleRow.pack_id, PackPuzzleRow.puzzle_id)
@@ -114,7 +132,7 @@ def _saved_all(s: Session, query: Select[PackRow, str]) -> list[SavedPack]:
         )
         for pack, pid in s.execute(places):
             ids[pack].append(pid)
-    return [_saved(row, name, ids[row.id]) for row, name in found]
+    return ids
 
 
 def _saved(row: PackRow, name: str, ids: list[str]) -> SavedPack:
@@ -182,12 +200,14 @@ class PackRepository:
 
     def listed(
         self, edition: str, order: PackOrder, limit: int, offset: int = 0
-    ) -> list[SavedPack]:
+    ) -> list[ListedPack]:
         """``edition``'s listed packs that no moderator hid and that have a puzzle to show, in
         ``order`` (newest: first listed last first; played, liked: their shown puzzles' plays
         or likes added up, most first), the ``limit`` after ``offset``."""
         query = (
-            _WITH_AUTHOR.join(_SHOWN, _SHOWN.c.pack_id == PackRow.id)
+            select(PackRow, AccountRow.name, _SHOWN.c.puzzles, _SHOWN.c.plays, _SHOWN.c.likes)
+            .join(AccountRow, AccountRow.id == PackRow.account_id)
+            .join(_SHOWN, _SHOWN.c.pack_id == PackRow.id)
             .where(
                 and_(
                     PackRow.edition == edition,
@@ -200,7 +220,12 @@ class PackRepository:
             .limit(limit)
         )
         with self.database.session() as s:
-            return _saved_all(s, query)
+            found = s.execute(query).all()
+            ids = _puzzle_ids(s, [row.id for row, *_ in found])
+        return [
+            ListedPack(_saved(row, name, ids[row.id]), int(n), int(plays), int(likes))
+            for row, name, n, plays, likes in found
+        ]
 
     def get(self, pack: str) -> SavedPack | None:
         """The pack of link id ``pack``."""
