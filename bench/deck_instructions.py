@@ -50,8 +50,8 @@ def child(edition: str, what: str, repeat: int) -> None:
                         search_stats(side.area, [pieces.piece(p) for p in task.pieces])
 
 
-def counted(edition: str, what: str, repeat: int) -> int:
-    """The instructions callgrind counts in a child run."""
+def counted(edition: str, what: str, repeat: int, tree: str | None = None) -> int:
+    """The instructions callgrind counts in a child run (of ``tree``'s package, if given)."""
     command = [
         "valgrind",
         "--tool=callgrind",
@@ -64,6 +64,8 @@ def counted(edition: str, what: str, repeat: int) -> int:
         str(repeat),
     ]
     env = {**os.environ, "PYTHONHASHSEED": "0"}
+    if tree is not None:  # (before the installed package on the path)
+        env["PYTHONPATH"] = os.path.join(tree, "src")
     done = subprocess.run(command, capture_output=True, text=True, env=env, check=True)
     found = re.search(r"Collected : (\d+)", done.stderr)
     if found is None:
@@ -79,20 +81,40 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--editions", default=",".join(editions.names()))
     ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument(
+        "--compare",
+        metavar="TREE",
+        help="another checkout (a worktree, its compiled core built in place): its decks are "
+        "counted too, and how many times this tree's instructions they are",
+    )
     opts = ap.parse_args(args)
     if shutil.which("valgrind") is None:
         print("valgrind is not installed: run scripts/install-system-packages", file=sys.stderr)
         return 2
     n = opts.repeat
     print(f"instructions (millions) per deck and per solver pass, callgrind, best of one, x{n}")
-    print(f"{'deck':<9}{'tasks':>6}{'deck M':>9}{'per task M':>12}{'pass M':>9}{'deck/pass':>11}")
+    head = f"{'deck':<9}{'tasks':>6}{'deck M':>9}{'per task M':>12}{'pass M':>9}{'deck/pass':>11}"
+    print(head + (f"{'other deck M':>14}{'other/this':>12}" if opts.compare else ""))
+    totals = [0.0, 0.0]
     for name in opts.editions.split(","):
         tasks = sum(len(s.tasks) for c in standard_deck(name).cards for s in c.sides)
         base = counted(name, "none", n)
         deck = (counted(name, "deck", n) - base) / n / 1e6
         solve = (counted(name, "pass", n) - base) / n / 1e6
         row = f"{name:<9}{tasks:>6}{deck:>9.0f}{deck / tasks:>12.2f}"
-        print(f"{row}{solve:>9.1f}{deck / solve:>11.1f}")
+        row += f"{solve:>9.1f}{deck / solve:>11.1f}"
+        totals[0] += deck
+        if opts.compare:
+            other_base = counted(name, "none", n, opts.compare)
+            other = (counted(name, "deck", n, opts.compare) - other_base) / n / 1e6
+            totals[1] += other
+            row += f"{other:>14.0f}{other / deck:>12.1f}"
+        print(row, flush=True)
+    if opts.compare:
+        print(
+            f"all decks: {totals[0]:.0f} M here, {totals[1]:.0f} M in {opts.compare}, "
+            f"{totals[1] / totals[0]:.1f}x"
+        )
     return 0
 
 

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from ubongo.board import Area
 from ubongo.geometry import HEXAGON, SQUARE, TRIANGLE, Cell, Lattice
 from ubongo.pieces import edition
-from ubongo.puzzles import shapes
+from ubongo.puzzles import generator, shapes
 from ubongo.puzzles.shapes import (
     Box,
     canonical,
@@ -184,6 +184,33 @@ def test_a_congruent_set_holds_what_a_set_of_shape_keys_holds(name: str, seed: i
             cells = cells | {lat.translate(c, (20, 0)) for c in random_shape(lat, rng, 3)}
         area = Area(lat, cells)
         assert (area in seen) == (shape_key(area) in keys)
-        if rng.random() < 0.5:
-            seen.add(area)
+        if rng.random() < 0.5:  # the area asked about (its fingerprint kept), or another copy
+            seen.add(area if rng.random() < 0.5 else Area(lat, cells))
             keys.add(shape_key(area))
+
+
+@settings(max_examples=60, deadline=None)
+@given(name=lattices, seed=st.integers(0, 2**32))
+def test_an_areas_fingerprint_is_the_same_turned_or_flipped(name: str, seed: int) -> None:
+    lat = FLAT[name]
+    rng = random.Random(seed)
+    cells = random_shape(lat, rng, rng.randint(1, 14))
+    if rng.random() < 0.5:
+        cells = cells | {lat.translate(c, (30, 0)) for c in random_shape(lat, rng, 5)}
+    turned = {
+        shapes._fingerprint(Area(lat, orient(lat, cells, t))) for t in range(len(lat.transforms))
+    }
+    assert turned == {shapes._fingerprint(Area(lat, cells))}
+
+
+@settings(max_examples=60, deadline=None)
+@given(name=lattices, seed=st.integers(0, 2**32))
+def test_regions_are_set_side_by_side_by_their_outlines_extent(name: str, seed: int) -> None:
+    lat = FLAT[name]
+    cells = random_shape(lat, random.Random(seed), 9)
+    corners = [p for c in cells for p in lat.outline(c)]
+    assert generator._screen_extent(lat, cells) == (
+        min(x for x, _ in corners),
+        max(x for x, _ in corners),
+        sum(y for _, y in corners) / len(corners),
+    )

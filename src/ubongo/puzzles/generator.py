@@ -352,17 +352,8 @@ class _Builder:
         if not (hole_free(self.lat, left) and hole_free(self.lat, right)):
             return None
         lat = self.lat
-
-        def extent(cells: frozenset[Cell]) -> tuple[float, float, float]:
-            pts = [p for c in cells for p in _outline(lat, c)]
-            return (
-                min(p[0] for p in pts),
-                max(p[0] for p in pts),
-                sum(p[1] for p in pts) / len(pts),
-            )
-
-        _l_lo, l_hi, l_mid = extent(left)
-        _r_lo, _r_hi, r_mid = extent(right)
+        _l_lo, l_hi, l_mid = _screen_extent(lat, left)
+        _r_lo, _r_hi, r_mid = _screen_extent(lat, right)
         # screen displacement of one step along each translation axis
         origin = next(iter(left))
         x0, y0 = lat.outline(origin)[0]
@@ -370,9 +361,11 @@ class _Builder:
         dy_b = lat.outline(lat.translate(origin, (0, 1)))[0][1] - y0
         # move the right region level with the left one, then one unit clear to its right
         step_b = round((l_mid - r_mid) / dy_b)
-        moved = frozenset(lat.translate(c, (0, step_b)) for c in right)
-        step_a = math.ceil((l_hi + 1 - extent(moved)[0]) / dx_a)
-        moved = frozenset(lat.translate(c, (step_a, 0)) for c in moved)
+        level = _shifted(right, 0, step_b)
+        step_a = math.ceil((l_hi + 1 - _screen_extent(lat, level)[0]) / dx_a)
+        # (moved in two steps, as the sets are built in the order that the seeds' decks and
+        # cards were made with: a set's order of cells reaches the tasks drawn on the area)
+        moved = _shifted(level, step_a, 0)
         area = left | moved
         return area if parts(lat, area) == 2 else None
 
@@ -554,11 +547,27 @@ def _footprints(
     return [(_perimeter(s), s) for s in polyominoes(cells) if _footprint_ok(s, box)]
 
 
+def _screen_extent(lat: Lattice, cells: frozenset[Cell]) -> tuple[float, float, float]:
+    """The leftmost and rightmost x of the cells' outlines on screen, and the mean y of their
+    corners (each corner of each cell once, added up in the cells' order)."""
+    spans = [_screen_span(lat, c) for c in cells]
+    ys = list(itertools.chain.from_iterable(span[2] for span in spans))
+    return min(span[0] for span in spans), max(span[1] for span in spans), sum(ys) / len(ys)
+
+
 @lru_cache(maxsize=65536)
-def _outline(lat: Lattice, cell: Cell) -> tuple[tuple[float, float], ...]:
-    """``lat.outline(cell)``, kept: Trigo's two regions are set side by side by their
-    outlines, and the same cells near the origin come again and again."""
-    return tuple(lat.outline(cell))
+def _screen_span(lat: Lattice, cell: Cell) -> tuple[float, float, tuple[float, ...]]:
+    """A cell's outline as its least and greatest x and its corners' y, kept: Trigo's two
+    regions are set side by side by their outlines, and the same cells near the origin come
+    again and again."""
+    corners = lat.outline(cell)
+    xs = [x for x, _ in corners]
+    return min(xs), max(xs), tuple(y for _, y in corners)
+
+
+def _shifted(cells: frozenset[Cell], da: int, db: int) -> frozenset[Cell]:
+    """``cells`` (of a flat lattice) moved by ``da`` and ``db`` translation steps."""
+    return frozenset((c[0] + da, c[1] + db, *c[2:]) for c in cells)
 
 
 def _perimeter(shape: Sequence[Cell]) -> int:

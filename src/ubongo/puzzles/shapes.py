@@ -58,6 +58,12 @@ def kinds(lat: Lattice) -> list[Kind]:
 
 
 @cache
+def _kind_numbers(lat: Lattice) -> dict[Kind, int]:
+    """Each kind of cell of a lattice by its place in :func:`kinds`."""
+    return {kind: n for n, kind in enumerate(kinds(lat))}
+
+
+@cache
 def cell_maps(lat: Lattice) -> tuple[CellMap, ...]:
     """Each transform of a flat lattice (by its index) as a map of cells (:data:`CellMap`),
     worked out from :meth:`Lattice.apply` on a cell of each kind and its two neighbours by
@@ -142,10 +148,12 @@ class Congruent:
     """A set of areas up to rotation, reflection and where their regions lie (as
     :func:`shape_key` tells them apart), where most areas are found new without their key.
 
-    An area's fingerprint, each region's size and how many of its cells have each number of
-    neighbours in it, is the same for every turn or flip of it, and cheap; an area whose
-    fingerprint no area in the set has is new.  Only when one has (about one area in five
-    the card maker draws) are the keys made and compared, each kept once made.
+    An area's fingerprint (:func:`_fingerprint`: each region's size, and each cell's number
+    of neighbours in it with their own numbers added up) is the same for every turn or flip
+    of it, and cheap; an area whose fingerprint no area in the set has is new.  Only when one
+    has (one area in twenty or fewer of those the card maker draws) are the keys made and
+    compared, each kept once made.  The card maker asks whether an area is in the set, then
+    adds it: the fingerprint of the last area asked about is kept for that.
 
     >>> seen = Congruent()
     >>> seen.add(Area(SQUARE, frozenset({(0, 0), (1, 0), (1, 1)})))
@@ -159,11 +167,17 @@ class Congruent:
         """An empty set."""
         # fingerprint -> the areas with it, each with its key once made
         self._areas: dict[tuple[object, ...], list[_Kept]] = {}
+        self._last: tuple[Area, tuple[object, ...]] | None = None
+
+    def _print_of(self, area: Area) -> tuple[object, ...]:
+        if self._last is None or self._last[0] is not area:
+            self._last = (area, _fingerprint(area))
+        return self._last[1]
 
     def __contains__(self, area: object) -> bool:
         """Whether an area congruent to ``area`` is in the set."""
         assert isinstance(area, Area)
-        alike = self._areas.get(_fingerprint(area))
+        alike = self._areas.get(self._print_of(area))
         if not alike:
             return False
         key = shape_key(area)
@@ -176,7 +190,7 @@ class Congruent:
 
     def add(self, area: Area) -> None:
         """Put ``area`` in the set."""
-        self._areas.setdefault(_fingerprint(area), []).append(_Kept(area))
+        self._areas.setdefault(self._print_of(area), []).append(_Kept(area))
 
 
 @dataclass
@@ -188,15 +202,19 @@ class _Kept:
 
 
 def _fingerprint(area: Area) -> tuple[object, ...]:
-    """Each region's size and how many of its cells have 0, 1, 2, ... neighbours in it, in
-    sorted order: the same for the area turned or flipped."""
-    lat = area.lattice
+    """Each region's size and its cells' codes in sorted order, a cell's code being its
+    number of neighbours in the region and theirs added up (``64 * own + theirs``: each is at
+    most six, their sum at most 36): the same for the area turned or flipped, as a turn or
+    flip keeps which cells are neighbours.  The neighbours' numbers tell apart most areas
+    whose own numbers alone are alike (Trigo's small regions of triangles, with at most three
+    neighbours a cell, were alike one area in five)."""
+    neighbours = area.lattice.neighbours
     prints = []
     for region in area.regions:
-        degrees = [0] * 7  # (a cell has at most six neighbours)
-        for c in region:
-            degrees[sum(1 for n in lat.neighbours(c) if n in region)] += 1
-        prints.append((len(region), tuple(degrees)))
+        inside = {c: [n for n in neighbours(c) if n in region] for c in region}
+        own = {c: len(around) for c, around in inside.items()}
+        codes = sorted(own[c] * 64 + sum(own[n] for n in around) for c, around in inside.items())
+        prints.append((len(region), tuple(codes)))
     return tuple(sorted(prints))
 
 
@@ -268,8 +286,13 @@ class Box:
         return ((cell[0] - self.x0) * self.stride + cell[1] - self.y0) * len(self.kinds) + kind
 
     def mask(self, cells: Iterable[Cell]) -> int:
-        """The set of ``cells`` as bits."""
-        return sum(1 << self.bit(c) for c in cells)
+        """The set of ``cells`` as bits (each cell's :meth:`bit`, worked out here in one
+        expression: every grown area, hole check and count of parts starts with its mask)."""
+        x0, y0, stride = self.x0, self.y0, self.stride
+        if len(self.kinds) == 1:
+            return sum(1 << (c[0] - x0) * stride + c[1] - y0 for c in cells)
+        k, number = len(self.kinds), _kind_numbers(self.lattice)
+        return sum(1 << ((c[0] - x0) * stride + c[1] - y0) * k + number[c[2:]] for c in cells)
 
     def cells(self, mask: int) -> frozenset[Cell]:
         """The cells whose bits are set in ``mask``."""
