@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import pickle
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -175,3 +179,35 @@ def test_make_piece_normalizes() -> None:
     piece: Piece = make_piece("X", [(5, 5), (6, 5)], "square")
     assert piece.cells == frozenset({(0, 0), (1, 0)})
     assert len(piece.orientations) == 2
+
+
+def test_a_pieces_kept_hash_is_its_fields_and_stays_in_its_process() -> None:
+    # the hash is made once and kept; an equal piece made anew hashes alike, and a piece
+    # pickled here (hash kept) is found as a key in another process, whose strings hash
+    # differently (the card worker's process gets pieces that way)
+    piece = edition(names()[0]).pieces[0]
+    again = make_piece(
+        piece.id,
+        piece.cells,
+        piece.lattice.name,
+        reflections=piece.reflections,
+        number=piece.number,
+        name=piece.name,
+        colour=piece.colour,
+        colour_name=piece.colour_name,
+    )
+    assert again == piece and hash(again) == hash(piece)
+    assert {piece: 1}[again] == 1
+    sent = pickle.dumps(piece)
+    check = (
+        "import pickle, sys\n"
+        "from ubongo.pieces import edition\n"
+        "piece = pickle.loads(sys.stdin.buffer.read())\n"
+        f"mine = {{p: p.id for p in edition({names()[0]!r}).pieces}}\n"
+        "print(mine[piece])\n"
+    )
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    done = subprocess.run(
+        [sys.executable, "-c", check], input=sent, capture_output=True, env=env, check=True
+    )
+    assert done.stdout.decode().strip() == piece.id

@@ -178,6 +178,7 @@ class Grid:
             self.kinds = {k: m for k, m in ((0, ups), (1, self.area ^ ups)) if m}
         else:
             self.kinds = {0: self.area}
+        self._steps: tuple[tuple[int, int], ...] | None = None
 
     # (made when first asked: a count needs none of them, only the solutions and problems
     # built from cell sets do)
@@ -204,10 +205,18 @@ class Grid:
         shifts = _neighbour_shifts(self.lattice, self.strides)
         return {k: d for k, d in shifts.items() if k in self.kinds}
 
-    @cached_property
+    @property
     def steps(self) -> tuple[tuple[int, int], ...]:
         """:attr:`next_to` as data: (cells of a kind, shift) pairs (see the class)."""
-        return tuple((self.kinds[k], d) for k, ds in self._deltas.items() for d in sorted(ds))
+        # (kept by hand, not a cached_property, whose first reading takes a lock: every
+        # compiled count of a new area reads it once, and that cost a sixth of a small count)
+        steps = self._steps
+        if steps is None:
+            kinds = self.kinds
+            shifts = _sorted_shifts(self.lattice, self.strides)
+            steps = tuple((kinds[k], d) for k, ds in shifts if k in kinds for d in ds)
+            self._steps = steps
+        return steps
 
     @cached_property
     def next_to(self) -> Callable[[int], int]:
@@ -289,6 +298,14 @@ def _neighbour_shifts(lattice: Lattice, strides: tuple[int, ...]) -> dict[int, s
         kind: {sum(map(mul, step, strides)) for step in steps}
         for kind, steps in _neighbour_steps(lattice).items()
     }
+
+
+@lru_cache(maxsize=1024)
+def _sorted_shifts(
+    lattice: Lattice, strides: tuple[int, ...]
+) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """:func:`_neighbour_shifts` as (kind, its shifts in ascending order) pairs."""
+    return tuple((k, tuple(sorted(ds))) for k, ds in _neighbour_shifts(lattice, strides).items())
 
 
 @lru_cache(maxsize=1024)

@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -68,6 +69,21 @@ class Piece:
     def orientations(self) -> tuple[frozenset[Cell], ...]:
         """The distinct shapes this piece takes when turned (and flipped if allowed), normalized."""
         return tuple(self.lattice.orient(self.cells, i) for i in self.orientation_transforms)
+
+    def __hash__(self) -> int:
+        """The hash of all its fields, as the dataclass's would be, made once: a piece is the
+        key of every per-piece cache (where it fits on a grid, its widest extent, its
+        shapes), hashed some thousands of times a deck."""
+        kept: int | None = self.__dict__.get("_hash")
+        if kept is None:
+            kept = hash(tuple(getattr(self, f.name) for f in dataclasses.fields(self)))
+            self.__dict__["_hash"] = kept
+        return kept
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Its fields and what it has worked out, but not its hash: a string's hash differs
+        from one process to the next, so another process makes its own."""
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
 
     def __repr__(self) -> str:
         """The piece by id, name and size, e.g. ``<Piece 1 ... (3 square cells)>``."""
