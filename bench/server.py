@@ -49,7 +49,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from server_harness import ServerProcess, metric_total, scrape, solution
+from server_harness import ServerProcess, metric, metric_total, scrape, solution
 
 TICKS = os.sysconf("SC_CLK_TCK")
 _solutions: dict[str, list[dict[str, Any]]] = {}
@@ -421,6 +421,7 @@ def knee_step(
         raise failed() from None
     rss = rss_bytes(pid)
     helpers = children_of(pid)
+    waits0 = card_waits(server)
     cpu0 = cpu_seconds(pid)
     help0 = sum(cpu_seconds(c) for c in helpers)
     t0 = time.perf_counter()
@@ -431,6 +432,7 @@ def knee_step(
         raise failed() from None
     wall = time.perf_counter() - t0
     cpu = cpu_seconds(pid) - cpu0
+    waits1 = card_waits(server)
     help_cpu = sum(cpu_seconds(c) for c in helpers if Path(f"/proc/{c}").exists()) - help0
     results = [out.get(timeout=300) for _ in procs]
     for proc in procs:
@@ -458,7 +460,27 @@ def knee_step(
         "errors": errors,
         "lag": pct(lags, 0.99) if lags else float("nan"),
         "loadavg": (load0 + os.getloadavg()[0]) / 2,
+        # later rounds that waited for the card worker in the step, and their seconds
+        "waits": None
+        if waits0 is None or waits1 is None
+        else (round(waits1[0] - waits0[0]), waits1[1] - waits0[1]),
     }
+
+
+def waited(waits: tuple[int, float] | None) -> str:
+    """The ``waited`` column: ``count/seconds``."""
+    return "-" if waits is None else f"{waits[0]}/{waits[1]:.1f}"
+
+
+def card_waits(server: ServerProcess) -> tuple[float, float] | None:
+    """How many later rounds (a game's second and on) have waited for the card worker so far,
+    and their seconds, from ``/metrics``; ``None`` for a build without the metric."""
+    text = scrape(server.url)
+    name = 'ubongo_round_card_wait_seconds_{}{{round="later"}}'
+    if "ubongo_round_card_wait_seconds" not in text:
+        return None
+    count, total = metric(text, name.format("count")), metric(text, name.format("sum"))
+    return (count or 0.0, total or 0.0)
 
 
 def build_of(ref: str) -> Path:
@@ -545,7 +567,7 @@ def knee(args: argparse.Namespace) -> None:
     head = (
         f"{'build':>8} {'players':>7} {'n':>6} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} "
         f"{'server':>7} {'cards':>6} {'loadgen':>8} {'RSS MiB':>8} {'KiB/pl':>7} {'p50 x':>6} "
-        f"{'p99 x':>6} {'CPU x':>6} {'lag99':>6} {'load':>5}  errors"
+        f"{'p99 x':>6} {'CPU x':>6} {'lag99':>6} {'waited':>10} {'load':>5}  errors"
     )
     print(head, flush=True)
     first: dict[str, dict[str, Any]] = {}
@@ -564,7 +586,8 @@ def knee(args: argparse.Namespace) -> None:
                     f"{r['p99']:7.1f} {r['max']:7.1f} {r['cpu']:7.0%} {r['helpers_cpu']:6.0%} "
                     f"{r['load_cpu']:8.0%} {r['rss'] / 2**20:8.0f} {per_player:7.1f} "
                     f"{r['p50'] / ref['p50']:6.1f} {r['p99'] / ref['p99']:6.1f} "
-                    f"{r['cpu'] / ref['cpu']:6.1f} {r['lag']:6.0f} {r['loadavg']:5.2f}  "
+                    f"{r['cpu'] / ref['cpu']:6.1f} {r['lag']:6.0f} {waited(r['waits']):>10} "
+                    f"{r['loadavg']:5.2f}  "
                     f"{','.join(f'{c}:{n}' for c, n in sorted(r['errors'].items())) or '-'}",
                     flush=True,
                 )
@@ -580,7 +603,9 @@ def knee(args: argparse.Namespace) -> None:
         f"CPU of the server process and of its card worker (100% = one core); loadgen: all "
         f"load generators; KiB/pl: (RSS with everybody connected - RSS at start) / players; "
         f"lag99: p99 of how late (ms) a room's second and later rounds began after the "
-        f"time announced (cards still being made); "
+        f"time announced (cards still being made, or a busy loop); waited: of those rounds, "
+        f"how many waited for the card worker and how long in all (s; '-': a build without "
+        f"the metric); "
         f"load: the machine's 1-minute load average during the step"
     )
     for label, _server in servers:

@@ -10,26 +10,35 @@ started earlier included, or ``None`` when the deck has them all.
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 
 from server_harness import ServerProcess
 from waiting import eventually
 
-from ubongo import rules
+from ubongo import editions, rules
 from ubongo.server.rooms.cards import CardMaker
 
 
 def test_ready_waits_for_the_worker_and_then_has_nothing_to_wait_for() -> None:
+    waits: list[tuple[bool, float]] = []  # what /metrics is told (ubongo_round_card_wait_seconds)
+
     async def scenario() -> tuple[list[int], list[bool], list[bool], bool, bool]:
         maker = CardMaker()
+        maker.on_wait = lambda first, seconds: waits.append((first, seconds))
         try:
-            game = rules.new_game(rules.Settings("classic", ("a", "b"), puzzles="fresh"), 5)
+            rec = editions.record(editions.names()[0])
+            game = rules.new_game(rules.Settings(rec.name, ("a", "b"), puzzles="fresh"), 5)
             upcoming = rules.upcoming_cards(game)
             made_before = [game.deck.is_made(n) for n in upcoming]
             started = maker.ahead(game)  # work started earlier ...
+            asked = time.perf_counter()
             waiting = maker.ready(game)  # ... is waited for, not asked for twice
             assert started is not None and waiting is not None
             await asyncio.wait_for(waiting, 120)
+            waited = time.perf_counter() - asked
+            # (the report is the made future's first callback: told before this resumes)
+            assert len(waits) == 1 and 0 < waits[0][1] <= waited
             made_after = [game.deck.is_made(n) for n in upcoming]
             return upcoming, made_before, made_after, maker.ready(game) is None, not maker._making
         finally:
@@ -39,6 +48,8 @@ def test_ready_waits_for_the_worker_and_then_has_nothing_to_wait_for() -> None:
     assert upcoming and not any(before)
     assert all(after)
     assert nothing_left and no_work
+    # one round waited, the game's first; asking again with nothing to make told nothing
+    assert [first for first, _ in waits] == [True]
 
 
 def _children(pid: int) -> set[int]:

@@ -146,7 +146,7 @@ class ExactCover:
             ids.append(piece.id)
         solid = area.solid
         # (at least 3, so that one area gets one grid, whatever pieces are tried on it)
-        margin = max(3, max((widest(p) for p in pieces), default=1) - 1)
+        margin = max(3, max(map(widest, pieces), default=1) - 1)
         grid = grid_of(lat, solid, margin) if solid else None
         fits = [fits_of(p, grid) if grid else Fits({}) for p in pieces]
         self = cls.__new__(cls)
@@ -166,11 +166,15 @@ class ExactCover:
         self.sizes = sizes
         self.nodes = 0
         self._grid = grid
-        self.feasible = sum(sizes) == (grid.area.bit_count() if grid else 0) and all(fits)
         self._fits = fits
-        self._cells = grid.area.bit_count() if grid else 0
+        self._cells = cells = grid.area.bit_count() if grid else 0
         #: the pieces that fit somewhere, a bit each (a set with another has no solution)
-        self.fitting = sum(1 << p for p, f in enumerate(fits) if f)
+        fitting = 0
+        for p, f in enumerate(fits):  # (every count on a new area starts here: kept lean)
+            if f.anchors:
+                fitting |= 1 << p
+        self.fitting = fitting
+        self.feasible = sum(sizes) == cells and fitting == (1 << len(fits)) - 1
         # _starting_at[k]: [(piece number, its bit, its placements starting at k), ...], or None
         # until the search first asks
         self._starting_at: list[list[tuple[int, int, list[int]]] | None] = [None] * (

@@ -85,6 +85,14 @@ class Metrics:
             buckets=LATENCY_BUCKETS,
             registry=r,
         )
+        self.card_wait_seconds = Histogram(
+            "ubongo_round_card_wait_seconds",
+            "how long a round's start waited for the card worker, by round: first (a fresh "
+            "game's first cards are made while its players wait), later (the worker was behind)",
+            ["round"],
+            buckets=LATENCY_BUCKETS,
+            registry=r,
+        )
         self.redis_seconds = Histogram(
             "ubongo_redis_seconds",
             "a request to the process that runs a room, through Redis, to its answer",

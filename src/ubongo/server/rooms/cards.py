@@ -23,6 +23,7 @@ import multiprocessing
 import os
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 
 from ubongo import editions, rules
@@ -72,6 +73,10 @@ class CardMaker:
         #: per deck (by identity), the numbers being made now (each is asked for once), with
         #: the work that makes them
         self._making: dict[int, dict[int, asyncio.Future[None]]] = {}
+        #: told of each round that waited for its cards, once they are made: whether it was
+        #: the game's first round (a fresh game's first cards are always made while its
+        #: players wait) and the seconds it waited (``ubongo_round_card_wait_seconds``)
+        self.on_wait: Callable[[bool, float], None] | None = None
 
     def start(self) -> None:
         """Start the worker now, so that the first fresh game does not wait for a process to
@@ -124,7 +129,12 @@ class CardMaker:
         }
         if not waiting:
             return None
-        return asyncio.ensure_future(_all(waiting))
+        made = asyncio.ensure_future(_all(waiting))
+        report = self.on_wait
+        if report is not None:
+            first, asked = game.rounds_played == 0, time.perf_counter()
+            made.add_done_callback(lambda _: report(first, time.perf_counter() - asked))
+        return made
 
     def _make(
         self,

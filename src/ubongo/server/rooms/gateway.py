@@ -78,6 +78,10 @@ class Gateway:
         #: what each client address may do on this process
         self.limits = AddressLimits(config, self.clock)
         self.metrics = metrics or Metrics()
+        wait = self.metrics.card_wait_seconds  # (rounds that waited for the card worker)
+        self.rooms.game.cards.on_wait = lambda first, s: wait.labels(
+            round="first" if first else "later"
+        ).observe(s)
         #: the rooms' chat (docs/social.md): who hears a spectator, the games' lines kept
         self.chat = RoomChat(self.rooms.feed, self.keep)
         self._watch(self.metrics)
