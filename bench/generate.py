@@ -34,22 +34,32 @@ task from nothing (what a player waits for at the start), with the compiled core
 again with the Python core. Reference: the next task of a standard solo run (put aside, the
 next card of the stack). Goal: "ahead" p99 under 200 ms (issue 24's: "first" p99 under
 100 ms).
+
+``--compare TREE [--rounds R] [--repeat N]`` times instead the card maker against another
+checkout (a worktree with its compiled core built in place, e.g. the start of issue 24): each
+standard deck's best CPU time with this tree's package and with TREE's, each in its own child
+processes, taken in turns; prints both and how many times this tree's the other's is. Issue
+24's goal: ten times the tasks a second of its start.
 """
 
 from __future__ import annotations
 
 import argparse
 import functools
+import json
 import math
 import os
 import platform
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TypeVar
 
+import ubongo
 from ubongo import editions
 from ubongo.puzzles.deck import Deck, standard_deck
 from ubongo.puzzles.generator import Stats, generate_deck
@@ -335,7 +345,15 @@ def main(argv: list[str] | None = None) -> int:
         "--endless", action="store_true", help="time an endless run's next tasks instead"
     )
     parser.add_argument("--tasks", type=int, default=12, help="with --endless: tasks per run")
+    parser.add_argument(
+        "--compare",
+        metavar="TREE",
+        help="the decks' CPU time against another checkout's (its compiled core built in place)",
+    )
+    parser.add_argument("--rounds", type=int, default=5, help="with --compare: turns each")
     args = parser.parse_args(argv)
+    if args.compare:
+        return compare(args.compare, args.rounds, args.repeat)
     if args.endless:
         return endless(args.games, args.tasks)
     if args.grades:
@@ -344,6 +362,66 @@ def main(argv: list[str] | None = None) -> int:
     if args.first_task:
         return first_task(args.games)
     return decks(args.repeat)
+
+
+#: a child's work for --compare: each standard deck's best CPU time, made by the ``ubongo`` on
+#: its path (only what every version of the card maker has: the start of issue 24 included)
+_DECK_CPU = """
+import json, sys, time
+from ubongo import editions
+from ubongo.puzzles.generator import generate_deck
+from ubongo.solver import clear_caches
+best = {}
+for name in editions.names():
+    seed = editions.record(name).deck.seed
+    generate_deck(name, seed)  # (the tables a process makes once)
+    for _ in range(int(sys.argv[1])):
+        clear_caches()
+        start = time.process_time()
+        generate_deck(name, seed)
+        best[name] = min(best.get(name, float("inf")), time.process_time() - start)
+print(json.dumps(best))
+"""
+
+
+def compare(tree: str, rounds: int, repeat: int) -> int:
+    """Each standard deck's best CPU time with this tree's card maker and with ``tree``'s, in
+    child processes taken in turns (``rounds`` each, ``repeat`` decks a child), so that a
+    shared machine's other jobs weigh on both alike; CPU time, as the wall time of a niced
+    run on a busy machine is mostly waiting."""
+    here = str(Path(ubongo.__file__).resolve().parents[1])
+    trees = {"this": here, "other": os.path.join(tree, "src")}
+    best: dict[str, dict[str, float]] = {label: {} for label in trees}
+    for _ in range(rounds):
+        for label, path in trees.items():
+            env = {**os.environ, "PYTHONPATH": path, "PYTHONHASHSEED": "0"}
+            command = [sys.executable, "-c", _DECK_CPU, str(repeat)]
+            done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+            for name, seconds in json.loads(done.stdout).items():
+                best[label][name] = min(best[label].get(name, math.inf), seconds)
+    print(f"{machine()}; best CPU time of {rounds} x {repeat} decks; other: {tree}")
+    print(
+        f"{'deck':<9}{'tasks':>6}{'this ms':>9}{'tasks/s':>9}{'other ms':>10}{'tasks/s':>9}"
+        f"{'other/this':>12}"
+    )
+    total = {"this": 0.0, "other": 0.0}
+    count = 0
+    for name in EDITIONS:
+        n = standard_deck(name).task_count
+        this, other = best["this"][name], best["other"][name]
+        print(
+            f"{name:<9}{n:>6}{this * 1e3:>9.1f}{n / this:>9.0f}{other * 1e3:>10.1f}"
+            f"{n / other:>9.0f}{other / this:>12.1f}"
+        )
+        total["this"] += this
+        total["other"] += other
+        count += n
+    this, other = total["this"], total["other"]
+    print(
+        f"{'all four':<9}{count:>6}{this * 1e3:>9.1f}{count / this:>9.0f}{other * 1e3:>10.1f}"
+        f"{count / other:>9.0f}{other / this:>12.1f}"
+    )
+    return 0
 
 
 def generate_best(name: str, repeat: int) -> tuple[float, Deck, Stats, float]:
