@@ -94,6 +94,10 @@ def test_a_name_another_account_holds_is_refused_under_the_name_box(
     page.wait_for_function("() => localStorage.getItem('ubongo.account') !== null")
     error, box = page.locator("#name-error"), page.locator("#name")
     expect(error).to_be_hidden()
+    # the line kept under the name's box (for a refusal) leaves the side's box level with it
+    name_at, side_at = box.bounding_box(), page.locator("#side").bounding_box()
+    assert name_at is not None and side_at is not None
+    assert abs(name_at["y"] - side_at["y"]) < 2, (name_at, side_at)
     box.fill(held.upper())
     box.press("Tab")  # the box's change: the account is asked to take the name
     expect(error).to_have_text(said)

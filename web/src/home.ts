@@ -366,7 +366,7 @@ export function homeScreen(go: Navigate): HTMLElement {
       {},
       h("h2", {}, t("home:chooseGame")),
       editionButtons,
-      h("div.row", {}, h("label.field", {}, h("span", {}, t("home:yourName")), nameInput, nameError), sideLabel),
+      h("div.row.top", {}, h("label.field", {}, h("span", {}, t("home:yourName")), nameInput, nameError), sideLabel),
     ),
     h(
       "div.play-columns",
