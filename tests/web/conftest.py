@@ -47,6 +47,13 @@ def web_server(folder: Path) -> ServerProcess:
             "100000",
             "--rooms-per-minute",
             "100000",
+            # the rules pages draw their example one hint at a time, the editor asks for
+            # verdicts as it draws: all from one address (a CI run's rules pages of 3D were
+            # refused their pictures after the worker's other pages had asked)
+            "--hints-per-minute-per-address",
+            "100000",
+            "--verdicts-per-minute-per-address",
+            "100000",
         ),
     ).start()
 

@@ -50,6 +50,13 @@ class _State(Collector):
             yield family
 
 
+def _latency(
+    registry: CollectorRegistry, name: str, text: str, labels: list[str] | None = None
+) -> Histogram:
+    """A histogram of seconds, in :data:`LATENCY_BUCKETS`."""
+    return Histogram(name, text, labels or [], buckets=LATENCY_BUCKETS, registry=registry)
+
+
 class Metrics:
     """The app's metrics: counters of messages, errors and requests; latency histograms of
     verdicts, database writes and the event loop; gauges of what is open now."""
@@ -72,45 +79,39 @@ class Metrics:
             ["route", "status"],
             registry=r,
         )
-        self.verdict_seconds = Histogram(
+        self.verdict_seconds = _latency(
+            r,
             "ubongo_submit_to_verdict_seconds",
             "from a submit's arrival to its verdict being sent (stored first)",
-            buckets=LATENCY_BUCKETS,
-            registry=r,
         )
-        self.db_seconds = Histogram(
+        self.db_seconds = _latency(
+            r,
             "ubongo_database_seconds",
             "database writes, by what is written",
             ["what"],
-            buckets=LATENCY_BUCKETS,
-            registry=r,
         )
-        self.card_wait_seconds = Histogram(
+        self.card_wait_seconds = _latency(
+            r,
             "ubongo_round_card_wait_seconds",
             "how long a round's start waited for the card worker, by round: first (a fresh "
             "game's first cards are made while its players wait), later (the worker was behind)",
             ["round"],
-            buckets=LATENCY_BUCKETS,
-            registry=r,
         )
-        self.redis_seconds = Histogram(
+        self.redis_seconds = _latency(
+            r,
             "ubongo_redis_seconds",
             "a request to the process that runs a room, through Redis, to its answer",
-            buckets=LATENCY_BUCKETS,
-            registry=r,
         )
-        self.loop_lag = Histogram(
+        self.loop_lag = _latency(
+            r,
             "ubongo_event_loop_lag_seconds",
             f"how late a {LAG_EVERY} s timer wakes (the event loop was busy)",
-            buckets=LATENCY_BUCKETS,
-            registry=r,
         )
-        self.gc_pause = Histogram(
+        self.gc_pause = _latency(
+            r,
             "ubongo_gc_pause_seconds",
             "how long a garbage collection stopped the server, by generation (2: a full one)",
             ["generation"],
-            buckets=LATENCY_BUCKETS,
-            registry=r,
         )
         # the collector's pauses as they happen, until watch_loop observes them: the callback
         # runs inside a collection, in whichever thread allocated, where taking the
