@@ -5,6 +5,7 @@ home."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -99,3 +100,24 @@ def test_home_links_to_the_rules_and_the_rules_link_to_each_other(
 def test_an_unknown_edition_says_so(page: Page, server: ServerProcess) -> None:
     page.goto(server.url + "/rules/chess")
     expect(page.locator("h1")).to_contain_text("no edition called")
+
+
+def test_a_rules_page_refused_its_example_says_why(browser: Browser, tmp_path: Path) -> None:
+    # the example is solved one hint at a time; a server allowing one hint a minute refuses
+    # the second, and the page says the server's reason rather than "is the server reachable?"
+    srv = ServerProcess(
+        f"sqlite:///{tmp_path / 'ubongo.db'}",
+        log=tmp_path / "server.log",
+        args=("--hints-per-minute=1",),
+    ).start()
+    try:
+        errors: list[str] = []
+        page = new_page(browser, errors, 1280, 800)
+        page.goto(f"{srv.url}/rules/{editions.names()[0]}")
+        status = page.locator(".rules-page [role=status]")
+        expect(status).to_contain_text("The pictures could not be drawn:")
+        assert "reachable" not in status.inner_text()
+        expect(page.locator('[data-picture="pieces"] svg').first).to_be_visible()
+        expect(page.locator('[data-picture="solved"]')).to_have_count(0)
+    finally:
+        srv.stop()

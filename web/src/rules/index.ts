@@ -2,7 +2,7 @@
 // asked for, with pictures the client draws itself: the player's pieces, a task and its
 // solution (the board drawing code and the edition catalogue; no image files).
 
-import { loadOptions } from "../api";
+import { ApiError, loadOptions } from "../api";
 import { areaSvg } from "../board/pictures";
 import { piecePicture } from "../board3d";
 import { areaIsoSvg, solutionIsoSvg } from "../board3d/iso";
@@ -98,8 +98,10 @@ export function rulesScreen(edition: string, lang = "en"): HTMLElement {
         status.remove();
       });
     })
-    .catch(() => {
-      status.textContent = text.failed;
+    .catch((error: unknown) => {
+      // a refusal says why (too many hints from one address, say); anything else is the network
+      const refused = error instanceof ApiError && error.status > 0;
+      status.textContent = refused ? `${text.refused} ${error.message}` : text.failed;
     });
   return page;
 }

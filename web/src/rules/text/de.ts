@@ -122,6 +122,7 @@ export const de: RulesText = {
   },
   loading: "Die Bilder werden gezeichnet…",
   failed: "Die Bilder konnten nicht geladen werden (ist der Server erreichbar?).",
+  refused: "Die Bilder konnten nicht gezeichnet werden:",
   home: "Start",
   others: "Regeln der anderen Ausgaben",
   unknownEdition: (name) => `Es gibt keine Ausgabe „${name}“.`,

@@ -122,6 +122,7 @@ export const en: RulesText = {
   },
   loading: "Drawing the pictures…",
   failed: "The pictures could not be loaded (is the server reachable?).",
+  refused: "The pictures could not be drawn:",
   home: "Home",
   others: "Rules of the other editions",
   unknownEdition: (name) => `There is no edition called “${name}”.`,

@@ -57,6 +57,8 @@ export interface RulesText {
   };
   loading: string;
   failed: string;
+  /** before the server's reason, when it refused what the pictures need (a hint) */
+  refused: string;
   /** the link back to the home screen, and to the other editions' rules */
   home: string;
   others: string;
