@@ -71,9 +71,10 @@ typecheck: setup
 # module-scoped servers are shared by its tests); PYTEST_WORKERS=0 runs them in this process.
 # The files go out in the order tests/slow_tests.py gives them (browser files first), not
 # xdist's (most tests first, which left the long browser files with one test each for last).
+# --durations: every run ends with its slowest tests, what to look at when the run nears 15 minutes.
 PYTEST_WORKERS ?= 3
 pytest: setup web
-	$(BIN)/pytest -q -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder
+	$(BIN)/pytest -q -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=15
 
 test: lint typecheck pytest
 
