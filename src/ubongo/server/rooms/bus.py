@@ -83,8 +83,19 @@ Encoder = Callable[[dict[str, Any]], str]
 
 def json_text(data: dict[str, Any]) -> str:
     """Compact JSON: a hub's encoding unless it is given another (the server gives
-    :func:`ubongo.server.protocol.outgoing.encode`, which makes each event through its model)."""
-    return json.dumps(data, separators=(",", ":"))
+    :func:`ubongo.server.protocol.outgoing.encode`, which makes each event through its model).
+    A part already made through its model (a snapshot's settings and game) is written as its
+    model dumps it."""
+    return json.dumps(data, separators=(",", ":"), default=_dumped)
+
+
+def _dumped(value: Any) -> Any:
+    """A pydantic model in a message, as JSON data (``json.dumps`` calls this for what it
+    cannot write itself)."""
+    dump = getattr(value, "model_dump", None)
+    if dump is None:
+        raise TypeError(f"{type(value).__name__} is not JSON serializable")
+    return dump(mode="json")
 
 
 class Subscription:

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from ..ops.clock import Clock
 from ..protocol import table
 from ..protocol.incoming import ProtocolError
+from ..protocol.snapshot import GameTable, RoomSettingsView
 from .bus import RoomHub
-from .room import CODE_ALPHABET, CODE_LENGTH, Room
+from .room import CODE_ALPHABET, CODE_LENGTH, Room, RoomSettings
 
 
 class RoomFeed:
@@ -44,39 +46,58 @@ class RoomFeed:
             if self.hub.get(code) is None:
                 return code
 
-    def snapshot(self, room: Room) -> dict[str, Any]:
-        """The whole room as the protocol's ``room`` object (the game's view is cached until
-        the game, its round or its solutions change)."""
+    def snapshot(self, room: Room, checked: bool = False) -> dict[str, Any]:
+        """The whole room as the protocol's ``room`` object.
+
+        Its settings and its game's view are made once while they do not change (cached on
+        the room) and checked through their models then. ``checked``: give those two as the
+        checked models, for a message made through
+        :func:`~..protocol.outgoing.encode` (the events and ``welcome``): the message's check
+        takes a model as it is, so a room's unchanged settings and game are checked once,
+        not once an event (their text is the same either way: a test compares)."""
         default_side = room.settings.side_or_default
-        game_view: dict[str, Any] | None = None
-        if room.game is not None:
-            key = (id(room.game), room.round_no, room.next_round_at, id(room.solutions))
-            cache = room._view_cache
-            if cache is None or cache[0] != key:
-                game_view = table.game_json(
-                    room.game, room.round_no, room.next_round_at, room.solutions
-                )
-                room._view_cache = (key, game_view)
-            else:
-                game_view = cache[1]
+        settings = self._settings(room)
+        game = None if room.game is None else self._game(room)
         return {
             "code": room.code,
             "invite": room.invite,
             "phase": room.phase,
             "host": room.host,
-            "settings": room.settings.to_json(),
+            "settings": settings[2] if checked else settings[1],
             "seats": [
                 None if s is None else s.to_json(self.clock, default_side)
                 for s in room.seats[: room.capacity]
             ],
             "spectators": room.spectators,
             "locked": room.locked,
-            "game": game_view,
+            "game": None if game is None else game[2] if checked else game[1],
             "game_id": room.game_id,
             "record": room.record,
             "daily": room.daily,
             "ratings": room.ratings,
         }
+
+    @staticmethod
+    def _settings(room: Room) -> tuple[RoomSettings, dict[str, Any], RoomSettingsView]:
+        """The room's settings as the snapshot gives them, and checked (cached on the room)."""
+        cache = room._settings_cache
+        if cache is None or cache[0] != room.settings:
+            data = room.settings.to_json()
+            view = RoomSettingsView.model_validate(data)
+            cache = room._settings_cache = (replace(room.settings), data, view)
+        return cache
+
+    @staticmethod
+    def _game(room: Room) -> tuple[Any, dict[str, Any], GameTable]:
+        """The game's view, and checked: cached on the room until the game, its round or its
+        solutions change."""
+        assert room.game is not None
+        key = (id(room.game), room.round_no, room.next_round_at, id(room.solutions))
+        cache = room._view_cache
+        if cache is None or cache[0] != key:
+            data = table.game_json(room.game, room.round_no, room.next_round_at, room.solutions)
+            cache = room._view_cache = (key, data, GameTable.model_validate(data))
+        return cache
 
     def hold(self, room: Room) -> None:
         """Store, then answer: what ``room`` publishes from now (and the calls given to
@@ -107,5 +128,5 @@ class RoomFeed:
             "data": data,
         }
         if snapshot:
-            event["room"] = self.snapshot(room)
+            event["room"] = self.snapshot(room, checked=True)
         return self.hub.publish(room.code, event).seq

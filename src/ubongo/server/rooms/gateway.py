@@ -238,7 +238,7 @@ class Gateway:
                 "seq": self.hub.last_seq(room.code),
                 "server_time": self.clock.now_ms(),
                 "resumed": missed is not None,
-                "room": self.rooms.feed.snapshot(room),
+                "room": self.rooms.feed.snapshot(room, checked=True),
             }
         )
         if missed:

@@ -26,6 +26,7 @@ from ubongo.rules.settings import Puzzles, SoloGoal
 from ..online.daily import check_day
 from ..ops.clock import Clock
 from ..protocol.incoming import ProtocolError, SettingsPatch
+from ..protocol.snapshot import GameTable, RoomSettingsView
 from ..store.game_chat import ChatLine
 
 SEATS = 4
@@ -355,7 +356,15 @@ class Room:
     traces: list[dict[str, Any]] = field(default_factory=list)
     #: a fresh game's first cards being made (the first round starts when they are)
     preparing: asyncio.Task[None] | None = field(default=None, repr=False)
-    _view_cache: tuple[Any, dict[str, Any]] | None = field(default=None, repr=False)
+    #: the snapshot's game while the game, its round and its solutions stay the same (see
+    #: :meth:`.feed.RoomFeed.snapshot`): what it was made of, its JSON, and that JSON checked
+    #: through its model
+    _view_cache: tuple[Any, dict[str, Any], GameTable] | None = field(default=None, repr=False)
+    #: the snapshot's settings while they stay the same: a copy of the settings (compared by
+    #: value, so that a change made in place is seen too), their JSON, and it checked
+    _settings_cache: tuple[RoomSettings, dict[str, Any], RoomSettingsView] | None = field(
+        default=None, repr=False
+    )
 
     def occupied(self) -> list[Seat]:
         return [s for s in self.seats if s is not None]
