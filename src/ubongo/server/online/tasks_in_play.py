@@ -27,6 +27,7 @@ from collections.abc import Iterable
 from typing import Protocol
 
 from ubongo import editions, rules
+from ubongo.board import Area
 from ubongo.pieces import edition as pieces_of
 from ubongo.puzzles.daily import daily
 from ubongo.puzzles.ratings import shape_fingerprint
@@ -71,12 +72,23 @@ def dealt(game: rules.Game) -> set[str]:
     """The shape fingerprints of the tasks the players of ``game`` hold now."""
     if game.round is None:
         return set()
-    ed = pieces_of(game.settings.edition)
     found: set[str] = set()
     for entry in game.round.entries:
         side, task = rules.entry_task(game, entry)
-        found.add(shape_fingerprint(side.area, [ed.piece(p) for p in task.pieces]))
+        found.add(task_shape(game.settings.edition, side.area, task.pieces))
     return found
+
+
+@functools.lru_cache(maxsize=4096)
+def task_shape(edition: str, area: Area, pieces: tuple[str, ...]) -> str:
+    """The shape fingerprint of a task dealt in ``edition``, kept: each player's task is
+    fingerprinted on the server's loop as its round starts (some 70 us each), and the same
+    tasks come back again and again (an arena's races all draw from one deck made for the
+    whole arena: three in four of a 200-race run's tasks were seen before). An edition's
+    pieces do not change once loaded (:func:`ubongo.pieces.edition` is cached), so the key
+    says it all."""
+    ed = pieces_of(edition)
+    return shape_fingerprint(area, [ed.piece(p) for p in pieces])
 
 
 @functools.lru_cache(maxsize=16)
