@@ -281,7 +281,10 @@ class Bench:
         """The next frame whose first 100 characters hold ``marker``, decoded (the others
         skipped unread, as bench/arena.py's players do; an error fails the bench)."""
         while True:
-            text = await asyncio.wait_for(conn.queue.get(), FRAME_TIMEOUT_S)
+            # (a deadline on this task, not wait_for's: that made a task, a timer and a waiter
+            # for every frame read, about 1 ms a race counted as the server's)
+            async with asyncio.timeout(FRAME_TIMEOUT_S):
+                text = await conn.queue.get()
             assert text is not None, "the connection was closed"
             with self.players.own():
                 head = text[:100]
