@@ -10,17 +10,19 @@ in the community list's orders, and hidden by a moderator.
 >>> db.migrate()
 >>> ada = AccountRepository(db).create("ada", "a" * 64, at=0.0)
 >>> packs = PackRepository(db)
->>> packs.save(NewPack("k1", ada, "trigo", "Two areas", ["p2", "p1"]), at=10.0)
+>>> from ubongo import editions
+>>> ed = editions.names()[0]
+>>> packs.save(NewPack("k1", ada, ed, "Two areas", ["p2", "p1"]), at=10.0)
 >>> found = packs.get("k1")
 >>> found.title, found.puzzle_ids, found.author_name, packs.made_since(ada, 5.0), packs.kept(ada)
 ('Two areas', ['p2', 'p1'], 'ada', 1, 1)
 >>> [p.id for p in packs.of_account(ada)], packs.get("nope")
 (['k1'], None)
 >>> from ubongo.server.store.puzzles import NewPuzzle, PuzzleRepository
->>> one = NewPuzzle("p1", ada, "trigo", "One", {"edition": "trigo"}, [], 3, 1, 20.0, None)
+>>> one = NewPuzzle("p1", ada, ed, "One", {"edition": ed}, [], 3, 1, 20.0, None)
 >>> PuzzleRepository(db).save(one, at=9.0)
 >>> packs.change("k1", 11.0, None, ["p1"], True)
->>> [(p.pack.id, p.pack.puzzle_ids, p.puzzles) for p in packs.listed("trigo", "played", 10)]
+>>> [(p.pack.id, p.pack.puzzle_ids, p.puzzles) for p in packs.listed(ed, "played", 10)]
 [('k1', ['p1'], 1)]
 >>> db.close()
 """
