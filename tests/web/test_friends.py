@@ -7,11 +7,13 @@ maker; one taken back leaves the other's bell."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 
 from axe import assert_accessible
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Request, Route, expect
+from playwright.sync_api import Error as PlaywrightError
 from server_harness import ServerProcess
 from webharness import create_room, new_page, shot
 from webplay import solve_and_call, to_the_end
@@ -207,10 +209,38 @@ def test_the_end_of_a_game_offers_to_challenge_who_played_it(
     )
     ada_page.check("#games-with-me")
     expect(ada_page.locator("#profile-games li")).to_have_count(1)
+    # two quick changes: the answer to the first (classic, with the game) is held back until the
+    # second's (rated only: none, the game was not rated) is shown; arriving last, it is not shown
+    games = ada_page.locator("#profile-games li")
+    held: list[Route] = []
+
+    def hold_the_unrated(route: Route) -> None:
+        if "rated=" in route.request.url:
+            route.continue_()
+        else:
+            held.append(route)
+
+    ended: list[Request] = []
+    ada_page.on("requestfinished", lambda r: ended.append(r))
+    ada_page.on("requestfailed", lambda r: ended.append(r))
+    ada_page.route(re.compile(r"/api/accounts/[^/]+/games\?"), hold_the_unrated)
     ada_page.select_option("#games-edition", "classic")
-    ada_page.check("#games-rated")  # the game was not rated
-    expect(ada_page.locator("#profile-games li")).to_have_text("None yet.")
+    ada_page.check("#games-rated")
+    expect(games).to_have_text("None yet.")
+    assert len(held) == 1
+    release_last(ada_page, held[0], ended)
+    expect(games).to_have_text("None yet.")
     assert errors == []
+
+
+def release_last(page: Page, route: Route, ended: list[Request]) -> None:
+    """Let a held request go on, and return once it has ended (answered, or given up by the
+    page) and the page has had a frame to show its answer."""
+    with contextlib.suppress(PlaywrightError):  # the page gave it up: nothing will come of it
+        route.continue_()
+    while route.request not in ended:
+        page.wait_for_event("requestfinished", timeout=15_000)
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => setTimeout(done)))")
 
 
 def test_a_listed_room_is_joined_from_the_open_games(

@@ -127,8 +127,10 @@ def test_room_game_with_two_people_and_a_bot(browser: Browser, server: ServerPro
     expect(ada.locator("#round-no")).to_have_text("Round 2 of 2", timeout=20_000)
     expect(ada.locator(".round-result")).to_have_count(0)
     drag_solution(ada, "classic")
-    # level on points with the bot? then a playoff decides (rulebook), and Ada plays it too
-    ada.wait_for_selector('#winner, #round-no:has-text("Playoff")', timeout=30_000)
+    # level on points with the bot? then a playoff decides (rulebook), and Ada plays it too. The
+    # playoff shows after the rest of the 30 s hourglass and the 6 s between rounds: waiting 30 s
+    # from Ada's last piece was too short where she solved fast (CI's run on 567492d)
+    ada.wait_for_selector('#winner, #round-no:has-text("Playoff")', timeout=60_000)
     if ada.locator("#winner").count() == 0:
         expect(ada.locator(".round-result")).to_have_count(0, timeout=20_000)
         shot(ada, "room-playoff")

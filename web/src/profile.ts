@@ -167,14 +167,22 @@ function gameFilters(p: Profile, editions: string[], show: (games: ProfileGame[]
   );
   const rated = h("input#games-rated", { type: "checkbox" });
   const withMe = h("input#games-with-me", { type: "checkbox" });
+  // quick changes ask again before the last answer is back: only the newest asking is shown
+  // (an older answer arriving last showed games the filters had left out; CI's run on 567492d)
+  let asking: AbortController | null = null;
   const load = () => {
+    asking?.abort();
+    const now = new AbortController();
+    asking = now;
     const query = {
       edition: edition.value || undefined,
       rated: rated.checked ? true : undefined,
       with_account: withMe.checked && me ? me.id : undefined,
     };
-    api("GET /api/accounts/{account_id}/games", { path: { account_id: p.id }, query })
-      .then(show)
+    api("GET /api/accounts/{account_id}/games", { path: { account_id: p.id }, query, signal: now.signal })
+      .then((games) => {
+        if (!now.signal.aborted) show(games);
+      })
       .catch(() => undefined);
   };
   for (const control of [edition, rated, withMe]) control.addEventListener("change", load);
