@@ -92,6 +92,32 @@ def gets_stuck(level: Level, rng: random.Random) -> bool:
     return rng.random() < level.stuck
 
 
+def may_get_stuck(game: Game) -> bool:
+    """Whether a bot may fail the running round's task for good: only in a race round timed by
+    an hourglass, which ends it without anybody's finish. A playoff, a tie round or a countdown
+    round waits for a finish (up to the room's round limit, minutes), so a stuck bot there would
+    hold a table of bots that long (a game its person had left stayed unrated for five minutes).
+
+    >>> from ubongo import editions
+    >>> from ubongo.rules import Settings, new_game
+    >>> from ubongo.rules.testing import fixture_deck
+    >>> def first_round(edition):
+    ...     game = new_game(Settings(edition, ("ann", "bob")), seed=3, deck=fixture_deck(edition))
+    ...     return apply(game, StartRound(now=0.0))
+    >>> hourglass = [r.name for r in editions.records() if r.timer.hourglass is not None]
+    >>> countdown = [r.name for r in editions.records() if r.timer.hourglass is None]
+    >>> [may_get_stuck(first_round(e)) for e in hourglass + countdown] == (
+    ...     [True] * len(hourglass) + [False] * len(countdown))
+    True
+    >>> game = first_round(hourglass[0])
+    >>> game.round.kind = "playoff"
+    >>> may_get_stuck(game)
+    False
+    """
+    r = game.round
+    return r is not None and r.kind == "round" and game.settings.record.timer.hourglass is not None
+
+
 def expected_win_share(a: Level, b: Level) -> float:
     """The chance that ``a`` finishes a task before ``b`` (both finishing), from the model:
     the log of the ratio of two log-normal times is normal."""

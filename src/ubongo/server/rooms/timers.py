@@ -139,7 +139,8 @@ class RoomTimers:
         late_tag = "late" if late else ""
         rng = random.Random(f"{room.seed}:bot:{seat.index}:{room.turn}:{late_tag}")
         level = bots.LEVELS[seat.level or "medium"]
-        if bots.gets_stuck(level, rng):
+        # drawn in every round, so that a seed gives the same times whatever the round's kind
+        if bots.gets_stuck(level, rng) and bots.may_get_stuck(game):
             return
         _side, task = rules.entry_task(game, entry)
         seconds = bots.finish_time(task.difficulty, level, rng) * _time_scale(room)
