@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
-from dataclasses import replace
+from dataclasses import FrozenInstanceError, replace
 from typing import Any
 
 import pytest
@@ -71,6 +71,21 @@ def good(game: Game, player: str) -> tuple[Placement, ...]:
     entry = game.round.entry(player)
     assert entry is not None
     return solution(game, entry)
+
+
+def test_an_action_leaves_the_game_before_it_as_it_was_and_shares_its_events() -> None:
+    """``apply`` changes a copy: the game before stays as it was, and the events told before
+    are the same objects in both (never changed once made; copied too, each action of a long
+    game cost more than the last: bench/rules_apply.py)."""
+    game = started()
+    before = json.dumps(game_to_json(game), sort_keys=True)
+    after = apply(game, Submit("ann", good(game, "ann"), 10.0))
+    assert json.dumps(game_to_json(game), sort_keys=True) == before
+    assert len(after.events) > len(game.events) > 0
+    assert all(a is b for a, b in zip(game.events, after.events, strict=False))
+    assert after.round is not game.round and after.players[0] is not game.players[0]
+    with pytest.raises(FrozenInstanceError):
+        after.events[0].at = 1.0  # type: ignore[misc]
 
 
 def test_second_submission_rejected() -> None:

@@ -29,9 +29,12 @@ class EventKind(StrEnum):
     GAME_OVER = "game_over"
 
 
-@dataclass
+@dataclass(frozen=True)
 class Event:
-    """Something that happened, for logs and for clients: ``kind`` and plain JSON ``data``."""
+    """Something that happened, for logs and for clients: ``kind`` and plain JSON ``data``.
+
+    Never changed once made: each game after an action shares its events with the game before
+    (:func:`~ubongo.rules.engine.apply` copies the rest)."""
 
     kind: EventKind
     at: float
