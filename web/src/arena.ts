@@ -261,7 +261,8 @@ function standings(v: ArenaView): HTMLElement {
   return h(
     "section.panel",
     {},
-    v.top.length ? table : h("p.muted", {}, t("arena:nobodyYet")),
+    // nobody yet: the standings' heading all the same (the table's caption is its heading)
+    ...(v.top.length ? [table] : [h("h2", {}, t("arena:standings")), h("p.muted", {}, t("arena:nobodyYet"))]),
     h("p.muted", {}, t("arena:scoring")),
   );
 }
