@@ -7,8 +7,10 @@ here (an exclusive SQLite transaction) for longer than the server's store timeou
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,8 +21,10 @@ import pytest
 from server_harness import Client, ServerProcess, solution, wait_saved
 from sqlalchemy import select
 
+from ubongo.server.rooms.bus import Event
 from ubongo.server.rooms.durable import durable
 from ubongo.server.rooms.room import Room, RoomSettings
+from ubongo.server.rooms.saved import SavedRoomsHub
 from ubongo.server.store import Store
 from ubongo.server.store.tables import SoloRecordRow
 
@@ -343,3 +347,45 @@ def test_reopening_many_rooms_logs_a_short_line(tmp_path: Path) -> None:
     lines = [json.loads(line)["event"] for line in log if "reopened" in line]
     assert len(lines) == 1 and "reopened 60 rooms" in lines[0] and "and 50 more" in lines[0]
     assert len(lines[0]) < 300, lines[0]
+
+
+def test_a_held_room_is_saved_and_told_while_the_loops_threads_are_all_busy(
+    tmp_path: Path,
+) -> None:
+    """Store, then answer, with the event loop's shared threads all taken (finished games
+    waiting there for SQLite's one writer, at 1,000 players in an arena): the held room's
+    save has a thread of its own, so its event is stored and told meanwhile. In the shared
+    threads it queued behind them, and every verdict with it."""
+    store = Store(f"sqlite:///{tmp_path / 'rooms.sqlite3'}")
+    store.migrate()
+
+    async def scenario() -> list[int]:
+        hub = SavedRoomsHub(store)
+        hub.add("ROOM", Room("ROOM", RoomSettings(), "http://x/room/ROOM"))
+        told: list[int] = []
+        heard = asyncio.Event()
+
+        def listener(event: Event) -> None:
+            told.append(event.seq)
+            heard.set()
+
+        hub.subscribe("ROOM", listener)
+        release = threading.Event()
+        # more than any default pool has threads (at most 32)
+        busy = [asyncio.ensure_future(asyncio.to_thread(release.wait)) for _ in range(40)]
+        try:
+            hub.hold("ROOM")
+            hub.publish("ROOM", {"kind": "finished"})
+            assert told == []  # held: told once saved
+            await asyncio.wait_for(heard.wait(), timeout=20)
+        finally:
+            release.set()
+            await asyncio.gather(*busy)
+            await hub.stop()
+        return told
+
+    try:
+        assert asyncio.run(scenario()) == [1]
+        assert [r["code"] for r in store.open_rooms.all()] == ["ROOM"]
+    finally:
+        store.close()

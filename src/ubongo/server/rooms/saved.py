@@ -19,11 +19,13 @@ Two ways of saving (docs/server.md, "What is stored, and when"):
   seconds later, the events of those seconds in one transaction; a killed process may lose
   them, and nobody was promised anything about them.
 
-Writes run off the event loop, one at a time. A write that fails (the database locked or
-away) is tried again after a growing delay (``ServerConfig.store_retry_seconds`` doubling up
-to ``store_retry_max_seconds``); held rooms wait meanwhile: what cannot be stored is not
-announced. A clean stop (SIGTERM, Ctrl+C) saves what is pending. Time does not stop while
-the server is down: a round's hourglass keeps running, as a real one would.
+Writes run off the event loop, one at a time, in a thread of their own (not the loop's
+shared threads, where finished games may all be waiting for the database). A write that
+fails (the database locked or away) is tried again after a growing delay
+(``ServerConfig.store_retry_seconds`` doubling up to ``store_retry_max_seconds``); held rooms
+wait meanwhile: what cannot be stored is not announced. A clean stop (SIGTERM, Ctrl+C) saves
+what is pending. Time does not stop while the server is down: a round's hourglass keeps
+running, as a real one would.
 
 Event numbers are never given twice to different events of a room, even across a crash:
 each save records the highest number the room may give out before the next save
@@ -40,6 +42,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from ..store import Backoff, Store
@@ -86,6 +89,10 @@ class SavedRoomsHub(MemoryHub[Room]):
         self._stopped = False
         self._saves = 0
         self._checkpoint: asyncio.Task[None] | None = None
+        # a thread of its own for the saves (they run one at a time anyway): in the event
+        # loop's shared threads they queued behind finished games waiting for SQLite's one
+        # writer, and every held verdict with them (docs/arenas.md, "Measured")
+        self._saver = ThreadPoolExecutor(1, thread_name_prefix="room-saves")
 
     # --- what changes a room --------------------------------------------------------------
 
@@ -167,8 +174,7 @@ class SavedRoomsHub(MemoryHub[Room]):
         try:
             while True:
                 try:
-                    save = self.storage.open_rooms.save
-                    await asyncio.to_thread(save, rooms, closed, time.time())
+                    await self._save(rooms, closed)
                     break
                 except Exception as e:
                     # the database is locked or away: keep running, hold what must be stored
@@ -205,6 +211,13 @@ class SavedRoomsHub(MemoryHub[Room]):
         if self._changed or self._closed:
             self._save_soon()
 
+    async def _save(self, rooms: dict[str, dict[str, Any]], closed: set[str]) -> None:
+        """One write of the open rooms, in the saves' own thread."""
+        save = self.storage.open_rooms.save
+        await asyncio.get_running_loop().run_in_executor(
+            self._saver, save, rooms, closed, time.time()
+        )
+
     async def _run_checkpoint(self) -> None:
         try:
             await asyncio.to_thread(self.storage.open_rooms.checkpoint)
@@ -222,10 +235,13 @@ class SavedRoomsHub(MemoryHub[Room]):
         if self._writing is not None:
             await self._writing
         rooms, closed, marks = self._pending()
-        if rooms or closed:
-            await asyncio.to_thread(self.storage.open_rooms.save, rooms, closed, time.time())
-            for code, mark in marks.items():
-                self.stored(code, mark)
+        try:
+            if rooms or closed:
+                await self._save(rooms, closed)
+                for code, mark in marks.items():
+                    self.stored(code, mark)
+        finally:
+            self._saver.shutdown(wait=False)
 
     # --- starting again -----------------------------------------------------------------------
 
