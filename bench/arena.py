@@ -28,7 +28,10 @@ once the task is dealt, submits the solver's arrangement and stays to the race's
 
 * **pairing wait**: from the moment a player is free (its arena socket's first view, or its
   previous race's ``game_over``) to the arena view carrying its next seat;
-* **submit -> verdict**: from sending the arrangement to its ``verdict``;
+* **submit -> verdict**: from sending the arrangement to its ``verdict``; and the servers'
+  own figure (``ubongo_submit_to_verdict_seconds`` on their ``/metrics``, read before and after
+  the measured minutes: from the frame's arrival to the verdict sent), with their event
+  loop's lag, which tell the server's part from the load generator's (to the bucket);
 * **standings delay**: from a race's ``game_over`` to the first arena view whose ``me.results``
   holds that race (the arena socket and the room socket are two connections: a race may be
   scored, and its player seated again, before its ``game_over`` comes; such a wait counts as
@@ -89,7 +92,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from cluster import children, cluster_down, postgres_pids  # bench/cluster.py
 from server import children_of, cpu_seconds, pct, rss_bytes, threads_of  # bench/server.py
-from server_harness import ROOT, ServerProcess, free_port, solution
+from server_harness import ROOT, ServerProcess, free_port, scrape, solution
 
 EDITION = "classic"
 #: the arena's races: 4 seats (docs/arenas.md)
@@ -793,11 +796,13 @@ def measure(target: Target, players: int, args: argparse.Namespace) -> dict[str,
         print(f"  {label}: joined and on the arena page in {setup:.0f} s", flush=True)
         wait_phase(target.port, arena, f"{label} warm-up", args.warmup)
         leaders = [leader(target)]
+        own0 = own_figures(target)
         cpu0, load0, t0 = cpu_now(target), os.getloadavg()[0], time.perf_counter()
         load.phase.value = 1
         wait_phase(target.port, arena, label, args.minutes * 60)
         load.phase.value = 2
         wall = time.perf_counter() - t0
+        own = own_figures(target)
         cpu = cpu_use(cpu0, cpu_now(target), wall)
         rss = [rss_bytes(pid) for pid, _ in target.servers]
         loadavg = (load0 + os.getloadavg()[0]) / 2
@@ -819,8 +824,32 @@ def measure(target: Target, players: int, args: argparse.Namespace) -> dict[str,
         leaders=leaders,
         pinned=target.load_cpus is not None,
         notes=target.notes,
+        own=(own0, own),
     )
     return merged
+
+
+def own_figures(target: Target) -> list[str]:
+    """Each server's ``/metrics`` text now."""
+    return [scrape(f"http://127.0.0.1:{port}") for _, port in target.servers]
+
+
+def bucketed(texts: tuple[list[str], list[str]], name: str, q: float) -> float:
+    """Quantile ``q`` of what the servers' histogram ``name`` counted between two scrapes
+    (each a text per server), in ms: the upper bound of the bucket that holds it (a
+    histogram knows no more), NaN if it counted nothing."""
+    counts: defaultdict[float, float] = defaultdict(float)
+    for sign, scraped in ((-1, texts[0]), (1, texts[1])):
+        for text in scraped:
+            for line in text.splitlines():
+                if line.startswith(name + "_bucket{"):
+                    found = re.search(r'le="([^"]+)"', line)
+                    assert found is not None, line
+                    counts[float(found[1])] += sign * float(line.rsplit(" ", 1)[1])
+    total = counts[math.inf]
+    if not total:
+        return math.nan
+    return next(le for le in sorted(counts) if counts[le] >= q * total) * 1000
 
 
 def step(players: int, processes: int, args: argparse.Namespace, folder: Path) -> dict[str, Any]:
@@ -934,6 +963,9 @@ def figures(r: dict[str, Any]) -> dict[str, Any]:
         "kib_pl": (sum(r["rss"]) - sum(r["rss0"])) / r["players"] / 1024,
         "loadgen": r["loadgen"],
         "lag99": p99(s["lag"]),
+        "own_verdict50": bucketed(r["own"], "ubongo_submit_to_verdict_seconds", 0.5),
+        "own_verdict99": bucketed(r["own"], "ubongo_submit_to_verdict_seconds", 0.99),
+        "own_lag99": bucketed(r["own"], "ubongo_event_loop_lag_seconds", 0.99),
     }
 
 
@@ -1019,6 +1051,14 @@ ROWS: list[Row] = [
         "verdict99",
         "p99 < 50 ms",
         lambda f: bool(f["verdict99"] < GOAL_VERDICT_MS),
+    ),
+    (
+        "the servers' own: submit to verdict p50 / p99, event loop lag p99 (ms, at most)",
+        ("own_verdict50", "own_verdict99", "own_lag99"),
+        "{:.0f} / {:.0f}, {:.0f}",
+        None,
+        "",
+        None,
     ),
     (
         "standings delay p50 / p99 (s)",
