@@ -2,16 +2,19 @@
 most once a second; with a thousand pages that is a thousand views a second on the process
 that leads the arenas.
 
-Run with ``.venv/bin/python bench/arena_views.py [--pages N] [--repeat R]``.
+Run with ``.venv/bin/python bench/arena_views.py [--pages N] [--repeat R] [--results LO,HI]``.
 
-One arena of ``N`` players (each with 3-15 race results drawn from a fixed seed) and 250
-races in play, one open page per player. Two ways to make every page's message, in the same
-process, best of ``R``:
+One arena of ``N`` players (each with ``--results`` race results, 3-15 by default, drawn
+from a fixed seed) and 250 races in play, one open page per player. Two ways to make every
+page's message, in the same process, best of ``R``:
 
 * **reference**: each page's whole view (``arena_view``) checked and encoded through its model
   (``encode_arena_message``), as a page alone would be sent it;
 * **show**: what the director does once a second (``ArenaDirector._show``): the part every page
-  shows alike made and encoded once, each page's own part apart (``ArenaUpdates``).
+  shows alike made and encoded once, each page's own part apart (``ArenaUpdates``), each
+  player's results encoded once a sheet: the shows timed (best of ``R``) are those of a second
+  in which no race was scored (at 1,000 players some 16 races end a second: 64 sheets of
+  1,000 new, their results encoded again).
 
 Each show's texts are checked equal, byte for byte, to the reference's before any timing.
 docs/arenas.md keeps the latest figures.
@@ -31,15 +34,16 @@ from ubongo.server.online.arenas import ArenaDirector
 from ubongo.server.protocol.arenas import encode_arena_message
 
 
-def an_arena(pages: int, seed: int = 1) -> Live:
-    """An arena of ``pages`` players with results, 250 races in play, a page open for each."""
+def an_arena(pages: int, results: tuple[int, int] = (3, 15), seed: int = 1) -> Live:
+    """An arena of ``pages`` players with ``results`` race results each (between LO and HI),
+    250 races in play, a page open for each."""
     rng = random.Random(seed)
     first = editions.record(editions.names()[0])
     arena = Arena("bench", "Bench", Format(first.name, 30, 4, first.default_side, "s"), 0.0, 1800.0)
     sheets = {}
     for account in range(1, pages + 1):
         sheet = Sheet(account, f"Player {account}", rng.random())
-        for race in range(rng.randint(3, 15)):
+        for race in range(rng.randint(*results)):
             place = rng.choice([1, 2, 3, 4, None])
             sheet = sheet.scored(race + 1, place, rng.random() < 0.2, 10.0 + race)
         sheets[account] = sheet
@@ -80,15 +84,23 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--pages", type=int, default=1000, help="players, one page each")
     parser.add_argument("--repeat", type=int, default=5, help="best of this many")
+    parser.add_argument(
+        "--results",
+        default="3,15",
+        help="each player's race results, between LO,HI (an hour's arena: 200,270)",
+    )
     args = parser.parse_args()
-    live = an_arena(args.pages)
+    lo, hi = (int(x) for x in args.results.split(","))
+    live = an_arena(args.pages, (lo, hi))
     director = ArenaDirector.__new__(ArenaDirector)  # its show needs no store, clock or config
     now = 500.0
     assert show(live, director, now) == reference(live, now), "a page's text differs"
     ref = best(lambda: reference(live, now), args.repeat)
     new = best(lambda: show(live, director, now), args.repeat)
     n = args.pages
-    print(f"one second of views for {n} pages (best of {args.repeat}):")
+    size = sum(len(w.last) for w in live.watchers) / n / 1024
+    print(f"one second of views for {n} pages, {lo}-{hi} results each (best of {args.repeat}):")
+    print(f"  a page: {size:.1f} KiB before compression")
     print(f"  reference, each page whole through its model: {ref * 1e3:7.1f} ms")
     print(f"  show, the shared part once:                   {new * 1e3:7.1f} ms")
     print(f"  per page: {ref * 1e6 / n:.0f} us against {new * 1e6 / n:.0f} us: {ref / new:.1f}x")

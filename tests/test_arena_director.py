@@ -141,4 +141,6 @@ def test_every_page_gets_the_message_its_view_makes_alone() -> None:
     live.sheets[40] = live.sheets[40].scored(9, 1, False, 600.0)
     live.changed()
     director._show(live, 602.0)
-    assert not pages[-1].queue.empty()
+    # its results are encoded once a sheet: the new sheet's, with race 9, not the old
+    alone = encode_arena_message({"type": "arena", **arena_view(live, 40, 602.0)})
+    assert pages[-1].queue.get_nowait() == alone and '"race":9,' in alone

@@ -11,7 +11,7 @@ from typing import Any, Protocol
 
 from ubongo.arena import Arena, Format, Sheet, standings
 
-from ..protocol.arenas import ArenaUpdates
+from ..protocol.arenas import ArenaUpdates, encode_results
 from .ratings import MU
 
 #: rows of the standings' top, and of a player's neighbourhood either side of them
@@ -98,6 +98,8 @@ class Live:
     _ranked: tuple[int, list[Sheet], dict[int, int]] | None = None
     _shared: tuple[int, str, dict[str, Any]] | None = None
     _updates: tuple[int, str, ArenaUpdates] | None = None
+    #: each player's results encoded, with the sheet they are of (see :func:`own_view`)
+    _results: dict[int, tuple[Sheet, str]] = field(default_factory=dict)
 
     def changed(self, sheets: bool = True) -> None:
         """Something a view shows has changed (``sheets``: the players' sheets among it)."""
@@ -138,7 +140,9 @@ def standing_row(rank: int, s: Sheet) -> dict[str, Any]:
 def arena_view(live: Live, account: int | None, now: float) -> dict[str, Any]:
     """What an arena's page shows ``account`` (``None``: a visitor) now: the arena, the top of
     the standings, the account's neighbourhood and sheet, the races going on."""
-    near, me = own_view(live, account)
+    near, me, _ = own_view(live, account)
+    if me is not None and account is not None:
+        me["results"] = results_json(live.sheets[account])
     return {**shared_view(live, now), "near": near, "me": me, "server_time": _ms(now)}
 
 
@@ -182,12 +186,20 @@ def updates(live: Live, now: float) -> ArenaUpdates:
     return live._updates[2]
 
 
-def own_view(live: Live, account: int | None) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
-    """What only ``account``'s page shows: the standings around them (when not in the top)
-    and their own sheet (``None``: a visitor, or not joined)."""
+def own_view(
+    live: Live, account: int | None
+) -> tuple[list[dict[str, Any]], dict[str, Any] | None, str]:
+    """What only ``account``'s page shows: the standings around them (when not in the top),
+    their own sheet (``None``: a visitor, or not joined) without its results, and the results
+    encoded (:func:`~..protocol.arenas.encode_results`). Those are encoded once a sheet (a race
+    scored makes a new one): an hour's arena gives a player 200 results and more, and each of
+    their pages is sent them every second (docs/arenas.md, "Measured")."""
     sheet = live.sheets.get(account) if account is not None else None
     if sheet is None or account is None:
-        return [], None
+        return [], None, "[]"
+    encoded = live._results.get(account)
+    if encoded is None or encoded[0] is not sheet:
+        encoded = live._results[account] = (sheet, encode_results(results_json(sheet)))
     order, rank = live.ranked()
     entrant = live.entrant(account)
     mine = rank.get(account)
@@ -204,19 +216,23 @@ def own_view(live: Live, account: int | None) -> tuple[list[dict[str, Any]], dic
         "harder": sheet.harder,
         "present": entrant.pages > 0,
         "seat": entrant.seat,
-        "results": [
-            {
-                "race": r.race,
-                "place": r.place,
-                "points": r.points,
-                "fire": r.fire,
-                "harder": r.harder,
-                "game_id": r.game,
-            }
-            for r in sheet.results
-        ],
     }
-    return near, me
+    return near, me, encoded[1]
+
+
+def results_json(sheet: Sheet) -> list[dict[str, Any]]:
+    """A player's race results as a page shows them."""
+    return [
+        {
+            "race": r.race,
+            "place": r.place,
+            "points": r.points,
+            "fire": r.fire,
+            "harder": r.harder,
+            "game_id": r.game,
+        }
+        for r in sheet.results
+    ]
 
 
 def arena_summary(a: Arena, now: float, players: int) -> dict[str, Any]:

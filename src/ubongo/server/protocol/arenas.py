@@ -198,10 +198,25 @@ _message_adapter: TypeAdapter[ArenaMessage] = TypeAdapter(ArenaMessage)
 _update_adapter: TypeAdapter[ArenaUpdate] = TypeAdapter(ArenaUpdate)
 _near_adapter: TypeAdapter[list[StandingRow]] = TypeAdapter(list[StandingRow])
 _me_adapter: TypeAdapter[MyArena | None] = TypeAdapter(MyArena | None)
+_results_adapter: TypeAdapter[list[RaceScore]] = TypeAdapter(list[RaceScore])
+#: how a page's own player ends when encoded with no results (``results`` is the model's
+#: last field): where a sheet's results, encoded once, are put in
+_NO_RESULTS = '"results":[]}'
+assert list(MyArena.model_fields)[-1] == "results"
 #: an update's fields that differ from page to page
 _OWN = {"near", "me", "server_time"}
 #: where a page's update leaves the time out (no JSON value has it)
 _TIME_GAP = "\x00"
+
+
+def encode_results(results: list[dict[str, Any]]) -> str:
+    """A player's race results as a page's ``me.results``, checked and encoded.
+
+    >>> encode_results([{"race": 3, "place": 1, "points": 2, "fire": False, "harder": False,
+    ...     "game_id": None}])
+    '[{"race":3,"place":1,"points":2,"fire":false,"harder":false,"game_id":null}]'
+    """
+    return _results_adapter.dump_json(_results_adapter.validate_python(results)).decode()
 
 
 def arena_client_message(text: str | bytes) -> ArenaClientMessage:
@@ -246,13 +261,20 @@ class ArenaUpdates:
             if name not in _OWN
         }
 
-    def page(self, near: list[dict[str, Any]], me: dict[str, Any] | None) -> str:
+    def page(
+        self, near: list[dict[str, Any]], me: dict[str, Any] | None, results: str = "[]"
+    ) -> str:
         """A page's update with a gap for the time (what tells whether it changed since the
-        last one sent: the clock alone moving is not news)."""
+        last one sent: the clock alone moving is not news). ``me`` comes without its
+        ``results``, which come encoded (:func:`encode_results`, once a sheet)."""
+        mine = "null"
+        if me is not None:
+            empty = _me_adapter.dump_json(_me_adapter.validate_python({**me, "results": []}))
+            mine = empty.decode()[: -len(_NO_RESULTS)] + '"results":' + results + "}"
         own = {
             "near": '"near":'
             + _near_adapter.dump_json(_near_adapter.validate_python(near)).decode(),
-            "me": '"me":' + _me_adapter.dump_json(_me_adapter.validate_python(me)).decode(),
+            "me": '"me":' + mine,
             "server_time": '"server_time":' + _TIME_GAP,
         }
         return "{" + ",".join(self._fields.get(n) or own[n] for n in ArenaUpdate.model_fields) + "}"
