@@ -116,6 +116,9 @@ def test_an_arena_over_shows_its_podium_and_nothing_left_to_wait_for(
             sheet = sheet.scored(race, place, harder=False, at=now - 1100 + race * 60)
         store.arenas.save_sheet(arena.id, sheet)
     store.arenas.freeze(arena.id, now - 590)
+    # a result says its place as the player's own line does: "Platz 2", where the German
+    # ordinal "2." after the list's number read "3. 2."
+    placed = {"en": "Place {}", "de": "Platz {}"}
     for language in ("en", "de"):
         page.evaluate(f"() => localStorage.setItem('ubongo.lang', '{language}')")
         page.goto(f"{server.url}/arena/{arena.id}")
@@ -123,7 +126,10 @@ def test_an_arena_over_shows_its_podium_and_nothing_left_to_wait_for(
         expect(podium).to_have_count(3)
         expect(podium.nth(0)).to_contain_text(str(ada["name"]))
         expect(page.locator("#arena-points")).to_contain_text("6")
-        expect(page.locator("#arena-me li")).to_have_count(3)
+        mine = page.locator("#arena-me li")
+        expect(mine).to_have_count(3)
+        for item, place in zip(mine.all(), reversed(places[people[0][0]]), strict=True):
+            expect(item).to_contain_text(placed[language].format(place))
         # over: nothing to wait for, nothing in play, nothing to press but the results
         expect(page.locator("#arena-state")).to_have_count(0)
         expect(page.locator("#arena-fire")).to_have_count(0)

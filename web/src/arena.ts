@@ -196,7 +196,9 @@ function mine(v: ArenaView): HTMLElement {
     h(
       "li",
       { "data-race": r.race },
-      r.place === null ? t("arena:notFinished") : placeText(r.place),
+      // "Place 2", not "2nd": a German ordinal is "2.", which read as a second number after
+      // the list's own ("3. 2. · 2 Punkte")
+      r.place === null ? t("arena:notFinished") : t("arena:rank", { rank: r.place }),
       ` · ${t("arena:points", { count: r.points })}`,
       r.fire ? ` · ${t("arena:doubled")}` : "",
       r.harder ? ` · ${t("arena:onHarder")}` : "",
