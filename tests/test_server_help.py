@@ -16,13 +16,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from server_harness import Client, ServerProcess, replayed, server_in, solution
+from server_harness import Client, ServerProcess, replayed, server_in, solution, today
 
 from ubongo.board import Area, Placement, check_cover
 from ubongo.pieces import edition
 from ubongo.solver import solve
-
-TODAY = datetime.datetime.now(datetime.UTC).date()
 
 
 @pytest.fixture(scope="module")
@@ -225,7 +223,7 @@ def play_daily(c: Client, skip: int | None = None) -> dict[str, Any]:
 
 
 def test_the_daily_challenge_is_a_solo_run_stored_per_day_once_rated(server: ServerProcess) -> None:
-    day = TODAY.isoformat()
+    day = today().isoformat()
     tasks = server.get(f"/api/daily?edition=classic&date={day}")["tasks"]
     games_before = len(server.get("/api/games?limit=100"))
 
@@ -282,7 +280,7 @@ def test_the_daily_challenge_is_a_solo_run_stored_per_day_once_rated(server: Ser
 
 
 def test_daily_bad_input_is_refused_and_nothing_is_stored(server: ServerProcess) -> None:
-    tomorrow = (TODAY + datetime.timedelta(days=1)).isoformat()
+    tomorrow = (today() + datetime.timedelta(days=1)).isoformat()
     games_before = len(server.get("/api/games?limit=100"))
     for day, code in (
         (tomorrow, "bad_date"),
@@ -309,7 +307,7 @@ def test_daily_bad_input_is_refused_and_nothing_is_stored(server: ServerProcess)
 def test_yesterdays_daily_is_played_unrated_and_its_results_reachable(
     server: ServerProcess,
 ) -> None:
-    yesterday = (TODAY - datetime.timedelta(days=1)).isoformat()
+    yesterday = (today() - datetime.timedelta(days=1)).isoformat()
     c = started(server, account=43, edition="classic", mode="solo", puzzles="daily", day=yesterday)
     daily = play_daily(c)["data"]["daily"]
     assert daily["date"] == yesterday and daily["rated"] is False

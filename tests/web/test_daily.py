@@ -5,20 +5,18 @@ solution."""
 
 from __future__ import annotations
 
-import datetime
 import json
 import re
 import urllib.request
 
 from playwright.sync_api import Page, expect
-from server_harness import ServerProcess
+from server_harness import ServerProcess, today
 from webharness import shot
 from webplay import board_task, drag_solution, solution, wait_for_new_task
 
 
 def daily_areas(server: ServerProcess, edition_name: str) -> list[frozenset[tuple[int, ...]]]:
-    today = datetime.datetime.now(datetime.UTC).date().isoformat()
-    url = f"{server.url}/api/daily?edition={edition_name}&date={today}"
+    url = f"{server.url}/api/daily?edition={edition_name}&date={today().isoformat()}"
     with urllib.request.urlopen(url, timeout=30) as r:
         tasks = json.loads(r.read())["tasks"]
     return [frozenset(tuple(c) for c in t["area"]) for t in tasks]
