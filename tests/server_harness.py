@@ -116,10 +116,14 @@ def today() -> datetime.date:
     midnight = datetime.datetime.combine(
         now.date() + datetime.timedelta(days=1), datetime.time(0), tzinfo=datetime.UTC
     )
-    left = (midnight - now).total_seconds()
-    if left < DAY_LEFT_SECONDS:
-        time.sleep(left + 0.05)  # until the day the test plays has begun
-    return datetime.datetime.now(datetime.UTC).date()
+    if (midnight - now).total_seconds() >= DAY_LEFT_SECONDS:
+        return now.date()
+
+    def new_day() -> datetime.date | None:
+        day = datetime.datetime.now(datetime.UTC).date()
+        return day if day > now.date() else None
+
+    return eventually(new_day, "the new day", timeout=DAY_LEFT_SECONDS + 10, every=0.5)
 
 
 def scrape(base_url: str) -> str:
