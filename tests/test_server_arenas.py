@@ -17,6 +17,7 @@ import pytest
 from server_harness import Client, ServerProcess, replayed, server_in, solution
 from test_social import Notices as SocialNotices
 from test_social import challenge, follow
+from waiting import eventually
 from websockets.sync.client import ClientConnection, connect
 
 from ubongo import editions
@@ -345,8 +346,13 @@ def test_a_scheduled_arena_starts_by_itself_ends_on_its_clock_and_freezes(
     """The schedule's arenas are listed ahead; one runs without anybody starting it, its
     players race, the race in play when the clock ends still counts, and then the standings
     freeze: the page shows the arena over, and the profiles the final places."""
-    listed = minutely.get("/api/arenas")["arenas"]
-    assert len(listed) >= 2 and all(a["scheduled"] for a in listed)
+    # the director makes the schedule's arenas one by one on its first tick, which may still be
+    # under way when the server answers
+    listed = eventually(
+        lambda: a if len(a := minutely.get("/api/arenas")["arenas"]) >= 2 else None,
+        "the schedule's arenas listed",
+    )
+    assert all(a["scheduled"] for a in listed)
     assert [a["title"] for a in listed[:1]] == ["Minute Classic"]
     soon = [a for a in listed if a["phase"] == "soon"]
     assert soon, listed
