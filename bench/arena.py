@@ -864,6 +864,9 @@ def step(players: int, processes: int, args: argparse.Namespace, folder: Path) -
         r = measure(target, players, args)
     finally:
         target.stop()
+    for when, texts in zip(("before", "after"), r["own"], strict=True):
+        # the servers' whole /metrics around the measured minutes, for what the table leaves out
+        (folder / f"{tag}-metrics-{when}.txt").write_text("\n".join(texts), encoding="utf-8")
     r["tracebacks"] = sum(
         log.read_text(errors="replace").count("Traceback") for log in target.logs if log.exists()
     )

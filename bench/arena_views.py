@@ -67,7 +67,9 @@ def show(live: Live, director: ArenaDirector, now: float) -> list[str]:
     for w in live.watchers:
         w.last = ""
     live.changed()  # a change every page shows: each is sent its view
-    director._show(live, now)
+    live.show_begins(now)
+    while live.showing:  # every slice of the show, one after another
+        director._send_slice(live, now)
     return [w.queue.get_nowait() or "" for w in live.watchers]
 
 

@@ -12,7 +12,14 @@ from typing import Any
 
 from ubongo.arena import Arena, Format, Sheet
 from ubongo.server.config import ServerConfig
-from ubongo.server.online.arena_live import Live, RaceInPlay, Seated, Watcher, arena_view
+from ubongo.server.online.arena_live import (
+    SHOW_SLICES,
+    Live,
+    RaceInPlay,
+    Seated,
+    Watcher,
+    arena_view,
+)
 from ubongo.server.online.arenas import RACE_LOST_SECONDS, ArenaDirector
 from ubongo.server.ops.clock import Clock
 from ubongo.server.protocol.arenas import ArenaUpdates, encode_arena_message
@@ -129,18 +136,61 @@ def test_every_page_gets_the_message_its_view_makes_alone() -> None:
     pages = [Watcher("a1", account) for account in (None, *sheets)]
     live.watchers.update(pages)
     director = ArenaDirector.__new__(ArenaDirector)
-    director._show(live, 500.0)
+
+    def show(now: float) -> None:
+        live.show_begins(now)
+        while live.showing:
+            director._send_slice(live, now)
+
+    show(500.0)
     for w in pages:
         alone = encode_arena_message({"type": "arena", **arena_view(live, w.account, 500.0)})
         assert w.queue.get_nowait() == alone
     near = {len(json.loads(ArenaUpdates.timed(w.last, 0))["near"]) > 0 for w in pages}
     assert near == {True, False}
     live.changed()
-    director._show(live, 501.0)  # a change no page shows: nothing sent
+    show(501.0)  # a change no page shows: nothing sent
     assert all(w.queue.empty() for w in pages)
     live.sheets[40] = live.sheets[40].scored(9, 1, False, 600.0)
     live.changed()
-    director._show(live, 602.0)
+    show(602.0)
     # its results are encoded once a sheet: the new sheet's, with race 9, not the old
     alone = encode_arena_message({"type": "arena", **arena_view(live, 40, 602.0)})
     assert pages[-1].queue.get_nowait() == alone and '"race":9,' in alone
+
+
+def test_a_show_is_sent_a_slice_at_a_time_and_a_closed_page_is_left_out() -> None:
+    """A show of 95 pages is sent in :data:`SHOW_SLICES` slices of equal size (a thousand pages
+    at once held the event loop for every verdict); a page closed during the show is sent
+    nothing; a show begun before the last has ended sends every page still open."""
+    arena = Arena("a1", "Big", Format("classic", 30, 4, "A", "s"), 0.0, 1800.0)
+    live = Live(arena, {a: Sheet(a, f"P{a}", 0.0) for a in range(1, 95)})
+    pages = [Watcher("a1", account) for account in (None, *range(1, 95))]
+    live.watchers.update(pages)
+    director = ArenaDirector.__new__(ArenaDirector)
+    live.changed()
+    live.show_begins(10.0)
+    sizes: list[int] = []
+    for _ in range(3):
+        director._send_slice(live, 10.0)
+        sizes.append(sum(w.queue.qsize() for w in pages) - sum(sizes))
+    per_slice = -(-95 // SHOW_SLICES)
+    assert sizes == [per_slice] * 3 and per_slice < 95
+    gone = next(w for w in live.showing)
+    live.watchers.discard(gone)
+    slices = 3
+    while live.showing:
+        director._send_slice(live, 10.0)
+        slices += 1
+    assert slices == -(-95 // per_slice) and slices <= SHOW_SLICES
+    assert gone.queue.empty() and sum(w.queue.qsize() for w in pages) == 94
+    # a new show overtakes one half sent: every page still open is in it
+    live.changed()
+    live.sheets[1] = live.sheets[1].scored(1, 1, False, 20.0)
+    live.changed()
+    live.show_begins(11.0)
+    director._send_slice(live, 11.0)
+    live.show_begins(12.0)
+    while live.showing:
+        director._send_slice(live, 12.0)
+    assert all(w.queue.qsize() == 2 for w in pages if w is not gone)

@@ -20,12 +20,13 @@ from typing import Any
 import pytest
 from server_harness import Client, ServerProcess, solution, wait_saved
 from sqlalchemy import select
+from waiting import eventually_async
 
 from ubongo.server.rooms.bus import Event
 from ubongo.server.rooms.durable import durable
 from ubongo.server.rooms.room import Room, RoomSettings
 from ubongo.server.rooms.saved import SavedRoomsHub
-from ubongo.server.store import Store
+from ubongo.server.store import Backoff, Store
 from ubongo.server.store.tables import SoloRecordRow
 
 #: short store timeouts and retries, so that a locked database shows in a second
@@ -387,5 +388,64 @@ def test_a_held_room_is_saved_and_told_while_the_loops_threads_are_all_busy(
     try:
         assert asyncio.run(scenario()) == [1]
         assert [r["code"] for r in store.open_rooms.all()] == ["ROOM"]
+    finally:
+        store.close()
+
+
+def test_the_next_save_waits_behind_the_one_under_way_and_a_failed_one_overwrites_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A held room's next save is taken while the one before is still being written (it waits
+    behind it in the saves' thread, not for it to come back to the event loop). When the one
+    before fails, the next is stored and its events told; the failed one, tried again, writes
+    the room as it is then, never the older form it was taken with."""
+    store = Store(f"sqlite:///{tmp_path / 'rooms.sqlite3'}")
+    store.migrate()
+    written: list[int] = []
+    release = threading.Event()
+    save = store.open_rooms.save
+
+    def first_fails(rooms: dict[str, dict[str, Any]], closed: Any, at: float) -> None:
+        written.append(rooms["ROOM"]["seq"])
+        if len(written) == 1:
+            release.wait(20)
+            raise sqlite3.OperationalError("database is locked")
+        save(rooms, closed, at)
+
+    monkeypatch.setattr(store.open_rooms, "save", first_fails)
+
+    async def scenario() -> list[int]:
+        hub = SavedRoomsHub(store, retry=Backoff(0.05, 0.05))
+        hub.add("ROOM", Room("ROOM", RoomSettings(), "http://x/room/ROOM"))
+        told: list[int] = []
+        both = asyncio.Event()
+
+        def listener(event: Event) -> None:
+            told.append(event.seq)
+            if len(told) == 2:
+                both.set()
+
+        hub.subscribe("ROOM", listener)
+        try:
+            hub.hold("ROOM")
+            hub.publish("ROOM", {"kind": "finished"})
+            await eventually_async(lambda: written == [1], "the first save under way")
+            hub.hold("ROOM")
+            hub.publish("ROOM", {"kind": "finished"})
+            # the second save taken while the first is still in the saves' thread
+            await eventually_async(lambda: len(hub._writing) == 2, "the next save taken")
+            release.set()
+            await asyncio.wait_for(both.wait(), timeout=20)
+            await eventually_async(lambda: len(written) == 3, "the failed save tried again")
+        finally:
+            release.set()
+            await hub.stop()
+        return told
+
+    try:
+        assert asyncio.run(scenario()) == [1, 2]
+        # the first save (seq 1) failed, the second wrote seq 2, the first's retry seq 2 again
+        assert written == [1, 2, 2]
+        assert [r["seq"] for r in store.open_rooms.all()] == [2]
     finally:
         store.close()

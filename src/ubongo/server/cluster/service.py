@@ -9,7 +9,8 @@ from redis.exceptions import ConnectionError as RedisDown
 from redis.exceptions import TimeoutError as RedisSlow
 
 from ..config import ServerConfig
-from ..online.arenas import ArenaDirector, load_schedule
+from ..online.arena_schedule import load_schedule
+from ..online.arenas import ArenaDirector
 from ..protocol.incoming import SettingsPatch
 from ..protocol.outgoing import encode
 from ..rooms.connection import Connection

@@ -5,6 +5,7 @@ what a race's room reports at its end (:class:`RaceOutcome`)."""
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -19,6 +20,10 @@ TOP_ROWS = 10
 NEAR_ROWS = 3
 #: races going on listed for watching
 RACES_LISTED = 6
+#: a show's pages are sent in this many slices, this far apart: a thousand pages made and sent
+#: at once held the event loop for 120 ms and more, every verdict of the arena's races waiting
+#: behind them (docs/arenas.md, "Where the verdict's last percent waits")
+SHOW_SLICES, SHOW_SLICE_SECONDS = 20, 0.025
 
 
 @dataclass
@@ -100,6 +105,21 @@ class Live:
     _updates: tuple[int, str, ArenaUpdates] | None = None
     #: each player's results encoded, with the sheet they are of (see :func:`own_view`)
     _results: dict[int, tuple[Sheet, str]] = field(default_factory=dict)
+    #: the pages of the show under way not yet sent, and how many go in a slice
+    showing: deque[Watcher] = field(default_factory=deque)
+    show_slice: int = 0
+
+    def show_begins(self, now: float) -> None:
+        """A show: every open page is sent its view over the next :data:`SHOW_SLICES` slices
+        (one begun before this one has ended is overtaken: its pages left are in this one)."""
+        self.shown, self.shown_at = self.version, now
+        self.showing = deque(self.watchers)
+        self.show_slice = -(-len(self.showing) // SHOW_SLICES)
+
+    def next_slice(self) -> list[Watcher]:
+        """The pages the show sends next (those closed since it began left out)."""
+        slice_ = [self.showing.popleft() for _ in range(min(self.show_slice, len(self.showing)))]
+        return [w for w in slice_ if w in self.watchers]
 
     def changed(self, sheets: bool = True) -> None:
         """Something a view shows has changed (``sheets``: the players' sheets among it)."""

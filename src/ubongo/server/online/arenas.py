@@ -10,7 +10,8 @@ ahead of time, and a few times a second, for each arena:
   (:data:`MakeRace`), bots of the level closest to the group's skill in the seats left;
 * once its clock has ended and no race is in play, freezes its standings;
 * at most once a second, sends each watcher (an open arena page: :class:`Watcher`) the view of
-  the standings it shows (:func:`arena_view`), only if it changed.
+  the standings it shows (:func:`arena_view`), only if it changed: a show's pages go in
+  slices over half a second (:meth:`Live.show_begins`), so that no verdict waits for them all.
 
 A race's room reports its end (:meth:`ArenaDirector.race_over`, after the game is stored):
 the finishing order of its one round gives the places; a seat whose person left, or whose
@@ -25,13 +26,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from importlib.resources import files
-from pathlib import Path
 from typing import Any
 
 from ubongo.arena import (
@@ -41,7 +39,6 @@ from ubongo.arena import (
     Scheduled,
     Sheet,
     pairings,
-    schedule_from_json,
     standings,
 )
 
@@ -54,6 +51,7 @@ from ..protocol.social import encode_notice
 from ..store import Store
 from .arena_live import (
     ARENA_ASKS,
+    SHOW_SLICE_SECONDS,
     Live,
     MakeRace,
     RaceInPlay,
@@ -89,29 +87,6 @@ COMMANDS_PER_SECOND, COMMANDS_BURST = 1.0, 10
 KEEP_FROZEN_SECONDS = 120.0
 
 
-def load_schedule(setting: str) -> list[Scheduled]:
-    """The schedule ``--arena-schedule`` names: ``standard`` (the shipped one), ``none``, or a
-    JSON file's path; ValueError naming what is wrong.
-
-    >>> [line.edition for line in load_schedule("standard")][:2], load_schedule("none")
-    (['classic', '3d'], [])
-    """
-    if setting == "none":
-        return []
-    if setting == "standard":
-        text = files("ubongo").joinpath("data/arenas/schedule.json").read_text(encoding="utf-8")
-    else:
-        try:
-            text = Path(setting).read_text(encoding="utf-8")
-        except OSError as e:
-            raise ValueError(f"the arena schedule {setting!r} cannot be read: {e}") from None
-    try:
-        data = json.loads(text)
-    except ValueError as e:
-        raise ValueError(f"the arena schedule is not JSON: {e}") from None
-    return schedule_from_json(data)
-
-
 class ArenaDirector:
     """Every arena of this process: made, joined, paired, scored and shown."""
 
@@ -137,6 +112,7 @@ class ArenaDirector:
         self.leads = leads
         self.live: dict[str, Live] = {}
         self._task: asyncio.Task[None] | None = None
+        self._shows: asyncio.Task[None] | None = None
         self._making: set[asyncio.Task[None]] = set()
         self._scheduled_until = 0.0
         #: an account's commands (join, pause, the harder side, withdraw): each is a write
@@ -149,9 +125,10 @@ class ArenaDirector:
             for arena in await asyncio.to_thread(self.store.arenas.unfrozen):
                 await self._load(arena)
         self._task = asyncio.create_task(self._run())
+        self._shows = asyncio.create_task(self._run_shows())
 
     async def stop(self) -> None:
-        tasks = [t for t in (self._task, *self._making) if t is not None]
+        tasks = [t for t in (self._task, self._shows, *self._making) if t is not None]
         for t in tasks:
             t.cancel()
         for t in tasks:
@@ -440,7 +417,7 @@ class ArenaDirector:
             news = live.version != live.shown or phase != live.shown_phase
             if news and now - live.shown_at >= VIEW_EVERY_SECONDS:
                 live.shown_phase = phase
-                self._show(live, now)
+                live.show_begins(now)
 
     async def _give_up_lost_races(self, live: Live, now: float) -> None:
         """A race that has not told its end :data:`RACE_LOST_SECONDS` after it began was lost:
@@ -493,11 +470,19 @@ class ArenaDirector:
         name = self.store.accounts.name_of(account) or ""
         return name, [f.id for f in self.store.follows.following(account) if f.mutual]
 
-    def _show(self, live: Live, now: float) -> None:
-        live.shown, live.shown_at = live.version, now
-        if not live.watchers:
-            return
-        for w in list(live.watchers):
+    async def _run_shows(self) -> None:
+        """Send the shows under way a slice at a time (:meth:`Live.show_begins`)."""
+        while True:
+            await asyncio.sleep(SHOW_SLICE_SECONDS)
+            now = self.clock.now()
+            for live in list(self.live.values()):
+                try:
+                    self._send_slice(live, now)
+                except Exception:
+                    log.exception("arena %s: a show failed; going on", live.arena.id)
+
+    def _send_slice(self, live: Live, now: float) -> None:
+        for w in live.next_slice():
             self._send(live, w, now)
 
     async def _freeze(self, live: Live, now: float) -> None:

@@ -20,10 +20,12 @@ Two ways of saving (docs/server.md, "What is stored, and when"):
   them, and nobody was promised anything about them.
 
 Writes run off the event loop, one at a time, in a thread of their own (not the loop's
-shared threads, where finished games may all be waiting for the database). A write that
-fails (the database locked or away) is tried again after a growing delay
-(``ServerConfig.store_retry_seconds`` doubling up to ``store_retry_max_seconds``); held rooms
-wait meanwhile: what cannot be stored is not announced. A clean stop (SIGTERM, Ctrl+C) saves
+shared threads, where finished games may all be waiting for the database). The next write is
+taken as soon as one is under way, and waits behind it in that thread (at most
+:data:`WRITES_IN_FLIGHT`). A write that fails (the database locked or away) is tried again
+after a growing delay (``ServerConfig.store_retry_seconds`` doubling up to
+``store_retry_max_seconds``), with its rooms taken again as they are then; held rooms wait
+meanwhile: what cannot be stored is not announced. A clean stop (SIGTERM, Ctrl+C) saves
 what is pending. Time does not stop while the server is down: a round's hourglass keeps
 running, as a real one would.
 
@@ -61,6 +63,10 @@ CHECKPOINT_EVERY = 100
 REOPENED_SHOWN = 10
 #: event numbers a room may give out beyond its last save before it must save again
 SEQ_BLOCK = 64
+#: writes under way at once: one in the saves' thread and the next waiting behind it. With one,
+#: a held verdict waited for the write before its own to come back to a busy event loop, then
+#: for its own to be taken (docs/arenas.md, "Where the verdict's last percent waits")
+WRITES_IN_FLIGHT = 2
 
 
 class SavedRoomsHub(MemoryHub[Room]):
@@ -85,7 +91,7 @@ class SavedRoomsHub(MemoryHub[Room]):
         self._given: dict[str, int] = {}
         self._urgent = False
         self._timer: asyncio.TimerHandle | None = None
-        self._writing: asyncio.Task[None] | None = None
+        self._writing: set[asyncio.Task[None]] = set()
         self._stopped = False
         self._saves = 0
         self._checkpoint: asyncio.Task[None] | None = None
@@ -127,8 +133,8 @@ class SavedRoomsHub(MemoryHub[Room]):
     # --- saving -----------------------------------------------------------------------------
 
     def _save_soon(self) -> None:
-        if self._writing is not None or self._stopped:
-            return  # a save is running (it looks again when it ends)
+        if len(self._writing) >= WRITES_IN_FLIGHT or self._stopped:
+            return  # saves are under way (the first to end looks again)
         if self._timer is not None and not self._urgent:
             return  # a save is due
         try:
@@ -164,17 +170,23 @@ class SavedRoomsHub(MemoryHub[Room]):
         self._timer = None
         rooms, closed, marks = self._pending()
         if rooms or closed:
-            task = asyncio.get_running_loop().create_task(self._write(rooms, closed, marks))
-            self._writing = task
+            # handed to the saves' thread now, not at the task's first turn of a busy loop
+            first = self._save(rooms, closed)
+            task = asyncio.get_running_loop().create_task(self._write(rooms, closed, marks, first))
+            self._writing.add(task)
 
     async def _write(
-        self, rooms: dict[str, dict[str, Any]], closed: set[str], marks: dict[str, Mark | None]
+        self,
+        rooms: dict[str, dict[str, Any]],
+        closed: set[str],
+        marks: dict[str, Mark | None],
+        first: asyncio.Future[None],
     ) -> None:
         failures = 0
         try:
             while True:
                 try:
-                    await self._save(rooms, closed)
+                    await (first if not failures else self._save(rooms, closed))
                     break
                 except Exception as e:
                     # the database is locked or away: keep running, hold what must be stored
@@ -192,15 +204,19 @@ class SavedRoomsHub(MemoryHub[Room]):
                         delay,
                     )
                     await asyncio.sleep(delay)
-                    more, gone, newer = self._pending()
-                    rooms = {code: data for code, data in rooms.items() if code not in gone}
-                    rooms.update(more)
-                    closed = (closed | gone) - rooms.keys()
+                    # taken again as they are now, with what changed meanwhile (one write):
+                    # the write after this one may have stored newer forms of its rooms
+                    self._changed |= rooms.keys()
+                    self._closed |= closed
+                    rooms, closed, newer = self._pending()
                     marks.update(newer)
             if failures:
                 log.warning("saved the open rooms after %d failed tries", failures)
         finally:
-            self._writing = None
+            # over before its rooms are told: what they cause may start the next save
+            current = asyncio.current_task()
+            if current is not None:
+                self._writing.discard(current)
         for code, mark in marks.items():
             self.stored(code, mark)
         self._saves += 1
@@ -211,12 +227,10 @@ class SavedRoomsHub(MemoryHub[Room]):
         if self._changed or self._closed:
             self._save_soon()
 
-    async def _save(self, rooms: dict[str, dict[str, Any]], closed: set[str]) -> None:
-        """One write of the open rooms, in the saves' own thread."""
+    def _save(self, rooms: dict[str, dict[str, Any]], closed: set[str]) -> asyncio.Future[None]:
+        """One write of the open rooms, in the saves' own thread (begun at once)."""
         save = self.storage.open_rooms.save
-        await asyncio.get_running_loop().run_in_executor(
-            self._saver, save, rooms, closed, time.time()
-        )
+        return asyncio.wrap_future(self._saver.submit(save, rooms, closed, time.time()))
 
     async def _run_checkpoint(self) -> None:
         try:
@@ -232,8 +246,8 @@ class SavedRoomsHub(MemoryHub[Room]):
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        if self._writing is not None:
-            await self._writing
+        while self._writing:
+            await next(iter(self._writing))
         rooms, closed, marks = self._pending()
         try:
             if rooms or closed:

@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from ..config import ServerConfig
 from ..online.arena_live import Arenas
-from ..online.arenas import ArenaDirector, load_schedule
+from ..online.arena_schedule import load_schedule
+from ..online.arenas import ArenaDirector
 from ..online.notices import LocalNotices, Notices
 from ..online.quickmatch import LocalQueue, QuickMatch
 from ..online.tasks_in_play import TasksInPlay
