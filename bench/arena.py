@@ -270,7 +270,7 @@ class Sim:
         if seat and seat["code"] not in self.raced:
             self.raced.add(seat["code"])
             self.seats.put_nowait((seat, now))
-        results = me["results"]
+        results = me["results"] or ()  # null: unchanged since the last view
         if len(results) > len(self.scored):
             for r in results:
                 number = r["race"]

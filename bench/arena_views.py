@@ -10,13 +10,19 @@ page's message, in the same process, best of ``R``:
 
 * **reference**: each page's whole view (``arena_view``) checked and encoded through its model
   (``encode_arena_message``), as a page alone would be sent it;
-* **show**: what the director does once a second (``ArenaDirector._show``): the part every page
-  shows alike made and encoded once, each page's own part apart (``ArenaUpdates``), each
-  player's results encoded once a sheet: the shows timed (best of ``R``) are those of a second
-  in which no race was scored (at 1,000 players some 16 races end a second: 64 sheets of
-  1,000 new, their results encoded again).
+* **show**: what the director does once a second (``Live.show_begins``, then its slices): the
+  part every page shows alike made and encoded once, each page's own part apart
+  (``ArenaUpdates``), each player's results encoded once a sheet and sent only when they
+  changed (``null`` otherwise): the shows timed (best of ``R``) are those of a second in which
+  no race was scored (at 1,000 players some 16 races end a second: 64 sheets of 1,000 new,
+  their results encoded again and sent).
 
-Each show's texts are checked equal, byte for byte, to the reference's before any timing.
+Then what sending costs: each page's texts of a show compressed as permessage-deflate does on
+its connection (a compressor of its own kept from show to show, flushed after each message),
+best of ``R``, with the bytes that leave.
+
+The first show's texts (every page's first view, its results in it) are checked equal, byte
+for byte, to the reference's before any timing; the size of a page is given for both.
 docs/arenas.md keeps the latest figures.
 """
 
@@ -25,6 +31,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
+import zlib
 from collections.abc import Callable
 
 from ubongo import editions
@@ -73,6 +80,14 @@ def show(live: Live, director: ArenaDirector, now: float) -> list[str]:
     return [w.queue.get_nowait() or "" for w in live.watchers]
 
 
+def deflated(texts: list[str], compressors: list[zlib._Compress]) -> int:
+    """The texts compressed, each by its page's connection: the bytes that leave."""
+    return sum(
+        len(c.compress(text.encode()) + c.flush(zlib.Z_SYNC_FLUSH))
+        for text, c in zip(texts, compressors, strict=True)
+    )
+
+
 def best(run: Callable[[], object], repeat: int) -> float:
     times = []
     for _ in range(repeat):
@@ -96,17 +111,31 @@ def main() -> None:
     live = an_arena(args.pages, (lo, hi))
     director = ArenaDirector.__new__(ArenaDirector)  # its show needs no store, clock or config
     now = 500.0
-    assert show(live, director, now) == reference(live, now), "a page's text differs"
+    first = show(live, director, now)
+    assert first == reference(live, now), "a page's text differs"
     ref = best(lambda: reference(live, now), args.repeat)
     new = best(lambda: show(live, director, now), args.repeat)
     n = args.pages
-    size = sum(len(w.last) for w in live.watchers) / n / 1024
+    size, later = (sum(map(len, texts)) / n / 1024 for texts in (first, show(live, director, now)))
     print(f"one second of views for {n} pages, {lo}-{hi} results each (best of {args.repeat}):")
-    print(f"  a page: {size:.1f} KiB before compression")
+    print(
+        f"  a page before compression: {size:.1f} KiB with its results (its first view), "
+        f"{later:.1f} KiB without (they have not changed)"
+    )
     print(f"  reference, each page whole through its model: {ref * 1e3:7.1f} ms")
     print(f"  show, the shared part once:                   {new * 1e3:7.1f} ms")
     print(f"  per page: {ref * 1e6 / n:.0f} us against {new * 1e6 / n:.0f} us: {ref / new:.1f}x")
     print(f"  a core's share at one show a second: {100 * new:.1f}% (reference {100 * ref:.1f}%)")
+    # a connection's compressor, as permessage-deflate keeps it (no context takeover refused)
+    compressors = [zlib.compressobj(6, zlib.DEFLATED, -15) for _ in range(n)]
+    deflated(first, compressors)
+    texts = show(live, director, now)
+    sent = deflated(texts, compressors)
+    squeeze = best(lambda: deflated(texts, compressors), args.repeat)
+    print(
+        f"  compressed for each page's connection: {squeeze * 1e3:7.1f} ms, "
+        f"{sent / n / 1024:.2f} KiB a page on the wire"
+    )
 
 
 if __name__ == "__main__":

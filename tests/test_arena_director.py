@@ -8,6 +8,7 @@ import asyncio
 import json
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from ubongo.arena import Arena, Format, Sheet
@@ -194,3 +195,48 @@ def test_a_show_is_sent_a_slice_at_a_time_and_a_closed_page_is_left_out() -> Non
     while live.showing:
         director._send_slice(live, 12.0)
     assert all(w.queue.qsize() == 2 for w in pages if w is not gone)
+
+
+def test_a_page_is_sent_its_players_results_only_when_they_change() -> None:
+    """The results of a page's player go out in its first view and then only when a race of
+    theirs is scored; in between they come as ``null``, and the last ones kept in their place
+    make the whole view, as the web client and the HTTP view have it."""
+    arena = Arena("a1", "Big", Format("classic", 30, 4, "A", "s"), 0.0, 1800.0)
+    sheets = {a: Sheet(a, f"P{a}", 0.0).scored(1, a, False, 10.0) for a in (1, 2, 3)}
+    live = Live(arena, sheets)
+    pages = {a: Watcher("a1", a) for a in (1, 2, 3)}
+    live.watchers.update(pages.values())
+    director = ArenaDirector.__new__(ArenaDirector)
+    kept: dict[int, list[Any]] = {}
+
+    def show(now: float) -> dict[int, Any]:
+        """A show: each page's results as sent (None: null); every page's view, its results
+        kept from the last ones sent, is its whole view."""
+        live.changed()
+        live.show_begins(now)
+        while live.showing:
+            director._send_slice(live, now)
+        sent = {}
+        for a, w in pages.items():
+            view = json.loads(w.queue.get_nowait() or "")
+            assert w.queue.empty()
+            sent[a] = view["me"]["results"]
+            kept[a] = kept[a] if sent[a] is None else sent[a]
+            view["me"]["results"] = kept[a]
+            alone = encode_arena_message({"type": "arena", **arena_view(live, a, now)})
+            assert view == json.loads(alone)
+        return sent
+
+    assert all(len(results) == 1 for results in show(100.0).values())
+    # a race begins: every page's view changes, nobody's results
+    live.races[2] = RaceInPlay(2, "R2", (1, 2), ("P1", "P2"), 101.0)
+    assert show(102.0) == {1: None, 2: None, 3: None}
+    # race 2 scored for players 1 and 2: their pages get their results again, player 3's not
+    for a in (1, 2):
+        live.sheets[a] = live.sheets[a].scored(2, a, False, 110.0)
+    del live.races[2]
+    sent = show(111.0)
+    assert [len(sent[1]), len(sent[2]), sent[3]] == [2, 2, None]
+    # a pause makes a new sheet with the same results: not sent again
+    live.sheets[3] = replace(live.sheets[3], paused=True)
+    assert show(112.0)[3] is None

@@ -84,6 +84,10 @@ class Page:
         message: dict[str, Any] = json.loads(text)
         assert encode_arena_message(message) == text  # every frame is the protocol's
         if message["type"] == "arena":
+            me = message["me"]
+            if me is not None and me["results"] is None:
+                # sent only when they change: the page keeps the last ones, as the web client
+                me["results"] = (self.view.get("me") or {}).get("results", [])
             self.view = message
         return message
 

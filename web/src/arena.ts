@@ -32,6 +32,10 @@ export function arenaScreen(id: string, go: Navigate): { element: HTMLElement; d
   };
 
   const show = (v: ArenaView) => {
+    if (v.me && v.me.results === null) {
+      // the socket sends a player's results only when they change: the last ones still hold
+      v = { ...v, me: { ...v.me, results: view?.me?.results ?? [] } };
+    }
     view = v;
     offset = v.server_time - Date.now();
     const seat = v.me?.seat;
@@ -192,7 +196,7 @@ function mine(v: ArenaView): HTMLElement {
           ? t("arena:waitingForRace")
           : t("arena:waitingForStart")
         : "";
-  const races = me.results.map((r) =>
+  const races = (me.results ?? []).map((r) =>
     h(
       "li",
       { "data-race": r.race },

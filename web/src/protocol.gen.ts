@@ -1816,7 +1816,10 @@ export interface MyArena {
    * the seat of their race in play
    */
   seat: SeatTicket | null;
-  results: RaceScore[];
+  /**
+   * every race of theirs scored; null (the arena socket only): the same as in the last message on this socket (sent again only when it changes)
+   */
+  results: RaceScore[] | null;
 }
 /**
  * One race of a player: its number, the place (null: not finished or not counted), the

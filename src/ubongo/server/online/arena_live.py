@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ubongo.arena import Arena, Format, Sheet, standings
+from ubongo.arena import Arena, Format, RaceResult, Sheet, standings
 
 from ..protocol.arenas import ArenaUpdates, encode_results
 from .ratings import MU
@@ -73,6 +73,9 @@ class Watcher:
     account: int | None
     queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     last: str = ""
+    #: the results of the page's player last sent to it (then sent as ``null`` until they
+    #: change: an hour's arena gives a player 20 KiB of them, and a page is sent a view a second)
+    results_told: tuple[RaceResult, ...] | None = None
 
     def deliver(self, text: str) -> None:
         if self.queue.qsize() >= 20:  # a page that does not read is closed

@@ -377,9 +377,18 @@ class ArenaDirector:
             self._free(live, w.account, self.clock.now())
 
     def _send(self, live: Live, w: Watcher, now: float) -> None:
-        """Send ``w`` its view if it changed, the clock aside."""
-        page = updates(live, now).page(*own_view(live, w.account))
-        if page != w.last:
+        """Send ``w`` its view if it changed, the clock aside; its player's results only when
+        they changed since the last view sent to it (``null`` otherwise)."""
+        near, me, results = own_view(live, w.account)
+        sheet = live.sheets.get(w.account) if me is not None and w.account is not None else None
+        told = sheet.results if sheet is not None else None
+        shown = updates(live, now)
+        page = shown.page(near, me, "null")
+        if told is not w.results_told:
+            w.results_told = told
+            w.last = page
+            w.deliver(ArenaUpdates.timed(shown.page(near, me, results), round(now * 1000)))
+        elif page != w.last:
             w.last = page
             w.deliver(ArenaUpdates.timed(page, round(now * 1000)))
 

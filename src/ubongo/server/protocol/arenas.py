@@ -109,7 +109,10 @@ class MyArena(Sent):
     harder: bool
     present: bool = Field(description="an arena page of theirs is open: they are paired")
     seat: SeatTicket | None = Field(description="the seat of their race in play")
-    results: list[RaceScore]
+    results: list[RaceScore] | None = Field(
+        description="every race of theirs scored; null (the arena socket only): the same as in "
+        "the last message on this socket (sent again only when it changes)"
+    )
 
 
 class RaceInPlayView(Sent):
