@@ -22,7 +22,7 @@ NEAR_ROWS = 3
 RACES_LISTED = 6
 #: a show's pages are sent in this many slices, this far apart: a thousand pages made and sent
 #: at once held the event loop for 120 ms and more, every verdict of the arena's races waiting
-#: behind them (docs/arenas.md, "Where the verdict's last percent waits")
+#: behind them (docs/arenas.md, "Where a held verdict waits, hop by hop")
 SHOW_SLICES, SHOW_SLICE_SECONDS = 20, 0.025
 
 

@@ -65,7 +65,7 @@ REOPENED_SHOWN = 10
 SEQ_BLOCK = 64
 #: writes under way at once: one in the saves' thread and the next waiting behind it. With one,
 #: a held verdict waited for the write before its own to come back to a busy event loop, then
-#: for its own to be taken (docs/arenas.md, "Where the verdict's last percent waits")
+#: for its own to be taken (docs/arenas.md, "Where a held verdict waits, hop by hop")
 WRITES_IN_FLIGHT = 2
 
 
