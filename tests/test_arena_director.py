@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from ubongo import editions
 from ubongo.arena import Arena, Format, Sheet
 from ubongo.server.config import ServerConfig
 from ubongo.server.online.arena_live import (
@@ -24,6 +25,10 @@ from ubongo.server.online.arena_live import (
 from ubongo.server.online.arenas import RACE_LOST_SECONDS, ArenaDirector
 from ubongo.server.ops.clock import Clock
 from ubongo.server.protocol.arenas import ArenaUpdates, encode_arena_message
+
+#: the arenas' edition and side: the first edition in the editions' data, its default side
+EDITION = editions.names()[0]
+SIDE = editions.record(EDITION).default_side
 
 
 def test_a_lost_race_frees_its_players_and_holds_up_no_freeze() -> None:
@@ -49,7 +54,7 @@ def test_a_lost_race_frees_its_players_and_holds_up_no_freeze() -> None:
             await seated.wait()  # the race's room is made off the tick
 
         director = ArenaDirector(None, clock, ServerConfig(arena_schedule="none"), lost_room)
-        arena_id = await director.make("T", Format("classic", 10, 2, "A", "s"), clock.now(), 1)
+        arena_id = await director.make("T", Format(EDITION, 10, 2, SIDE, "s"), clock.now(), 1)
         live = director.live[arena_id]
         for account in (1, 2):
             await director.join(arena_id, account, f"P{account}", [f"address {account}"])
@@ -103,7 +108,7 @@ def test_a_director_that_may_not_be_sure_of_its_lead_pairs_nobody() -> None:
 
         config = ServerConfig(arena_schedule="none")
         director = ArenaDirector(None, clock, config, room, leads=lambda: sure)
-        arena_id = await director.make("T", Format("classic", 10, 2, "A", "s"), clock.now(), 1)
+        arena_id = await director.make("T", Format(EDITION, 10, 2, SIDE, "s"), clock.now(), 1)
         for account in (1, 2):
             await director.join(arena_id, account, f"P{account}", [f"address {account}"])
             await director.watch(arena_id, account)
@@ -123,7 +128,7 @@ def test_every_page_gets_the_message_its_view_makes_alone() -> None:
     a visitor, a player in the top, one far below it and one seated in a race; and a page is
     sent nothing new when only the clock moved."""
     rng = random.Random(7)
-    arena = Arena("a1", "Big", Format("classic", 30, 4, "A", "s"), 0.0, 1800.0)
+    arena = Arena("a1", "Big", Format(EDITION, 30, 4, SIDE, "s"), 0.0, 1800.0)
     sheets = {}
     for a in range(1, 41):
         s = Sheet(a, f"P{a}", rng.random())
@@ -164,7 +169,7 @@ def test_a_show_is_sent_a_slice_at_a_time_and_a_closed_page_is_left_out() -> Non
     """A show of 95 pages is sent in :data:`SHOW_SLICES` slices of equal size (a thousand pages
     at once held the event loop for every verdict); a page closed during the show is sent
     nothing; a show begun before the last has ended sends every page still open."""
-    arena = Arena("a1", "Big", Format("classic", 30, 4, "A", "s"), 0.0, 1800.0)
+    arena = Arena("a1", "Big", Format(EDITION, 30, 4, SIDE, "s"), 0.0, 1800.0)
     live = Live(arena, {a: Sheet(a, f"P{a}", 0.0) for a in range(1, 95)})
     pages = [Watcher("a1", account) for account in (None, *range(1, 95))]
     live.watchers.update(pages)
@@ -201,7 +206,7 @@ def test_a_page_is_sent_its_players_results_only_when_they_change() -> None:
     """The results of a page's player go out in its first view and then only when a race of
     theirs is scored; in between they come as ``null``, and the last ones kept in their place
     make the whole view, as the web client and the HTTP view have it."""
-    arena = Arena("a1", "Big", Format("classic", 30, 4, "A", "s"), 0.0, 1800.0)
+    arena = Arena("a1", "Big", Format(EDITION, 30, 4, SIDE, "s"), 0.0, 1800.0)
     sheets = {a: Sheet(a, f"P{a}", 0.0).scored(1, a, False, 10.0) for a in (1, 2, 3)}
     live = Live(arena, sheets)
     pages = {a: Watcher("a1", a) for a in (1, 2, 3)}

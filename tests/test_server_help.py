@@ -18,9 +18,13 @@ from typing import Any
 import pytest
 from server_harness import Client, ServerProcess, replayed, server_in, solution, today
 
+from ubongo import editions
 from ubongo.board import Area, Placement, check_cover
 from ubongo.pieces import edition
 from ubongo.solver import solve
+
+#: the edition whose daily challenge the tests play: the first in the editions' data
+DAILY = editions.names()[0]
 
 
 @pytest.fixture(scope="module")
@@ -224,10 +228,10 @@ def play_daily(c: Client, skip: int | None = None) -> dict[str, Any]:
 
 def test_the_daily_challenge_is_a_solo_run_stored_per_day_once_rated(server: ServerProcess) -> None:
     day = today().isoformat()
-    tasks = server.get(f"/api/daily?edition=classic&date={day}")["tasks"]
+    tasks = server.get(f"/api/daily?edition={DAILY}&date={day}")["tasks"]
     games_before = len(server.get("/api/games?limit=100"))
 
-    c = started(server, account=41, edition="classic", mode="solo", puzzles="daily")
+    c = started(server, account=41, edition=DAILY, mode="solo", puzzles="daily")
     # the day's tasks, in their order, the same as GET /api/daily shows
     assert c.room is not None
     assert sorted(map(tuple, c.room["game"]["tasks"]["0"]["area"])) == sorted(
@@ -255,26 +259,26 @@ def test_the_daily_challenge_is_a_solo_run_stored_per_day_once_rated(server: Ser
 
     # the leaderboard shows the account's name (not the seat's), and its id for the profile
     me = server.request("GET", "/api/accounts/me", token=token_of(server, 41))[1]
-    board_ = server.get(f"/api/daily/results?edition=classic&date={day}")
+    board_ = server.get(f"/api/daily/results?edition={DAILY}&date={day}")
     assert [(r["name"], r["account"], r["solved"], r["skipped"]) for r in board_["results"]] == [
         ("Dana 41", me["id"], 4, 1)
     ]
 
     # the same account again: played and stored, not rated
-    again = started(server, account=41, edition="classic", mode="solo", puzzles="daily")
+    again = started(server, account=41, edition=DAILY, mode="solo", puzzles="daily")
     second = play_daily(again)["data"]["daily"]
     assert second["rated"] is False and "first" in second["unrated"]
     assert second["share"].splitlines()[0].endswith("(unrated)")
     again.close()
     # without an account: unrated too
-    nobody = started(server, edition="classic", mode="solo", puzzles="daily")
+    nobody = started(server, edition=DAILY, mode="solo", puzzles="daily")
     assert play_daily(nobody)["data"]["daily"]["rated"] is False
     nobody.close()
     # another account's first run is rated, and ranks above (all five solved)
-    other = started(server, account=42, edition="classic", mode="solo", puzzles="daily")
+    other = started(server, account=42, edition=DAILY, mode="solo", puzzles="daily")
     assert play_daily(other)["data"]["daily"]["rated"] is True
     other.close()
-    results = server.get(f"/api/daily/results?edition=classic&date={day}")["results"]
+    results = server.get(f"/api/daily/results?edition={DAILY}&date={day}")["results"]
     assert [(r["rank"], r["solved"]) for r in results] == [(1, 5), (2, 4)]
     assert len(server.get("/api/games?limit=100")) == games_before + 4
 
@@ -287,15 +291,15 @@ def test_daily_bad_input_is_refused_and_nothing_is_stored(server: ServerProcess)
         ("2025-12-31", "bad_date"),
         ("2026-02-30", "bad_date"),
     ):
-        status, err = create(server, 7, edition="classic", mode="solo", puzzles="daily", day=day)
+        status, err = create(server, 7, edition=DAILY, mode="solo", puzzles="daily", day=day)
         assert (status, err["error"]["code"]) == (422, code), day
-    status, err = create(server, 7, edition="classic", mode="solo", puzzles="daily", day="today")
+    status, err = create(server, 7, edition=DAILY, mode="solo", puzzles="daily", day="today")
     assert (status, err["error"]["code"]) == (422, "bad_message")
-    status, err = create(server, 7, edition="classic", mode="race", puzzles="daily")
+    status, err = create(server, 7, edition=DAILY, mode="race", puzzles="daily")
     assert (status, err["error"]["code"]) == (422, "bad_setting")
     for query, code in (
-        (f"edition=classic&date={tomorrow}", "bad_date"),
-        ("edition=classic&date=23.11.2026", "bad_date"),
+        (f"edition={DAILY}&date={tomorrow}", "bad_date"),
+        (f"edition={DAILY}&date=23.11.2026", "bad_date"),
         ("edition=chess", "no_edition"),
     ):
         with pytest.raises(urllib.error.HTTPError) as e:
@@ -308,10 +312,10 @@ def test_yesterdays_daily_is_played_unrated_and_its_results_reachable(
     server: ServerProcess,
 ) -> None:
     yesterday = (today() - datetime.timedelta(days=1)).isoformat()
-    c = started(server, account=43, edition="classic", mode="solo", puzzles="daily", day=yesterday)
+    c = started(server, account=43, edition=DAILY, mode="solo", puzzles="daily", day=yesterday)
     daily = play_daily(c)["data"]["daily"]
     assert daily["date"] == yesterday and daily["rated"] is False
     assert daily["unrated"] == "played after its day"
     c.close()
-    results = server.get(f"/api/daily/results?edition=classic&date={yesterday}")
+    results = server.get(f"/api/daily/results?edition={DAILY}&date={yesterday}")
     assert results["date"] == yesterday and results["results"] == []
