@@ -449,3 +449,54 @@ def test_the_next_save_waits_behind_the_one_under_way_and_a_failed_one_overwrite
         assert [r["seq"] for r in store.open_rooms.all()] == [2]
     finally:
         store.close()
+
+
+def test_a_held_rooms_save_is_not_put_off_by_the_rooms_held_after_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A held room is saved at the next turn of the event loop, however many rooms the turns
+    after it hold. A busy loop holds a room in nearly every turn (a player's finish, a bot's
+    move), and the save due used to be put off by each: re-armed for the turn after, again and
+    again, while every held verdict waited (up to 190 ms in bench/arena.py)."""
+    store = Store(f"sqlite:///{tmp_path / 'rooms.sqlite3'}")
+    store.migrate()
+    writes: list[set[str]] = []
+    save = store.open_rooms.save
+
+    def recorded(rooms: dict[str, dict[str, Any]], closed: Any, at: float) -> None:
+        writes.append(set(rooms))
+        save(rooms, closed, at)
+
+    monkeypatch.setattr(store.open_rooms, "save", recorded)
+    others = [f"R{n:02}" for n in range(50)]
+
+    async def scenario() -> None:
+        hub = SavedRoomsHub(store)
+        for code in ["ROOM", *others]:
+            hub.add(code, Room(code, RoomSettings(), f"http://x/room/{code}"))
+        loop = asyncio.get_running_loop()
+        turns = iter(others)
+
+        def a_turn_that_holds_a_room() -> None:
+            # the next turn's call is queued before this hold, as a handler's next message is
+            # (a room held in every turn, each before the save due runs)
+            code = next(turns, None)
+            if code is not None:
+                loop.call_soon(a_turn_that_holds_a_room)
+                hub.hold(code)
+
+        try:
+            loop.call_soon(a_turn_that_holds_a_room)
+            hub.hold("ROOM")
+            await eventually_async(
+                lambda: set().union(*writes) >= {"ROOM", *others}, "every held room saved"
+            )
+        finally:
+            await hub.stop()
+
+    try:
+        asyncio.run(scenario())
+        # taken at the next turn, with the one room held in that turn before it
+        assert writes[0] == {"ROOM", "R00"}
+    finally:
+        store.close()

@@ -90,7 +90,9 @@ class SavedRoomsHub(MemoryHub[Room]):
         #: per room, the highest event number it may give out before its next save
         self._given: dict[str, int] = {}
         self._urgent = False
-        self._timer: asyncio.TimerHandle | None = None
+        self._timer: asyncio.TimerHandle | asyncio.Handle | None = None
+        #: whether the save due is the next turn's (held rooms), not a batched one
+        self._timer_now = False
         self._writing: set[asyncio.Task[None]] = set()
         self._stopped = False
         self._saves = 0
@@ -135,8 +137,11 @@ class SavedRoomsHub(MemoryHub[Room]):
     def _save_soon(self) -> None:
         if len(self._writing) >= WRITES_IN_FLIGHT or self._stopped:
             return  # saves are under way (the first to end looks again)
-        if self._timer is not None and not self._urgent:
-            return  # a save is due
+        if self._timer is not None and (self._timer_now or not self._urgent):
+            # a save is due. One due at the next turn is not put off again: re-armed at each
+            # hold, it was put off for as long as every turn of a busy loop held a room, and
+            # held verdicts waited up to 190 ms (docs/arenas.md, "A save put off")
+            return
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
@@ -145,6 +150,7 @@ class SavedRoomsHub(MemoryHub[Room]):
             self._timer.cancel()
         # held rooms: at the next turn of the loop, so that what the same message or timer
         # causes goes into the same save
+        self._timer_now = self._urgent
         self._timer = loop.call_later(0 if self._urgent else SAVE_DELAY, self._start_save)
 
     def _pending(self) -> tuple[dict[str, dict[str, Any]], set[str], dict[str, Mark | None]]:
