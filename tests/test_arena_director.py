@@ -202,6 +202,33 @@ def test_a_show_is_sent_a_slice_at_a_time_and_a_closed_page_is_left_out() -> Non
     assert all(w.queue.qsize() == 2 for w in pages if w is not gone)
 
 
+def test_the_pages_whose_players_race_was_scored_go_in_the_shows_first_slice() -> None:
+    """A player waits for their race's result on the page at most a tick and one slice of the
+    show, wherever their page is in it: the pages whose player's results changed since their
+    last view are sent first."""
+    arena = Arena("a1", "Big", Format(EDITION, 30, 4, SIDE, "s"), 0.0, 1800.0)
+    live = Live(arena, {a: Sheet(a, f"P{a}", 0.0) for a in range(1, 95)})
+    pages = {a: Watcher("a1", a) for a in range(1, 95)}
+    live.watchers.update(pages.values())
+    director = ArenaDirector.__new__(ArenaDirector)
+    live.changed()
+    live.show_begins(10.0)
+    while live.showing:  # each page's first view (its results with it)
+        director._send_slice(live, 10.0)
+    for w in pages.values():
+        w.queue.get_nowait()
+    per_slice = -(-94 // SHOW_SLICES)
+    scored = (7, 31, 58, 80, 93)[:per_slice]
+    for a in scored:
+        live.sheets[a] = live.sheets[a].scored(1, 1, False, 20.0)
+    live.changed()
+    live.show_begins(21.0)
+    director._send_slice(live, 21.0)
+    first = {a for a, w in pages.items() if not w.queue.empty()}
+    assert first == set(scored)
+    assert all('"race":1,' in str(pages[a].queue.get_nowait()) for a in scored)
+
+
 def test_a_page_is_sent_its_players_results_only_when_they_change() -> None:
     """The results of a page's player go out in its first view and then only when a race of
     theirs is scored; in between they come as ``null``, and the last ones kept in their place

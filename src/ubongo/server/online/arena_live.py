@@ -114,9 +114,16 @@ class Live:
 
     def show_begins(self, now: float) -> None:
         """A show: every open page is sent its view over the next :data:`SHOW_SLICES` slices
-        (one begun before this one has ended is overtaken: its pages left are in this one)."""
+        (one begun before this one has ended is overtaken: its pages left are in this one).
+        The pages whose player's results changed since their last view go first: a race's
+        result reaches its players within a tick and one slice, not up to the show's end."""
         self.shown, self.shown_at = self.version, now
-        self.showing = deque(self.watchers)
+        fresh, rest = deque[Watcher](), deque[Watcher]()
+        for w in self.watchers:
+            sheet = self.sheets.get(w.account) if w.account is not None else None
+            (fresh if sheet is not None and sheet.results is not w.results_told else rest).append(w)
+        fresh.extend(rest)
+        self.showing = fresh
         self.show_slice = -(-len(self.showing) // SHOW_SLICES)
 
     def next_slice(self) -> list[Watcher]:

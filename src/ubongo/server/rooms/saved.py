@@ -42,9 +42,11 @@ not used.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
 from ..store import Backoff, Store
@@ -67,6 +69,18 @@ SEQ_BLOCK = 64
 #: a held verdict waited for the write before its own to come back to a busy event loop, then
 #: for its own to be taken (docs/arenas.md, "Where a held verdict waits, hop by hop")
 WRITES_IN_FLIGHT = 2
+
+
+@dataclass(slots=True)
+class Write:
+    """One write of open rooms under way: their durable forms, the rooms closed, what it covers
+    of each held room's deliveries, and its failed tries; ``done`` once its rooms are told."""
+
+    rooms: dict[str, dict[str, Any]]
+    closed: set[str]
+    marks: dict[str, Mark | None]
+    done: asyncio.Future[None]
+    failures: int = 0
 
 
 class SavedRoomsHub(MemoryHub[Room]):
@@ -93,7 +107,8 @@ class SavedRoomsHub(MemoryHub[Room]):
         self._timer: asyncio.TimerHandle | asyncio.Handle | None = None
         #: whether the save due is the next turn's (held rooms), not a batched one
         self._timer_now = False
-        self._writing: set[asyncio.Task[None]] = set()
+        #: the writes under way, each done once its rooms are told (or it is given up)
+        self._writing: set[asyncio.Future[None]] = set()
         self._stopped = False
         self._saves = 0
         self._checkpoint: asyncio.Task[None] | None = None
@@ -176,54 +191,48 @@ class SavedRoomsHub(MemoryHub[Room]):
         self._timer = None
         rooms, closed, marks = self._pending()
         if rooms or closed:
-            # handed to the saves' thread now, not at the task's first turn of a busy loop
-            first = self._save(rooms, closed)
-            task = asyncio.get_running_loop().create_task(self._write(rooms, closed, marks, first))
-            self._writing.add(task)
+            done = asyncio.get_running_loop().create_future()
+            self._writing.add(done)
+            self._hand_over(Write(rooms, closed, marks, done))
 
-    async def _write(
-        self,
-        rooms: dict[str, dict[str, Any]],
-        closed: set[str],
-        marks: dict[str, Mark | None],
-        first: asyncio.Future[None],
-    ) -> None:
-        failures = 0
+    def _hand_over(self, write: Write) -> None:
+        """Hand ``write`` to the saves' thread now (not at a later turn of a busy loop); its
+        end comes back to the event loop in one turn (:meth:`_written`), where awaiting it
+        from a task took two: the future's, then the task's."""
+        loop = asyncio.get_running_loop()
+
+        def back(future: Future[None]) -> None:  # in the saves' thread
+            with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits
+                loop.call_soon_threadsafe(self._written, write, future)
+
+        self._save(write.rooms, write.closed).add_done_callback(back)
+
+    def _written(self, write: Write, future: Future[None]) -> None:
+        """A write has ended: tell its rooms, or try it again after a growing delay."""
         try:
-            while True:
-                try:
-                    await (first if not failures else self._save(rooms, closed))
-                    break
-                except Exception as e:
-                    # the database is locked or away: keep running, hold what must be stored
-                    # first, and try again (with what changed meanwhile: one write)
-                    failures += 1
-                    if self._stopped:  # stopping: stop() tries once more, then gives up
-                        self._changed |= rooms.keys()
-                        self._closed |= closed
-                        return
-                    delay = self.retry.delay(failures)
-                    log.error(
-                        "could not save %d open rooms (%s); trying again in %.1f s",
-                        len(rooms) + len(closed),
-                        e,
-                        delay,
-                    )
-                    await asyncio.sleep(delay)
-                    # taken again as they are now, with what changed meanwhile (one write):
-                    # the write after this one may have stored newer forms of its rooms
-                    self._changed |= rooms.keys()
-                    self._closed |= closed
-                    rooms, closed, newer = self._pending()
-                    marks.update(newer)
-            if failures:
-                log.warning("saved the open rooms after %d failed tries", failures)
-        finally:
-            # over before its rooms are told: what they cause may start the next save
-            current = asyncio.current_task()
-            if current is not None:
-                self._writing.discard(current)
-        for code, mark in marks.items():
+            future.result()
+        except BaseException as e:
+            # the database is locked or away: keep running, hold what must be stored first,
+            # and try again (with what changed meanwhile: one write)
+            write.failures += 1
+            if self._stopped:  # stopping: stop() tries once more, then gives up
+                self._give_back(write)
+                return
+            delay = self.retry.delay(write.failures)
+            log.error(
+                "could not save %d open rooms (%s); trying again in %.1f s",
+                len(write.rooms) + len(write.closed),
+                e,
+                delay,
+            )
+            asyncio.get_running_loop().call_later(delay, self._again, write)
+            return
+        if write.failures:
+            log.warning("saved the open rooms after %d failed tries", write.failures)
+        # over before its rooms are told: what they cause may start the next save
+        self._writing.discard(write.done)
+        write.done.set_result(None)
+        for code, mark in write.marks.items():
             self.stored(code, mark)
         self._saves += 1
         if self._saves % CHECKPOINT_EVERY == 0 and self._checkpoint is None:
@@ -233,10 +242,28 @@ class SavedRoomsHub(MemoryHub[Room]):
         if self._changed or self._closed:
             self._save_soon()
 
-    def _save(self, rooms: dict[str, dict[str, Any]], closed: set[str]) -> asyncio.Future[None]:
-        """One write of the open rooms, in the saves' own thread (begun at once)."""
-        save = self.storage.open_rooms.save
-        return asyncio.wrap_future(self._saver.submit(save, rooms, closed, time.time()))
+    def _again(self, write: Write) -> None:
+        """A failed write, tried again with its rooms taken as they are now: the write after
+        it may have stored newer forms of them, which an older form must not overwrite."""
+        if self._stopped:
+            self._give_back(write)
+            return
+        self._changed |= write.rooms.keys()
+        self._closed |= write.closed
+        write.rooms, write.closed, newer = self._pending()
+        write.marks.update(newer)
+        self._hand_over(write)
+
+    def _give_back(self, write: Write) -> None:
+        """A write given up while stopping: its rooms are pending again (for stop's save)."""
+        self._changed |= write.rooms.keys()
+        self._closed |= write.closed
+        self._writing.discard(write.done)
+        write.done.set_result(None)
+
+    def _save(self, rooms: dict[str, dict[str, Any]], closed: set[str]) -> Future[None]:
+        """One write of the open rooms, begun at once in the saves' own thread."""
+        return self._saver.submit(self.storage.open_rooms.save, rooms, closed, time.time())
 
     async def _run_checkpoint(self) -> None:
         try:
@@ -257,7 +284,7 @@ class SavedRoomsHub(MemoryHub[Room]):
         rooms, closed, marks = self._pending()
         try:
             if rooms or closed:
-                await self._save(rooms, closed)
+                await asyncio.wrap_future(self._save(rooms, closed))
                 for code, mark in marks.items():
                     self.stored(code, mark)
         finally:
