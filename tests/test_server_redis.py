@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from redis import Redis
 from server_harness import (
     Client,
     RedisProcess,
@@ -464,6 +465,41 @@ def test_every_process_lists_the_open_games_of_all(cluster: list[ServerProcess])
         every=0.2,
     )
     ada.close()
+
+
+def test_the_processes_find_each_other_without_walking_the_keys(
+    cluster: list[ServerProcess], redis: RedisProcess
+) -> None:
+    """The processes find each other (the live and open games of all, the processes the
+    arenas' leader deals races to) in the set each adds itself to at every beat, never by
+    walking Redis's keys: those keep a day's rooms, and a SCAN of them at every beat made the
+    arenas' leader seconds late to renew its lease at 1,000 players (bench/arena.py). A
+    process whose list has run out is taken off the set."""
+    client = Redis.from_url(redis.url, decode_responses=True)
+    rooms = [f"ubongo:room:T{n:05}:snap" for n in range(10_000)]  # no room has such a code
+
+    def calls(command: str) -> int:
+        return int(client.info("commandstats").get(f"cmdstat_{command}", {}).get("calls", 0))
+
+    client.mset(dict.fromkeys(rooms, "{}"))
+    try:
+        scans, renewed = calls("scan"), calls("evalsha")
+        for s in cluster:
+            assert s.get("/api/live") is not None and s.get("/api/open-games") is not None
+        # the arenas' leader renews its lease at each beat, then asks for the processes
+        eventually(lambda: calls("evalsha") >= renewed + 4, "a few beats", timeout=20, every=0.5)
+        assert calls("scan") == scans
+        assert len(client.smembers("ubongo:processes")) == len(cluster)
+        client.sadd("ubongo:processes", "a-process-gone")
+        eventually(
+            lambda: "a-process-gone" not in client.smembers("ubongo:processes"),
+            "the process gone taken off the set",
+            timeout=10,
+            every=0.2,
+        )
+    finally:
+        client.delete(*rooms)
+        client.close()
 
 
 def test_spectators_on_two_processes_chat_apart_from_the_players(

@@ -43,7 +43,7 @@ from ..online.arena_live import MakeRace, RaceOutcome, Seated, Watcher
 from ..online.arenas import ArenaDirector
 from ..ops.ratelimit import RateLimited
 from ..protocol.incoming import ProtocolError
-from .keys import ARENA_LEADER, HEARTBEAT, LEASE_MS, LIVE_PATTERN, PREFIX, node_channel
+from .keys import ARENA_LEADER, HEARTBEAT, LEASE_MS, node_channel
 from .node import Node
 from .wire import Command, command, parse
 
@@ -138,9 +138,7 @@ class ClusterArenas:
             if await self.node.scripts.run("renew", [ARENA_LEADER], [me, LEASE_MS]):
                 self._held_since = asked
                 await self._forget_dead_processes()
-                live = len(PREFIX) + len("live:")
-                keys = [k async for k in self.node.redis.scan_iter(match=LIVE_PATTERN)]
-                self.processes = sorted({str(k)[live:] for k in keys} | {me})
+                self.processes = sorted({*await self.node.processes(), me})
             else:
                 log.warning("arenas: this process no longer leads them")
                 await self._step_down()

@@ -2,8 +2,9 @@
 
 Per room (``ubongo:room:<CODE>:...``): ``owner`` (the owner's node id, a lease), ``snap`` (the
 durable snapshot), ``log`` (the latest numbered events) and the ``events`` pub/sub channel;
-per process, its command channel ``ubongo:node:<id>`` and its live games to watch
-(``ubongo:live:<id>``, a list that lives one lease long and is renewed every beat).
+per process, its command channel ``ubongo:node:<id>``, its live games to watch and its open
+games (``ubongo:live:<id>``, ``ubongo:open:<id>``: lists that live one lease long and are
+renewed every beat), and its id in the set of processes (``ubongo:processes``).
 
 >>> owner_key("ABCDE"), room_channel("ABCDE"), code_of(room_channel("ABCDE"))
 ('ubongo:room:ABCDE:owner', 'ubongo:room:ABCDE:events', 'ABCDE')
@@ -84,16 +85,16 @@ def live_key(node: str) -> str:
     return f"{PREFIX}live:{node}"
 
 
-#: every process's list of live games
-LIVE_PATTERN = f"{PREFIX}live:*"
+#: every process that has beaten lately (a set; one whose ``live`` list has run out is taken
+#: off it): what finds the processes, not a SCAN of ``live:*``, which walked every room's keys
+#: (a day's rooms are kept: tens of thousands of keys at 1,000 players in an arena) and made
+#: the arenas' leader late to renew its lease (docs/arenas.md, "A beat that walked the keys")
+PROCESSES = f"{PREFIX}processes"
 
 
 def open_key(node: str) -> str:  # (the open games: rooms waiting for players, listed)
     """Where process ``node`` keeps its list of open games to join (renewed every beat)."""
     return f"{PREFIX}open:{node}"
-
-
-OPEN_PATTERN = f"{PREFIX}open:*"
 
 
 #: the process that leads the arenas (pairs and scores them: :mod:`.arenas`), a lease

@@ -8,7 +8,7 @@ import contextlib
 import json
 import logging
 import secrets
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, cast
 
 import redis.asyncio as aioredis
@@ -24,8 +24,7 @@ from .keys import (
     HEARTBEAT,
     KEEP_MS,
     LEASE_MS,
-    LIVE_PATTERN,
-    OPEN_PATTERN,
+    PROCESSES,
     Scripts,
     code_of,
     connect,
@@ -410,37 +409,49 @@ class Node:
         await self.relay.check_owners()
         await self.relay.check_senders()
         live = json.dumps(self.gateway.live(), separators=(",", ":"))
-        await self.redis.set(live_key(self.node), live, px=LEASE_MS)
         listed = json.dumps(self.gateway.open_games(), separators=(",", ":"))
-        await self.redis.set(open_key(self.node), listed, px=LEASE_MS)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.set(live_key(self.node), live, px=LEASE_MS)
+        pipe.set(open_key(self.node), listed, px=LEASE_MS)
+        pipe.sadd(PROCESSES, self.node)
+        await pipe.execute()
+
+    async def processes(self) -> list[str]:
+        """The processes alive (their ``live`` list written within a lease), in order; the
+        others are taken off the set of processes."""
+        members = sorted(str(m) for m in await self.redis.smembers(PROCESSES))
+        found = await self.redis.mget([live_key(m) for m in members]) if members else []
+        gone = [m for m, text in zip(members, found, strict=True) if text is None]
+        if gone:
+            await self.redis.srem(PROCESSES, *gone)
+        return [m for m, text in zip(members, found, strict=True) if text is not None]
 
     # --- live games to watch, across the processes ---------------------------------------------
 
     async def live(self, local: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """``local`` (this process's live games now) and every other process's, as its last
         beat wrote them (at most a second old), newest first; Redis away: ``local`` alone."""
-        merged = await self._merged(local, live_key(self.node), LIVE_PATTERN)
+        merged = await self._merged(local, live_key)
         merged.sort(key=lambda r: (-(r["started_at"] or 0), r["code"]))
         return merged[:LIVE_LIMIT]
 
     async def open_games(self, local: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """``local`` (this process's open games now) and every other process's, as its last
         beat wrote them, the fullest first; Redis away: ``local`` alone."""
-        merged = await self._merged(local, open_key(self.node), OPEN_PATTERN)
+        merged = await self._merged(local, open_key)
         merged.sort(key=lambda r: (r["free"], r["code"]))
         return merged[:LIVE_LIMIT]
 
     async def _merged(
-        self, local: list[dict[str, Any]], mine: str, pattern: str
+        self, local: list[dict[str, Any]], key: Callable[[str], str]
     ) -> list[dict[str, Any]]:
-        """``local``, and the rooms of the other processes' lists (keys ``pattern``, this
-        process's own being ``mine``), each room once."""
+        """``local``, and the rooms of the other processes' lists (at ``key(process)``), each
+        room once."""
         texts: list[Any] = []
         try:
-            keys = [k async for k in self.redis.scan_iter(match=pattern, count=100)]
-            others = [k for k in keys if k != mine]
+            others = [n for n in await self.processes() if n != self.node]
             if others:
-                texts = await self.redis.mget(others)
+                texts = await self.redis.mget([key(n) for n in others])
         except (aioredis.ConnectionError, aioredis.TimeoutError, OSError):
             texts = []
         seen = {r["code"] for r in local}
