@@ -120,11 +120,16 @@ class Live:
         self.shown, self.shown_at = self.version, now
         fresh, rest = deque[Watcher](), deque[Watcher]()
         for w in self.watchers:
-            sheet = self.sheets.get(w.account) if w.account is not None else None
-            (fresh if sheet is not None and sheet.results is not w.results_told else rest).append(w)
+            (fresh if self.results_of(w) is not w.results_told else rest).append(w)
         fresh.extend(rest)
         self.showing = fresh
         self.show_slice = -(-len(self.showing) // SHOW_SLICES)
+
+    def results_of(self, w: Watcher) -> tuple[RaceResult, ...] | None:
+        """The results of page ``w``'s player now (``None``: a visitor, or not joined); the
+        page is sent them when they are not those it was last told."""
+        sheet = self.sheets.get(w.account) if w.account is not None else None
+        return None if sheet is None else sheet.results
 
     def next_slice(self) -> list[Watcher]:
         """The pages the show sends next (those closed since it began left out)."""

@@ -380,8 +380,7 @@ class ArenaDirector:
         """Send ``w`` its view if it changed, the clock aside; its player's results only when
         they changed since the last view sent to it (``null`` otherwise)."""
         near, me, results = own_view(live, w.account)
-        sheet = live.sheets.get(w.account) if me is not None and w.account is not None else None
-        told = sheet.results if sheet is not None else None
+        told = live.results_of(w)
         shown = updates(live, now)
         page = shown.page(near, me, "null")
         if told is not w.results_told:
