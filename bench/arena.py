@@ -15,19 +15,20 @@ For each step of ``--players`` (the first is the reference), and for each count 
   sends it to the process that made the room. **Nothing is pinned**: the machine's cores
   (two here) are shared by the servers, Redis, PostgreSQL, nginx and the load generators.
 
-On each: one arena made (Classic, races of 4, starting at once, 10 minutes or more), and that
-many simulated players in load generator processes (``--load-processes``; by default one a free
-core, and at least one for each :data:`PLAYERS_PER_GENERATOR` players: a real player has a
-machine of their own, and one process for a thousand was late with the bursts of a thousand
-sockets, and every figure taken at the players carries that). Each player has its own account
-and client address: it connects from its own loopback address (127.1.0.1, 127.1.0.2, ...;
-127.0.0.0/8 is all the loopback's), which the server sees as the peer directly, or through
-nginx as ``X-Forwarded-For: $remote_addr`` (the deployed configuration,
-deploy/nginx-ubongo.conf.template, trusted from 127.0.0.1): two accounts of one address are
-never seated together. A player joins, keeps the arena socket open, and plays every race it is
-seated in: it opens the race's room socket, thinks ``--think`` seconds (uniform) once the task
-is dealt, submits the solver's arrangement and stays to the race's end. After ``--warmup``
-seconds of races (played, not counted) come ``--minutes`` of measured races:
+On each: one arena made (the first edition of the editions' data, races of 4, starting at once,
+10 minutes or more), and that many simulated players in load generator processes
+(``--load-processes``; by default one a free core, and at least one for each
+:data:`PLAYERS_PER_GENERATOR` players: a real player has a machine of their own, and one
+process for a thousand was late with the bursts of a thousand sockets, and every figure taken
+at the players carries that). Each player has its own account and client address: it connects
+from its own loopback address (127.1.0.1, 127.1.0.2, ...; 127.0.0.0/8 is all the loopback's),
+which the server sees as the peer directly, or through nginx as ``X-Forwarded-For:
+$remote_addr`` (the deployed configuration, deploy/nginx-ubongo.conf.template, trusted from
+127.0.0.1): two accounts of one address are never seated together. A player joins, keeps the
+arena socket open, and plays every race it is seated in: it opens the race's room socket,
+thinks ``--think`` seconds (uniform) once the task is dealt, submits the solver's arrangement
+and stays to the race's end. After ``--warmup`` seconds of races (played, not counted) come
+``--minutes`` of measured races:
 
 * **pairing wait**: from the moment a player is free (its arena socket's first view, or its
   previous race's ``game_over``) to the arena view carrying its next seat;
@@ -97,7 +98,10 @@ from cluster import children, cluster_down, postgres_pids  # bench/cluster.py
 from server import children_of, cpu_seconds, pct, rss_bytes, threads_of  # bench/server.py
 from server_harness import ROOT, ServerProcess, free_port, scrape, solution
 
-EDITION = "classic"
+from ubongo import editions
+
+#: the arena's edition: the first of the editions' data (its title in the bench's lines)
+EDITION = editions.names()[0]
 #: the arena's races: 4 seats (docs/arenas.md)
 SEATS = 4
 #: ``ubongo serve`` flags of every step: no schedule (one arena only), machine players (no
@@ -126,7 +130,7 @@ SEEN_EARLY = (
 )
 #: goals of issue 25 (p99)
 GOAL_PAIRING_S, GOAL_VERDICT_MS, GOAL_STANDINGS_S = 3.0, 50.0, 2.0
-#: a race not over after this long is given up (a Classic round: 60 s, a second chance 60 s)
+#: a race not over after this long is given up (a round and a second chance, a few minutes)
 RACE_TIMEOUT_S = 300.0
 #: how long a player waits for its verdict
 VERDICT_TIMEOUT_S = 30.0
@@ -696,7 +700,7 @@ def leader(target: Target) -> int | None:
 
 
 def make_arena(port: int, minutes: int) -> str:
-    """A running arena (Classic, races of 4, from now for ``minutes``): its id."""
+    """A running arena (:data:`EDITION`, races of 4, from now for ``minutes``): its id."""
     status, body = call(port, "POST", "/api/accounts", {}, address=MAKER)
     assert status == 201, body
     new = {
@@ -1219,7 +1223,8 @@ def main() -> None:
             f"the {os.cpu_count()} CPUs shared by servers, Redis, PostgreSQL, nginx and players"
         )
     print(
-        f"arena bench: {', '.join(map(str, args.steps))} players in one arena (Classic, races "
+        f"arena bench: {', '.join(map(str, args.steps))} players in one arena "
+        f"({editions.record(EDITION).title}, races "
         f"of {SEATS}) on {', '.join(map(plural, args.counts))}, think {lo:g}-{hi:g} s, "
         f"{args.warmup:g} s warm-up then {args.minutes:g} min measured a run; "
         f"{os.cpu_count()} CPUs; {'; '.join(setups)}; logs in {folder}",

@@ -24,7 +24,7 @@ from ubongo import editions
 from ubongo.server.protocol.arenas import encode_arena_message
 from ubongo.server.protocol.social import encode_notice
 
-EDITION = "classic"
+EDITION = editions.names()[0]
 _addresses = (f"198.51.100.{i}" for i in itertools.count(1))
 
 
@@ -357,7 +357,7 @@ def test_a_scheduled_arena_starts_by_itself_ends_on_its_clock_and_freezes(
         "the schedule's arenas listed",
     )
     assert all(a["scheduled"] for a in listed)
-    assert [a["title"] for a in listed[:1]] == ["Minute Classic"]
+    assert [a["title"] for a in listed[:1]] == [f"Minute {editions.record(EDITION).title}"]
     soon = [a for a in listed if a["phase"] == "soon"]
     assert soon, listed
     arena = soon[0]

@@ -244,7 +244,8 @@ class ArenaUpdates:
     the time) checked and encoded apart and put in its place: the same text, byte for byte,
     as :func:`encode_arena_message` makes of the whole.
 
-    >>> shared = {"id": "a", "title": "T", "edition": "classic", "side": "A",
+    >>> from ubongo import editions
+    >>> shared = {"id": "a", "title": "T", "edition": editions.names()[0], "side": "A",
     ...     "harder_side": "B", "seats": 4, "minutes": 30, "starts_at": 0, "ends_at": 9,
     ...     "phase": "running", "private": False, "players": 0, "races_in_play": 0,
     ...     "top": [], "races": []}
