@@ -446,10 +446,11 @@ class Node:
         self, local: list[dict[str, Any]], key: Callable[[str], str]
     ) -> list[dict[str, Any]]:
         """``local``, and the rooms of the other processes' lists (at ``key(process)``), each
-        room once."""
+        room once. A process gone has no list left (the lists live one lease): its member of
+        the set is read as nothing here, and taken off by the arenas' leader's beat."""
         texts: list[Any] = []
         try:
-            others = [n for n in await self.processes() if n != self.node]
+            others = sorted(str(n) for n in await self.redis.smembers(PROCESSES) if n != self.node)
             if others:
                 texts = await self.redis.mget([key(n) for n in others])
         except (aioredis.ConnectionError, aioredis.TimeoutError, OSError):
