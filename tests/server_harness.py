@@ -28,21 +28,29 @@ from pathlib import Path
 from typing import Any
 
 from launcher import Launched, launch
+from sqlalchemy import make_url
 from waiting import eventually
 from websockets.sync.client import ClientConnection, connect
 
 from ubongo.server.protocol.answers import RESPONSES, ApiError
 from ubongo.server.protocol.outgoing import ServerMessage, server_message
+from ubongo.server.store.database import open_rooms_url
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def open_rooms_file(db: Path) -> Path:
+    """The file where the server on the SQLite file ``db`` saves its open rooms."""
+    return Path(str(make_url(open_rooms_url(f"sqlite:///{db}")).database))
+
+
 def saved_seq(db: Path, code: str) -> int:
     """The last event number of room ``code`` in its saved form (the ``open_rooms`` row of
-    the SQLite file ``db``, server/rooms/saved.py), -1 if it is not saved (yet)."""
-    if not db.exists():
+    the SQLite file ``db``'s open rooms, server/rooms/saved.py), -1 if it is not saved (yet)."""
+    rooms = open_rooms_file(db)
+    if not rooms.exists():
         return -1
-    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
+    con = sqlite3.connect(f"file:{rooms}?mode=ro", uri=True, timeout=5)
     try:
         row = con.execute("SELECT room FROM open_rooms WHERE code = ?", (code,)).fetchone()
     except sqlite3.OperationalError:  # the table is not made yet

@@ -8,6 +8,7 @@ here (an exclusive SQLite transaction) for longer than the server's store timeou
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sqlite3
 import threading
@@ -18,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_harness import Client, ServerProcess, solution, wait_saved
-from sqlalchemy import select
+from server_harness import Client, ServerProcess, open_rooms_file, solution, wait_saved
+from sqlalchemy import insert, select
 from waiting import eventually_async
 
 from ubongo.server.rooms.bus import Event
@@ -27,7 +28,7 @@ from ubongo.server.rooms.durable import durable
 from ubongo.server.rooms.room import Room, RoomSettings
 from ubongo.server.rooms.saved import SavedRoomsHub
 from ubongo.server.store import Backoff, Store
-from ubongo.server.store.tables import SoloRecordRow
+from ubongo.server.store.tables import OpenRoomRow, SoloRecordRow, to_datetime
 
 #: short store timeouts and retries, so that a locked database shows in a second
 QUICK_STORE = ("--store-timeout", "0.3", "--store-retry", "0.2", "--store-retry-max", "0.4")
@@ -40,15 +41,15 @@ def finished_seats(room: dict[str, Any]) -> list[int]:
 
 
 @contextmanager
-def locked(db: Path) -> Iterator[None]:
-    """The database file locked for writing by another process (this test) meanwhile."""
-    con = sqlite3.connect(db, timeout=5, isolation_level=None)
-    try:
-        con.execute("BEGIN EXCLUSIVE")
+def locked(*files: Path) -> Iterator[None]:
+    """The database ``files`` locked for writing by another process (this test) meanwhile."""
+    with contextlib.ExitStack() as stack:
+        for file in files:
+            con = sqlite3.connect(file, timeout=5, isolation_level=None)
+            stack.callback(con.close)
+            con.execute("BEGIN EXCLUSIVE")
+            stack.callback(con.execute, "ROLLBACK")
         yield
-        con.execute("ROLLBACK")
-    finally:
-        con.close()
 
 
 def two_player_round(server: ServerProcess) -> tuple[str, str, dict[str, Any], Client]:
@@ -179,7 +180,7 @@ def test_a_game_over_waits_for_a_locked_database(tmp_path: Path) -> None:
         def finish_while_locked(
             c: Client, message: dict[str, Any], _room: dict[str, Any]
         ) -> dict[str, Any]:
-            with locked(db):
+            with locked(db, open_rooms_file(db)):
                 c.send(message)
                 # nothing is told while nothing can be stored (a few store timeouts)
                 with pytest.raises(TimeoutError):
@@ -201,6 +202,31 @@ def test_a_game_over_waits_for_a_locked_database(tmp_path: Path) -> None:
     assert "[parameters:" not in logged and "parameters hidden" in logged
 
 
+def test_a_verdict_does_not_wait_for_the_games_being_stored(tmp_path: Path) -> None:
+    """Open rooms are saved in a file of their own: with the games' file locked (a game being
+    stored, or an operator's query), a finishing "Ubongo!" is answered once its room is saved,
+    and only its game's end waits for the games' file. In one file, the verdict waited too."""
+    db = tmp_path / "games.sqlite3"
+    server = ServerProcess(f"sqlite:///{db}", log=tmp_path / "a.log", args=QUICK_STORE + NO_FLOOR)
+    server.start()
+    try:
+
+        def finish_while_games_locked(
+            c: Client, message: dict[str, Any], _room: dict[str, Any]
+        ) -> dict[str, Any]:
+            with locked(db):
+                assert c.reply(message, "verdict")["ok"] is True
+                # the game over waits for its game to be stored (a few store timeouts)
+                with pytest.raises(TimeoutError):
+                    c.wait(lambda m: m.get("kind") == "game_over", 1.2)
+            return c.wait(lambda m: m.get("kind") == "game_over")
+
+        over = play_solo(server, "Solveig", last=finish_while_games_locked)
+        assert server.get(f"/api/games/{over['data']['game_id']}")["mode"] == "solo"
+    finally:
+        server.stop()
+
+
 def test_a_server_killed_while_the_database_is_locked_loses_nothing_told(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
     url = f"sqlite:///{db}"
@@ -212,7 +238,7 @@ def test_a_server_killed_while_the_database_is_locked_loses_nothing_told(tmp_pat
             c: Client, message: dict[str, Any], room: dict[str, Any]
         ) -> dict[str, Any]:
             kept.update(code=room["code"], token=room["token"], message=message)
-            with locked(db):
+            with locked(db, open_rooms_file(db)):
                 c.send(message)
                 with pytest.raises(TimeoutError):
                     c.recv(1.0)
@@ -329,6 +355,39 @@ def test_a_run_faster_than_hands_is_stored_but_not_ranked(tmp_path: Path) -> Non
         rows = s.execute(select(SoloRecordRow.name, SoloRecordRow.plausible)).all()
     store.close()
     assert sorted(tuple(r) for r in rows) == [("Hana", True), ("Robo", False)]
+
+
+def test_rooms_an_older_version_saved_with_the_games_move_to_their_own_file(
+    tmp_path: Path,
+) -> None:
+    """Before open rooms had a file of their own, they were saved in the games' file: after
+    an upgrade they reopen all the same, and a move cut short (the rooms already copied) keeps
+    the newer save."""
+    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    store = Store(url)
+    store.migrate()
+    old = {code: {"code": code, "seq": 1} for code in ("OLD1", "OLD2", "BOTH")}
+    with store.database.engine.begin() as main:  # where the version before saved them
+        main.execute(
+            insert(OpenRoomRow),
+            [{"code": c, "room": r, "saved_at": to_datetime(1.0)} for c, r in old.items()],
+        )
+    store.open_rooms.save({"BOTH": {"code": "BOTH", "seq": 2}}, [], saved_at=2.0)
+    store.close()
+
+    store = Store(url)
+    store.migrate()  # at the next start
+    try:
+        assert sorted((r["code"], r["seq"]) for r in store.open_rooms.all()) == [
+            ("BOTH", 2),
+            ("OLD1", 1),
+            ("OLD2", 1),
+        ]
+        with store.database.session() as s:
+            assert s.scalars(select(OpenRoomRow.code)).all() == []
+    finally:
+        store.close()
+    assert open_rooms_file(tmp_path / "games.sqlite3").exists()
 
 
 def test_reopening_many_rooms_logs_a_short_line(tmp_path: Path) -> None:

@@ -33,9 +33,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import create_engine, event
+from sqlalchemy import create_engine, delete, event, make_url, select
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
+
+from .tables import OpenRoomRow
 
 #: the PostgreSQL advisory lock that migrations take (any number of our own: "UBONGO" in hex)
 MIGRATION_LOCK = 0x55424F4E474F
@@ -95,22 +98,41 @@ def make_engine(url: str, timeout: float = 30.0, autocheckpoint: bool = True) ->
     return create_engine(url, pool_pre_ping=True, hide_parameters=True)
 
 
+def open_rooms_url(url: str) -> str:
+    """Where a SQLite database file keeps its open rooms: a file of their own beside it.
+
+    >>> open_rooms_url("sqlite:////var/lib/ubongo/ubongo.sqlite3")
+    'sqlite:////var/lib/ubongo/ubongo.open-rooms.sqlite3'
+    """
+    found = make_url(url)
+    path = Path(found.database or "")
+    return found.set(
+        database=str(path.with_name(f"{path.stem}.open-rooms{path.suffix}"))
+    ).render_as_string(hide_password=False)
+
+
 class Database:
     """The server's database: an engine for the repositories' sessions, and one for the saves
     of open rooms (:mod:`.open_rooms`); ``url`` by default ``$UBONGO_DATABASE_URL``, else a
-    SQLite file in the user's data directory."""
+    SQLite file in the user's data directory.
+
+    A SQLite file keeps its open rooms in a file of their own beside it
+    (:func:`open_rooms_url`): SQLite has one writer a file, and a room's save (which a player
+    waits for) waited there behind the game being stored, then in SQLite's own retry sleeps
+    (docs/arenas.md, "Open rooms in a file of their own"). PostgreSQL locks rows, not the
+    database: its open rooms stay in its one database."""
 
     def __init__(self, url: str | None = None, timeout: float = 30.0) -> None:
         self.url = url or os.environ.get("UBONGO_DATABASE_URL") or default_database_url()
         self.engine = make_engine(self.url, timeout)
-        # open rooms are saved on connections of their own whose commits never checkpoint
-        # SQLite's journal (that can take a tenth of a second, and players wait for these
-        # saves: store, then answer); :meth:`checkpoint` does it when nobody waits
+        # open rooms are saved on connections of their own (with SQLite: in a file of their
+        # own) whose commits never checkpoint SQLite's journal (that can take a tenth of a
+        # second, and players wait for these saves: store, then answer); :meth:`checkpoint`
+        # does it when nobody waits
         self.rooms_engine = self.engine
         # SQLite has one writer at a time, and a writer that finds the database busy sleeps
         # (1, 2, 5 ... 100 ms) before it tries again: finished games (many at once when rounds
-        # end together, each in a thread of its own) queue here instead, so that a room's
-        # save (which players wait for) meets at most one of them
+        # end together, each in a thread of its own) queue here instead of in those sleeps
         self._one_writer: contextlib.AbstractContextManager[Any] = contextlib.nullcontext()
         if self.engine.dialect.name == "sqlite":
             self._one_writer = threading.Lock()
@@ -119,7 +141,7 @@ class Database:
             "",
             ":memory:",
         ):
-            self.rooms_engine = make_engine(self.url, timeout, autocheckpoint=False)
+            self.rooms_engine = make_engine(open_rooms_url(self.url), timeout, autocheckpoint=False)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         #: told (what, seconds) after each write of games and rooms (the server's metrics)
         self.on_write: Callable[[str, float], None] | None = None
@@ -166,12 +188,27 @@ class Database:
                 connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
             config.attributes["connection"] = connection
             command.upgrade(config, "head")
+        if self.rooms_engine is not self.engine:
+            self._move_open_rooms()
+
+    def _move_open_rooms(self) -> None:
+        """Make the open rooms' own file's table, and move into it the rooms that a version
+        before it saved in the main file (they reopen as they were). Rooms already in the
+        file are newer and stay: a move cut short is done again at the next start."""
+        table = OpenRoomRow.metadata.tables[OpenRoomRow.__tablename__]
+        table.create(self.rooms_engine, checkfirst=True)
+        with self.engine.begin() as main:
+            rows = [dict(row._mapping) for row in main.execute(select(table))]
+            if rows:
+                with self.rooms_engine.begin() as rooms:
+                    rooms.execute(sqlite_insert(table).on_conflict_do_nothing(), rows)
+                main.execute(delete(table))
 
     def checkpoint(self) -> None:
-        """Copy SQLite's journal into the database file as far as no reader needs it (a
-        passive checkpoint: writers go on meanwhile); nothing for other databases."""
+        """Copy the open rooms' SQLite journal into their file as far as no reader needs it
+        (a passive checkpoint: writers go on meanwhile); nothing for other databases."""
         if self.rooms_engine is not self.engine:
-            with self.engine.connect() as connection:
+            with self.rooms_engine.connect() as connection:
                 connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
     def close(self) -> None:

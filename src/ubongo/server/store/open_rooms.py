@@ -4,7 +4,9 @@ that rooms outlive a restart of the server.
 
 These saves are what a player waits for (store, then answer: ``docs/server.md``), so they are
 plain SQL statements on connections of their own that never checkpoint SQLite's journal
-(:meth:`OpenRoomRepository.checkpoint` does, when nobody waits).
+(:meth:`OpenRoomRepository.checkpoint` does, when nobody waits), and with SQLite in a file of
+their own, where no game being stored holds the one writer's lock
+(:func:`.database.open_rooms_url`).
 
 >>> import tempfile, os
 >>> from ubongo.server.store.database import Database
@@ -90,6 +92,6 @@ class OpenRoomRepository:
 
     def all(self) -> list[dict[str, Any]]:
         """The durable forms of the rooms saved as open, oldest save first."""
-        with self.database.session() as s:
-            rows = s.scalars(select(OpenRoomRow).order_by(OpenRoomRow.saved_at))
-            return [r.room for r in rows]
+        with self.database.rooms_engine.connect() as connection:
+            rows = connection.execute(select(OpenRoomRow.room).order_by(OpenRoomRow.saved_at))
+            return [room for (room,) in rows]
