@@ -31,7 +31,6 @@ import contextlib
 import dataclasses
 import json
 import logging
-import secrets
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -41,6 +40,7 @@ from ubongo.arena import Arena, Format
 
 from ..online.arena_live import MakeRace, RaceOutcome, Seated, Watcher
 from ..online.arenas import ArenaDirector
+from ..ops import strong_random
 from ..ops.ratelimit import RateLimited
 from ..protocol.incoming import ProtocolError
 from .keys import ARENA_LEADER, HEARTBEAT, LEASE_MS, node_channel
@@ -226,7 +226,7 @@ class ClusterArenas:
         self, leader: str, what: str, body: dict[str, Any]
     ) -> dict[str, Any] | None:
         """``leader``'s answer, or ``None`` if nobody heard it or it no longer leads."""
-        aid = secrets.token_hex(8)
+        aid = strong_random.token_hex(8)
         waiting = self.asks[aid] = asyncio.get_running_loop().create_future()
         ask = {"id": aid, "from": self.node.node, "what": what, "body": body}
         try:
@@ -384,7 +384,7 @@ class ClusterArenas:
         await self._ask("withdraw", {"arena": arena_id, "account": account})
 
     async def watch(self, arena_id: str, account: int | None) -> Watcher:
-        wid = secrets.token_hex(6)
+        wid = strong_random.token_hex(6)
         w = self.pages[wid] = Watcher(arena_id, account)
         self.page_ids[w] = wid
         try:

@@ -7,13 +7,13 @@ import asyncio
 import contextlib
 import json
 import logging
-import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, cast
 
 import redis.asyncio as aioredis
 from redis.exceptions import NoScriptError
 
+from ..ops import strong_random
 from ..protocol.incoming import ProtocolError
 from ..rooms.bus import Encoder, Event, MemoryHub, json_text
 from ..rooms.durable import durable, rebuilt
@@ -93,7 +93,7 @@ class Node:
         self.hub = hub
         self.url = url
         self.log_size = log_size
-        self.node = secrets.token_hex(6)
+        self.node = strong_random.token_hex(6)
         self.redis: aioredis.Redis = connect(url)
         self.pubsub = self.redis.pubsub()
         self.scripts = Scripts(self.redis)
@@ -358,7 +358,7 @@ class Node:
         one that nginx's ring sends here: about one in as many codes as processes)."""
         self.need_redis()
         while True:
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            code = "".join(strong_random.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             if self.ring is not None and self.ring.server(code) != self.name:
                 continue
             keys = [owner_key(code), snap_key(code)]

@@ -15,13 +15,13 @@ import asyncio
 import contextlib
 import json
 import logging
-import secrets
 from collections.abc import Sequence
 from typing import Any, cast
 
 import redis.asyncio as aioredis
 
 from ..online.notices import Listener, LocalNotices, Presence
+from ..ops import strong_random
 from .keys import connect
 
 log = logging.getLogger("ubongo.server.cluster")
@@ -41,7 +41,7 @@ class RedisNotices(LocalNotices):
     def __init__(self, url: str) -> None:
         super().__init__()
         self.redis: aioredis.Redis = connect(url)
-        self.process = secrets.token_hex(6)
+        self.process = strong_random.token_hex(6)
         self.tasks: list[asyncio.Task[None]] = []
         self.writes: asyncio.Queue[tuple[Listener, bool]] = asyncio.Queue()
 

@@ -12,13 +12,13 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import secrets
 from collections.abc import Awaitable
 from typing import Any, Protocol, cast
 
 import redis.asyncio as aioredis
 from redis.asyncio.client import PubSub
 
+from ..ops import strong_random
 from ..protocol import incoming as p
 from ..protocol.incoming import ProtocolError
 from ..rooms.bus import Event, RoomHub
@@ -387,7 +387,7 @@ class Relay:
         self, owner: str, what: str, code: str, body: dict[str, Any]
     ) -> dict[str, Any] | None:
         """The owner's answer, or ``None`` if it did not answer (in time) or had moved."""
-        rid = secrets.token_hex(8)
+        rid = strong_random.token_hex(8)
         waiting = self.requests[rid] = asyncio.get_running_loop().create_future()
         ask = {"id": rid, "from": self.node.node, "what": what, "code": code, "body": body}
         text = command(Command.REQUEST, json.dumps(ask))

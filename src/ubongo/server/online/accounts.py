@@ -22,9 +22,9 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import random
-import secrets
 from dataclasses import dataclass
 
+from ..ops import strong_random
 from ..ops.clock import Clock
 from ..ops.ratelimit import AddressLimit
 from ..protocol.incoming import ProtocolError
@@ -44,7 +44,7 @@ def default_name(rng: random.Random) -> str:
 
 
 def new_token() -> str:
-    return secrets.token_urlsafe(32)
+    return strong_random.token_urlsafe(32)
 
 
 def token_hash(token: str) -> str:
@@ -70,7 +70,7 @@ class Accounts:
         self.clock = clock
         self.created = AddressLimit("accounts created", per_hour / 3600, per_hour)
         #: what draws new accounts' names (a seeded one in tests)
-        self.rng = rng or random.SystemRandom()
+        self.rng = rng or strong_random.SOURCE
 
     async def create(self, address: str, name: str | None) -> tuple[Account, str]:
         """A new account and its token (told once: only its hash is kept), named ``name``

@@ -27,7 +27,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
@@ -43,6 +42,7 @@ from ubongo.arena import (
 )
 
 from ..config import ServerConfig
+from ..ops import strong_random
 from ..ops.clock import Clock
 from ..ops.ratelimit import AddressLimit
 from ..protocol.arenas import ArenaUpdates
@@ -174,7 +174,7 @@ class ArenaDirector:
         except ValueError as e:
             raise ProtocolError("bad_setting", str(e)) from None
         arena = Arena(
-            id=secrets.token_hex(5),
+            id=strong_random.token_hex(5),
             title=title,
             format=fmt,
             starts_at=starts_at,

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import asyncio
 import math
-import secrets
 import statistics
 from typing import Any
 
@@ -37,6 +36,7 @@ from ubongo.pieces import edition as edition_pieces
 from ubongo.puzzles.verdict import Verdict, verdict
 
 from ..config import ServerConfig
+from ..ops import strong_random
 from ..ops.clock import Clock
 from ..protocol.community import LIST_PAGE, Order, Outcome
 from ..protocol.incoming import ProtocolError
@@ -57,7 +57,7 @@ def new_id() -> str:
     beginning with ``-``: a moderator's command line (``ubongo review hide-puzzle ID``) would
     take such an id for an option (one in 64 did: a CI loop run)."""
     while True:
-        made = secrets.token_urlsafe(9)
+        made = strong_random.token_urlsafe(9)
         if not made.startswith("-"):
             return made
 

@@ -5,7 +5,9 @@
 * :mod:`.ratelimit` - token buckets per connection, limits per address;
 * :mod:`.security` - body limits, security headers, the WebSocket ``Origin`` check;
   :mod:`.transport` - the read deadline of HTTP requests;
-* :mod:`.collector` - the garbage collector's schedule.
+* :mod:`.collector` - the garbage collector's schedule;
+* :mod:`.strong_random` - unguessable tokens, codes and seeds (as :mod:`secrets`, fewer asks
+  of the kernel).
 
 May import: :mod:`..protocol`, :mod:`..config`.
 """

@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import logging
 import re
-import secrets
 import sys
 from typing import Any, Literal
 
 import structlog
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from . import strong_random
 
 LogFormat = Literal["auto", "json", "text"]
 
@@ -90,7 +91,7 @@ def configure(level: str = "info", fmt: LogFormat = "auto") -> None:
 
 
 def new_request_id() -> str:
-    return secrets.token_hex(6)
+    return strong_random.token_hex(6)
 
 
 class RequestLog:

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
@@ -41,6 +40,7 @@ from ..config import ServerConfig
 from ..online.daily import today
 from ..online.tasks_in_play import LocalTasksInPlay, TasksInPlay, dealt
 from ..online.traces import Step, TraceNote, check
+from ..ops import strong_random
 from ..protocol import table
 from ..protocol.incoming import ProtocolError
 from ..store import Store
@@ -87,7 +87,7 @@ class GameDriver:
         players = tuple(s.player for s in taken)
         default = st.side_or_default
         levels = tuple(s.side or default for s in taken)
-        seed = st.seed if st.seed is not None else secrets.randbits(48)
+        seed = st.seed if st.seed is not None else strong_random.randbits(48)
         # an endless run starts from the account's rating: read (off the loop) before its
         # first task is chosen; the settings are checked now with a new player's
         account = taken[0].account if st.solo and st.solo_goal == "endless" else None

@@ -7,11 +7,11 @@ event carries the room's snapshot as of that event (``docs/protocol.md``, "Room 
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from ..ops import strong_random
 from ..ops.clock import Clock
 from ..protocol import table
 from ..protocol.incoming import ProtocolError
@@ -42,7 +42,7 @@ class RoomFeed:
     def new_code(self) -> str:
         """A join code no room here uses."""
         while True:
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            code = "".join(strong_random.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             if self.hub.get(code) is None:
                 return code
 

@@ -8,13 +8,13 @@ seat in the lobby, a bot in a running game), the host's lobby commands, and clos
 from __future__ import annotations
 
 import asyncio
-import secrets
 
 from ubongo import rules
 
 from ..config import ServerConfig
 from ..online.daily import today
 from ..online.names import check_name
+from ..ops import strong_random
 from ..protocol.incoming import ProtocolError, SettingsPatch
 from .feed import RoomFeed
 from .room import (
@@ -56,7 +56,9 @@ class Lobby:
         # the invite carries the room's secret: the link cannot be guessed, the code alone
         # (for reading aloud) is what the per-address lookup limit protects
         room = Room(code, settings, f"{self.config.public_url}/room/{new_invite_key(code)}")
-        seat = Seat(0, "person", check_name(name), token=secrets.token_urlsafe(24), account=account)
+        seat = Seat(
+            0, "person", check_name(name), token=strong_random.token_urlsafe(24), account=account
+        )
         room.seats[0] = seat
         room.idle_since = self.clock.now()
         self.feed.hub.add(code, room)
@@ -89,7 +91,11 @@ class Lobby:
             # one account, one seat: a second would play against itself (docs/fair-play.md)
             raise ProtocolError("already_seated", "this account has a seat in this room already")
         seat = Seat(
-            free[0], "person", check_name(name), token=secrets.token_urlsafe(24), account=account
+            free[0],
+            "person",
+            check_name(name),
+            token=strong_random.token_urlsafe(24),
+            account=account,
         )
         room.seats[seat.index] = seat
         if room.host is None:

@@ -24,6 +24,7 @@ from ubongo.puzzles.pack import PackTask
 from ubongo.rules.settings import Puzzles, SoloGoal
 
 from ..online.daily import check_day
+from ..ops import strong_random
 from ..ops.clock import Clock
 from ..protocol.incoming import ProtocolError, SettingsPatch
 from ..protocol.snapshot import GameTable, RoomSettingsView
@@ -47,7 +48,7 @@ def new_invite_key(code: str) -> str:
     >>> key[:5], len(key), key == key.upper()
     ('K7QXB', 26, True)
     """
-    secret = "".join(secrets.choice(CODE_ALPHABET) for _ in range(INVITE_SECRET_LENGTH))
+    secret = "".join(strong_random.choice(CODE_ALPHABET) for _ in range(INVITE_SECRET_LENGTH))
     return code + secret
 
 

@@ -30,11 +30,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import secrets
 
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 
+from ..ops import strong_random
 from .database import Database
 from .tables import AccountAddressRow, ServerSecretRow, to_datetime
 
@@ -64,7 +64,7 @@ class AddressRepository:
                 return self._salt
             try:
                 with self.database.write() as s:
-                    s.add(ServerSecretRow(name=SALT, value=secrets.token_hex(32)))
+                    s.add(ServerSecretRow(name=SALT, value=strong_random.token_hex(32)))
             except IntegrityError:
                 continue  # another process made it first: read that one
         raise RuntimeError("the address salt could not be made")
