@@ -390,6 +390,35 @@ def test_rooms_an_older_version_saved_with_the_games_move_to_their_own_file(
     assert open_rooms_file(tmp_path / "games.sqlite3").exists()
 
 
+def test_a_database_file_made_anew_reopens_no_rooms_of_the_one_before(tmp_path: Path) -> None:
+    """An operator who deletes the database file to start over leaves the open rooms' file
+    beside it: its rooms' seats named accounts of the file deleted, and are not reopened."""
+    db = tmp_path / "games.sqlite3"
+    store = Store(f"sqlite:///{db}")
+    store.migrate()
+    store.open_rooms.save({"GONE": {"code": "GONE", "seq": 1}}, [], saved_at=1.0)
+    store.close()
+    for file in tmp_path.glob("games.sqlite3*"):
+        file.unlink()
+    assert open_rooms_file(db).exists()
+    store = Store(f"sqlite:///{db}")
+    store.migrate()
+    try:
+        assert store.open_rooms.all() == []
+    finally:
+        store.close()
+    store = Store(f"sqlite:///{db}")  # the next start on that file keeps what it saves
+    store.migrate()
+    store.open_rooms.save({"KEPT": {"code": "KEPT", "seq": 1}}, [], saved_at=2.0)
+    store.close()
+    store = Store(f"sqlite:///{db}")
+    store.migrate()
+    try:
+        assert [r["code"] for r in store.open_rooms.all()] == ["KEPT"]
+    finally:
+        store.close()
+
+
 def test_reopening_many_rooms_logs_a_short_line(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'rooms.sqlite3'}"
     store = Store(url)

@@ -130,6 +130,7 @@ class Database:
         # second, and players wait for these saves: store, then answer); :meth:`checkpoint`
         # does it when nobody waits
         self.rooms_engine = self.engine
+        self._new_file = False
         # SQLite has one writer at a time, and a writer that finds the database busy sleeps
         # (1, 2, 5 ... 100 ms) before it tries again: finished games (many at once when rounds
         # end together, each in a thread of its own) queue here instead of in those sleeps
@@ -142,6 +143,9 @@ class Database:
             ":memory:",
         ):
             self.rooms_engine = make_engine(open_rooms_url(self.url), timeout, autocheckpoint=False)
+            # a database file made anew (a first start, or the old one deleted to start over)
+            # has no open rooms, whatever a file of rooms beside it still holds
+            self._new_file = not Path(str(self.engine.url.database)).exists()
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         #: told (what, seconds) after each write of games and rooms (the server's metrics)
         self.on_write: Callable[[str, float], None] | None = None
@@ -194,9 +198,14 @@ class Database:
     def _move_open_rooms(self) -> None:
         """Make the open rooms' own file's table, and move into it the rooms that a version
         before it saved in the main file (they reopen as they were). Rooms already in the
-        file are newer and stay: a move cut short is done again at the next start."""
+        file are newer and stay: a move cut short is done again at the next start. Beside a
+        database file made anew, the rooms of the one before are forgotten: their seats'
+        accounts and their games' ratings were in it."""
         table = OpenRoomRow.metadata.tables[OpenRoomRow.__tablename__]
         table.create(self.rooms_engine, checkfirst=True)
+        if self._new_file:
+            with self.rooms_engine.begin() as rooms:
+                rooms.execute(delete(table))
         with self.engine.begin() as main:
             rows = [dict(row._mapping) for row in main.execute(select(table))]
             if rows:
