@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page, expect
-from server_harness import ServerProcess
+from server_harness import ServerProcess, open_rooms_file
 from test_3d import start_solo_3d
 from test_solo import start_solo
 from waiting import eventually
@@ -32,12 +32,13 @@ from ubongo.catalogue import edition_catalogue
 
 def kept_traces(page: Page, server: ServerProcess) -> list[dict[str, Any]]:
     """The play traces the server keeps with the finishes of the page's room so far: read from
-    the room's saved form (the ``open_rooms`` row; the game is stored with them at its end)."""
+    the room's saved form (its row in the open rooms' file; the game is stored with them at
+    its end)."""
     code = page.locator("main.room").get_attribute("data-code")
-    db = Path(server.database_url.removeprefix("sqlite:///"))
+    rooms = open_rooms_file(Path(server.database_url.removeprefix("sqlite:///")))
 
     def saved() -> list[dict[str, Any]] | None:
-        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
+        con = sqlite3.connect(f"file:{rooms}?mode=ro", uri=True, timeout=5)
         try:
             row = con.execute("SELECT room FROM open_rooms WHERE code = ?", (code,)).fetchone()
         finally:
