@@ -171,11 +171,19 @@ def play_solo(
         game = nxt["room"]["game"]
 
 
+@contextmanager
+def quick_store_server(db: Path, log: Path) -> Iterator[ServerProcess]:
+    """A server on the SQLite file ``db`` whose store gives up and tries again quickly."""
+    server = ServerProcess(f"sqlite:///{db}", log=log, args=QUICK_STORE + NO_FLOOR).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
 def test_a_game_over_waits_for_a_locked_database(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
-    server = ServerProcess(f"sqlite:///{db}", log=tmp_path / "a.log", args=QUICK_STORE + NO_FLOOR)
-    server.start()
-    try:
+    with quick_store_server(db, tmp_path / "a.log") as server:
 
         def finish_while_locked(
             c: Client, message: dict[str, Any], _room: dict[str, Any]
@@ -194,8 +202,6 @@ def test_a_game_over_waits_for_a_locked_database(tmp_path: Path) -> None:
         assert server.get(f"/api/games/{game_id}")["mode"] == "solo"
         board = server.get("/api/leaderboard?edition=classic&goal=tasks&amount=5&side=A")
         assert [r["name"] for r in board] == ["Solveig"]
-    finally:
-        server.stop()
     logged = (tmp_path / "a.log").read_text()
     assert "trying again" in logged
     # the database's refusals are logged without the statements' values (invite keys, hashes)
@@ -207,9 +213,7 @@ def test_a_verdict_does_not_wait_for_the_games_being_stored(tmp_path: Path) -> N
     stored, or an operator's query), a finishing "Ubongo!" is answered once its room is saved,
     and only its game's end waits for the games' file. In one file, the verdict waited too."""
     db = tmp_path / "games.sqlite3"
-    server = ServerProcess(f"sqlite:///{db}", log=tmp_path / "a.log", args=QUICK_STORE + NO_FLOOR)
-    server.start()
-    try:
+    with quick_store_server(db, tmp_path / "a.log") as server:
 
         def finish_while_games_locked(
             c: Client, message: dict[str, Any], _room: dict[str, Any]
@@ -223,8 +227,6 @@ def test_a_verdict_does_not_wait_for_the_games_being_stored(tmp_path: Path) -> N
 
         over = play_solo(server, "Solveig", last=finish_while_games_locked)
         assert server.get(f"/api/games/{over['data']['game_id']}")["mode"] == "solo"
-    finally:
-        server.stop()
 
 
 def test_a_server_killed_while_the_database_is_locked_loses_nothing_told(tmp_path: Path) -> None:

@@ -85,11 +85,6 @@ SOURCE = StrongRandom()
 os.register_at_fork(after_in_child=SOURCE.forget)
 
 
-def token_bytes(n: int) -> bytes:
-    """``n`` random bytes (:func:`secrets.token_bytes`)."""
-    return SOURCE.randbytes(n)
-
-
 def token_hex(n: int) -> str:
     """``n`` random bytes in hexadecimal (:func:`secrets.token_hex`)."""
     return SOURCE.randbytes(n).hex()
