@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ubongo import editions
-from ubongo.arena import Format, Free, Sheet, pairings, standings
+from ubongo.arena import Format, Free, Sheet, Standings, pairings, standings
 
 
 def test_the_streak_doubles_from_the_third_win_until_a_race_is_not_won() -> None:
@@ -51,6 +51,48 @@ def test_standings_break_ties_by_wins_then_by_who_got_there_first() -> None:
 def test_without_points_the_earlier_joiner_ranks_higher() -> None:
     late, early = Sheet(1, "L", 5.0), Sheet(2, "E", 1.0).scored(1, None, False, 9.0)
     assert [s.name for s in standings([late, early])] == ["E", "L"]
+
+
+#: a change to one account's sheet: a race scored (its place, and when: few times, so that
+#: players tie), removed by fair play or put back, or gone (withdrawn before its first race)
+_change = st.tuples(
+    st.integers(1, 6),
+    st.sampled_from(["scored", "removed", "back", "gone"]),
+    st.sampled_from([1, 2, 3, None]),
+    st.sampled_from([10.0, 20.0]),
+)
+
+
+@given(st.lists(_change, max_size=40))
+def test_the_standings_kept_in_order_are_those_sorted_anew_after_every_change(
+    changes: list[tuple[int, str, int | None, float]],
+) -> None:
+    """Standings moves a changed sheet to its place: after each change its order and every
+    place are what sorting all the sheets again gives."""
+    sheets = {a: Sheet(a, f"P{a}", float(a % 2)) for a in range(1, 7)}
+    kept = Standings(sheets.values())
+    for race, (account, what, place, at) in enumerate(changes, start=1):
+        sheet = sheets.get(account, Sheet(account, f"P{account}", 0.0))
+        if what == "gone":
+            if account in sheets:
+                del sheets[account], kept[account]
+            continue
+        if what == "scored":
+            sheet = sheet.scored(race, place, False, at)
+        sheets[account] = kept[account] = replace(sheet, removed=what == "removed")
+        order = standings(sheets.values())
+        assert list(kept.order) == order
+        assert {a: kept.place(a) for a in sheets} == {
+            a: next((i for i, s in enumerate(order, 1) if s.account == a), None) for a in sheets
+        }
+    assert dict(kept) == sheets
+
+
+def test_a_sheet_is_kept_under_its_own_account_only() -> None:
+    kept = Standings([Sheet(1, "A", 0.0)])
+    with pytest.raises(ValueError, match="account 2"):
+        kept[1] = Sheet(2, "B", 0.0)
+    assert [s.name for s in kept.order] == ["A"]
 
 
 @pytest.mark.parametrize("name", editions.names())

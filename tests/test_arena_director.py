@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from ubongo import editions
-from ubongo.arena import Arena, Format, Sheet
+from ubongo.arena import Arena, Format, Sheet, Standings
 from ubongo.server.config import ServerConfig
 from ubongo.server.online.arena_live import (
     SHOW_SLICES,
@@ -135,7 +135,7 @@ def test_every_page_gets_the_message_its_view_makes_alone() -> None:
         for r in range(rng.randint(0, 6)):
             s = s.scored(r + 1, rng.choice([1, 2, 3, 4, None]), rng.random() < 0.3, 10.0 + r)
         sheets[a] = s
-    live = Live(arena, sheets)
+    live = Live(arena, Standings(sheets.values()))
     for n in range(1, 9):
         live.races[n] = RaceInPlay(n, f"R{n}", (1, 2, 3, 4), ("A", "B", "C", "D"), 100.0 + n)
     live.entrant(40).seat = {"code": "R1", "seat": 2, "token": "t" * 32, "invite": "/room/R1"}
@@ -170,7 +170,7 @@ def test_a_show_is_sent_a_slice_at_a_time_and_a_closed_page_is_left_out() -> Non
     at once held the event loop for every verdict); a page closed during the show is sent
     nothing; a show begun before the last has ended sends every page still open."""
     arena = Arena("a1", "Big", Format(EDITION, 30, 4, SIDE, "s"), 0.0, 1800.0)
-    live = Live(arena, {a: Sheet(a, f"P{a}", 0.0) for a in range(1, 95)})
+    live = Live(arena, Standings(Sheet(a, f"P{a}", 0.0) for a in range(1, 95)))
     pages = [Watcher("a1", account) for account in (None, *range(1, 95))]
     live.watchers.update(pages)
     director = ArenaDirector.__new__(ArenaDirector)
@@ -207,7 +207,7 @@ def test_the_pages_whose_players_race_was_scored_go_in_the_shows_first_slice() -
     show, wherever their page is in it: the pages whose player's results changed since their
     last view are sent first."""
     arena = Arena("a1", "Big", Format(EDITION, 30, 4, SIDE, "s"), 0.0, 1800.0)
-    live = Live(arena, {a: Sheet(a, f"P{a}", 0.0) for a in range(1, 95)})
+    live = Live(arena, Standings(Sheet(a, f"P{a}", 0.0) for a in range(1, 95)))
     pages = {a: Watcher("a1", a) for a in range(1, 95)}
     live.watchers.update(pages.values())
     director = ArenaDirector.__new__(ArenaDirector)
@@ -235,7 +235,7 @@ def test_a_page_is_sent_its_players_results_only_when_they_change() -> None:
     make the whole view, as the web client and the HTTP view have it."""
     arena = Arena("a1", "Big", Format(EDITION, 30, 4, SIDE, "s"), 0.0, 1800.0)
     sheets = {a: Sheet(a, f"P{a}", 0.0).scored(1, a, False, 10.0) for a in (1, 2, 3)}
-    live = Live(arena, sheets)
+    live = Live(arena, Standings(sheets.values()))
     pages = {a: Watcher("a1", a) for a in (1, 2, 3)}
     live.watchers.update(pages.values())
     director = ArenaDirector.__new__(ArenaDirector)

@@ -25,7 +25,8 @@ then who joined first. Everything here is pure: times are passed in.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+from bisect import bisect_left
+from collections.abc import Iterable, Iterator, MutableMapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Literal
@@ -155,6 +156,80 @@ def standings(sheets: Iterable[Sheet]) -> list[Sheet]:
     ['B', 'A', 'C']
     """
     return sorted((s for s in sheets if not s.removed), key=rank_key)
+
+
+class Standings(MutableMapping[int, Sheet]):
+    """The sheets of an arena's players by account, kept in the standings' order as they
+    change: a changed sheet is moved to its place, found by bisection, where sorting them all
+    again took an arena of 1,000 players half a millisecond at every race scored (16 a
+    second), and every open page is sent its player's place.
+
+    >>> a, b = Sheet(1, "Ada", 0.0), Sheet(2, "Bo", 1.0)
+    >>> s = Standings([a, b])
+    >>> [x.name for x in s.order], s.place(2)
+    (['Ada', 'Bo'], 2)
+    >>> s[2] = b.scored(1, 1, harder=False, at=5.0)
+    >>> [x.name for x in s.order], s.place(1)
+    (['Bo', 'Ada'], 2)
+    >>> s[1] = replace(a, removed=True)
+    >>> [x.name for x in s.order], s.place(1), len(s)
+    (['Bo'], None, 2)
+    """
+
+    def __init__(self, sheets: Iterable[Sheet] = ()) -> None:
+        """The standings of ``sheets`` (one for each account), sorted once."""
+        self._sheets = {s.account: s for s in sheets}
+        #: the sheets in the standings (the removed left out) and their keys, in order
+        self._order = standings(self._sheets.values())
+        self._keys = [rank_key(s) for s in self._order]
+
+    @property
+    def order(self) -> Sequence[Sheet]:
+        """The players in the standings' order (not to be changed: it is the one kept)."""
+        return self._order
+
+    def place(self, account: int) -> int | None:
+        """The account's place in the standings (1 is the top; ``None``: not in them)."""
+        sheet = self._sheets.get(account)
+        if sheet is None or sheet.removed:
+            return None
+        return bisect_left(self._keys, rank_key(sheet)) + 1
+
+    def __getitem__(self, account: int) -> Sheet:
+        """The account's sheet (a removed player's too)."""
+        return self._sheets[account]
+
+    def __setitem__(self, account: int, sheet: Sheet) -> None:
+        """The account's new sheet, moved to its place (out of the standings if removed)."""
+        if sheet.account != account:
+            raise ValueError(f"the sheet of account {sheet.account} put as {account}'s")
+        self._take(account)
+        self._sheets[account] = sheet
+        if not sheet.removed:
+            key = rank_key(sheet)
+            at = bisect_left(self._keys, key)
+            self._keys.insert(at, key)
+            self._order.insert(at, sheet)
+
+    def __delitem__(self, account: int) -> None:
+        """The account gone from the arena (it withdrew before its first race)."""
+        self._take(account)
+        del self._sheets[account]
+
+    def _take(self, account: int) -> None:
+        """The account's sheet out of the order (its key is unique: the account is in it)."""
+        place = self.place(account)
+        if place is not None:
+            del self._keys[place - 1]
+            del self._order[place - 1]
+
+    def __iter__(self) -> Iterator[int]:
+        """The accounts, in no particular order (:attr:`order` is the standings')."""
+        return iter(self._sheets)
+
+    def __len__(self) -> int:
+        """How many players joined (the removed among them)."""
+        return len(self._sheets)
 
 
 # --- who races whom ---------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ubongo.arena import Arena, Format, RaceResult, Sheet, standings
+from ubongo.arena import Arena, Format, RaceResult, Sheet, Standings
 
 from ..protocol.arenas import ArenaUpdates, encode_results
 from .ratings import MU
@@ -86,24 +86,22 @@ class Watcher:
 
 @dataclass
 class Live:
-    """An arena in memory: its sheets, its entrants, its races in play, its watchers."""
+    """An arena in memory: its sheets (in the standings' order), its entrants, its races in
+    play, its watchers."""
 
     arena: Arena
-    sheets: dict[int, Sheet]
+    sheets: Standings
     entrants: dict[int, Entrant] = field(default_factory=dict)
     races: dict[int, RaceInPlay] = field(default_factory=dict)
     next_race: int = 1
     watchers: set[Watcher] = field(default_factory=set)
     #: bumped at every change a view shows; views are made when it moved
     version: int = 0
-    #: bumped at every change of the sheets (a race begun changes no standing)
-    sheets_version: int = 0
     shown: int = -1
     shown_at: float = 0.0
     shown_phase: str = ""
     #: its players were told it started (their notice sockets)
     start_told: bool = False
-    _ranked: tuple[int, list[Sheet], dict[int, int]] | None = None
     _shared: tuple[int, str, dict[str, Any]] | None = None
     _updates: tuple[int, str, ArenaUpdates] | None = None
     #: each player's results encoded, with the sheet they are of (see :func:`own_view`)
@@ -136,20 +134,9 @@ class Live:
         slice_ = [self.showing.popleft() for _ in range(min(self.show_slice, len(self.showing)))]
         return [w for w in slice_ if w in self.watchers]
 
-    def changed(self, sheets: bool = True) -> None:
-        """Something a view shows has changed (``sheets``: the players' sheets among it)."""
+    def changed(self) -> None:
+        """Something a view shows has changed."""
         self.version += 1
-        if sheets:
-            self.sheets_version += 1
-
-    def ranked(self) -> tuple[list[Sheet], dict[int, int]]:
-        """The standings and each account's place in them, made once per change (every
-        watcher's view reads them: once per view would be quadratic in the arena's size)."""
-        if self._ranked is None or self._ranked[0] != self.sheets_version:
-            order = standings(self.sheets.values())
-            ranks = {s.account: i for i, s in enumerate(order, 1)}
-            self._ranked = (self.sheets_version, order, ranks)
-        return self._ranked[1], self._ranked[2]
 
     def entrant(self, account: int) -> Entrant:
         return self.entrants.setdefault(account, Entrant())
@@ -189,7 +176,7 @@ def shared_view(live: Live, now: float) -> dict[str, Any]:
     phase = a.phase(now)
     if live._shared is not None and live._shared[:2] == (live.version, phase):
         return live._shared[2]
-    order, _ = live.ranked()
+    order = live.sheets.order
     races = sorted(live.races.values(), key=lambda r: -r.started_at)[:RACES_LISTED]
     shared = {
         "id": a.id,
@@ -235,9 +222,9 @@ def own_view(
     encoded = live._results.get(account)
     if encoded is None or encoded[0] is not sheet:
         encoded = live._results[account] = (sheet, encode_results(results_json(sheet)))
-    order, rank = live.ranked()
+    order = live.sheets.order
     entrant = live.entrant(account)
-    mine = rank.get(account)
+    mine = live.sheets.place(account)
     near: list[dict[str, Any]] = []
     if mine is not None and mine > TOP_ROWS:
         lo, hi = max(TOP_ROWS, mine - NEAR_ROWS - 1), min(len(order), mine + NEAR_ROWS)

@@ -37,6 +37,7 @@ from ubongo.arena import (
     Free,
     Scheduled,
     Sheet,
+    Standings,
     pairings,
     standings,
 )
@@ -142,7 +143,7 @@ class ArenaDirector:
         sheets: list[Sheet] = []
         if self.store is not None:
             sheets = await asyncio.to_thread(self.store.arenas.sheets, arena.id)
-        live = Live(arena, {s.account: s for s in sheets})
+        live = Live(arena, Standings(sheets))
         # an arena running already when it is loaded (a restart) was told of at its start
         live.start_told = arena.phase(self.clock.now()) != "soon"
         if self.store is not None:
@@ -252,7 +253,7 @@ class ArenaDirector:
 
     async def page(self, arena_id: str, account: int | None) -> dict[str, Any]:
         arena, sheets = await self.find(arena_id)
-        live = self.live.get(arena.id) or Live(arena, {s.account: s for s in sheets})
+        live = self.live.get(arena.id) or Live(arena, Standings(sheets))
         return arena_view(live, account, self.clock.now())
 
     async def results(self, arena_id: str) -> dict[str, Any]:
@@ -438,7 +439,7 @@ class ArenaDirector:
                 e = live.entrant(a)
                 e.race, e.seat = None, None
                 self._free(live, a, now)
-            live.changed(sheets=False)
+            live.changed()
             if self.store is not None:
                 end = self.store.arenas.race_ended
                 await asyncio.to_thread(end, live.arena.id, race.number, now, None, [])
@@ -500,14 +501,14 @@ class ArenaDirector:
             arena_id = live.arena.id
             await asyncio.to_thread(self.store.arenas.freeze, arena_id, now)
             sheets = await asyncio.to_thread(self.store.arenas.sheets, arena_id)
-            live.sheets = {s.account: s for s in sheets}
+            live.sheets = Standings(sheets)
         live.arena = live.arena.frozen(now)
         live.changed()
 
     def _pair(self, live: Live, now: float) -> None:
-        order, rank = live.ranked()
+        last = len(live.sheets.order) + 1
         free = [
-            Free(a, rank.get(a, len(order) + 1), e.mu, e.free_since, e.addresses, e.last)
+            Free(a, live.sheets.place(a) or last, e.mu, e.free_since, e.addresses, e.last)
             for a, e in live.entrants.items()
             if e.free_since is not None
         ]
@@ -571,7 +572,7 @@ class ArenaDirector:
             e = live.entrants[a]
             e.seat = seat
             e.last = frozenset(accounts)
-        live.changed(sheets=False)
+        live.changed()
         for w in list(live.watchers):  # a seated player's page hears it at once
             if w.account in accounts:
                 self._send(live, w, self.clock.now())
