@@ -40,7 +40,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import Connection, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -139,6 +139,49 @@ def _sheet(row: ArenaPlayerRow) -> Sheet:
     )
 
 
+#: the tables of the writes every race makes, written with SQL statements rather than through
+#: the ORM's objects: its bookkeeping was a third of their CPU, and the rows it read back whole
+#: (every result of each player) grew with the arena (docs/arenas.md, "Measured")
+_RACES = ArenaRaceRow.metadata.tables[ArenaRaceRow.__tablename__]
+_PLAYERS = ArenaPlayerRow.metadata.tables[ArenaPlayerRow.__tablename__]
+#: a sheet written to its row: the columns set are the keys of each row's values beside these
+_WRITE_SHEET = update(_PLAYERS).where(
+    _PLAYERS.c.arena_id == bindparam("in_arena"), _PLAYERS.c.account_id == bindparam("of")
+)
+
+
+def _write_sheets(connection: Connection, arena_id: str, sheets: Sequence[Sheet]) -> None:
+    """Write each sheet to its player's row, made if the player has none. The rows are read
+    in one query, not one each; a player marked a cheater meanwhile (another process: the
+    moderators' CLI) stays removed."""
+    rows = connection.execute(
+        select(_PLAYERS.c.account_id, _PLAYERS.c.removed).where(
+            _PLAYERS.c.arena_id == arena_id,
+            _PLAYERS.c.account_id.in_([sheet.account for sheet in sheets]),
+        )
+    )
+    removed: dict[int, bool] = {account: gone for account, gone in rows}
+    old, new = [], []
+    for sheet in sheets:
+        row = {
+            "name": sheet.name,
+            "joined_at": to_datetime(sheet.joined_at),
+            "paused": sheet.paused,
+            "harder": sheet.harder,
+            "removed": bool(removed.get(sheet.account)) or sheet.removed,
+            "results": [_result_json(r) for r in sheet.results],
+            "points": sheet.points,
+        }
+        if sheet.account in removed:
+            old.append({**row, "in_arena": arena_id, "of": sheet.account})
+        else:
+            new.append({**row, "arena_id": arena_id, "account_id": sheet.account})
+    if old:
+        connection.execute(_WRITE_SHEET, old)
+    if new:
+        connection.execute(insert(_PLAYERS), new)
+
+
 class ArenaRepository:
     """Arenas: make one, their sheets and races, freeze one, an account's arenas."""
 
@@ -220,25 +263,7 @@ class ArenaRepository:
     def save_sheet(self, arena_id: str, sheet: Sheet) -> None:
         """Store a player's sheet (a new player, or one who paused or changed side)."""
         with self.database.write() as s:
-            self._put(s, arena_id, sheet)
-
-    def _put(
-        self, s: Session, arena_id: str, sheet: Sheet, row: ArenaPlayerRow | None = None
-    ) -> None:
-        """Write ``sheet`` to its row (``row``: read already in this session), made if new."""
-        if row is None:
-            row = s.get(ArenaPlayerRow, (arena_id, sheet.account))
-        if row is None:
-            row = ArenaPlayerRow(arena_id=arena_id, account_id=sheet.account)
-            s.add(row)
-        row.name = sheet.name
-        row.joined_at = to_datetime(sheet.joined_at)
-        row.paused = sheet.paused
-        row.harder = sheet.harder
-        # a player marked a cheater meanwhile (another process: the moderators' CLI) stays out
-        row.removed = bool(row.removed) or sheet.removed
-        row.results = [_result_json(r) for r in sheet.results]
-        row.points = sheet.points
+            _write_sheets(s.connection(), arena_id, [sheet])
 
     def forget(self, arena_id: str, account: int) -> None:
         """A player who withdrew before their first race leaves no sheet."""
@@ -251,8 +276,8 @@ class ArenaRepository:
         self, arena_id: str, number: int, room: str, accounts: Sequence[int | None], at: float
     ) -> None:
         with self.database.write() as s:
-            s.add(
-                ArenaRaceRow(
+            s.connection().execute(
+                insert(_RACES).values(
                     arena_id=arena_id,
                     number=number,
                     room=room,
@@ -266,24 +291,13 @@ class ArenaRepository:
     ) -> None:
         """A race's end and its players' sheets, in one transaction."""
         with self.database.write() as s:
-            s.execute(
-                update(ArenaRaceRow)
-                .where(ArenaRaceRow.arena_id == arena_id, ArenaRaceRow.number == number)
+            connection = s.connection()
+            connection.execute(
+                update(_RACES)
+                .where(_RACES.c.arena_id == arena_id, _RACES.c.number == number)
                 .values(ended_at=to_datetime(at), game_id=game_id)
             )
-            # the race's rows read in one query, not one each (each read also flushed the row
-            # written before it): a third of this write's CPU at 16 races a second
-            rows = {
-                r.account_id: r
-                for r in s.scalars(
-                    select(ArenaPlayerRow).where(
-                        ArenaPlayerRow.arena_id == arena_id,
-                        ArenaPlayerRow.account_id.in_([sheet.account for sheet in sheets]),
-                    )
-                )
-            }
-            for sheet in sheets:
-                self._put(s, arena_id, sheet, rows.get(sheet.account))
+            _write_sheets(connection, arena_id, sheets)
 
     def races(self, arena_id: str) -> list[Race]:
         with self.database.session() as s:
