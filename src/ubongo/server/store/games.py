@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
 from .database import Database
@@ -123,29 +123,41 @@ def add_game(session: Session, game: GameRecord, rate: RateGame | None = None) -
             p["account"] for p in game.players if p.get("account") and str(p["seat"]) not in unrated
         ]
         game = held_too(game, under_review(session, rated), "race")
-    row = GameRow(
-        room=game.room,
-        edition=game.edition,
-        mode=game.mode,
-        variant=game.variant,
-        settings=game.settings,
-        seed=game.seed,
-        events=game.events,
-        result=game.result,
-        players=game.players,
-        started_at=to_datetime(game.started_at),
-        finished_at=to_datetime(game.finished_at),
-    )
-    session.add(row)
-    session.flush()
-    for p in game.players:
-        if p.get("account") is not None:
-            session.add(GameAccountRow(game_id=row.id, seat=p["seat"], account_id=p["account"]))
+    # SQL statements rather than the ORM's objects, which took a third of this write's CPU
+    # (every room's verdicts wait for the lock the database threads hold while it runs)
+    connection = session.connection()
+    game_id: int = connection.execute(
+        insert(_GAMES).returning(_GAMES.c.id),
+        {
+            "room": game.room,
+            "edition": game.edition,
+            "mode": game.mode,
+            "variant": game.variant,
+            "settings": game.settings,
+            "seed": game.seed,
+            "events": game.events,
+            "result": game.result,
+            "players": game.players,
+            "started_at": to_datetime(game.started_at),
+            "finished_at": to_datetime(game.finished_at),
+        },
+    ).scalar_one()
+    seats = [
+        {"game_id": game_id, "seat": p["seat"], "account_id": p["account"]}
+        for p in game.players
+        if p.get("account") is not None
+    ]
+    if seats:
+        connection.execute(insert(_GAME_ACCOUNTS), seats)
     for held in game.held:
-        add_held(session, row.id, held, game.finished_at)
+        add_held(session, game_id, held, game.finished_at)
     if game.rated and rate is not None:
-        rate(game, RatingRows(session, row.id, game.edition, game.finished_at))
-    return row.id
+        rate(game, RatingRows(session, game_id, game.edition, game.finished_at))
+    return game_id
+
+
+_GAMES = GameRow.metadata.tables[GameRow.__tablename__]
+_GAME_ACCOUNTS = GameAccountRow.metadata.tables[GameAccountRow.__tablename__]
 
 
 #: why a result is held that was judged plausible: its account is under review as a whole
