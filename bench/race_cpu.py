@@ -90,7 +90,6 @@ from ubongo.server.rooms.service import LocalRoomService
 from ubongo.server.store import Store
 from ubongo.server.store.arenas import ArenaRepository
 from ubongo.server.store.open_rooms import OpenRoomRepository
-from ubongo.server.store.ratings import RatingRepository
 from ubongo.solver import solve
 
 P = ParamSpec("P")
@@ -388,18 +387,16 @@ SHARES = (
         ),
     ),
     Share(
-        "(iii) the game stored and rated: record, fair-play checks, pair cap, rows, moves read",
+        "(iii) the game stored and rated: record, fair-play checks, pair cap, rows",
         (
             (results_module, "_game_record"),
             (results_module._Checks, "__init__"),
             (GameResults, "_save_game"),
-            (RatingRepository, "of_game"),
         ),
         (
             ("rooms/results.py", "_game_record"),
             ("rooms/results.py", "__init__"),
             ("rooms/results.py", "_save_game"),
-            ("store/ratings.py", "of_game"),
         ),
     ),
     Share(

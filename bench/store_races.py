@@ -8,7 +8,7 @@ Run with ``.venv/bin/python bench/store_races.py [--races N] [--players K] [--hi
 ``N`` rated races of ``K`` accounts each (drawn from 200, a fixed seed; each with a dozen
 events), stored on a fresh SQLite file the way a room stores a rated race
 (``rooms/results.py``: the pair cap's count of games together, the game with its rating rows
-and arithmetic, then the rating moves read back for the end screen). Reference, in the same
+and arithmetic, with the rating moves noted for the end screen). Reference, in the same
 process: the same games stored unrated (the game row only). Per race: CPU milliseconds of this
 process (the thread's own work: what the loop waits for) and wall milliseconds (SQLite's
 commits among them), and how many races a second one core could store.
@@ -35,6 +35,7 @@ from ubongo.server.config import ServerConfig
 from ubongo.server.online.fairplay import PAIR_WINDOW_SECONDS, pair_capped, seated_accounts
 from ubongo.server.online.ratings import rate_game
 from ubongo.server.store import GameRecord, Store
+from ubongo.server.store.ratings import Moves, RatingRows
 
 
 def races(n: int, players: int, accounts: list[int], seed: int = 1) -> list[GameRecord]:
@@ -74,11 +75,17 @@ def races(n: int, players: int, accounts: list[int], seed: int = 1) -> list[Game
 
 
 def rated(store: Store, game: GameRecord, per_pair: int) -> None:
-    """As a room stores a rated race, and reads its rating moves for the end screen."""
+    """As a room stores a rated race, with its rating moves for the end screen (noted as the
+    rating rows are written)."""
     since = game.finished_at - PAIR_WINDOW_SECONDS
     together = store.ratings.games_together(seated_accounts(game).values(), since)
-    game_id = store.games.save(pair_capped(game, together, per_pair), rate_game)
-    store.ratings.of_game(game_id)
+    moved: Moves = {}
+
+    def rate(g: GameRecord, rows: RatingRows) -> None:
+        rate_game(g, rows)
+        moved.update(rows.moves)
+
+    store.games.save(pair_capped(game, together, per_pair), rate)
 
 
 def unrated(store: Store, game: GameRecord, _per_pair: int) -> None:

@@ -41,6 +41,7 @@ from ..online.ratings import rate_game
 from ..online.task_ratings import learn_task
 from ..online.traces import TraceNote
 from ..store import Backoff, DailyRecord, GameRecord, Held, SoloRecord, Store, TaskResult
+from ..store.ratings import Moves, RatingRows
 from ..store.review import HELD
 from .chat import kept_lines
 from .feed import RoomFeed
@@ -142,17 +143,20 @@ class GameResults:
                 if not self.feed.is_open(room):
                     return  # closed, or run by another process now (which stores it)
             rating: tuple[bool, str | None] = (False, "not stored: this server keeps no results")
+            moved: Moves = {}
             if self.storage is not None:
                 got = await self._store(room, self.storage, stored, solo)
                 if got is None:
                     return
-                room.game_id, rating = got
+                room.game_id, rating, moved = got
             if isinstance(solo, DailyRecord):
                 room.daily = announce["daily"] = daily_result(solo.facts, *rating)
             if stored.rated and self.storage is not None and room.game_id is not None:
-                room.ratings = announce["ratings"] = await self._rating_moves(
-                    self.storage, room.game_id, stored
-                )
+                room.ratings = announce["ratings"] = {
+                    str(seat): {"before": moved[account][0], "after": moved[account][1]}
+                    for seat, account in seated_accounts(stored).items()
+                    if account in moved
+                }
             if room.settings.arena is not None:
                 outcome = race_outcome(room, stored, room.game_id)
         finally:
@@ -172,13 +176,14 @@ class GameResults:
         storage: Store,
         stored: GameRecord,
         solo: SoloRecord | DailyRecord | None,
-    ) -> tuple[int, tuple[bool, str | None]] | None:
+    ) -> tuple[int, tuple[bool, str | None], Moves] | None:
         """Store the finished game (and its solo or daily record, in the same transaction),
-        trying again while the database refuses; its id and a daily run's rating (rated, or
-        why not), or ``None`` if the room is no longer run here (it stays saved as over:
-        whoever runs it next stores it)."""
+        trying again while the database refuses; its id, a daily run's rating (rated, or
+        why not) and a rated game's rating moves, or ``None`` if the room is no longer run
+        here (it stays saved as over: whoever runs it next stores it)."""
         failures = 0
         rating: tuple[bool, str | None] = (False, None)
+        moved: Moves = {}
         while True:
             try:
                 if isinstance(solo, DailyRecord):
@@ -186,7 +191,7 @@ class GameResults:
                 elif solo is not None:
                     game_id, _ = await asyncio.to_thread(storage.records.save, stored, solo)
                 else:
-                    game_id = await asyncio.to_thread(self._save_game, storage, stored)
+                    game_id, moved = await asyncio.to_thread(self._save_game, storage, stored)
             except Exception as e:
                 failures += 1
                 delay = self.retry.delay(failures)
@@ -202,23 +207,7 @@ class GameResults:
                 continue
             if failures:
                 log.warning("room %s: stored game %d after %d tries", room.code, game_id, failures)
-            return game_id, rating
-
-    async def _rating_moves(
-        self, storage: Store, game_id: int, stored: GameRecord
-    ) -> dict[str, dict[str, int]] | None:
-        """The seats' rating moves of a stored rated game, for its end screen (``None`` if
-        the database does not answer: the game is stored, its end screen shows no moves)."""
-        try:
-            moved = await asyncio.to_thread(storage.ratings.of_game, game_id)
-        except Exception:
-            log.exception("game %d: its rating moves could not be read", game_id)
-            return None
-        return {
-            str(seat): {"before": moved[account][0], "after": moved[account][1]}
-            for seat, account in seated_accounts(stored).items()
-            if account in moved
-        }
+            return game_id, rating, moved
 
     def _keep_chat(self, room: Room) -> None:
         """The players' lines said around the game just stored (from its lobby to now), kept
@@ -238,17 +227,24 @@ class GameResults:
         self._writing.add(done)
         done.add_done_callback(finished)
 
-    def _save_game(self, storage: Store, stored: GameRecord) -> int:
-        """Store a finished game (in a thread); a rated one's seats whose accounts have
-        played each other in as many rated games as count a day are marked unrated first
-        (``pair_cap``: docs/fair-play.md). The count is read just before the game is stored:
-        two games of one pair ending in the same moment may both count."""
+    def _save_game(self, storage: Store, stored: GameRecord) -> tuple[int, Moves]:
+        """Store a finished game (in a thread); its id and, a rated one, its accounts' rating
+        moves for its end screen, as the same transaction wrote them. A rated one's seats
+        whose accounts have played each other in as many rated games as count a day are
+        marked unrated first (``pair_cap``: docs/fair-play.md). The count is read just before
+        the game is stored: two games of one pair ending in the same moment may both count."""
         if stored.rated:
             accounts = seated_accounts(stored).values()
             since = stored.finished_at - PAIR_WINDOW_SECONDS
             together = storage.ratings.games_together(accounts, since)
             stored = pair_capped(stored, together, self.config.rated_games_per_pair)
-        return storage.games.save(stored, rate_game)
+        moved: Moves = {}
+
+        def rate(game: GameRecord, rows: RatingRows) -> None:
+            rate_game(game, rows)
+            moved.update(rows.moves)
+
+        return storage.games.save(stored, rate), moved
 
     def learn(self, room: Room, ev: rules.Event) -> None:
         """Store what an endless task taught (the task's rating, the account's), in a thread,

@@ -87,6 +87,10 @@ class AccountRatings:
     history: dict[str, list[RatingChange]]
 
 
+#: accounts' shown ratings before and after a game, by account
+Moves = dict[int, tuple[int, int]]
+
+
 class RatingRows:
     """The rating rows of one edition inside the transaction that stores a rated game
     (``game_id``, finished ``at``): what :data:`.games.RateGame` reads and writes."""
@@ -97,6 +101,9 @@ class RatingRows:
         self.edition = edition
         self.at = at
         self._rows: dict[str, RatingRow] = {}
+        #: each account's shown rating before and after this game, as :meth:`changed` noted
+        #: (the game's end screen shows them)
+        self.moves: Moves = {}
 
     def locked(self, subjects: Iterable[str]) -> dict[str, SkillRating]:
         """The stored ratings of these subjects (none for a subject never rated), locked
@@ -121,6 +128,7 @@ class RatingRows:
 
     def changed(self, account: int, before: int, after: int) -> None:
         """Note an account's shown rating before and after this game."""
+        self.moves[account] = (before, after)
         self.session.add(
             RatingHistoryRow(
                 game_id=self.game_id,
@@ -201,17 +209,6 @@ class RatingRepository:
             asked = {"wanted": wanted, "since": to_datetime(since)}
             rows = s.execute(_games_together(), asked).all()
             return {(a, b): int(n) for a, b, n in rows}
-
-    def of_game(self, game_id: int) -> dict[int, tuple[int, int]]:
-        """The shown rating before and after game ``game_id``, by account (the accounts whose
-        rating it moved)."""
-        with self.database.session() as s:
-            rows = s.execute(
-                select(RatingHistoryRow.account_id, RatingHistoryRow.before, RatingHistoryRow.after)
-                .where(RatingHistoryRow.game_id == game_id)
-                .order_by(RatingHistoryRow.id)
-            ).all()
-            return {account: (before, after) for account, before, after in rows}
 
     def of_account(self, account: int, latest: int = 100) -> AccountRatings:
         """An account's ratings and, per edition, the changes of its ``latest`` rated games,
