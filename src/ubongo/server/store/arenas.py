@@ -47,7 +47,7 @@ from sqlalchemy.orm import Session
 from ubongo.arena import Arena, Format, RaceResult, Sheet, standings
 
 from .database import Database
-from .tables import ArenaPlayerRow, ArenaRaceRow, ArenaRow, to_datetime, to_epoch
+from .tables import ArenaPlayerRow, ArenaRaceRow, ArenaRow, table_of, to_datetime, to_epoch
 
 
 @dataclass(frozen=True)
@@ -141,9 +141,8 @@ def _sheet(row: ArenaPlayerRow) -> Sheet:
 
 #: the tables of the writes every race makes, written with SQL statements rather than through
 #: the ORM's objects: its bookkeeping was a third of their CPU, and the rows it read back whole
-#: (every result of each player) grew with the arena (docs/arenas.md, "Measured")
-_RACES = ArenaRaceRow.metadata.tables[ArenaRaceRow.__tablename__]
-_PLAYERS = ArenaPlayerRow.metadata.tables[ArenaPlayerRow.__tablename__]
+#: (every result of each player) grew with the arena (docs/arenas.md, "Less CPU a race")
+_RACES, _PLAYERS = table_of(ArenaRaceRow), table_of(ArenaPlayerRow)
 #: a sheet written to its row: the columns set are the keys of each row's values beside these
 _WRITE_SHEET = update(_PLAYERS).where(
     _PLAYERS.c.arena_id == bindparam("in_arena"), _PLAYERS.c.account_id == bindparam("of")

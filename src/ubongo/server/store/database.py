@@ -38,7 +38,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
-from .tables import OpenRoomRow
+from .tables import OpenRoomRow, table_of
 
 #: the PostgreSQL advisory lock that migrations take (any number of our own: "UBONGO" in hex)
 MIGRATION_LOCK = 0x55424F4E474F
@@ -201,7 +201,7 @@ class Database:
         file are newer and stay: a move cut short is done again at the next start. Beside a
         database file made anew, the rooms of the one before are forgotten: their seats'
         accounts and their games' ratings were in it."""
-        table = OpenRoomRow.metadata.tables[OpenRoomRow.__tablename__]
+        table = table_of(OpenRoomRow)
         table.create(self.rooms_engine, checkfirst=True)
         if self._new_file:
             with self.rooms_engine.begin() as rooms:

@@ -18,7 +18,10 @@ from sqlalchemy.orm import Session
 
 from .database import Database
 from .ratings import RatingRows
-from .tables import GameAccountRow, GameRow, HeldResultRow, to_datetime, to_epoch
+from .tables import GameAccountRow, GameRow, HeldResultRow, table_of, to_datetime, to_epoch
+
+#: a finished game's rows, inserted with SQL statements (:func:`add_game`)
+_GAMES, _GAME_ACCOUNTS = table_of(GameRow), table_of(GameAccountRow)
 
 
 @dataclass(frozen=True)
@@ -154,10 +157,6 @@ def add_game(session: Session, game: GameRecord, rate: RateGame | None = None) -
     if game.rated and rate is not None:
         rate(game, RatingRows(session, game_id, game.edition, game.finished_at))
     return game_id
-
-
-_GAMES = GameRow.metadata.tables[GameRow.__tablename__]
-_GAME_ACCOUNTS = GameAccountRow.metadata.tables[GameAccountRow.__tablename__]
 
 
 #: why a result is held that was judged plausible: its account is under review as a whole

@@ -22,6 +22,7 @@ from sqlalchemy import (
     Index,
     Integer,
     String,
+    Table,
     false,
     true,
 )
@@ -44,6 +45,12 @@ def to_epoch(value: datetime) -> float:
 
 class Base(DeclarativeBase):
     """Every table of the server's database (its ``metadata`` is what the migrations target)."""
+
+
+def table_of(row: type[Base]) -> Table:
+    """The table of a row class, for SQL statements written without the ORM's objects (the
+    writes each race makes, where its bookkeeping cost more than the statements)."""
+    return row.metadata.tables[row.__tablename__]
 
 
 class GameRow(Base):
