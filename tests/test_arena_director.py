@@ -272,3 +272,55 @@ def test_a_page_is_sent_its_players_results_only_when_they_change() -> None:
     # a pause makes a new sheet with the same results: not sent again
     live.sheets[3] = replace(live.sheets[3], paused=True)
     assert show(112.0)[3] is None
+
+
+def test_a_race_begun_tells_its_players_pages_at_once_and_no_other_page() -> None:
+    """A race's players hear their seat on their pages as soon as its room is made, before any
+    show (each page found by its player, :class:`~ubongo.server.online.arena_live.Pages`); the
+    pages of a player left free, and a visitor's, are sent nothing then."""
+
+    async def scenario() -> tuple[dict[int, list[Any]], set[int]]:
+        clock = Clock()
+        seated = asyncio.Event()
+
+        async def room(
+            arena: Arena, number: int, people: Sequence[Seated], levels: Sequence[str]
+        ) -> list[dict[str, Any]]:
+            seated.set()
+            return [
+                {"code": f"R{number}", "seat": i, "token": "t", "invite": f"R{number}"}
+                for i, _ in enumerate(people)
+            ]
+
+        director = ArenaDirector(None, clock, ServerConfig(arena_schedule="none"), room)
+        arena_id = await director.make("T", Format(EDITION, 10, 2, SIDE, "s"), clock.now(), 1)
+        live = director.live[arena_id]
+        pages: dict[int, list[Watcher]] = {}
+        for account in (1, 2, 3):
+            await director.join(arena_id, account, f"P{account}", [f"address {account}"])
+        for account in (1, 1, 1, 2, 3, 0):  # three pages of player 1; 0: a visitor's page
+            w = await director.watch(arena_id, account or None)
+            pages.setdefault(account, []).append(w)
+        closed = pages[1].pop()
+        director.unwatch(closed)  # one of them closed: it is told nothing
+        for w in [*live.watchers, closed]:  # what the pages were sent as they opened
+            while not w.queue.empty():
+                w.queue.get_nowait()
+        await director.tick()
+        await seated.wait()  # the race's room is made off the tick, its seats told at once
+        heard = {
+            account: [json.loads(w.queue.get_nowait() or "") for w in ws if not w.queue.empty()]
+            for account, ws in pages.items()
+        }
+        assert closed.queue.empty()
+        return heard, {a for a in (1, 2, 3) if live.entrants[a].race is not None}
+
+    heard, racing = asyncio.run(scenario())
+    assert len(racing) == 2  # a race of two: one of the three is left free
+    for account, views in heard.items():
+        if account in racing:
+            n_pages = 2 if account == 1 else 1
+            assert len(views) == n_pages
+            assert all(v["me"]["seat"]["code"] == "R1" for v in views)
+        else:
+            assert views == []

@@ -2,7 +2,8 @@
 
 The events and ``welcome`` carry the room's snapshot with its settings and its game's view as
 models already checked (:meth:`~ubongo.server.rooms.feed.RoomFeed.snapshot`, ``checked``), made
-once while they do not change instead of once an event. A game is played in this process
+once while they do not change instead of once an event (and each seat's task in the game's view
+checked once while it stays the same task). A game is played in this process
 through the gateway (lobby, seats, ready, start, every seat finishing, game over, leaving), and
 each message the server encodes is encoded again with the room's plain snapshot of that moment
 (what every frame was made from before): the two texts must be the same, byte for byte, and
@@ -119,6 +120,9 @@ def test_frames_are_the_plain_snapshots_text(monkeypatch: pytest.MonkeyPatch) ->
     games = [p for p in frames.parts if isinstance(p, GameTable)]
     assert len(settings) == 1  # the settings never change in this game
     assert len({id(g) for g in games}) < len(games)
+    # and so is each seat's task while it is the same task, between game views that differ
+    tasks = [t for g in {id(g): g for g in games}.values() for t in g.tasks.values() if t]
+    assert len({id(t) for t in tasks}) < len(tasks)
     assert room.phase == "over"
 
 

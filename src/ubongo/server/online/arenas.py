@@ -573,8 +573,8 @@ class ArenaDirector:
             e.seat = seat
             e.last = frozenset(accounts)
         live.changed()
-        for w in list(live.watchers):  # a seated player's page hears it at once
-            if w.account in accounts:
+        for a in accounts:  # a seated player's page hears it at once
+            for w in list(live.watchers.of(a)):
                 self._send(live, w, self.clock.now())
         if self.store is not None:
             people_and_bots: list[int | None] = [*accounts, *([None] * bots)]

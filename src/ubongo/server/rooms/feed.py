@@ -15,7 +15,7 @@ from ..ops import strong_random
 from ..ops.clock import Clock
 from ..protocol import table
 from ..protocol.incoming import ProtocolError
-from ..protocol.snapshot import GameTable, RoomSettingsView
+from ..protocol.snapshot import GameTable, RoomSettingsView, TaskView
 from .bus import RoomHub
 from .room import CODE_ALPHABET, CODE_LENGTH, Room, RoomSettings
 
@@ -96,8 +96,25 @@ class RoomFeed:
         cache = room._view_cache
         if cache is None or cache[0] != key:
             data = table.game_json(room.game, room.round_no, room.next_round_at, room.solutions)
-            cache = room._view_cache = (key, data, GameTable.model_validate(data))
+            cache = room._view_cache = (key, data, RoomFeed._checked_game(room, data))
         return cache
+
+    @staticmethod
+    def _checked_game(room: Room, data: dict[str, Any]) -> GameTable:
+        """The game's view ``data`` checked through its model, each seat's task checked once
+        while it stays the same (the same JSON, it is the same task)."""
+        tasks: dict[str, TaskView | None] = {}
+        for seat, task in data["tasks"].items():
+            known = room._task_views.get(seat)
+            if task is None:
+                tasks[seat] = None
+            elif known is not None and known[0] == task:
+                tasks[seat] = known[1]
+            else:
+                view = TaskView.model_validate(task)
+                room._task_views[seat] = (task, view)
+                tasks[seat] = view
+        return GameTable.model_validate({**data, "tasks": tasks})
 
     def hold(self, room: Room) -> None:
         """Store, then answer: what ``room`` publishes from now (and the calls given to

@@ -27,7 +27,7 @@ from ..online.daily import check_day
 from ..ops import strong_random
 from ..ops.clock import Clock
 from ..protocol.incoming import ProtocolError, SettingsPatch
-from ..protocol.snapshot import GameTable, RoomSettingsView
+from ..protocol.snapshot import GameTable, RoomSettingsView, TaskView
 from ..store.game_chat import ChatLine
 
 SEATS = 4
@@ -357,10 +357,17 @@ class Room:
     traces: list[dict[str, Any]] = field(default_factory=list)
     #: a fresh game's first cards being made (the first round starts when they are)
     preparing: asyncio.Task[None] | None = field(default=None, repr=False)
+    #: set as a person's connection arrives (a quick match's game waits for all its people)
+    arrivals: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
     #: the snapshot's game while the game, its round and its solutions stay the same (see
     #: :meth:`.feed.RoomFeed.snapshot`): what it was made of, its JSON, and that JSON checked
     #: through its model
     _view_cache: tuple[Any, dict[str, Any], GameTable] | None = field(default=None, repr=False)
+    #: each seat's task as the snapshot's game last gave it, and it checked: the tasks are most
+    #: of the game's view and change only when dealt, while the view changes at every finish
+    _task_views: dict[str, tuple[dict[str, Any], TaskView]] = field(
+        default_factory=dict, repr=False
+    )
     #: the snapshot's settings while they stay the same: a copy of the settings (compared by
     #: value, so that a change made in place is seen too), their JSON, and it checked
     _settings_cache: tuple[RoomSettings, dict[str, Any], RoomSettingsView] | None = field(
