@@ -125,6 +125,7 @@ class Lobby:
         if seat is None:
             raise ProtocolError("bad_token", "this token holds no seat in this room")
         seat.connections += 1
+        room.arrivals.set()
         room.idle_since = None
         room.joined_ever = True
         was_held = seat.held_until is not None
