@@ -87,7 +87,7 @@ class Watcher:
 class Pages(MutableSet[Watcher]):
     """An arena's open pages, each found by its player too: a race begun tells its players'
     pages at once, and walking a thousand pages for four took 3% of the server's event loop at
-    1,000 players (docs/arenas.md, "Less CPU a race").
+    1,000 players (docs/arenas.md, "Less CPU a race, again").
 
     >>> pages = Pages()
     >>> pages.update([Watcher("a", 7), Watcher("a", 7), Watcher("a", None)])
