@@ -58,7 +58,6 @@ def an_arena(pages: int, results: tuple[int, int] = (3, 15), seed: int = 1) -> L
     for n in range(250):
         live.races[n] = RaceInPlay(n, f"R{n:04d}", (1, 2, 3, 4), ("A", "B", "C", "D"), n / 3)
     for account in sheets:
-        live.entrant(account).pages = 1
         live.watchers.add(Watcher(arena.id, account))
     return live
 

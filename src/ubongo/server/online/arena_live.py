@@ -43,12 +43,11 @@ MakeRace = Callable[[Arena, int, Sequence[Seated], Sequence[str]], Awaitable[lis
 @dataclass
 class Entrant:
     """What the director knows of a joined player beyond their sheet: skill, recent
-    addresses, open arena pages, since when they are free, their race, their last race's
-    people, and the seat of their race for their page."""
+    addresses, since when they are free, their race, their last race's people, and the seat
+    of their race for their page (their open pages are :attr:`Live.watchers`' own)."""
 
     mu: float = MU
     addresses: tuple[str, ...] = ()
-    pages: int = 0
     free_since: float | None = None
     race: int | None = None
     last: frozenset[int] = frozenset()
@@ -125,12 +124,13 @@ class Pages(MutableSet[Watcher]):
     def discard(self, page: Watcher) -> None:
         """``page`` closes (nothing if it is not open)."""
         self._all.discard(page)
-        account = page.account
-        mine = self._of.get(account) if account is not None else None
-        if account is not None and mine is not None:
+        if page.account is None:
+            return
+        mine = self._of.get(page.account)
+        if mine is not None:
             mine.discard(page)
             if not mine:
-                del self._of[account]
+                del self._of[page.account]
 
     def update(self, pages: Iterable[Watcher]) -> None:
         """Each of ``pages`` opens."""
@@ -294,7 +294,7 @@ def own_view(
         "on_fire": sheet.on_fire,
         "paused": sheet.paused,
         "harder": sheet.harder,
-        "present": entrant.pages > 0,
+        "present": bool(live.watchers.of(account)),
         "seat": entrant.seat,
     }
     return near, me, encoded[1]

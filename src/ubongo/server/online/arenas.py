@@ -340,7 +340,7 @@ class ArenaDirector:
             sheet is not None
             and not sheet.paused
             and not sheet.removed
-            and entrant.pages > 0
+            and bool(live.watchers.of(account))
             and entrant.race is None
         )
         if not can:
@@ -362,7 +362,6 @@ class ArenaDirector:
         account = w.account
         live.watchers.add(w)
         if account is not None:
-            live.entrant(account).pages += 1
             self._free(live, account, self.clock.now())
         self._send(live, w, self.clock.now())
         return w
@@ -373,8 +372,6 @@ class ArenaDirector:
             return
         live.watchers.discard(w)
         if w.account is not None:
-            entrant = live.entrant(w.account)
-            entrant.pages = max(0, entrant.pages - 1)
             self._free(live, w.account, self.clock.now())
 
     def _send(self, live: Live, w: Watcher, now: float) -> None:
